@@ -1,0 +1,65 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sessionRoutes } from './features/session/routes';
+import { systemRoutes } from './features/system/routes';
+import type { AppContext } from './http/context';
+import { registerErrorHandling } from './http/errors';
+import { sessionPlugin } from './http/session-plugin';
+import { registerWebApp } from './http/web-app';
+import { loggerOptions } from './platform/logger';
+
+/** Largest request body accepted unless a route says otherwise. */
+const DEFAULT_BODY_LIMIT = 100 * 1024;
+
+/** Builds the whole portal as a fastify app; the process entry and the tests both call this. */
+export async function buildApp(
+  ctx: AppContext,
+  options: { logger?: boolean } = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(ctx.config.LOG_LEVEL),
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    trustProxy: ctx.config.TRUST_PROXY,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(ctx.config.insecureCookies ? {} : { upgradeInsecureRequests: [] }),
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+  });
+  await app.register(fastifyCookie);
+
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  });
+
+  await app.register(sessionPlugin, ctx);
+  await app.register(sessionRoutes, ctx);
+  await app.register(systemRoutes, ctx);
+  await registerWebApp(app);
+  return app;
+}

@@ -1,0 +1,16 @@
+import { api, authStatusResponse, csrfResponse } from '@pra/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../http/context';
+import { ensureSession } from '../../http/session-plugin';
+import { authStatus } from './auth-status';
+
+export const sessionRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
+  app.get(api.csrf, { schema: { response: { 200: csrfResponse } } }, async (request, reply) => {
+    const session = await ensureSession(ctx, request, reply);
+    return { csrfToken: session.csrfToken };
+  });
+
+  app.get(api.isAuthenticated, { schema: { response: { 200: authStatusResponse } } }, async (request) =>
+    authStatus(request.session, ctx.config.SESSION_MAX_EXTENSIONS),
+  );
+};

@@ -1,0 +1,52 @@
+import { api, clientLogBody, CLIENT_LOG_MAX_CHARS, systemMessage } from '@pra/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../http/context';
+import { AppError, messages } from '../../http/errors';
+import { hitRateLimit } from '../../identity/rate-limit';
+import { redactUrl } from '../../platform/logger';
+import { readSystemMessage } from './system-message';
+import { serviceCheck } from './service-check';
+
+export const systemRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
+  app.get(api.systemMessage, { schema: { response: { 200: systemMessage } } }, async (request) =>
+    readSystemMessage(ctx.db, Boolean(request.session?.accountId)),
+  );
+
+  app.post(
+    api.clientLog,
+    {
+      schema: { body: clientLogBody, response: { 204: z.null() } },
+      // JSON overhead around the longest accepted message, escaped characters included.
+      bodyLimit: CLIENT_LOG_MAX_CHARS * 6 + 100,
+    },
+    async (request, reply) => {
+      const limit = await hitRateLimit(ctx.db, `client-log:${request.ip}`, {
+        limit: ctx.config.CLIENT_LOG_PER_MINUTE,
+        windowSeconds: 60,
+      });
+      if (!limit.allowed) throw new AppError('tooManyRequests', messages.tooMany, limit.retryAfterSeconds);
+      request.log.warn(
+        { clientError: redactUrl(request.body.errorMessage), accountId: request.session?.accountId ?? null },
+        'client reported a failure',
+      );
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(api.serviceCheck, async (_request, reply) => {
+    const { ok, text } = await serviceCheck(ctx);
+    return reply
+      .status(ok ? 200 : 503)
+      .type('text/plain; charset=utf-8')
+      .send(text);
+  });
+
+  app.get('/example.csv', async (_request, reply) =>
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="example.csv"')
+      .header('cache-control', 'public, max-age=3600')
+      .send('jane.doe@vendor.example\njohn.smith@vendor.example\n'),
+  );
+};

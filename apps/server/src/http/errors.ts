@@ -1,0 +1,111 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** Stable error codes and the HTTP status each maps to. */
+const statusOf = {
+  badRequest: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  notFound: 404,
+  conflict: 409,
+  payloadTooLarge: 413,
+  unsupportedMediaType: 415,
+  tooManyRequests: 429,
+  serviceUnavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof statusOf;
+
+/** An expected failure: its message is meant for the person and is sent as is. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+  get status(): number {
+    return statusOf[this.code];
+  }
+}
+
+export const messages = {
+  unexpected: 'An unexpected error occurred. Please try again later.',
+  unavailable: 'The service is temporarily unavailable. Please try again shortly.',
+  notFound: 'Not found',
+  signInRequired: 'You must be signed in to do this.',
+  forbidden: 'You are not allowed to do this.',
+  csrf: 'Your session is out of date. Reload the page and try again.',
+  tooLarge: 'The request is too large.',
+  mediaType: 'The request must be sent as application/json.',
+  badJson: 'The request body is not valid JSON.',
+  tooMany: 'Too many attempts. Please wait and try again later.',
+} as const;
+
+const postgresConnectionCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01',
+  '57P03',
+  '53300',
+]);
+
+function isDatabaseDown(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  const text = error instanceof Error ? error.message : '';
+  return (
+    (typeof code === 'string' && postgresConnectionCodes.has(code)) ||
+    /Connection terminated|timeout exceeded when trying to connect/i.test(text)
+  );
+}
+
+function send(reply: FastifyReply, status: number, errors: string[]) {
+  return reply.status(status).type('application/json; charset=utf-8').send({ errors });
+}
+
+/** Formats a zod issue path and message for the person who sent the request. */
+function describeValidation(error: FastifyError): string[] {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return error.validation.map((issue) => {
+      const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+      const message = issue.message ?? 'Invalid value';
+      return field ? `${field}: ${message}` : message;
+    });
+  }
+  return [error.message];
+}
+
+/** The one error handler: every failure leaves as `{ errors: [...] }` with a fitting status. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
+      if (error.status >= 500) request.log.warn({ code: error.code }, 'service unavailable');
+      return send(reply, error.status, [error.message]);
+    }
+    if (error.validation || hasZodFastifySchemaValidationErrors(error)) {
+      return send(reply, 400, describeValidation(error));
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(reply, 413, [messages.tooLarge]);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return send(reply, 415, [messages.mediaType]);
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return send(reply, 400, [messages.badJson]);
+    }
+    if (error instanceof SyntaxError || error.statusCode === 400) return send(reply, 400, [messages.badJson]);
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // fastify's own client errors (bad content length, aborted body, ...): say little.
+      return send(reply, error.statusCode, [error.statusCode === 413 ? messages.tooLarge : 'Bad request']);
+    }
+    if (isDatabaseDown(error)) {
+      request.log.error({ err: { type: error.name, code: error.code } }, 'database unavailable');
+      return send(reply, 503, [messages.unavailable]);
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return send(reply, 500, [messages.unexpected]);
+  });
+}

@@ -1,0 +1,154 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { Db, Tx } from '../platform/db';
+
+/** How long a session without a signed-in account lives: it holds no privilege. */
+export const ANONYMOUS_SESSION_HOURS = 12;
+
+export interface Session {
+  idHash: string;
+  accountId: string | null;
+  expiresAt: Date;
+  extensionsUsed: number;
+  authenticatedAt: Date | null;
+  reauthenticatedUntil: Date | null;
+  data: Record<string, unknown>;
+  /** The CSRF token bound to this session. */
+  csrfToken: string;
+}
+
+export interface SessionSettings {
+  cookieName: string;
+  secureCookie: boolean;
+  secret: string;
+}
+
+export function sessionSettings(insecureCookies: boolean, secret: string): SessionSettings {
+  return {
+    cookieName: insecureCookies ? 'pra_session' : '__Host-pra_session',
+    secureCookie: !insecureCookies,
+    secret,
+  };
+}
+
+export function hashSessionId(rawId: string): string {
+  return createHash('sha256').update(rawId).digest('base64url');
+}
+
+/** The synchronizer token: derived from the session id, so it rotates whenever the id does. */
+export function csrfTokenFor(secret: string, rawId: string): string {
+  return createHmac('sha256', secret).update(`csrf:${rawId}`).digest('base64url');
+}
+
+export function csrfTokenMatches(expected: string, given: unknown): boolean {
+  if (typeof given !== 'string' || given.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(expected), Buffer.from(given));
+}
+
+export interface NewSession {
+  accountId: string | null;
+  lifetimeMs: number;
+  clientAddress: string;
+  userAgent: string;
+  data?: Record<string, unknown>;
+}
+
+/** Creates a session row and returns the raw id (only its hash is stored). */
+export async function insertSession(
+  db: Db | Tx,
+  session: NewSession,
+): Promise<{ rawId: string; expiresAt: Date }> {
+  const rawId = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + session.lifetimeMs);
+  await db
+    .insertInto('sessions')
+    .values({
+      id_hash: hashSessionId(rawId),
+      account_id: session.accountId,
+      expires_at: expiresAt,
+      authenticated_at: session.accountId ? new Date() : null,
+      data: JSON.stringify(session.data ?? {}),
+      client_address: session.clientAddress.slice(0, 100),
+      user_agent: session.userAgent.slice(0, 300),
+    })
+    .execute();
+  return { rawId, expiresAt };
+}
+
+/** The live session for a raw id: not expired, not revoked. */
+export async function findSession(db: Db, secret: string, rawId: string): Promise<Session | null> {
+  if (rawId.length < 20 || rawId.length > 100) return null;
+  const row = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('id_hash', '=', hashSessionId(rawId))
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    idHash: row.id_hash,
+    accountId: row.account_id,
+    expiresAt: new Date(row.expires_at),
+    extensionsUsed: row.extensions_used,
+    authenticatedAt: row.authenticated_at,
+    reauthenticatedUntil: row.reauthenticated_until,
+    data: row.data,
+    csrfToken: csrfTokenFor(secret, rawId),
+  };
+}
+
+export function setSessionCookie(
+  reply: FastifyReply,
+  settings: SessionSettings,
+  rawId: string,
+  expiresAt: Date,
+): void {
+  reply.setCookie(settings.cookieName, rawId, {
+    path: '/',
+    httpOnly: true,
+    secure: settings.secureCookie,
+    sameSite: 'lax',
+    expires: expiresAt,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, settings: SessionSettings): void {
+  reply.clearCookie(settings.cookieName, {
+    path: '/',
+    httpOnly: true,
+    secure: settings.secureCookie,
+    sameSite: 'lax',
+  });
+}
+
+export function rawSessionId(request: FastifyRequest, settings: SessionSettings): string | undefined {
+  return request.cookies[settings.cookieName];
+}
+
+/** Ends every session of an account (logout everywhere, disable, terminate, password change). */
+export async function revokeAccountSessions(db: Db | Tx, accountId: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function revokeSession(db: Db | Tx, idHash: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('id_hash', '=', idHash)
+    .execute();
+}
+
+/** Deletes sessions that ended more than a day ago; run by the housekeeping job. */
+export async function pruneSessions(db: Db): Promise<void> {
+  await db
+    .deleteFrom('sessions')
+    .where('expires_at', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
+}

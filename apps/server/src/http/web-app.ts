@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import { routes } from '@pra/contracts';
+import type { FastifyInstance } from 'fastify';
+import { messages } from './errors';
+
+/** The built web app: apps/web/dist, found from both src/ (tests) and dist/ (the bundled server). */
+export const webDistDir = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+/** Browser routes the SPA answers; any other path still gets the SPA, with status 404. */
+const spaRoutes = new Set<string>([...Object.values(routes), '/dev/mailbox']);
+
+export function isSpaRoute(path: string): boolean {
+  const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  return spaRoutes.has(clean);
+}
+
+/**
+ * Serves the web app's files and answers every other GET outside /api with index.html, so that
+ * deep links work. Hashed assets are cached for a year; index.html never.
+ */
+export async function registerWebApp(app: FastifyInstance): Promise<void> {
+  const indexFile = `${webDistDir}index.html`;
+  const hasBuild = existsSync(indexFile);
+  const indexHtml = hasBuild ? readFileSync(indexFile, 'utf8') : '';
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: webDistDir,
+      index: false,
+      wildcard: true,
+      setHeaders(res, path) {
+        res.setHeader(
+          'cache-control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/');
+    if (!wantsPage) {
+      return reply
+        .status(404)
+        .type('application/json; charset=utf-8')
+        .send({ errors: [messages.notFound] });
+    }
+    if (!hasBuild) {
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web app is not built: run npm run build');
+    }
+    return reply
+      .status(isSpaRoute(path) ? 200 : 404)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(indexHtml);
+  });
+}

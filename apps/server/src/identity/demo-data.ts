@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { roleName } from '@pra/contracts';
+import type { Db } from '../platform/db';
+import { hashPassword } from './passwords';
+
+interface DemoAccount {
+  username: string;
+  givenName: string;
+  familyName: string;
+  email: string;
+  jobTitle: string;
+  type: 'vendor' | 'employee';
+  isEmployeeBrm?: boolean;
+  isAdmin?: boolean;
+  /** Organizations a BRM manages, or whose role a vendor holds. */
+  orgs: string[];
+}
+
+export const demoOrganizations = [
+  { name: 'Acme Imaging', domains: ['acme-imaging.example'] },
+  { name: 'Globex Health IT', domains: ['globex.example'] },
+  { name: 'Initech Devices', domains: ['initech.example', 'initech-devices.example'] },
+] as const;
+
+export const demoAccounts: DemoAccount[] = [
+  {
+    username: 'admin',
+    givenName: 'Alex',
+    familyName: 'Morgan',
+    email: 'alex.morgan@hospital.example',
+    jobTitle: 'Information Security Administrator',
+    type: 'employee',
+    isAdmin: true,
+    orgs: [],
+  },
+  {
+    username: 'bbrown',
+    givenName: 'Beatrice',
+    familyName: 'Brown',
+    email: 'beatrice.brown@hospital.example',
+    jobTitle: 'Business Relationship Manager',
+    type: 'employee',
+    isEmployeeBrm: true,
+    orgs: ['Acme Imaging'],
+  },
+  {
+    username: 'cchen',
+    givenName: 'Carlos',
+    familyName: 'Chen',
+    email: 'carlos.chen@hospital.example',
+    jobTitle: 'Business Relationship Manager',
+    type: 'employee',
+    isEmployeeBrm: true,
+    orgs: ['Globex Health IT', 'Initech Devices'],
+  },
+  {
+    username: 'jdoe',
+    givenName: 'Jane',
+    familyName: 'Doe',
+    email: 'jane.doe@acme-imaging.example',
+    jobTitle: 'Field Service Engineer',
+    type: 'vendor',
+    orgs: ['Acme Imaging'],
+  },
+  {
+    username: 'msmith',
+    givenName: 'Mark',
+    familyName: 'Smith',
+    email: 'mark.smith@globex.example',
+    jobTitle: 'Integration Analyst',
+    type: 'vendor',
+    orgs: ['Globex Health IT'],
+  },
+];
+
+export interface SeedResult {
+  created: boolean;
+  password: string;
+}
+
+/**
+ * Creates the demo organizations and accounts when the database has no organization yet, so
+ * later starts leave everything as it is. Returns the password it gave the demo accounts.
+ */
+export async function seedDemoData(db: Db, password: string | undefined): Promise<SeedResult> {
+  const demoPassword = password ?? `Demo-${randomBytes(9).toString('base64url')}-9`;
+  const passwordHash = await hashPassword(demoPassword);
+  const created = await db.transaction().execute(async (tx) => {
+    const existing = await tx.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
+    if (existing) return false;
+    const orgIds = new Map<string, string>();
+    for (const org of demoOrganizations) {
+      const { id } = await tx
+        .insertInto('organizations')
+        .values({ name: org.name })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      orgIds.set(org.name, id);
+      await tx
+        .insertInto('organization_domains')
+        .values(org.domains.map((domain) => ({ organization_id: id, domain })))
+        .execute();
+    }
+    for (const person of demoAccounts) {
+      const { id } = await tx
+        .insertInto('accounts')
+        .values({
+          username: person.username,
+          given_name: person.givenName,
+          family_name: person.familyName,
+          email: person.email,
+          job_title: person.jobTitle,
+          type: person.type,
+          is_employee_brm: person.isEmployeeBrm ?? false,
+          is_admin: person.isAdmin ?? false,
+          status: 'active',
+          password_hash: passwordHash,
+          password_changed_at: new Date(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      for (const orgName of person.orgs) {
+        const organizationId = orgIds.get(orgName);
+        if (!organizationId) throw new Error(`demo organization ${orgName} missing`);
+        if (person.type === 'employee') {
+          await tx
+            .insertInto('brm_assignments')
+            .values({ account_id: id, organization_id: organizationId })
+            .execute();
+        } else {
+          await tx
+            .insertInto('role_grants')
+            .values({
+              account_id: id,
+              organization_id: organizationId,
+              granted_by: null,
+              request_item_id: null,
+            })
+            .execute();
+        }
+      }
+    }
+    await tx
+      .insertInto('audit_events')
+      .values({
+        action: 'demo.seed',
+        outcome: 'success',
+        actor_username: 'system',
+        details: JSON.stringify({}),
+      })
+      .execute();
+    return true;
+  });
+  return { created, password: demoPassword };
+}
+
+/** What the first start prints: how to sign in to each demo account. */
+export function describeDemoAccounts(publicUrl: string, password: string): string {
+  const lines = demoAccounts.map((a) => {
+    const role = a.isAdmin ? 'admin' : a.isEmployeeBrm ? 'BRM' : 'vendor';
+    const orgs = a.orgs.length ? ` (${a.orgs.map((o) => roleName(o)).join(', ')})` : '';
+    return `  ${a.username.padEnd(8)} ${role.padEnd(6)} ${a.givenName} ${a.familyName}${orgs}`;
+  });
+  const domains = demoOrganizations.map((o) => `  ${o.name}: ${o.domains.join(', ')}`);
+  return [
+    '',
+    `PRA Portal demo data created. Open ${publicUrl}/home and Log In with one of:`,
+    ...lines,
+    `  password for every demo account: ${password}`,
+    'Demo organizations and their email domains (register a new vendor with one of these):',
+    ...domains,
+    `Mail sent by the portal appears at ${publicUrl}/dev/mailbox`,
+    '',
+  ].join('\n');
+}

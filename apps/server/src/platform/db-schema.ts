@@ -1,0 +1,206 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Column types of the database, mirrored from the migrations. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json = ColumnType<Record<string, unknown>, string | undefined, string>;
+
+export type AccountStatus = 'pendingActivation' | 'active' | 'disabled' | 'terminated';
+export type RequestStatus = 'pending' | 'approved' | 'denied' | 'cancelled';
+export type RequestType = 'New Account' | 'Add Access' | 'Remove Access';
+
+export interface OrganizationsTable {
+  id: Generated<string>;
+  name: string;
+  is_active: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+export interface OrganizationDomainsTable {
+  organization_id: string;
+  domain: string;
+}
+
+export interface AccountsTable {
+  id: Generated<string>;
+  username: string;
+  given_name: Generated<string>;
+  family_name: Generated<string>;
+  email: string;
+  job_title: Generated<string>;
+  manager: Generated<string>;
+  type: 'vendor' | 'employee';
+  is_employee_brm: Generated<boolean>;
+  is_admin: Generated<boolean>;
+  status: AccountStatus;
+  password_hash: string | null;
+  password_changed_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PasswordHistoryTable {
+  id: Generated<string>;
+  account_id: string;
+  password_hash: string;
+  created_at: Timestamp;
+}
+
+export interface MfaDevicesTable {
+  id: Generated<string>;
+  account_id: string;
+  kind: Generated<'totp'>;
+  nickname: string;
+  secret_encrypted: string;
+  last_used_step: number | null;
+  confirmed_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface BrmAssignmentsTable {
+  account_id: string;
+  organization_id: string;
+  created_at: Timestamp;
+}
+
+export interface RequestsTable {
+  id: Generated<string>;
+  type: RequestType;
+  status: RequestStatus;
+  requester_id: string | null;
+  beneficiary_id: string | null;
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  email: Generated<string>;
+  job_title: Generated<string>;
+  manager: Generated<string>;
+  comment: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RequestItemsTable {
+  id: Generated<string>;
+  request_id: string;
+  organization_id: string;
+  operation: 'Add' | 'Remove';
+  status: RequestStatus;
+  decided_by: string | null;
+  decided_at: NullableTimestamp;
+  decision_comment: Generated<string>;
+  created_at: Timestamp;
+}
+
+export interface RoleGrantsTable {
+  account_id: string;
+  organization_id: string;
+  granted_by: string | null;
+  request_item_id: string | null;
+  granted_at: Timestamp;
+}
+
+export interface CodesTable {
+  id: Generated<string>;
+  account_id: string;
+  kind: 'activation' | 'reset';
+  code_hash: string;
+  expires_at: Date | string;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  account_id: string | null;
+  created_at: Timestamp;
+  expires_at: Date | string;
+  extensions_used: Generated<number>;
+  authenticated_at: NullableTimestamp;
+  reauthenticated_until: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  data: Json;
+  client_address: Generated<string>;
+  user_agent: Generated<string>;
+}
+
+export interface SamlRequestsTable {
+  id: string;
+  created_at: Timestamp;
+  expires_at: Date | string;
+}
+
+export interface SamlAssertionsTable {
+  id: string;
+  expires_at: Date | string;
+}
+
+export interface AuditEventsTable {
+  id: Generated<string>;
+  occurred_at: Timestamp;
+  action: string;
+  outcome: 'success' | 'failure';
+  actor_id: string | null;
+  actor_username: Generated<string>;
+  target_id: string | null;
+  target_username: Generated<string>;
+  organization_id: string | null;
+  client_address: Generated<string>;
+  details: Json;
+}
+
+export interface OutboxTable {
+  id: Generated<string>;
+  created_at: Timestamp;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  template: string;
+  status: Generated<'pending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  last_error: string | null;
+  sent_at: NullableTimestamp;
+}
+
+export interface SystemMessageTable {
+  id: number;
+  enabled: boolean;
+  logged_in_only: boolean;
+  severity: 'info' | 'success' | 'warning' | 'danger';
+  title: string;
+  text: string;
+  updated_at: Timestamp;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  window_ends_at: Date | string;
+  locked_until: NullableTimestamp;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  organization_domains: OrganizationDomainsTable;
+  accounts: AccountsTable;
+  password_history: PasswordHistoryTable;
+  mfa_devices: MfaDevicesTable;
+  brm_assignments: BrmAssignmentsTable;
+  requests: RequestsTable;
+  request_items: RequestItemsTable;
+  role_grants: RoleGrantsTable;
+  codes: CodesTable;
+  sessions: SessionsTable;
+  saml_requests: SamlRequestsTable;
+  saml_assertions: SamlAssertionsTable;
+  audit_events: AuditEventsTable;
+  outbox: OutboxTable;
+  system_message: SystemMessageTable;
+  rate_limits: RateLimitsTable;
+}
+
+export type Account = Selectable<AccountsTable>;
+export type NewAccount = Insertable<AccountsTable>;
+export type Organization = Selectable<OrganizationsTable>;

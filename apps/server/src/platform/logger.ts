@@ -1,0 +1,47 @@
+import type { FastifyServerOptions } from 'fastify';
+
+/** Query parameters that carry secrets (codes, SAML documents) and never reach the logs. */
+const secretParams =
+  /([?&](?:code|claimCode|SAMLResponse|SAMLRequest|RelayState|Signature|SigAlg|token|password)=)[^&#]*/gi;
+
+export function redactUrl(url: string): string {
+  return url.replace(secretParams, '$1[redacted]');
+}
+
+/**
+ * Logger options: JSON lines, and a request serializer that keeps only what an operator needs.
+ * Headers are left out whole (cookies, CSRF tokens, the password headers of /api/user/auth), and
+ * secret query parameters are masked.
+ */
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: {
+      paths: [
+        'req.headers',
+        'res.headers',
+        '*.password',
+        '*.newPassword',
+        '*.claimCode',
+        '*.code',
+        '*.otp',
+        '*.SAMLResponse',
+        '*.csrfToken',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req(request: { method: string; url: string; ip?: string; headers?: Record<string, unknown> }) {
+        return {
+          method: request.method,
+          url: redactUrl(request.url),
+          remoteAddress: request.ip,
+          userAgent: request.headers?.['user-agent'],
+        };
+      },
+      res(reply: { statusCode: number }) {
+        return { statusCode: reply.statusCode };
+      },
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { resolve } from 'node:path';
+import type { Config } from '../config';
+import type { AppContext } from '../http/context';
+import { sessionSettings } from '../http/session';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
+import { createMailer, type Mailer } from './mailer';
+import { loadOrCreateSecret } from './secrets';
+
+export interface Runtime {
+  ctx: AppContext;
+  database: DatabaseHandle;
+  mailer: Mailer;
+  close(): Promise<void>;
+}
+
+/** Opens the outside parts the config names and migrates the database: everything but HTTP. */
+export async function openRuntime(config: Config): Promise<Runtime> {
+  const dataDir = resolve(config.DATA_DIR);
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATABASE_URL ? undefined : resolve(dataDir, 'db'),
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
+  await migrateToLatest(database.db);
+  const secret = config.SESSION_SECRET ?? loadOrCreateSecret(dataDir, 'session-secret');
+  const mailer = createMailer(config.SMTP_URL, config.isStandalone);
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    session: sessionSettings(config.insecureCookies, secret),
+    mailStatus: () => mailer.status(),
+  };
+  return {
+    ctx,
+    database,
+    mailer,
+    async close() {
+      mailer.close();
+      await database.close();
+    },
+  };
+}

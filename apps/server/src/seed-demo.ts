@@ -1,0 +1,32 @@
+import { sql } from 'kysely';
+import { loadConfigFromEnvironment } from './config';
+import { describeDemoAccounts, seedDemoData } from './identity/demo-data';
+import { openRuntime } from './platform/runtime';
+
+/**
+ * `npm run seed:demo`: empties the standalone database and creates the demo data again.
+ * Refuses in production mode, where it would wipe real accounts.
+ */
+async function main(): Promise<void> {
+  const config = loadConfigFromEnvironment();
+  if (!config.isStandalone) {
+    process.stderr.write('seed:demo resets all data and runs only in standalone mode.\n');
+    process.exit(1);
+  }
+  const runtime = await openRuntime(config);
+  const tables = await sql<{ tablename: string }>`
+    select tablename from pg_tables where schemaname = 'public' and tablename not like 'kysely_%'`.execute(
+    runtime.ctx.db,
+  );
+  const names = tables.rows.map((row) => `"${row.tablename}"`).join(', ');
+  await sql.raw(`truncate ${names} cascade`).execute(runtime.ctx.db);
+  await sql`insert into system_message (id) values (1)`.execute(runtime.ctx.db);
+  const seed = await seedDemoData(runtime.ctx.db, config.DEMO_PASSWORD);
+  process.stdout.write(`${describeDemoAccounts(config.publicUrl, seed.password)}\n`);
+  await runtime.close();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`seed:demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,74 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { buildApp } from './app';
+import { ConfigError, loadConfigFromEnvironment, type Config } from './config';
+import { describeDemoAccounts, seedDemoData } from './identity/demo-data';
+import { startHousekeeping } from './platform/housekeeping';
+import { openRuntime } from './platform/runtime';
+
+function readConfig(): Config {
+  try {
+    return loadConfigFromEnvironment();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const runtime = await openRuntime(config);
+  const app = await buildApp(runtime.ctx);
+
+  if (config.demoData) {
+    const seed = await seedDemoData(runtime.ctx.db, config.DEMO_PASSWORD);
+    if (seed.created) {
+      const text = describeDemoAccounts(config.publicUrl, seed.password);
+      // Printed to the console once, not logged; kept beside the database for later reference.
+      process.stdout.write(`${text}\n`);
+      writeFileSync(resolve(config.DATA_DIR, 'demo-accounts.txt'), `${text}\n`, { mode: 0o600 });
+    } else {
+      app.log.info(
+        `demo data already present; sign-in details are in ${resolve(config.DATA_DIR, 'demo-accounts.txt')}`,
+      );
+    }
+  }
+
+  const housekeeping = startHousekeeping(runtime.ctx.db, app.log);
+  await app.listen({ port: config.PORT, host: config.HOST });
+  app.log.info(`PRA Portal (${config.PRA_MODE}) listening at ${config.publicUrl}`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_GRACE_SECONDS * 1000);
+    force.unref();
+    try {
+      await app.close(); // stops accepting, lets in-flight requests finish
+      await housekeeping.stop();
+      await runtime.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `PRA Portal failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  if (error instanceof Error && error.cause) process.stderr.write(`  cause: ${String(error.cause)}\n`);
+  process.exit(1);
+});

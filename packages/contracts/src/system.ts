@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** GET /api/system/message: the operator's banner. */
+export const systemMessage = z.object({
+  enabled: z.boolean(),
+  /** Shown only to signed-in users when true. */
+  loggedInOnly: z.boolean(),
+  severity: z.enum(['info', 'success', 'warning', 'danger']),
+  title: z.string(),
+  text: z.string(),
+});
+export type SystemMessage = z.infer<typeof systemMessage>;
+
+/** Longest client-log message accepted; longer bodies are refused with 413. */
+export const CLIENT_LOG_MAX_CHARS = 2000;
+
+/** POST /api/client-log: a failure the browser saw (message, request url and method). */
+export const clientLogBody = z.strictObject({
+  errorMessage: z.string().min(1).max(CLIENT_LOG_MAX_CHARS),
+});
+export type ClientLogBody = z.infer<typeof clientLogBody>;
+
+export const successResponse = z.object({ success: z.boolean() });
+export type SuccessResponse = z.infer<typeof successResponse>;

@@ -2,7 +2,10 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { approvalsRoutes } from './features/approvals/routes';
+import { authRoutes } from './features/auth/routes';
 import { sessionRoutes } from './features/session/routes';
+import { userRoutes } from './features/user/routes';
 import { systemRoutes } from './features/system/routes';
 import type { AppContext } from './http/context';
 import { registerErrorHandling } from './http/errors';
@@ -58,7 +61,11 @@ export async function buildApp(
   });
 
   await app.register(sessionPlugin, ctx);
+  app.decorateRequest('account', null);
   await app.register(sessionRoutes, ctx);
+  await app.register(authRoutes, ctx);
+  await app.register(userRoutes, ctx);
+  await app.register(approvalsRoutes, ctx);
   await app.register(systemRoutes, ctx);
   await registerWebApp(app);
   return app;

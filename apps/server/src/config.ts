@@ -86,6 +86,40 @@ export const settingsSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: int(1, 600)
     .default(10)
     .describe('How long shutdown waits for in-flight requests and workers'),
+  IDP: z
+    .enum(['builtin', 'external'])
+    .optional()
+    .describe('Identity provider: builtin (the portal\'s own, with MFA) or external (your SAML IdP); default builtin in standalone, external in production'),
+  IDP_METADATA: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('External IdP metadata: a file path or an https:// URL'),
+  IDP_ATTR_USERNAME: z
+    .string()
+    .min(1)
+    .default('nameID')
+    .describe('SAML attribute holding the username (nameID: the subject NameID)'),
+  IDP_ATTR_GIVEN_NAME: z.string().min(1).default('givenName').describe('SAML attribute holding the given name'),
+  IDP_ATTR_FAMILY_NAME: z.string().min(1).default('sn').describe('SAML attribute holding the family name'),
+  IDP_ATTR_EMAIL: z.string().min(1).default('mail').describe('SAML attribute holding the email address'),
+  SAML_SP_KEY_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('PEM private key the service provider signs AuthnRequests with; standalone generates one'),
+  SAML_SP_CERT_FILE: z.string().min(1).optional().describe('PEM certificate matching SAML_SP_KEY_FILE'),
+  DATA_ENCRYPTION_KEY: z
+    .string()
+    .min(32)
+    .optional()
+    .describe('Key (32+ chars) encrypting MFA secrets at rest; standalone generates one into DATA_DIR'),
+  SIGNIN_MAX_FAILURES: int(1, 100)
+    .default(5)
+    .describe('Failed sign-ins (password or passcode) before an account is locked for a while'),
+  SIGNIN_LOCKOUT_MINUTES: int(1, 24 * 60)
+    .default(15)
+    .describe('First lockout length; each further lockout doubles it'),
   DEMO_DATA: bool
     .optional()
     .describe(
@@ -108,6 +142,7 @@ export interface Config extends Settings {
   publicUrl: string;
   isStandalone: boolean;
   demoData: boolean;
+  idp: 'builtin' | 'external';
   /** Plain http on localhost: the session cookie cannot be Secure nor carry the __Host- prefix. */
   insecureCookies: boolean;
 }
@@ -137,12 +172,22 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       );
     }
   }
+  const idp = settings.IDP ?? (isStandalone ? 'builtin' : 'external');
+  if (idp === 'external' && !settings.IDP_METADATA) {
+    throw new ConfigError('Invalid configuration:\n  IDP_METADATA: required when IDP is external');
+  }
+  if (!isStandalone && (!settings.SAML_SP_KEY_FILE || !settings.SAML_SP_CERT_FILE || !settings.DATA_ENCRYPTION_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SAML_SP_KEY_FILE, SAML_SP_CERT_FILE, DATA_ENCRYPTION_KEY: required in production mode',
+    );
+  }
   const url = new URL(publicUrl);
   return {
     ...settings,
     publicUrl,
     isStandalone,
     demoData: settings.DEMO_DATA ?? isStandalone,
+    idp,
     insecureCookies: url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname),
   };
 }

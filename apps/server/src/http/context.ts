@@ -1,5 +1,8 @@
 import type { Config } from '../config';
 import type { Db, DbKind } from '../platform/db';
+import type { Encryptor } from '../platform/encryption';
+import type { IdpDescription } from '../platform/idp-metadata';
+import type { KeyPair } from '../platform/keys';
 import type { SessionSettings } from './session';
 
 /** What every route and use case may reach: settings and outside parts, built once at boot. */
@@ -8,6 +11,12 @@ export interface AppContext {
   db: Db;
   dbKind: DbKind;
   session: SessionSettings;
+  /** Signing keys: the service provider's, and the built-in IdP's when it is on. */
+  keys: { sp: KeyPair; idp: KeyPair | null };
+  /** The identity provider the portal trusts: the built-in one or the hospital's. */
+  idp: IdpDescription;
+  /** Encrypts secrets stored in the database (MFA seeds). */
+  encryptor: Encryptor;
   /** Answers whether mail can currently be delivered, in words for the service check. */
   mailStatus(): Promise<{ ok: boolean; text: string }>;
 }

@@ -3,6 +3,9 @@ import type { Config } from '../config';
 import type { AppContext } from '../http/context';
 import { sessionSettings } from '../http/session';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
+import { createEncryptor } from './encryption';
+import { builtinIdpDescription, loadIdpMetadata } from './idp-metadata';
+import { loadOrCreateKeyPair, readKeyPair } from './keys';
 import { createMailer, type Mailer } from './mailer';
 import { loadOrCreateSecret } from './secrets';
 
@@ -23,12 +26,23 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   });
   await migrateToLatest(database.db);
   const secret = config.SESSION_SECRET ?? loadOrCreateSecret(dataDir, 'session-secret');
+  const spKeys =
+    config.SAML_SP_KEY_FILE && config.SAML_SP_CERT_FILE
+      ? readKeyPair(config.SAML_SP_KEY_FILE, config.SAML_SP_CERT_FILE)
+      : await loadOrCreateKeyPair(dataDir, 'saml-sp', 'PRA Portal service provider');
+  const idpKeys =
+    config.idp === 'builtin' ? await loadOrCreateKeyPair(dataDir, 'saml-idp', 'PRA Portal identity provider') : null;
+  const idp = idpKeys ? builtinIdpDescription(config.publicUrl, idpKeys) : await loadIdpMetadata(config.IDP_METADATA ?? '');
+  const encryptionKey = config.DATA_ENCRYPTION_KEY ?? loadOrCreateSecret(dataDir, 'data-encryption-key');
   const mailer = createMailer(config.SMTP_URL, config.isStandalone);
   const ctx: AppContext = {
     config,
     db: database.db,
     dbKind: database.kind,
     session: sessionSettings(config.insecureCookies, secret),
+    keys: { sp: spKeys, idp: idpKeys },
+    idp,
+    encryptor: createEncryptor(encryptionKey),
     mailStatus: () => mailer.status(),
   };
   return {

@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import type { AppContext } from '../../src/http/context';
+import { readFileSync } from 'node:fs';
 import { sessionSettings } from '../../src/http/session';
+import { createEncryptor } from '../../src/platform/encryption';
+import { builtinIdpDescription } from '../../src/platform/idp-metadata';
+import { certBody, type KeyPair } from '../../src/platform/keys';
 import type { DbKind } from '../../src/platform/db';
 import { createTestDatabase } from './databases';
 
@@ -10,6 +14,15 @@ export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
   close(): Promise<void>;
+}
+
+/** Fixed test keys (test/fixtures), made once with a self-signed generator; never used outside tests. */
+export function fixtureKeys(name: 'sp' | 'idp' | 'other'): KeyPair {
+  const dir = new URL('../fixtures/', import.meta.url);
+  return {
+    privateKeyPem: readFileSync(new URL(`${name}.key`, dir), 'utf8'),
+    certPem: readFileSync(new URL(`${name}.crt`, dir), 'utf8'),
+  };
 }
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
@@ -23,6 +36,12 @@ export async function createTestApp(kind: DbKind, env: Record<string, string> = 
     db: database.db,
     dbKind: database.kind,
     session: sessionSettings(config.insecureCookies, TEST_SECRET),
+    keys: { sp: fixtureKeys('sp'), idp: config.idp === 'builtin' ? fixtureKeys('idp') : null },
+    idp:
+      config.idp === 'builtin'
+        ? builtinIdpDescription(config.publicUrl, fixtureKeys('idp'))
+        : { entityId: 'https://idp.test/metadata', ssoUrl: 'https://idp.test/sso', signingCerts: [certBody(fixtureKeys('idp').certPem)] },
+    encryptor: createEncryptor('test-encryption-key-test-encryption-key'),
     mailStatus: async () => ({ ok: true, text: 'test mailer' }),
   };
   const app = await buildApp(ctx, { logger: false });
@@ -43,9 +62,12 @@ export class TestClient {
   csrfToken = '';
   constructor(private readonly app: FastifyInstance) {}
 
-  private remember(setCookie: string | string[] | undefined) {
+  /** Keeps the session cookie a response sets (a cleared cookie empties it). */
+  remember(setCookie: string | string[] | number | undefined) {
     const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
-    if (first) this.cookie = first.split(';')[0] ?? '';
+    if (typeof first !== 'string') return;
+    const pair = first.split(';')[0] ?? '';
+    this.cookie = pair.endsWith('=') ? '' : pair;
   }
 
   async fetchCsrf(): Promise<string> {
@@ -63,16 +85,32 @@ export class TestClient {
     };
   }
 
-  get(url: string) {
-    return this.app.inject({ method: 'GET', url, headers: this.headers() });
+  async get(url: string) {
+    const res = await this.app.inject({ method: 'GET', url, headers: this.headers() });
+    this.remember(res.headers['set-cookie']);
+    return res;
   }
 
-  post(url: string, payload: unknown, extra: Record<string, string> = {}) {
-    return this.app.inject({
+  async post(url: string, payload: unknown, extra: Record<string, string> = {}) {
+    const res = await this.app.inject({
       method: 'POST',
       url,
       payload: payload as object,
       headers: this.headers({ 'x-csrf-token': this.csrfToken, ...extra }),
     });
+    this.remember(res.headers['set-cookie']);
+    return res;
+  }
+
+  /** A browser form post (no API headers), as the IdP's page makes to the ACS. */
+  async postForm(url: string, fields: Record<string, string>) {
+    const res = await this.app.inject({
+      method: 'POST',
+      url,
+      payload: new URLSearchParams(fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(this.cookie ? { cookie: this.cookie } : {}) },
+    });
+    this.remember(res.headers['set-cookie']);
+    return res;
   }
 }

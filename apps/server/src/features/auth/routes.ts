@@ -1,0 +1,74 @@
+import formbody from '@fastify/formbody';
+import { api, logoutResponse, routes } from '@pra/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../http/context';
+import { AppError, messages } from '../../http/errors';
+import { ensureSession } from '../../http/session-plugin';
+import { clearSessionCookie, setSessionCookie } from '../../http/session';
+import { createServiceProvider } from '../../platform/saml-sp';
+import { safeNextPath } from './next-path';
+import { completeSignIn, SignInRefused } from './sign-in';
+import { endSession } from './sign-out';
+
+/** A SAML response is a few kilobytes; anything far larger is refused before parsing. */
+const ACS_BODY_LIMIT = 256 * 1024;
+
+const acsBody = z.object({
+  SAMLResponse: z.string().min(1).max(ACS_BODY_LIMIT),
+  RelayState: z.string().max(2000).optional(),
+});
+
+export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
+  const sp = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp);
+  await app.register(formbody, { bodyLimit: ACS_BODY_LIMIT });
+
+  app.get(
+    api.login,
+    { schema: { querystring: z.object({ next: z.string().max(2000).optional() }) } },
+    async (request, reply) => {
+      await ensureSession(ctx, request, reply);
+      const url = await sp.getAuthorizeUrlAsync(safeNextPath(request.query.next), undefined, {});
+      return reply.redirect(url, 302);
+    },
+  );
+
+  app.post(
+    '/api/saml/acs',
+    {
+      bodyLimit: ACS_BODY_LIMIT,
+      schema: { body: acsBody },
+      // Every failure here is a browser on a form post: send it to the failure page, never JSON.
+      errorHandler(error, request, reply) {
+        request.log.warn({ reason: error instanceof SignInRefused ? error.message : error.code ?? error.name }, 'sign-in refused');
+        return reply.redirect(routes.authFailure, 303);
+      },
+    },
+    async (request, reply) => {
+      const result = await completeSignIn(ctx, sp, {
+        samlResponse: request.body.SAMLResponse,
+        relayState: request.body.RelayState,
+        previousSession: request.session,
+        clientAddress: request.ip,
+        userAgent: String(request.headers['user-agent'] ?? ''),
+      });
+      setSessionCookie(reply, ctx.session, result.rawSessionId, result.expiresAt);
+      request.log.info('sign-in completed');
+      return reply.redirect(result.next, 303);
+    },
+  );
+
+  app.get('/api/saml/metadata', async (_request, reply) =>
+    reply
+      .type('application/samlmetadata+xml; charset=utf-8')
+      .send(sp.generateServiceProviderMetadata(null, ctx.keys.sp.certPem)),
+  );
+
+  app.get(api.logout, { schema: { response: { 200: logoutResponse } } }, async (request, reply) => {
+    // A plain GET by the spec: the custom header keeps other sites from signing people out.
+    if (request.headers['x-pra-api-call'] !== 'true') throw new AppError('forbidden', messages.forbidden);
+    const redirectTo = await endSession(ctx, sp, request.session, request.ip);
+    clearSessionCookie(reply, ctx.session);
+    return redirectTo ? { redirectTo } : {};
+  });
+};

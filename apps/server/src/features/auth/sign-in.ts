@@ -1,0 +1,103 @@
+import type { SAML } from '@node-saml/node-saml';
+import type { AppContext } from '../../http/context';
+import { insertSession, revokeSession, type Session } from '../../http/session';
+import { findAccountByUsername } from '../../identity/accounts';
+import { recordAudit } from '../../identity/audit';
+import { consumeRequestId, recordAssertionId, spEndpoints } from '../../platform/saml-sp';
+import { safeNextPath } from './next-path';
+import { checkAddressedToUs, hasForbiddenMarkup } from './saml-checks';
+
+export class SignInRefused extends Error {}
+
+export interface SignInInput {
+  samlResponse: string;
+  relayState: string | undefined;
+  previousSession: Session | null;
+  clientAddress: string;
+  userAgent: string;
+}
+
+export interface SignInResult {
+  rawSessionId: string;
+  expiresAt: Date;
+  next: string;
+}
+
+function attribute(profile: Record<string, unknown>, name: string): string {
+  const value = profile[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first.trim() : '';
+}
+
+/**
+ * Finishes a SAML sign-in: validates the response (node-saml plus our own checks), finds the
+ * active account it names, and replaces the caller's session with a new signed-in one.
+ */
+export async function completeSignIn(ctx: AppContext, sp: SAML, input: SignInInput): Promise<SignInResult> {
+  if (hasForbiddenMarkup(input.samlResponse)) throw new SignInRefused('DOCTYPE or ENTITY in SAML response');
+  let profile;
+  try {
+    ({ profile } = await sp.validatePostResponseAsync({ SAMLResponse: input.samlResponse }));
+  } catch (error) {
+    throw new SignInRefused(error instanceof Error ? error.message : 'invalid SAML response');
+  }
+  if (!profile) throw new SignInRefused('SAML response without a profile');
+  const { acsUrl } = spEndpoints(ctx.config.publicUrl);
+  const responseXml = profile.getSamlResponseXml?.();
+  const assertionXml = profile.getAssertionXml?.();
+  if (!responseXml || !assertionXml) throw new SignInRefused('SAML response without documents');
+  let facts;
+  try {
+    facts = checkAddressedToUs(responseXml, assertionXml, acsUrl);
+  } catch (error) {
+    throw new SignInRefused(error instanceof Error ? error.message : 'response not addressed to us');
+  }
+  if (!(await consumeRequestId(ctx.db, facts.inResponseTo))) throw new SignInRefused('InResponseTo already used');
+  if (!(await recordAssertionId(ctx.db, facts.assertionId, facts.expiresAt))) {
+    throw new SignInRefused('assertion replayed');
+  }
+
+  const attrs = profile as unknown as Record<string, unknown>;
+  const username =
+    ctx.config.IDP_ATTR_USERNAME === 'nameID' ? profile.nameID : attribute(attrs, ctx.config.IDP_ATTR_USERNAME);
+  const account = username ? await findAccountByUsername(ctx.db, username) : undefined;
+  if (!account || account.status !== 'active') {
+    await recordAudit(ctx.db, {
+      action: 'signin',
+      outcome: 'failure',
+      target: { id: account?.id ?? null, username: (username ?? '').slice(0, 64) },
+      clientAddress: input.clientAddress,
+      details: { reason: account ? `account ${account.status}` : 'unknown account' },
+    });
+    throw new SignInRefused(account ? `account is ${account.status}` : 'unknown account');
+  }
+
+  return ctx.db.transaction().execute(async (tx) => {
+    if (input.previousSession) await revokeSession(tx, input.previousSession.idHash);
+    const { rawId, expiresAt } = await insertSession(tx, {
+      accountId: account.id,
+      lifetimeMs: ctx.config.SESSION_LIFETIME_MINUTES * 60_000,
+      clientAddress: input.clientAddress,
+      userAgent: input.userAgent,
+      data: { saml: { nameID: profile.nameID, nameIDFormat: profile.nameIDFormat, sessionIndex: profile.sessionIndex ?? null } },
+    });
+    // External IdPs may carry fresher names and email; the portal's own flags stay as they are.
+    const givenName = attribute(attrs, ctx.config.IDP_ATTR_GIVEN_NAME);
+    const familyName = attribute(attrs, ctx.config.IDP_ATTR_FAMILY_NAME);
+    if (ctx.config.idp === 'external' && givenName && familyName) {
+      await tx
+        .updateTable('accounts')
+        .set({ given_name: givenName.slice(0, 255), family_name: familyName.slice(0, 255) })
+        .where('id', '=', account.id)
+        .execute();
+    }
+    await recordAudit(tx, {
+      action: 'signin',
+      outcome: 'success',
+      actor: { id: account.id, username: account.username },
+      target: { id: account.id, username: account.username },
+      clientAddress: input.clientAddress,
+    });
+    return { rawSessionId: rawId, expiresAt, next: safeNextPath(input.relayState) };
+  });
+}

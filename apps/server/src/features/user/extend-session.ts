@@ -1,0 +1,36 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../http/context';
+import type { Session } from '../../http/session';
+import { recordAudit } from '../../identity/audit';
+import type { Account } from '../../platform/db-schema';
+
+/**
+ * Moves the session's end to now + the lifetime, using up one extension. With none left (or a
+ * race lost against another tab) it changes nothing and answers false.
+ */
+export async function extendSession(ctx: AppContext, session: Session, account: Account, clientAddress: string) {
+  const max = ctx.config.SESSION_MAX_EXTENSIONS;
+  const lifetime = `${ctx.config.SESSION_LIFETIME_MINUTES} minutes`;
+  return ctx.db.transaction().execute(async (tx) => {
+    const updated = await tx
+      .updateTable('sessions')
+      .set({
+        expires_at: sql<Date>`now() + ${lifetime}::interval`,
+        extensions_used: sql<number>`extensions_used + 1`,
+      })
+      .where('id_hash', '=', session.idHash)
+      .where('extensions_used', '<', max)
+      .where('revoked_at', 'is', null)
+      .returning('extensions_used')
+      .executeTakeFirst();
+    await recordAudit(tx, {
+      action: 'session.extend',
+      outcome: updated ? 'success' : 'failure',
+      actor: { id: account.id, username: account.username },
+      target: { id: account.id, username: account.username },
+      clientAddress,
+      details: { extensionsUsed: updated?.extensions_used ?? session.extensionsUsed },
+    });
+    return Boolean(updated);
+  });
+}

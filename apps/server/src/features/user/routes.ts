@@ -1,0 +1,24 @@
+import { api, currentUser, extendSessionResponse } from '@pra/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../http/context';
+import { createGuards } from '../../http/guards';
+import { loadCurrentUser } from './current-user';
+import { extendSession } from './extend-session';
+
+export const userRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
+  const guards = createGuards(ctx);
+
+  app.get(
+    api.user,
+    { schema: { response: { 200: currentUser } }, preHandler: [guards.requireLogin] },
+    async (request) => loadCurrentUser(ctx, request.account!),
+  );
+
+  app.post(
+    api.extendSession,
+    { schema: { response: { 200: extendSessionResponse } }, preHandler: [guards.requireLogin] },
+    async (request) => ({
+      success: await extendSession(ctx, request.session!, request.account!, request.ip),
+    }),
+  );
+};

@@ -1,0 +1,58 @@
+import type { FastifyRequest } from 'fastify';
+import type { Account } from '../platform/db-schema';
+import { findAccountById } from '../identity/accounts';
+import type { AppContext } from './context';
+import { AppError, messages } from './errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in account, set by `requireLogin`. */
+    account: Account | null;
+  }
+}
+
+export const guardMessages = {
+  notBrm: 'Unauthorized: User does not have a BRM role',
+  notEmployeeBrm: 'Unauthorized: User is not an employee BRM',
+  notVendor: 'Only vendor accounts can do this.',
+  iiqUnavailable: 'Account management features are currently unavailable',
+} as const;
+
+/** Pure role rules, so they can be tested without HTTP. */
+export const policies = {
+  isBrmOrAdmin: (a: Account) => a.type === 'employee' && (a.is_employee_brm || a.is_admin),
+  isEmployeeBrm: (a: Account) => a.type === 'employee' && a.is_employee_brm,
+  isVendor: (a: Account) => a.type === 'vendor',
+};
+
+/** The guards, bound to the app's context; use them as route `preHandler`s, in this order. */
+export function createGuards(ctx: AppContext) {
+  const requireLogin = async (request: FastifyRequest) => {
+    const accountId = request.session?.accountId;
+    const account = accountId ? await findAccountById(ctx.db, accountId) : undefined;
+    if (!account || account.status !== 'active') throw new AppError('unauthenticated', messages.signInRequired);
+    request.account = account;
+  };
+  const signedIn = (request: FastifyRequest): Account => {
+    if (!request.account) throw new AppError('unauthenticated', messages.signInRequired);
+    return request.account;
+  };
+  return {
+    requireLogin,
+    requireBrmOrAdmin: async (request: FastifyRequest) => {
+      if (!policies.isBrmOrAdmin(signedIn(request))) throw new AppError('forbidden', guardMessages.notBrm);
+    },
+    requireEmployeeBrm: async (request: FastifyRequest) => {
+      if (!policies.isEmployeeBrm(signedIn(request))) throw new AppError('forbidden', guardMessages.notEmployeeBrm);
+    },
+    requireVendor: async (request: FastifyRequest) => {
+      if (!policies.isVendor(signedIn(request))) throw new AppError('forbidden', guardMessages.notVendor);
+    },
+    /** Account-changing calls while the identity service is in maintenance answer 503. */
+    requireIdentityService: async () => {
+      if (ctx.config.IIQ_MAINTENANCE) throw new AppError('serviceUnavailable', guardMessages.iiqUnavailable);
+    },
+  };
+}
+
+export type Guards = ReturnType<typeof createGuards>;

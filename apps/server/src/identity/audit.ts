@@ -1,0 +1,31 @@
+import type { Db, Tx } from '../platform/db';
+
+export interface AuditEvent {
+  /** What happened, as `area.verb` (e.g. `signin.success`, `request.approve`). */
+  action: string;
+  outcome: 'success' | 'failure';
+  actor?: { id: string | null; username: string } | null;
+  target?: { id: string | null; username: string } | null;
+  organizationId?: string | null;
+  clientAddress?: string;
+  /** Extra facts; never passwords, codes, tokens, session ids or SAML documents. */
+  details?: Record<string, string | number | boolean | null>;
+}
+
+/** Appends an audit event; call it inside the transaction of the change it records. */
+export async function recordAudit(db: Db | Tx, event: AuditEvent): Promise<void> {
+  await db
+    .insertInto('audit_events')
+    .values({
+      action: event.action,
+      outcome: event.outcome,
+      actor_id: event.actor?.id ?? null,
+      actor_username: event.actor?.username ?? '',
+      target_id: event.target?.id ?? null,
+      target_username: event.target?.username ?? '',
+      organization_id: event.organizationId ?? null,
+      client_address: (event.clientAddress ?? '').slice(0, 100),
+      details: JSON.stringify(event.details ?? {}),
+    })
+    .execute();
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
+import { SignedXml } from 'xml-crypto';
+import type { KeyPair } from '../../src/platform/keys';
+
+/**
+ * Builds SAML responses by hand for tests, so each negative case can break exactly one thing:
+ * the signatures, the audience, Destination, Recipient, the validity window, InResponseTo.
+ */
+export interface ForgeOptions {
+  issuer: string;
+  acsUrl: string;
+  audience: string;
+  nameId: string;
+  inResponseTo?: string | null;
+  destination?: string | null;
+  recipient?: string;
+  notBefore?: Date;
+  notOnOrAfter?: Date;
+  attributes?: Record<string, string>;
+  signResponse?: boolean;
+  signAssertion?: boolean;
+  keys: KeyPair;
+  /** Puts the signer's certificate into KeyInfo (an attacker's trick when signing with another key). */
+  embedCert?: boolean;
+  /** Edits the signed XML afterwards (e.g. a NameID changed after signing). */
+  tamper?: (xml: string) => string;
+  assertionId?: string;
+}
+
+const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+
+function sign(xml: string, keys: KeyPair, localName: 'Assertion' | 'Response', embedCert: boolean): string {
+  const sig = new SignedXml({
+    privateKey: keys.privateKeyPem,
+    publicCert: embedCert ? keys.certPem : undefined,
+    canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
+    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+  });
+  sig.addReference({
+    xpath: `/*[local-name(.)='Response']${localName === 'Assertion' ? "/*[local-name(.)='Assertion']" : ''}`,
+    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
+  });
+  const issuerPath =
+    localName === 'Assertion'
+      ? "/*[local-name(.)='Response']/*[local-name(.)='Assertion']/*[local-name(.)='Issuer']"
+      : "/*[local-name(.)='Response']/*[local-name(.)='Issuer']";
+  sig.computeSignature(xml, { location: { reference: issuerPath, action: 'after' }, prefix: 'ds' });
+  return sig.getSignedXml();
+}
+
+export function forgeResponseXml(o: ForgeOptions): string {
+  const now = new Date();
+  const notBefore = (o.notBefore ?? new Date(now.getTime() - 60_000)).toISOString();
+  const notOnOrAfter = (o.notOnOrAfter ?? new Date(now.getTime() + 5 * 60_000)).toISOString();
+  const issueInstant = (o.notBefore ? new Date(o.notBefore.getTime() + 60_000) : now).toISOString();
+  const inResponseTo = o.inResponseTo === null ? '' : ` InResponseTo="${esc(o.inResponseTo ?? '')}"`;
+  const destination = o.destination === null ? '' : ` Destination="${esc(o.destination ?? o.acsUrl)}"`;
+  const attrs = Object.entries(o.attributes ?? {})
+    .map(([k, v]) => `<saml:Attribute Name="${esc(k)}"><saml:AttributeValue>${esc(v)}</saml:AttributeValue></saml:Attribute>`)
+    .join('');
+  const assertionId = o.assertionId ?? `_a${randomUUID()}`;
+  let xml =
+    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID()}" Version="2.0" IssueInstant="${issueInstant}"${destination}${inResponseTo}>` +
+    `<saml:Issuer>${esc(o.issuer)}</saml:Issuer>` +
+    `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
+    `<saml:Assertion ID="${assertionId}" Version="2.0" IssueInstant="${issueInstant}">` +
+    `<saml:Issuer>${esc(o.issuer)}</saml:Issuer>` +
+    `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${esc(o.nameId)}</saml:NameID>` +
+    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${notOnOrAfter}" Recipient="${esc(o.recipient ?? o.acsUrl)}"${inResponseTo}/></saml:SubjectConfirmation></saml:Subject>` +
+    `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${esc(o.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+    `<saml:AuthnStatement AuthnInstant="${issueInstant}" SessionIndex="_s${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+    (attrs ? `<saml:AttributeStatement>${attrs}</saml:AttributeStatement>` : '') +
+    `</saml:Assertion></samlp:Response>`;
+  if (o.signAssertion !== false) xml = sign(xml, o.keys, 'Assertion', o.embedCert ?? false);
+  if (o.signResponse !== false) xml = sign(xml, o.keys, 'Response', o.embedCert ?? false);
+  return o.tamper ? o.tamper(xml) : xml;
+}
+
+export function forgeResponse(o: ForgeOptions): string {
+  return Buffer.from(forgeResponseXml(o)).toString('base64');
+}
+
+/** The AuthnRequest id inside a redirect-binding login URL. */
+export function authnRequestIdFromUrl(location: string): string {
+  const url = new URL(location);
+  const encoded = url.searchParams.get('SAMLRequest');
+  if (!encoded) throw new Error(`no SAMLRequest in ${location}`);
+  const xml = inflateRawSync(Buffer.from(encoded, 'base64')).toString('utf8');
+  const id = /\sID="([^"]+)"/.exec(xml)?.[1];
+  if (!id) throw new Error('no ID in AuthnRequest');
+  return id;
+}

@@ -1,0 +1,58 @@
+import { hashPassword } from '../../src/identity/passwords';
+import { spEndpoints } from '../../src/platform/saml-sp';
+import { authnRequestIdFromUrl, forgeResponse, type ForgeOptions } from './saml-forge';
+import { fixtureKeys, TestClient, type TestApp } from './test-app';
+
+/** Starts a sign-in as the browser would and returns the AuthnRequest id the portal issued. */
+export async function startLogin(t: TestApp, client: TestClient, next = '/welcome'): Promise<string> {
+  const res = await client.get(`/api/saml/login/standard?next=${encodeURIComponent(next)}`);
+  if (res.statusCode !== 302) throw new Error(`login answered ${res.statusCode}`);
+  return authnRequestIdFromUrl(String(res.headers.location));
+}
+
+/** Options for a response the trusted test IdP would send for this app. */
+export function validResponseOptions(t: TestApp, nameId: string, inResponseTo: string): ForgeOptions {
+  const { entityId, acsUrl } = spEndpoints(t.ctx.config.publicUrl);
+  return { issuer: t.ctx.idp.entityId, acsUrl, audience: entityId, nameId, inResponseTo, keys: fixtureKeys('idp') };
+}
+
+/** Signs a client in as `username` through the real login and ACS endpoints. */
+export async function signInAs(t: TestApp, username: string, client = new TestClient(t.app)): Promise<TestClient> {
+  await client.fetchCsrf();
+  const requestId = await startLogin(t, client);
+  const res = await client.postForm('/api/saml/acs', {
+    SAMLResponse: forgeResponse(validResponseOptions(t, username, requestId)),
+    RelayState: '/welcome',
+  });
+  if (res.statusCode !== 303 || res.headers.location !== '/welcome') {
+    throw new Error(`sign-in as ${username} failed: ${res.statusCode} ${String(res.headers.location)}`);
+  }
+  await client.fetchCsrf();
+  return client;
+}
+
+let cachedHash: Promise<string> | undefined;
+
+/** Inserts an account (active vendor unless told otherwise) and returns its id. */
+export async function createAccount(
+  t: TestApp,
+  fields: { username: string; type?: 'vendor' | 'employee'; isEmployeeBrm?: boolean; isAdmin?: boolean; status?: 'active' | 'pendingActivation' | 'disabled' | 'terminated' },
+): Promise<string> {
+  cachedHash ??= hashPassword('Correct-Horse-9-Battery');
+  const { id } = await t.ctx.db
+    .insertInto('accounts')
+    .values({
+      username: fields.username,
+      given_name: fields.username.slice(0, 1).toUpperCase() + fields.username.slice(1),
+      family_name: 'Tester',
+      email: `${fields.username}@example.test`,
+      type: fields.type ?? 'vendor',
+      is_employee_brm: fields.isEmployeeBrm ?? false,
+      is_admin: fields.isAdmin ?? false,
+      status: fields.status ?? 'active',
+      password_hash: await cachedHash,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}

@@ -1,0 +1,107 @@
+import { routes, type CurrentUser } from '@pra/contracts';
+import { isBrmOrAdmin, isVendor } from './roles';
+import { siteLinks } from './site-links';
+
+export type ActionKey =
+  | 'approvals'
+  | 'users'
+  | 'terminateVendors'
+  | 'profile'
+  | 'manageAccess'
+  | 'newUser'
+  | 'credentialVault'
+  | 'userGuides';
+
+/** One entry of the welcome page's card grid, mirrored by the top navigation. */
+export interface ActionItem {
+  key: ActionKey;
+  label: string;
+  description: string;
+  /** An app route, or an external page opened in a new tab. */
+  target: { kind: 'route'; to: string } | { kind: 'external'; href: string };
+  /** Account-management entries are disabled while the identity service (IIQ) is unavailable. */
+  disabled: boolean;
+}
+
+type ActionUser = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin' | 'iiqAvailable'>;
+
+interface ActionDefinition extends Omit<ActionItem, 'disabled'> {
+  isFor: (user: ActionUser) => boolean;
+  alwaysEnabled?: boolean;
+}
+
+const definitions: ActionDefinition[] = [
+  {
+    key: 'approvals',
+    label: 'Approvals',
+    description: 'Approve or deny new user requests',
+    target: { kind: 'route', to: routes.pendingApprovals },
+    isFor: isBrmOrAdmin,
+  },
+  {
+    key: 'users',
+    label: 'Users',
+    description: 'Manage users within your orgs',
+    target: { kind: 'route', to: routes.manageUsers },
+    isFor: isBrmOrAdmin,
+  },
+  {
+    key: 'terminateVendors',
+    label: 'Terminate Vendors',
+    description: 'Remove vendor access from all of your organizations',
+    target: { kind: 'route', to: routes.terminateVendors },
+    isFor: (user) => user.isEmployeeBrm,
+  },
+  {
+    key: 'profile',
+    label: 'Profile',
+    description: 'Manage profile or change password',
+    target: { kind: 'route', to: routes.profile },
+    isFor: isVendor,
+  },
+  {
+    key: 'manageAccess',
+    label: 'Manage Access',
+    description: 'Additional access for PRA organizations',
+    target: { kind: 'route', to: routes.requestAccess },
+    isFor: isVendor,
+  },
+  {
+    key: 'newUser',
+    label: 'New User',
+    description: 'Register a new user',
+    target: { kind: 'route', to: routes.newUser },
+    isFor: isBrmOrAdmin,
+  },
+  {
+    key: 'credentialVault',
+    label: 'Credential Vault',
+    description: 'Open the credential-vault tool for your remote sessions',
+    target: { kind: 'external', href: siteLinks.credentialVault },
+    isFor: isVendor,
+    alwaysEnabled: true,
+  },
+  {
+    key: 'userGuides',
+    label: 'User Guides',
+    description: 'Read the PRA Portal user guides',
+    target: { kind: 'external', href: siteLinks.userGuides },
+    isFor: () => true,
+    alwaysEnabled: true,
+  },
+];
+
+/**
+ * The actions a person may see, in the welcome grid's order. Anonymous visitors get only the
+ * user guides. Everything except the vault tool and the guides is disabled while IIQ is down.
+ */
+export function actionItems(user: ActionUser | undefined): ActionItem[] {
+  if (!user) return definitions.filter((d) => d.key === 'userGuides').map((d) => toItem(d, false));
+  return definitions
+    .filter((definition) => definition.isFor(user))
+    .map((definition) => toItem(definition, !definition.alwaysEnabled && !user.iiqAvailable));
+}
+
+function toItem({ key, label, description, target }: ActionDefinition, disabled: boolean): ActionItem {
+  return { key, label, description, target, disabled };
+}

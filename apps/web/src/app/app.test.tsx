@@ -1,0 +1,135 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { api } from '@pra/contracts';
+import { anonymous, bootReplies, installFakeServer, makeUser, signedIn } from '../test/fake-server';
+import { renderApp } from '../test/render-app';
+import { navigateAway } from './full-navigation';
+import { BRM_NOTICE } from './guards/access-rules';
+
+vi.mock('./full-navigation', () => ({ navigateAway: vi.fn() }));
+
+const brm = makeUser({ type: 'employee', isEmployeeBrm: true, givenName: 'Bo', familyName: 'Rm' });
+const countKey = `GET ${api.pendingApprovals}?getCountOnly=true`;
+
+afterEach(() => vi.mocked(navigateAway).mockClear());
+
+describe('the app shell', () => {
+  it('shows the landing page with exactly its six links', async () => {
+    installFakeServer(bootReplies(anonymous));
+    renderApp('/home');
+    const main = await screen.findByRole('main');
+    const names = within(main)
+      .getAllByRole('link')
+      .map((link) => link.textContent);
+    expect(names).toEqual([
+      'Login',
+      'Register New User',
+      'Activate Account',
+      'Forgot User ID',
+      'Forgot Password',
+      'Contact Us',
+    ]);
+    expect(within(main).getByRole('link', { name: 'Login' }).getAttribute('href')).toBe(
+      '/api/saml/login/standard?next=%2Fwelcome',
+    );
+    await waitFor(() => expect(document.title).toBe('Home · PRA Portal'));
+  });
+
+  it('redirects / to /home when anonymous and to /welcome when signed in', async () => {
+    installFakeServer(bootReplies(anonymous));
+    const first = renderApp('/');
+    await waitFor(() => expect(first.router.state.location.pathname).toBe('/home'));
+    first.unmount();
+
+    installFakeServer(bootReplies(signedIn(), makeUser()));
+    const second = renderApp('/');
+    await waitFor(() => expect(second.router.state.location.pathname).toBe('/welcome'));
+  });
+
+  it('sends anonymous visitors of a signed-in page to the SAML login with a full navigation', async () => {
+    installFakeServer(bootReplies(anonymous));
+    renderApp('/brm/manage-users?x=1');
+    await waitFor(() =>
+      expect(navigateAway).toHaveBeenCalledWith(
+        '/api/saml/login/standard?next=%2Fbrm%2Fmanage-users%3Fx%3D1',
+      ),
+    );
+  });
+
+  it('shows the BRM notice to a vendor on a BRM route', async () => {
+    installFakeServer(bootReplies(signedIn(), makeUser()));
+    renderApp('/brm/pending-approvals');
+    expect(await screen.findByText(BRM_NOTICE)).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Approvals and Provisioning');
+  });
+
+  it('sends employees away from vendor routes to welcome', async () => {
+    installFakeServer({ ...bootReplies(signedIn(), brm), [countKey]: { data: { count: 0 } } });
+    const { router } = renderApp('/vendor/profile');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/welcome'));
+  });
+
+  it("shows a BRM's welcome cards with the approvals count", async () => {
+    installFakeServer({ ...bootReplies(signedIn(), brm), [countKey]: { data: { count: 4 } } });
+    renderApp('/welcome');
+    expect((await screen.findByRole('heading', { level: 1, name: 'Welcome Bo Rm' })).textContent).toBe(
+      'Welcome Bo Rm',
+    );
+    const cards = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(cards).toEqual(['Approvals', 'Users', 'Terminate Vendors', 'New User', 'User Guides']);
+    await screen.findByText('4');
+    expect(
+      screen.getByText('Manage your profile, request additional access or access applications'),
+    ).toBeTruthy();
+    await waitFor(() => expect(document.title).toBe('Welcome · PRA Portal'));
+  });
+
+  it('shows the IIQ banner and disables account management while IIQ is down', async () => {
+    installFakeServer(bootReplies(signedIn(), { ...brm, iiqAvailable: false }));
+    renderApp('/welcome');
+    expect(await screen.findByText('IIQ is currently unavailable')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Approvals' })).toBeNull();
+    expect(screen.getAllByText('Currently unavailable')).toHaveLength(4);
+  });
+
+  it('shows the error page for unknown routes', async () => {
+    installFakeServer(bootReplies(anonymous));
+    renderApp('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'Oops! Something Went Wrong' })).toBeTruthy();
+    expect(screen.getByText('404 Not Found')).toBeTruthy();
+  });
+
+  it('shows the generic error when the boot calls fail', async () => {
+    installFakeServer({ ...bootReplies(anonymous), [`GET ${api.csrf}`]: { status: 500, data: {} } });
+    renderApp('/home');
+    expect(await screen.findByText('An unknown error occurred')).toBeTruthy();
+  });
+
+  it('offers Extend Session once the session has timed out and extends it', async () => {
+    const server = installFakeServer({
+      ...bootReplies(signedIn(-5, 2), makeUser()),
+      [`POST ${api.extendSession}`]: { data: { success: true } },
+    });
+    renderApp('/welcome');
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Session Timeout')).toBeTruthy();
+    server.replies.set(`GET ${api.isAuthenticated}`, { data: signedIn() });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Extend Session' }));
+    expect(await screen.findByText('Session extended')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('offers Login Again when no extensions remain', async () => {
+    installFakeServer(bootReplies(signedIn(-5, 0), makeUser()));
+    renderApp('/welcome');
+    await userEvent.click(await screen.findByRole('button', { name: 'Login Again' }));
+    expect(navigateAway).toHaveBeenCalledWith('/api/saml/login/standard?next=%2Fwelcome');
+  });
+
+  it('warns with a countdown under three minutes', async () => {
+    installFakeServer(bootReplies(signedIn(120), makeUser()));
+    renderApp('/welcome');
+    expect(await screen.findByText(/Your session will expire in/)).toBeTruthy();
+  });
+});

@@ -1,0 +1,54 @@
+import { routes, type CurrentUser } from '@pra/contracts';
+import { isBrmOrAdmin, isVendor } from '../roles';
+
+/** The notice shown on BRM routes to people without a BRM role (spec, section 6). */
+export const BRM_NOTICE =
+  'BRM features are either not enabled for this server, or not enabled for user. If you feel this is in error, please contact your system administrator.';
+
+/**
+ * - `login`: any signed-in person (welcome).
+ * - `registration`: public; signed-in people need the identity service (register on behalf).
+ * - `vendor`: signed-in non-employees, account management (profile, manage access).
+ * - `brm`: employee BRMs and admins (approvals, users).
+ * - `employeeBrm`: employee BRMs only (terminate vendors).
+ */
+export type AccessRule = 'login' | 'registration' | 'vendor' | 'brm' | 'employeeBrm';
+
+export type AccessDecision =
+  | { kind: 'allow' }
+  /** The current-user record is still loading (or failed, which a toast reports): render nothing. */
+  | { kind: 'wait' }
+  /** Full browser navigation to the SAML login, returning to the current path. */
+  | { kind: 'login' }
+  | { kind: 'redirect'; to: string }
+  | { kind: 'notice'; message: string };
+
+type GuardUser = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin' | 'iiqAvailable'>;
+
+export interface AccessContext {
+  isAuthenticated: boolean;
+  user: GuardUser | undefined;
+}
+
+const allow: AccessDecision = { kind: 'allow' };
+const toWelcome: AccessDecision = { kind: 'redirect', to: routes.welcome };
+
+/** Decides what a route guard does; pure so each role/route pair is easy to test. */
+export function decideAccess(rule: AccessRule, { isAuthenticated, user }: AccessContext): AccessDecision {
+  if (rule === 'registration' && !isAuthenticated) return allow;
+  if (!isAuthenticated) return { kind: 'login' };
+  if (rule === 'login') return allow;
+  if (!user) return { kind: 'wait' };
+  // Account-management routes make no sense while the identity service is down.
+  if (!user.iiqAvailable) return toWelcome;
+  switch (rule) {
+    case 'registration':
+      return allow;
+    case 'vendor':
+      return isVendor(user) ? allow : toWelcome;
+    case 'brm':
+      return isBrmOrAdmin(user) ? allow : { kind: 'notice', message: BRM_NOTICE };
+    case 'employeeBrm':
+      return user.isEmployeeBrm ? allow : { kind: 'notice', message: BRM_NOTICE };
+  }
+}

@@ -1,0 +1,8 @@
+import { Navigate } from 'react-router';
+import { routes } from '@pra/contracts';
+import { useIsAuthenticated } from '../use-auth-status';
+
+/** `/`: signed-in people go to welcome, everyone else to the landing page. */
+export function RootRedirect() {
+  return <Navigate to={useIsAuthenticated() ? routes.welcome : routes.home} replace />;
+}

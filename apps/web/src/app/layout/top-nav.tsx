@@ -1,0 +1,58 @@
+import Container from 'react-bootstrap/Container';
+import Nav from 'react-bootstrap/Nav';
+import Navbar from 'react-bootstrap/Navbar';
+import { Link, useLocation } from 'react-router';
+import { loginUrl, routes } from '@pra/contracts';
+import { BrandLogo } from '../../components/brand-logo';
+import { WithTooltip } from '../../components/with-tooltip';
+import { actionItems } from '../action-items';
+import { signOut } from '../sign-out';
+import { siteLinks } from '../site-links';
+import { useIsAuthenticated } from '../use-auth-status';
+import { useCurrentUser } from '../use-current-user';
+import { NavEntry } from './nav-entry';
+
+/** Top navigation of the shared layout. */
+export function TopNav() {
+  const isAuthenticated = useIsAuthenticated();
+  const { data: user } = useCurrentUser();
+  const { pathname } = useLocation();
+  const items = actionItems(isAuthenticated ? user : undefined);
+
+  return (
+    <Navbar expand="lg" className="top-nav bg-white border-bottom" aria-label="Main">
+      <Container fluid>
+        <Navbar.Brand as={Link} to={isAuthenticated ? routes.welcome : routes.home}>
+          <BrandLogo />
+        </Navbar.Brand>
+        <Navbar.Toggle aria-controls="top-nav-items" aria-label="Toggle navigation" />
+        <Navbar.Collapse id="top-nav-items">
+          <Nav as="ul" className="ms-auto align-items-lg-center">
+            {items.map((item) => (
+              <NavEntry key={item.key} item={item} pathname={pathname} user={user} />
+            ))}
+            <Nav.Item as="li">
+              <WithTooltip id="nav-tip-contact" text="Request PRA support">
+                <Nav.Link href={siteLinks.supportMail}>Contact</Nav.Link>
+              </WithTooltip>
+            </Nav.Item>
+            <Nav.Item as="li">
+              {isAuthenticated ? (
+                <WithTooltip id="nav-tip-session" text="End your PRA session">
+                  <Nav.Link as="button" type="button" onClick={() => void signOut()}>
+                    Log Out
+                  </Nav.Link>
+                </WithTooltip>
+              ) : (
+                <WithTooltip id="nav-tip-session" text="Start your PRA session">
+                  {/* The server only accepts same-origin paths for next; it resolves them against its origin. */}
+                  <Nav.Link href={loginUrl(routes.welcome)}>Log In</Nav.Link>
+                </WithTooltip>
+              )}
+            </Nav.Item>
+          </Nav>
+        </Navbar.Collapse>
+      </Container>
+    </Navbar>
+  );
+}

@@ -1,0 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
+import { getPendingApprovalsCount } from '../../api/approvals';
+
+/** The approvals badge count; only fetched for BRMs and admins (with a username). A failure shows as an alert. */
+export function usePendingApprovalsCount(enabled: boolean) {
+  return useQuery({
+    queryKey: ['pending-approvals', 'count'],
+    queryFn: ({ signal }) => getPendingApprovalsCount(signal),
+    enabled,
+    meta: { alertOnError: true },
+  });
+}

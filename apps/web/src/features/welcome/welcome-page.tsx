@@ -1,0 +1,44 @@
+import Alert from 'react-bootstrap/Alert';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import { fullName } from '@pra/contracts';
+import { actionItems } from '../../app/action-items';
+import { isBrmOrAdmin } from '../../app/roles';
+import { useCurrentUser } from '../../app/use-current-user';
+import { ActionCard } from './action-card';
+import { usePendingApprovalsCount } from './use-pending-approvals-count';
+
+/** The signed-in home: a card for each action the person may take. */
+export function WelcomePage() {
+  const { data: user } = useCurrentUser();
+  const isManager = user !== undefined && isBrmOrAdmin(user);
+  const { data: approvals } = usePendingApprovalsCount(isManager && !!user.username && user.iiqAvailable);
+  const name = user ? fullName(user) : '';
+
+  return (
+    <>
+      <h1 className="page-title">{name ? `Welcome ${name}` : 'Welcome'}</h1>
+      <p className="lead">Manage your profile, request additional access or access applications</p>
+      {user && !user.iiqAvailable && (
+        <Alert variant="warning">
+          {isManager
+            ? 'IIQ is currently unavailable'
+            : 'Account management features are currently unavailable'}
+        </Alert>
+      )}
+      {user && (
+        <Row xs={1} md={2} className="g-3">
+          {actionItems(user).map((item) => (
+            <Col key={item.key} md={6}>
+              <ActionCard
+                item={item}
+                state={item.key === 'newUser' ? { currentUser: user } : undefined}
+                count={item.key === 'approvals' ? approvals?.count : undefined}
+              />
+            </Col>
+          ))}
+        </Row>
+      )}
+    </>
+  );
+}

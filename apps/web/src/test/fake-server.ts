@@ -1,0 +1,75 @@
+import { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import { api, type AuthStatusResponse, type CurrentUser } from '@pra/contracts';
+import { http } from '../api/client';
+
+/** A reply by `METHOD /path?query`; status >= 400 rejects like axios does. */
+export interface FakeReply {
+  status?: number;
+  data: unknown;
+}
+
+export interface FakeServer {
+  replies: Map<string, FakeReply>;
+  requests: { key: string; data: unknown }[];
+}
+
+/** Routes the shared axios instance to canned replies; unknown calls answer 404. */
+export function installFakeServer(replies: Record<string, FakeReply> = {}): FakeServer {
+  const server: FakeServer = { replies: new Map(Object.entries(replies)), requests: [] };
+  http.defaults.adapter = (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
+    const key = `${(config.method ?? 'get').toUpperCase()} ${http.getUri(config)}`;
+    server.requests.push({
+      key,
+      data: typeof config.data === 'string' ? JSON.parse(config.data) : undefined,
+    });
+    const reply = server.replies.get(key) ?? { status: 404, data: { errors: ['Not found'] } };
+    const status = reply.status ?? 200;
+    const response: AxiosResponse = { data: reply.data, status, statusText: '', headers: {}, config };
+    if (status < 400) return Promise.resolve(response);
+    return Promise.reject(new AxiosError('Request failed', 'ERR_BAD_REQUEST', config, null, response));
+  };
+  return server;
+}
+
+export const anonymous: AuthStatusResponse = { isAuthenticated: false };
+
+export function signedIn(secondsLeft = 1800, extensions = 3): AuthStatusResponse {
+  return {
+    isAuthenticated: true,
+    expires: new Date(Date.now() + secondsLeft * 1000).toISOString(),
+    remainingSessionExtentions: extensions,
+  };
+}
+
+export function makeUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
+  return {
+    id: 'u1',
+    username: 'alovelace',
+    givenName: 'Ada',
+    familyName: 'Lovelace',
+    jobTitle: 'Engineer',
+    isActive: true,
+    email: 'ada@acme.example',
+    manager: '',
+    orgs: ['Acme Imaging'],
+    isEmployeeBrm: false,
+    isAdmin: false,
+    loginUrl: api.login,
+    type: 'vendor',
+    iiqAvailable: true,
+    ...overrides,
+  };
+}
+
+/** The boot calls every page needs, for the given session and user. */
+export function bootReplies(auth: AuthStatusResponse, user?: CurrentUser): Record<string, FakeReply> {
+  return {
+    [`GET ${api.csrf}`]: { data: { csrfToken: 'csrf-1' } },
+    [`GET ${api.isAuthenticated}`]: { data: auth },
+    [`GET ${api.systemMessage}`]: {
+      data: { enabled: false, loggedInOnly: false, severity: 'info', title: '', text: '' },
+    },
+    ...(user ? { [`GET ${api.user}`]: { data: user } } : {}),
+    [`POST ${api.clientLog}`]: { data: {} },
+  };
+}

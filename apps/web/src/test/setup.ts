@@ -1,0 +1,8 @@
+// Testing Library only auto-cleans when test globals are on; this project keeps them off.
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+afterEach(() => cleanup());
+
+// jsdom has no layout; ScrollRestoration calls this on every navigation.
+window.scrollTo = () => undefined;

@@ -38,6 +38,13 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
     });
   }
 
+  // The static plugin would treat / as a directory listing; the SPA decides where / leads.
+  app.get('/', (_request, reply) =>
+    hasBuild
+      ? reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
+      : reply.status(503).type('text/plain; charset=utf-8').send('The web app is not built: run npm run build'),
+  );
+
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/');

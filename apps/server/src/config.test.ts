@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { configurationTable, loadConfig } from './config';
+
+describe('config', () => {
+  it('defaults to standalone mode on port 8080 with the built-in IdP', () => {
+    const config = loadConfig({});
+    expect(config.PRA_MODE).toBe('standalone');
+    expect(config.PORT).toBe(8080);
+    expect(config.publicUrl).toBe('http://localhost:8080');
+    expect(config.idp).toBe('builtin');
+    expect(config.demoData).toBe(true);
+    expect(config.insecureCookies).toBe(true);
+  });
+
+  it('names every bad variable', () => {
+    expect(() =>
+      loadConfig({ PORT: 'eighty', SESSION_LIFETIME_MINUTES: '0', DATABASE_URL: 'mysql://x' }),
+    ).toThrow(
+      /PORT[\s\S]*DATABASE_URL[\s\S]*SESSION_LIFETIME_MINUTES|PORT[\s\S]*SESSION_LIFETIME_MINUTES[\s\S]*DATABASE_URL/,
+    );
+    expect(() => loadConfig({ IIQ_MAINTENANCE: 'maybe' })).toThrow(/IIQ_MAINTENANCE/);
+  });
+
+  it('requires the production settings in production mode', () => {
+    expect(() => loadConfig({ PRA_MODE: 'production' })).toThrow(/DATABASE_URL: required in production mode/);
+    const full = {
+      PRA_MODE: 'production',
+      DATABASE_URL: 'postgres://db/pra',
+      SMTP_URL: 'smtp://relay:25',
+      SESSION_SECRET: 'x'.repeat(40),
+      PUBLIC_URL: 'https://pra.hospital.example',
+      IDP_METADATA: '/etc/pra/idp.xml',
+      SAML_SP_KEY_FILE: '/etc/pra/sp.key',
+      SAML_SP_CERT_FILE: '/etc/pra/sp.crt',
+      DATA_ENCRYPTION_KEY: 'y'.repeat(40),
+    };
+    const config = loadConfig(full);
+    expect(config.idp).toBe('external');
+    expect(config.demoData).toBe(false);
+    expect(config.insecureCookies).toBe(false);
+    expect(() => loadConfig({ ...full, IDP_METADATA: '' })).toThrow(/IDP_METADATA/);
+  });
+
+  it('keeps the README configuration table in step with the schema', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(configurationTable());
+  });
+});

@@ -1,0 +1,114 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDatabaseKinds } from '../../test/support/databases';
+import { migrateToLatest, type DatabaseHandle } from '../platform/db';
+
+const tables = [
+  'accounts',
+  'audit_events',
+  'brm_assignments',
+  'codes',
+  'mfa_devices',
+  'organization_domains',
+  'organizations',
+  'outbox',
+  'password_history',
+  'rate_limits',
+  'request_items',
+  'requests',
+  'role_grants',
+  'saml_assertions',
+  'saml_requests',
+  'sessions',
+  'system_message',
+];
+
+describe.each(testDatabaseKinds)('migrations on %s', (kind) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await createTestDatabase(kind);
+  });
+  afterAll(async () => handle?.close());
+
+  it('create every table of the portal', async () => {
+    const rows = await sql<{ tablename: string }>`
+      select tablename from pg_tables where schemaname = 'public' and tablename not like 'kysely%' order by 1`.execute(
+      handle.db,
+    );
+    expect(rows.rows.map((r) => r.tablename)).toEqual(tables);
+  });
+
+  it('are idempotent', async () => {
+    await migrateToLatest(handle.db);
+    await migrateToLatest(handle.db);
+  });
+
+  it('enforce the constraints', async () => {
+    const db = handle.db;
+    const org = await db
+      .insertInto('organizations')
+      .values({ name: 'Acme' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await expect(db.insertInto('organizations').values({ name: 'ACME' }).execute()).rejects.toThrow();
+    await expect(
+      db
+        .insertInto('organization_domains')
+        .values({ organization_id: org.id, domain: 'Upper.Example' })
+        .execute(),
+    ).rejects.toThrow();
+    const account = {
+      username: 'Someone',
+      email: 's@acme.example',
+      type: 'vendor' as const,
+      status: 'active' as const,
+      password_hash: null,
+    };
+    await db.insertInto('accounts').values(account).execute();
+    await expect(
+      db
+        .insertInto('accounts')
+        .values({ ...account, username: 'someone' })
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      db
+        .insertInto('accounts')
+        .values({ ...account, username: 'vendoradmin', is_admin: true })
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      db
+        .insertInto('accounts')
+        .values({ ...account, username: 'x', status: 'unknown' as never })
+        .execute(),
+    ).rejects.toThrow();
+    // One pending registration per email, whatever the letter case.
+    const pending = {
+      type: 'New Account' as const,
+      status: 'pending' as const,
+      requester_id: null,
+      beneficiary_id: null,
+    };
+    await db
+      .insertInto('requests')
+      .values({ ...pending, email: 'new@acme.example' })
+      .execute();
+    await expect(
+      db
+        .insertInto('requests')
+        .values({ ...pending, email: 'NEW@acme.example' })
+        .execute(),
+    ).rejects.toThrow();
+    await db
+      .insertInto('requests')
+      .values({ ...pending, status: 'denied', email: 'new@acme.example' })
+      .execute();
+    await expect(
+      db
+        .insertInto('system_message')
+        .values({ id: 2, enabled: false, logged_in_only: false, severity: 'info', title: '', text: '' })
+        .execute(),
+    ).rejects.toThrow();
+  });
+});

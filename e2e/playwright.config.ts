@@ -1,0 +1,69 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser journeys against the real, built server in standalone mode (embedded database,
+ * built-in IdP, dev mailbox), in Debian's Chromium. Each run gets fresh data directories.
+ */
+process.env.PRA_E2E_DIR ??= mkdtempSync(join(tmpdir(), 'pra-e2e-'));
+const dataRoot = process.env.PRA_E2E_DIR;
+export const DEMO_PASSWORD = 'E2e-Demo-Portal-2025!';
+export const PORT = 8181;
+/** A second portal whose sessions last one minute, for the session-timer journey. */
+export const SHORT_SESSION_PORT = 8182;
+
+function server(port: number, name: string, extra: Record<string, string> = {}) {
+  return {
+    command: 'node apps/server/dist/server.js',
+    cwd: '..',
+    url: `http://localhost:${port}/api/service_check`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env: {
+      PRA_MODE: 'standalone',
+      PORT: String(port),
+      PUBLIC_URL: `http://localhost:${port}`,
+      DATA_DIR: join(dataRoot, name),
+      DEMO_PASSWORD,
+      LOG_LEVEL: 'warn',
+      ...extra,
+    },
+  };
+}
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: join(dataRoot, 'test-results'),
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: [
+    server(PORT, 'main'),
+    server(SHORT_SESSION_PORT, 'short-session', { SESSION_LIFETIME_MINUTES: '1' }),
+  ],
+});

@@ -1,0 +1,74 @@
+import { expect, test } from '@playwright/test';
+import { expectAccessible } from './support/axe';
+
+test.describe('public pages', () => {
+  test('the landing page offers its six links', async ({ page }) => {
+    const response = await page.goto('/home');
+    expect(response?.status()).toBe(200);
+    await expect(page).toHaveTitle(/PRA Portal/);
+    const links = [
+      ['Login', '/api/saml/login/standard?next=%2Fwelcome'],
+      ['Register New User', '/new-user'],
+      ['Activate Account', '/activate-account'],
+      ['Forgot User ID', '/forgot-user-id'],
+      ['Forgot Password', '/forgot-password'],
+    ] as const;
+    for (const [name, href] of links) {
+      await expect(page.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
+    }
+    await expect(page.getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', /^mailto:/);
+    await expectAccessible(page, '/home');
+  });
+
+  test('/ sends an anonymous visitor to /home', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/home$/);
+  });
+
+  test('the authentication failure page explains and offers Go Back and Home', async ({ page }) => {
+    await page.goto('/home');
+    await page.goto('/auth-failure');
+    await expect(page.getByRole('heading', { level: 1, name: 'Authentication Failure' })).toBeVisible();
+    await expect(page.getByText(/login attempt was unsuccessful/i)).toBeVisible();
+    await expect(page.getByText(/contact a system administrator/i)).toBeVisible();
+    await expectAccessible(page, '/auth-failure');
+    await page.getByRole('button', { name: 'Go Back' }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    await page.goto('/auth-failure');
+    await page
+      .getByRole('button', { name: 'Home' })
+      .or(page.getByRole('link', { name: 'Home', exact: true }))
+      .first()
+      .click();
+    await expect(page).toHaveURL(/\/home$/);
+  });
+
+  test('the test service-provider page says it is not enabled', async ({ page }) => {
+    await page.goto('/fakesp');
+    await expect(page.getByText(/test service provider is not enabled in this environment/i)).toBeVisible();
+    await expectAccessible(page, '/fakesp');
+  });
+
+  test('an unknown route shows the general error page with 404', async ({ page }) => {
+    const response = await page.goto('/no/such/page');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Oops! Something Went Wrong' })).toBeVisible();
+    await expect(page.getByText(/404/)).toBeVisible();
+    await expect(page.getByText(/Not Found/i)).toBeVisible();
+    await expectAccessible(page, 'unknown route');
+  });
+
+  test('the status page shows the service check', async ({ page }) => {
+    await page.goto('/status_check');
+    await expect(page.getByText('database: up (embedded)')).toBeVisible();
+    await expectAccessible(page, '/status_check');
+  });
+
+  test('the footer links open in a new tab and the copyright says 2025', async ({ page }) => {
+    await page.goto('/status_check');
+    for (const name of ['Disclaimer', 'Privacy Notice', 'Website Privacy Policy']) {
+      await expect(page.getByRole('link', { name })).toHaveAttribute('target', '_blank');
+    }
+    await expect(page.getByText(/2025/)).toBeVisible();
+  });
+});

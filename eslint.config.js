@@ -27,7 +27,15 @@ export default tseslint.config(
   },
   {
     // The config module is the one place that reads the environment; tests and tooling set it up.
-    files: ['apps/server/src/config.ts', '**/*.test.ts', 'e2e/**', 'apps/server/test/**', 'vitest.config.ts', 'bench/**', 'apps/server/build.mjs'],
+    files: [
+      'apps/server/src/config.ts',
+      '**/*.test.ts',
+      'e2e/**',
+      'apps/server/test/**',
+      'vitest.config.ts',
+      'bench/**',
+      'apps/server/build.mjs',
+    ],
     rules: { 'no-restricted-properties': 'off' },
   },
 );

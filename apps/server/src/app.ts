@@ -11,6 +11,7 @@ import type { AppContext } from './http/context';
 import { registerErrorHandling } from './http/errors';
 import { sessionPlugin } from './http/session-plugin';
 import { registerWebApp } from './http/web-app';
+import { builtinIdpRoutes } from './idp/routes';
 import { loggerOptions } from './platform/logger';
 
 /** Largest request body accepted unless a route says otherwise. */
@@ -67,6 +68,7 @@ export async function buildApp(
   await app.register(userRoutes, ctx);
   await app.register(approvalsRoutes, ctx);
   await app.register(systemRoutes, ctx);
+  if (ctx.config.idp === 'builtin') await app.register(builtinIdpRoutes, ctx);
   await registerWebApp(app);
   return app;
 }

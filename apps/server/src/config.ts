@@ -89,7 +89,9 @@ export const settingsSchema = z.object({
   IDP: z
     .enum(['builtin', 'external'])
     .optional()
-    .describe('Identity provider: builtin (the portal\'s own, with MFA) or external (your SAML IdP); default builtin in standalone, external in production'),
+    .describe(
+      "Identity provider: builtin (the portal's own, with MFA) or external (your SAML IdP); default builtin in standalone, external in production",
+    ),
   IDP_METADATA: z
     .string()
     .min(1)
@@ -100,7 +102,11 @@ export const settingsSchema = z.object({
     .min(1)
     .default('nameID')
     .describe('SAML attribute holding the username (nameID: the subject NameID)'),
-  IDP_ATTR_GIVEN_NAME: z.string().min(1).default('givenName').describe('SAML attribute holding the given name'),
+  IDP_ATTR_GIVEN_NAME: z
+    .string()
+    .min(1)
+    .default('givenName')
+    .describe('SAML attribute holding the given name'),
   IDP_ATTR_FAMILY_NAME: z.string().min(1).default('sn').describe('SAML attribute holding the family name'),
   IDP_ATTR_EMAIL: z.string().min(1).default('mail').describe('SAML attribute holding the email address'),
   SAML_SP_KEY_FILE: z
@@ -176,7 +182,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (idp === 'external' && !settings.IDP_METADATA) {
     throw new ConfigError('Invalid configuration:\n  IDP_METADATA: required when IDP is external');
   }
-  if (!isStandalone && (!settings.SAML_SP_KEY_FILE || !settings.SAML_SP_CERT_FILE || !settings.DATA_ENCRYPTION_KEY)) {
+  if (
+    !isStandalone &&
+    (!settings.SAML_SP_KEY_FILE || !settings.SAML_SP_CERT_FILE || !settings.DATA_ENCRYPTION_KEY)
+  ) {
     throw new ConfigError(
       'Invalid configuration:\n  SAML_SP_KEY_FILE, SAML_SP_CERT_FILE, DATA_ENCRYPTION_KEY: required in production mode',
     );

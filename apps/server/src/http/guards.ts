@@ -30,7 +30,8 @@ export function createGuards(ctx: AppContext) {
   const requireLogin = async (request: FastifyRequest) => {
     const accountId = request.session?.accountId;
     const account = accountId ? await findAccountById(ctx.db, accountId) : undefined;
-    if (!account || account.status !== 'active') throw new AppError('unauthenticated', messages.signInRequired);
+    if (!account || account.status !== 'active')
+      throw new AppError('unauthenticated', messages.signInRequired);
     request.account = account;
   };
   const signedIn = (request: FastifyRequest): Account => {
@@ -43,7 +44,8 @@ export function createGuards(ctx: AppContext) {
       if (!policies.isBrmOrAdmin(signedIn(request))) throw new AppError('forbidden', guardMessages.notBrm);
     },
     requireEmployeeBrm: async (request: FastifyRequest) => {
-      if (!policies.isEmployeeBrm(signedIn(request))) throw new AppError('forbidden', guardMessages.notEmployeeBrm);
+      if (!policies.isEmployeeBrm(signedIn(request)))
+        throw new AppError('forbidden', guardMessages.notEmployeeBrm);
     },
     requireVendor: async (request: FastifyRequest) => {
       if (!policies.isVendor(signedIn(request))) throw new AppError('forbidden', guardMessages.notVendor);

@@ -154,6 +154,14 @@ export async function pruneSessions(db: Db): Promise<void> {
 }
 
 /** Replaces the session's data (flow state such as the built-in IdP's login progress). */
-export async function updateSessionData(db: Db | Tx, idHash: string, data: Record<string, unknown>): Promise<void> {
-  await db.updateTable('sessions').set({ data: JSON.stringify(data) }).where('id_hash', '=', idHash).execute();
+export async function updateSessionData(
+  db: Db | Tx,
+  idHash: string,
+  data: Record<string, unknown>,
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ data: JSON.stringify(data) })
+    .where('id_hash', '=', idHash)
+    .execute();
 }

@@ -42,7 +42,10 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
   app.get('/', (_request, reply) =>
     hasBuild
       ? reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
-      : reply.status(503).type('text/plain; charset=utf-8').send('The web app is not built: run npm run build'),
+      : reply
+          .status(503)
+          .type('text/plain; charset=utf-8')
+          .send('The web app is not built: run npm run build'),
   );
 
   app.setNotFoundHandler((request, reply) => {

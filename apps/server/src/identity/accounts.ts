@@ -20,7 +20,12 @@ export async function findAccountById(db: Db | Tx, id: string): Promise<Account 
  */
 export async function organizationsOf(db: Db | Tx, account: Account): Promise<string[]> {
   if (account.type === 'employee' && account.is_admin) {
-    const rows = await db.selectFrom('organizations').select('name').where('is_active', '=', true).orderBy('name').execute();
+    const rows = await db
+      .selectFrom('organizations')
+      .select('name')
+      .where('is_active', '=', true)
+      .orderBy('name')
+      .execute();
     return rows.map((r) => r.name);
   }
   const rows =

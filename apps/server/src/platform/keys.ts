@@ -16,7 +16,11 @@ export function readKeyPair(keyFile: string, certFile: string): KeyPair {
  * A signing key pair kept in DATA_DIR (`<name>.key`, `<name>.crt`), made self-signed (RSA 2048,
  * sha256, ten years) on first use. Standalone mode uses these for the SP and the built-in IdP.
  */
-export async function loadOrCreateKeyPair(dataDir: string, name: string, commonName: string): Promise<KeyPair> {
+export async function loadOrCreateKeyPair(
+  dataDir: string,
+  name: string,
+  commonName: string,
+): Promise<KeyPair> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const keyFile = join(dataDir, `${name}.key`);
   const certFile = join(dataDir, `${name}.crt`);

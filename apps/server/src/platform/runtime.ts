@@ -31,8 +31,12 @@ export async function openRuntime(config: Config): Promise<Runtime> {
       ? readKeyPair(config.SAML_SP_KEY_FILE, config.SAML_SP_CERT_FILE)
       : await loadOrCreateKeyPair(dataDir, 'saml-sp', 'PRA Portal service provider');
   const idpKeys =
-    config.idp === 'builtin' ? await loadOrCreateKeyPair(dataDir, 'saml-idp', 'PRA Portal identity provider') : null;
-  const idp = idpKeys ? builtinIdpDescription(config.publicUrl, idpKeys) : await loadIdpMetadata(config.IDP_METADATA ?? '');
+    config.idp === 'builtin'
+      ? await loadOrCreateKeyPair(dataDir, 'saml-idp', 'PRA Portal identity provider')
+      : null;
+  const idp = idpKeys
+    ? builtinIdpDescription(config.publicUrl, idpKeys)
+    : await loadIdpMetadata(config.IDP_METADATA ?? '');
   const encryptionKey = config.DATA_ENCRYPTION_KEY ?? loadOrCreateSecret(dataDir, 'data-encryption-key');
   const mailer = createMailer(config.SMTP_URL, config.isStandalone);
   const ctx: AppContext = {

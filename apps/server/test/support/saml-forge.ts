@@ -40,7 +40,10 @@ function sign(xml: string, keys: KeyPair, localName: 'Assertion' | 'Response', e
   sig.addReference({
     xpath: `/*[local-name(.)='Response']${localName === 'Assertion' ? "/*[local-name(.)='Assertion']" : ''}`,
     digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
+    transforms: [
+      'http://www.w3.org/2000/09/xmldsig#enveloped-signature',
+      'http://www.w3.org/2001/10/xml-exc-c14n#',
+    ],
   });
   const issuerPath =
     localName === 'Assertion'
@@ -58,7 +61,10 @@ export function forgeResponseXml(o: ForgeOptions): string {
   const inResponseTo = o.inResponseTo === null ? '' : ` InResponseTo="${esc(o.inResponseTo ?? '')}"`;
   const destination = o.destination === null ? '' : ` Destination="${esc(o.destination ?? o.acsUrl)}"`;
   const attrs = Object.entries(o.attributes ?? {})
-    .map(([k, v]) => `<saml:Attribute Name="${esc(k)}"><saml:AttributeValue>${esc(v)}</saml:AttributeValue></saml:Attribute>`)
+    .map(
+      ([k, v]) =>
+        `<saml:Attribute Name="${esc(k)}"><saml:AttributeValue>${esc(v)}</saml:AttributeValue></saml:Attribute>`,
+    )
     .join('');
   const assertionId = o.assertionId ?? `_a${randomUUID()}`;
   let xml =

@@ -13,11 +13,22 @@ export async function startLogin(t: TestApp, client: TestClient, next = '/welcom
 /** Options for a response the trusted test IdP would send for this app. */
 export function validResponseOptions(t: TestApp, nameId: string, inResponseTo: string): ForgeOptions {
   const { entityId, acsUrl } = spEndpoints(t.ctx.config.publicUrl);
-  return { issuer: t.ctx.idp.entityId, acsUrl, audience: entityId, nameId, inResponseTo, keys: fixtureKeys('idp') };
+  return {
+    issuer: t.ctx.idp.entityId,
+    acsUrl,
+    audience: entityId,
+    nameId,
+    inResponseTo,
+    keys: fixtureKeys('idp'),
+  };
 }
 
 /** Signs a client in as `username` through the real login and ACS endpoints. */
-export async function signInAs(t: TestApp, username: string, client = new TestClient(t.app)): Promise<TestClient> {
+export async function signInAs(
+  t: TestApp,
+  username: string,
+  client = new TestClient(t.app),
+): Promise<TestClient> {
   await client.fetchCsrf();
   const requestId = await startLogin(t, client);
   const res = await client.postForm('/api/saml/acs', {
@@ -36,7 +47,13 @@ let cachedHash: Promise<string> | undefined;
 /** Inserts an account (active vendor unless told otherwise) and returns its id. */
 export async function createAccount(
   t: TestApp,
-  fields: { username: string; type?: 'vendor' | 'employee'; isEmployeeBrm?: boolean; isAdmin?: boolean; status?: 'active' | 'pendingActivation' | 'disabled' | 'terminated' },
+  fields: {
+    username: string;
+    type?: 'vendor' | 'employee';
+    isEmployeeBrm?: boolean;
+    isAdmin?: boolean;
+    status?: 'active' | 'pendingActivation' | 'disabled' | 'terminated';
+  },
 ): Promise<string> {
   cachedHash ??= hashPassword('Correct-Horse-9-Battery');
   const { id } = await t.ctx.db

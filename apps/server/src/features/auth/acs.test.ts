@@ -16,7 +16,9 @@ describe.each(testDatabaseKinds)('SAML assertion consumer on %s', (kind) => {
   afterAll(async () => t?.close());
 
   async function signedInSessions(): Promise<number> {
-    const row = await sql<{ n: number }>`select count(*)::int as n from sessions where account_id is not null and revoked_at is null`
+    const row = await sql<{
+      n: number;
+    }>`select count(*)::int as n from sessions where account_id is not null and revoked_at is null`
       .execute(t.ctx.db)
       .then((r) => r.rows[0]);
     return row?.n ?? 0;
@@ -51,9 +53,18 @@ describe.each(testDatabaseKinds)('SAML assertion consumer on %s', (kind) => {
     expect(status.json()).toMatchObject({ isAuthenticated: true, remainingSessionExtentions: 3 });
     expect(await signedInSessions()).toBe(before + 1);
     // The planted (anonymous) cookie is dead now.
-    const old = await t.app.inject({ method: 'GET', url: '/api/saml/is-authenticated', headers: { cookie: planted } });
+    const old = await t.app.inject({
+      method: 'GET',
+      url: '/api/saml/is-authenticated',
+      headers: { cookie: planted },
+    });
     expect(old.json()).toEqual({ isAuthenticated: false });
-    const audit = await t.ctx.db.selectFrom('audit_events').selectAll().where('action', '=', 'signin').where('outcome', '=', 'success').execute();
+    const audit = await t.ctx.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('action', '=', 'signin')
+      .where('outcome', '=', 'success')
+      .execute();
     expect(audit.some((e) => e.target_username === 'vendorone')).toBe(true);
   });
 
@@ -61,19 +72,33 @@ describe.each(testDatabaseKinds)('SAML assertion consumer on %s', (kind) => {
     ['an unsigned response', (o) => ({ ...o, signAssertion: false, signResponse: false })],
     ['a response whose assertion signature was stripped', (o) => ({ ...o, signAssertion: false })],
     ['a response with only the assertion signed', (o) => ({ ...o, signResponse: false })],
-    ['a NameID edited after signing', (o) => ({ ...o, tamper: (xml) => xml.replace('>vendorone<', '>victim<') })],
-    ['a response signed by another key with its certificate embedded', (o) => ({ ...o, keys: fixtureKeys('other'), embedCert: true })],
+    [
+      'a NameID edited after signing',
+      (o) => ({ ...o, tamper: (xml) => xml.replace('>vendorone<', '>victim<') }),
+    ],
+    [
+      'a response signed by another key with its certificate embedded',
+      (o) => ({ ...o, keys: fixtureKeys('other'), embedCert: true }),
+    ],
     ['a wrong audience', (o) => ({ ...o, audience: 'https://other-sp.example/metadata' })],
     ['a wrong Destination', (o) => ({ ...o, destination: 'https://other-sp.example/acs' })],
     ['a missing Destination', (o) => ({ ...o, destination: null })],
     ['a wrong Recipient', (o) => ({ ...o, recipient: 'https://other-sp.example/acs' })],
     [
       'an expired response',
-      (o) => ({ ...o, notBefore: new Date(Date.now() - 20 * 60_000), notOnOrAfter: new Date(Date.now() - 10 * 60_000) }),
+      (o) => ({
+        ...o,
+        notBefore: new Date(Date.now() - 20 * 60_000),
+        notOnOrAfter: new Date(Date.now() - 10 * 60_000),
+      }),
     ],
     [
       'a response not yet valid',
-      (o) => ({ ...o, notBefore: new Date(Date.now() + 10 * 60_000), notOnOrAfter: new Date(Date.now() + 20 * 60_000) }),
+      (o) => ({
+        ...o,
+        notBefore: new Date(Date.now() + 10 * 60_000),
+        notOnOrAfter: new Date(Date.now() + 20 * 60_000),
+      }),
     ],
     ['an unknown InResponseTo', (o) => ({ ...o, inResponseTo: '_never-issued' })],
     ['a missing InResponseTo', (o) => ({ ...o, inResponseTo: null })],
@@ -114,16 +139,22 @@ describe.each(testDatabaseKinds)('SAML assertion consumer on %s', (kind) => {
   it('refuses two different responses answering one request', async () => {
     const client = new TestClient(t.app);
     const requestId = await startLogin(t, client);
-    const a = await client.postForm('/api/saml/acs', { SAMLResponse: forgeResponse(validResponseOptions(t, 'vendorone', requestId)) });
+    const a = await client.postForm('/api/saml/acs', {
+      SAMLResponse: forgeResponse(validResponseOptions(t, 'vendorone', requestId)),
+    });
     expect(a.headers.location).toBe('/welcome');
     const other = new TestClient(t.app);
-    const b = await other.postForm('/api/saml/acs', { SAMLResponse: forgeResponse(validResponseOptions(t, 'vendorone', requestId)) });
+    const b = await other.postForm('/api/saml/acs', {
+      SAMLResponse: forgeResponse(validResponseOptions(t, 'vendorone', requestId)),
+    });
     await expectRefused({ client: other, res: b, planted: '', requestId });
   });
 
   it('sends `next` pointing to another host to /welcome instead', async () => {
     const client = new TestClient(t.app);
-    const login = await client.get(`/api/saml/login/standard?next=${encodeURIComponent('https://evil.example/x')}`);
+    const login = await client.get(
+      `/api/saml/login/standard?next=${encodeURIComponent('https://evil.example/x')}`,
+    );
     const relayState = new URL(String(login.headers.location)).searchParams.get('RelayState');
     expect(relayState).toBe('/welcome');
     // A RelayState changed on the way back is checked again.

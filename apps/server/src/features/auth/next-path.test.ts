@@ -22,7 +22,13 @@ describe('safeNextPath', () => {
     const result = safeNextPath(input);
     expect(result.startsWith('/')).toBe(true);
     expect(result.startsWith('//')).toBe(false);
-    if (typeof input !== 'string' || !input.startsWith('/') || input.startsWith('//') || input.includes('\\') || input.includes('\u0000')) {
+    if (
+      typeof input !== 'string' ||
+      !input.startsWith('/') ||
+      input.startsWith('//') ||
+      input.includes('\\') ||
+      input.includes('\u0000')
+    ) {
       expect(result).toBe('/welcome');
     }
   });

@@ -40,7 +40,10 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
       schema: { body: acsBody },
       // Every failure here is a browser on a form post: send it to the failure page, never JSON.
       errorHandler(error, request, reply) {
-        request.log.warn({ reason: error instanceof SignInRefused ? error.message : error.code ?? error.name }, 'sign-in refused');
+        request.log.warn(
+          { reason: error instanceof SignInRefused ? error.message : (error.code ?? error.name) },
+          'sign-in refused',
+        );
         return reply.redirect(routes.authFailure, 303);
       },
     },

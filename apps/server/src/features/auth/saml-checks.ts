@@ -20,7 +20,11 @@ export interface AssertionFacts {
  * Destination and the bearer confirmation's Recipient must both be our ACS, and the assertion
  * must carry an id (used once) and an InResponseTo. Throws with a reason fit for the log.
  */
-export function checkAddressedToUs(responseXml: string, assertionXml: string, acsUrl: string): AssertionFacts {
+export function checkAddressedToUs(
+  responseXml: string,
+  assertionXml: string,
+  acsUrl: string,
+): AssertionFacts {
   const parser = new DOMParser();
   const response = parser.parseFromString(responseXml, 'text/xml').documentElement;
   if (!response || response.localName !== 'Response' || response.namespaceURI !== PROTOCOL) {

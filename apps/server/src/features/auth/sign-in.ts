@@ -52,14 +52,17 @@ export async function completeSignIn(ctx: AppContext, sp: SAML, input: SignInInp
   } catch (error) {
     throw new SignInRefused(error instanceof Error ? error.message : 'response not addressed to us');
   }
-  if (!(await consumeRequestId(ctx.db, facts.inResponseTo))) throw new SignInRefused('InResponseTo already used');
+  if (!(await consumeRequestId(ctx.db, facts.inResponseTo)))
+    throw new SignInRefused('InResponseTo already used');
   if (!(await recordAssertionId(ctx.db, facts.assertionId, facts.expiresAt))) {
     throw new SignInRefused('assertion replayed');
   }
 
   const attrs = profile as unknown as Record<string, unknown>;
   const username =
-    ctx.config.IDP_ATTR_USERNAME === 'nameID' ? profile.nameID : attribute(attrs, ctx.config.IDP_ATTR_USERNAME);
+    ctx.config.IDP_ATTR_USERNAME === 'nameID'
+      ? profile.nameID
+      : attribute(attrs, ctx.config.IDP_ATTR_USERNAME);
   const account = username ? await findAccountByUsername(ctx.db, username) : undefined;
   if (!account || account.status !== 'active') {
     await recordAudit(ctx.db, {
@@ -79,7 +82,13 @@ export async function completeSignIn(ctx: AppContext, sp: SAML, input: SignInInp
       lifetimeMs: ctx.config.SESSION_LIFETIME_MINUTES * 60_000,
       clientAddress: input.clientAddress,
       userAgent: input.userAgent,
-      data: { saml: { nameID: profile.nameID, nameIDFormat: profile.nameIDFormat, sessionIndex: profile.sessionIndex ?? null } },
+      data: {
+        saml: {
+          nameID: profile.nameID,
+          nameIDFormat: profile.nameIDFormat,
+          sessionIndex: profile.sessionIndex ?? null,
+        },
+      },
     });
     // External IdPs may carry fresher names and email; the portal's own flags stay as they are.
     const givenName = attribute(attrs, ctx.config.IDP_ATTR_GIVEN_NAME);

@@ -8,7 +8,12 @@ import type { Account } from '../../platform/db-schema';
  * Moves the session's end to now + the lifetime, using up one extension. With none left (or a
  * race lost against another tab) it changes nothing and answers false.
  */
-export async function extendSession(ctx: AppContext, session: Session, account: Account, clientAddress: string) {
+export async function extendSession(
+  ctx: AppContext,
+  session: Session,
+  account: Account,
+  clientAddress: string,
+) {
   const max = ctx.config.SESSION_MAX_EXTENSIONS;
   const lifetime = `${ctx.config.SESSION_LIFETIME_MINUTES} minutes`;
   return ctx.db.transaction().execute(async (tx) => {

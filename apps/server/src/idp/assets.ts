@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { FastifyInstance } from 'fastify';
+
+/** The IdP pages' own styles; served as a file because the CSP allows no inline <style>. */
+const idpCss = `
+.idp-body { min-height: 100vh; display: flex; flex-direction: column; background: #f4f6f9; }
+.idp-header { background: #0b3d6e; color: #fff; }
+.idp-brand { font-size: 1.35rem; font-weight: 600; }
+.idp-hospital { color: #fff; }
+.idp-main { flex: 1; padding-top: 2rem; padding-bottom: 2rem; }
+.idp-card { max-width: 30rem; }
+.idp-footer { background: #fff; color: #495057; border-top: 1px solid #dee2e6; }
+.idp-secret code { font-size: 1.1rem; color: #212529; letter-spacing: 0.05em; word-break: break-word; }
+.idp-code { font-size: 1.25rem; letter-spacing: 0.3em; }
+.idp-qr { max-width: 100%; height: auto; image-rendering: pixelated; }
+@media (max-width: 575.98px) { .idp-main { padding-top: 1rem; } .idp-card .card-body { padding: 1rem !important; } }
+`;
+
+/** Submits the SAML response form as soon as the page loads (no inline script under the CSP). */
+const autoPostJs = `document.addEventListener('DOMContentLoaded', function () {
+  var form = document.getElementById('saml-post-form');
+  if (form) form.submit();
+});
+`;
+
+function bootstrapCss(): string {
+  const file = createRequire(import.meta.url).resolve('bootstrap/dist/css/bootstrap.min.css');
+  // The source map is not served; drop the reference so browsers do not ask for it.
+  return readFileSync(file, 'utf8').replace(/\/\*# sourceMappingURL=.*?\*\/\s*$/, '');
+}
+
+/** GET /idp/assets/<file>: the few static files the IdP pages use. */
+export function registerIdpAssets(app: FastifyInstance): void {
+  const files = new Map<string, { type: string; body: string }>([
+    ['bootstrap.min.css', { type: 'text/css; charset=utf-8', body: bootstrapCss() }],
+    ['idp.css', { type: 'text/css; charset=utf-8', body: idpCss }],
+    ['auto-post.js', { type: 'text/javascript; charset=utf-8', body: autoPostJs }],
+  ]);
+  app.get<{ Params: { file: string } }>('/idp/assets/:file', async (request, reply) => {
+    const file = files.get(request.params.file);
+    if (!file) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+    return reply.type(file.type).header('cache-control', 'public, max-age=3600').send(file.body);
+  });
+}

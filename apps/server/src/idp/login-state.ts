@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import type { Session } from '../http/session';
+import { updateSessionData } from '../http/session';
+import type { Db } from '../platform/db';
+
+/** How long a started sign-in may take before it has to be started again from the portal. */
+const LOGIN_STATE_MINUTES = 15;
+
+/**
+ * The built-in IdP's progress for one sign-in, kept in the session row (`data.idp`) so that any
+ * instance can continue what another started. The pending TOTP secret is stored encrypted.
+ */
+const loginStateSchema = z.object({
+  requestId: z.string(),
+  relayState: z.string().nullable(),
+  acsUrl: z.string(),
+  startedAt: z.number(),
+  stage: z.enum(['password', 'mfa']),
+  accountId: z.string().optional(),
+  pendingSecretEncrypted: z.string().optional(),
+});
+export type LoginState = z.infer<typeof loginStateSchema>;
+
+/** The session's sign-in in progress, or null when there is none or it is too old. */
+export function readLoginState(session: Session | null): LoginState | null {
+  const parsed = loginStateSchema.safeParse(session?.data.idp);
+  if (!parsed.success) return null;
+  if (Date.now() - parsed.data.startedAt > LOGIN_STATE_MINUTES * 60_000) return null;
+  return parsed.data;
+}
+
+/** Saves (or with null, clears) the sign-in progress, keeping the session's other data. */
+export async function writeLoginState(db: Db, session: Session, state: LoginState | null): Promise<void> {
+  const data: Record<string, unknown> = { ...session.data };
+  if (state) data.idp = state;
+  else delete data.idp;
+  await updateSessionData(db, session.idHash, data);
+  session.data = data;
+}

@@ -1,0 +1,140 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../http/context';
+import type { Session } from '../http/session';
+import { clearFailures, lockKey } from './lockout';
+import { readLoginState, writeLoginState, type LoginState } from './login-state';
+import { confirmEnrolment, findConfirmedDevice, verifyPasscode } from './mfa-step';
+import { checkCsrf, parseForm, sendExpired, sendPage } from './page-replies';
+import { enrolPage, passcodePage, postResponsePage } from './pages';
+import { createSignedResponse } from './saml-response';
+import { groupSecret, newTotpSecret, totpQrDataUrl } from './totp';
+
+const mfaForm = z.strictObject({
+  csrfToken: z.string(),
+  passcode: z.string().max(20),
+  nickname: z.string().max(255).optional(),
+});
+
+type Account = { id: string; username: string; given_name: string; family_name: string; email: string };
+
+/** The account the password step let through, still active (it may have been disabled since). */
+async function stateAccount(ctx: AppContext, state: LoginState | null): Promise<Account | null> {
+  if (!state || state.stage !== 'mfa' || !state.accountId) return null;
+  const account = await ctx.db
+    .selectFrom('accounts')
+    .select(['id', 'username', 'given_name', 'family_name', 'email'])
+    .where('id', '=', state.accountId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return account ?? null;
+}
+
+/** GET and POST /idp/mfa: enrol an authenticator on first sign-in, otherwise check a passcode. */
+export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLimit: number): void {
+  const hospitalName = ctx.config.HOSPITAL_NAME;
+
+  /** The enrolment page; the pending seed is made once and kept encrypted in the session. */
+  async function showEnrol(
+    reply: FastifyReply,
+    session: Session,
+    state: LoginState,
+    account: Account,
+    status = 200,
+    error?: string,
+    nickname?: string,
+  ) {
+    let encrypted = state.pendingSecretEncrypted;
+    if (!encrypted) {
+      encrypted = ctx.encryptor.encrypt(newTotpSecret());
+      await writeLoginState(ctx.db, session, { ...state, pendingSecretEncrypted: encrypted });
+    }
+    const secret = ctx.encryptor.decrypt(encrypted);
+    const qrDataUrl = await totpQrDataUrl({
+      issuer: `PRA Portal (${hospitalName})`,
+      username: account.username,
+      secret,
+    });
+    const page = enrolPage({
+      hospitalName,
+      csrfToken: session.csrfToken,
+      qrDataUrl,
+      groupedSecret: groupSecret(secret),
+      error,
+      nickname,
+    });
+    return sendPage(reply, status, page);
+  }
+
+  /** Both factors passed: answer the SP and forget the sign-in in progress. */
+  async function finish(reply: FastifyReply, session: Session, state: LoginState, account: Account) {
+    await clearFailures(ctx.db, lockKey(account, account.username));
+    const samlResponse = await createSignedResponse(ctx, state, {
+      username: account.username,
+      givenName: account.given_name,
+      familyName: account.family_name,
+      email: account.email,
+    });
+    await writeLoginState(ctx.db, session, null);
+    const page = postResponsePage({
+      hospitalName,
+      acsUrl: state.acsUrl,
+      samlResponse,
+      relayState: state.relayState,
+    });
+    return sendPage(reply, 200, page);
+  }
+
+  app.get('/idp/mfa', async (request, reply) => {
+    const session = request.session;
+    const state = readLoginState(session);
+    const account = await stateAccount(ctx, state);
+    if (!session || !state || !account) return sendExpired(ctx, reply);
+    if (await findConfirmedDevice(ctx, account.id)) {
+      return sendPage(reply, 200, passcodePage({ hospitalName, csrfToken: session.csrfToken }));
+    }
+    return showEnrol(reply, session, state, account);
+  });
+
+  app.post('/idp/mfa', { bodyLimit }, async (request, reply) => {
+    const session = request.session;
+    if (!checkCsrf(ctx, session, request.body, reply)) return reply;
+    const state = readLoginState(session);
+    const account = await stateAccount(ctx, state);
+    if (!state || !account) return sendExpired(ctx, reply);
+    const form = parseForm(mfaForm, request.body);
+    const passcode = form?.passcode.trim() ?? '';
+    const hasDevice = Boolean(await findConfirmedDevice(ctx, account.id));
+    const formatError = /^\d{6}$/.test(passcode) ? null : 'The passcode must be exactly 6 digits.';
+
+    if (hasDevice) {
+      const outcome = formatError
+        ? { ok: false as const, message: formatError }
+        : await verifyPasscode(ctx, { account, code: passcode, clientAddress: request.ip });
+      if (outcome.ok) return finish(reply, session, state, account);
+      return sendPage(
+        reply,
+        formatError ? 400 : 401,
+        passcodePage({ hospitalName, csrfToken: session.csrfToken, error: outcome.message }),
+      );
+    }
+
+    const nickname = form?.nickname?.trim() ?? '';
+    const inputError =
+      formatError ??
+      (nickname.length < 1 || nickname.length > 64
+        ? 'Enter a device nickname of up to 64 characters.'
+        : null);
+    if (inputError || !state.pendingSecretEncrypted)
+      return showEnrol(reply, session, state, account, 400, inputError ?? undefined, nickname);
+    const outcome = await confirmEnrolment(ctx, {
+      account,
+      secretEncrypted: state.pendingSecretEncrypted,
+      code: passcode,
+      nickname,
+      clientAddress: request.ip,
+    });
+    if (outcome.ok) return finish(reply, session, state, account);
+    return showEnrol(reply, session, state, account, 401, outcome.message, nickname);
+  });
+}

@@ -1,0 +1,113 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../http/context';
+import { recordAudit } from '../identity/audit';
+import { isLocked, lockKey, recordFailure } from './lockout';
+import { signInMessages } from './password-step';
+import { matchTotpStep } from './totp';
+
+export interface MfaAccount {
+  id: string;
+  username: string;
+}
+
+export type MfaOutcome = { ok: true } | { ok: false; message: string };
+
+/** The account's confirmed authenticator, if it has one. */
+export async function findConfirmedDevice(ctx: AppContext, accountId: string) {
+  return ctx.db
+    .selectFrom('mfa_devices')
+    .select(['id', 'secret_encrypted', 'last_used_step'])
+    .where('account_id', '=', accountId)
+    .where('confirmed_at', 'is not', null)
+    .orderBy('confirmed_at', 'desc')
+    .executeTakeFirst();
+}
+
+/** A wrong passcode counts toward the same lockout as wrong passwords. */
+async function refuse(
+  ctx: AppContext,
+  account: MfaAccount,
+  clientAddress: string,
+  step: string,
+): Promise<MfaOutcome> {
+  const key = lockKey(account, account.username);
+  const target = { id: account.id, username: account.username };
+  const { lockedNow } = await ctx.db.transaction().execute(async (tx) => {
+    const result = await recordFailure(tx, ctx.config, key);
+    await recordAudit(tx, {
+      action: 'signin.mfa',
+      outcome: 'failure',
+      target,
+      clientAddress,
+      details: { step },
+    });
+    if (result.lockedNow)
+      await recordAudit(tx, { action: 'signin.lockout', outcome: 'failure', target, clientAddress });
+    return result;
+  });
+  return { ok: false, message: lockedNow ? signInMessages.locked : signInMessages.badPasscode };
+}
+
+/** Confirms a new authenticator with its first code and stores it (seed encrypted). */
+export async function confirmEnrolment(
+  ctx: AppContext,
+  input: {
+    account: MfaAccount;
+    secretEncrypted: string;
+    code: string;
+    nickname: string;
+    clientAddress: string;
+  },
+): Promise<MfaOutcome> {
+  if (await isLocked(ctx.db, lockKey(input.account, input.account.username))) {
+    return { ok: false, message: signInMessages.locked };
+  }
+  const step = await matchTotpStep(ctx.encryptor.decrypt(input.secretEncrypted), input.code);
+  if (step === null) return refuse(ctx, input.account, input.clientAddress, 'enrol');
+  await ctx.db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('mfa_devices')
+      .values({
+        account_id: input.account.id,
+        nickname: input.nickname,
+        secret_encrypted: input.secretEncrypted,
+        last_used_step: step,
+        confirmed_at: sql<Date>`now()`,
+      })
+      .execute();
+    await recordAudit(tx, {
+      action: 'mfa.enrol',
+      outcome: 'success',
+      actor: { id: input.account.id, username: input.account.username },
+      clientAddress: input.clientAddress,
+      details: { nickname: input.nickname },
+    });
+  });
+  return { ok: true };
+}
+
+/** Checks a passcode from the enrolled authenticator; each time step is accepted only once. */
+export async function verifyPasscode(
+  ctx: AppContext,
+  input: { account: MfaAccount; code: string; clientAddress: string },
+): Promise<MfaOutcome> {
+  if (await isLocked(ctx.db, lockKey(input.account, input.account.username))) {
+    return { ok: false, message: signInMessages.locked };
+  }
+  const device = await findConfirmedDevice(ctx, input.account.id);
+  if (!device) return { ok: false, message: signInMessages.badPasscode };
+  const step = await matchTotpStep(ctx.encryptor.decrypt(device.secret_encrypted), input.code);
+  const lastUsed = device.last_used_step === null ? null : Number(device.last_used_step);
+  if (step === null || (lastUsed !== null && step <= lastUsed)) {
+    return refuse(ctx, input.account, input.clientAddress, 'verify');
+  }
+  // The guarded update makes the step single-use even when two instances check it at once.
+  const claimed = await ctx.db
+    .updateTable('mfa_devices')
+    .set({ last_used_step: step })
+    .where('id', '=', device.id)
+    .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)]))
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) return refuse(ctx, input.account, input.clientAddress, 'verify');
+  return { ok: true };
+}

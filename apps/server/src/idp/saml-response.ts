@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../http/context';
+import { escapeText } from './html';
+import type { PendingAuthnRequest } from './authn-request';
+import { samlEntities, samlUrls } from './saml-entities';
+
+/** The assertion is good for five minutes, and from a minute ago to absorb clock skew. */
+const VALID_FOR_MS = 5 * 60_000;
+const SKEW_MS = 60_000;
+
+export interface SignedInAccount {
+  username: string;
+  givenName: string;
+  familyName: string;
+  email: string;
+}
+
+const newId = () => `_${randomUUID()}`;
+
+function attribute(name: string, value: string): string {
+  return (
+    `<saml:Attribute Name="${escapeText(name)}" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic">` +
+    `<saml:AttributeValue xsi:type="xs:string">${escapeText(value)}</saml:AttributeValue></saml:Attribute>`
+  );
+}
+
+/** The unsigned Response; every value is XML-escaped, whatever its source. */
+function responseXml(
+  ctx: AppContext,
+  pending: PendingAuthnRequest,
+  account: SignedInAccount,
+  id: string,
+): string {
+  const urls = samlUrls(ctx);
+  const now = Date.now();
+  const at = (offset: number) => escapeText(new Date(now + offset).toISOString());
+  const e = escapeText;
+  return [
+    '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"',
+    ` ID="${e(id)}" Version="2.0" IssueInstant="${at(0)}" Destination="${e(pending.acsUrl)}" InResponseTo="${e(pending.requestId)}">`,
+    `<saml:Issuer>${e(urls.idpEntityId)}</saml:Issuer>`,
+    '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>',
+    '<saml:Assertion xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xs="http://www.w3.org/2001/XMLSchema"',
+    ` ID="${e(newId())}" Version="2.0" IssueInstant="${at(0)}">`,
+    `<saml:Issuer>${e(urls.idpEntityId)}</saml:Issuer>`,
+    '<saml:Subject>',
+    `<saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${e(account.username)}</saml:NameID>`,
+    '<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">',
+    `<saml:SubjectConfirmationData NotOnOrAfter="${at(VALID_FOR_MS)}" Recipient="${e(pending.acsUrl)}" InResponseTo="${e(pending.requestId)}"/>`,
+    '</saml:SubjectConfirmation></saml:Subject>',
+    `<saml:Conditions NotBefore="${at(-SKEW_MS)}" NotOnOrAfter="${at(VALID_FOR_MS)}">`,
+    `<saml:AudienceRestriction><saml:Audience>${e(urls.spEntityId)}</saml:Audience></saml:AudienceRestriction>`,
+    '</saml:Conditions>',
+    `<saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="${e(newId())}">`,
+    '<saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext>',
+    '</saml:AuthnStatement>',
+    '<saml:AttributeStatement>',
+    attribute('givenName', account.givenName),
+    attribute('sn', account.familyName),
+    attribute('mail', account.email),
+    '</saml:AttributeStatement>',
+    '</saml:Assertion></samlp:Response>',
+  ].join('');
+}
+
+/**
+ * The base64 SAMLResponse for the SP's ACS: samlify signs the Assertion, then the Response
+ * (RSA-SHA256, SHA-256 digests) with the IdP key, because the registered SP wants both.
+ */
+export async function createSignedResponse(
+  ctx: AppContext,
+  pending: PendingAuthnRequest,
+  account: SignedInAccount,
+): Promise<string> {
+  const { idp, sp } = samlEntities(ctx);
+  const id = newId();
+  const xml = responseXml(ctx, pending, account, id);
+  const result = await idp.createLoginResponse(
+    sp,
+    { extract: { request: { id: pending.requestId } } },
+    'post',
+    {},
+    { customTagReplacement: () => ({ id, context: xml }) },
+  );
+  return result.context;
+}

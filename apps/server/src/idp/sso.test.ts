@@ -1,0 +1,121 @@
+import { SAML } from '@node-saml/node-saml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseKinds } from '../../test/support/databases';
+import { createTestApp, fixtureKeys, type TestApp } from '../../test/support/test-app';
+import { certBody } from '../platform/keys';
+import { acceptAuthnRequest } from './authn-request';
+import { Browser, ssoPath } from './idp-test-kit';
+import { samlUrls } from './saml-entities';
+import { builtinIdpMetadata } from './metadata';
+
+describe.each(testDatabaseKinds)('built-in IdP metadata and SSO on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  it('serves its metadata with entityID, redirect SSO URL and signing certificate', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/idp/metadata' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/xml/);
+    const base = t.ctx.config.publicUrl;
+    expect(res.body).toContain(`entityID="${base}/idp/metadata"`);
+    expect(res.body).toContain(`Location="${base}/idp/sso"`);
+    expect(res.body).toContain('urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect');
+    expect(res.body).toContain('WantAuthnRequestsSigned="true"');
+    expect(res.body).toContain(certBody(fixtureKeys('idp').certPem));
+    expect(builtinIdpMetadata(t.ctx)).toBe(res.body);
+  });
+
+  it('accepts a signed AuthnRequest and continues at the login page with a session', async () => {
+    const browser = new Browser(t.app);
+    const res = await browser.get(ssoPath(t.ctx, { relayState: 'relay-1' }).path);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/idp/login');
+    expect(browser.cookie).toMatch(/^pra_session=/);
+    const state = await t.ctx.db.selectFrom('sessions').select('data').execute();
+    expect(
+      state.some((row) => (row.data.idp as { relayState?: string } | undefined)?.relayState === 'relay-1'),
+    ).toBe(true);
+  });
+
+  it("accepts an AuthnRequest made by node-saml, the library of the portal's SP", async () => {
+    const urls = samlUrls(t.ctx);
+    const sp = new SAML({
+      entryPoint: urls.ssoUrl,
+      issuer: urls.spEntityId,
+      callbackUrl: urls.acsUrl,
+      idpCert: fixtureKeys('idp').certPem,
+      privateKey: fixtureKeys('sp').privateKeyPem,
+      signatureAlgorithm: 'sha256',
+    });
+    const url = new URL(await sp.getAuthorizeUrlAsync('/welcome?a=1 2', undefined, {}));
+    const pending = await acceptAuthnRequest(t.ctx, `${url.pathname}${url.search}`);
+    expect(pending.relayState).toBe('/welcome?a=1 2');
+    expect(pending.acsUrl).toBe(urls.acsUrl);
+  });
+
+  it('refuses an unsigned AuthnRequest', async () => {
+    const { path } = ssoPath(t.ctx);
+    const url = new URL(path, 'http://x');
+    url.searchParams.delete('Signature');
+    url.searchParams.delete('SigAlg');
+    const res = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('Sign-in request refused');
+    await expect(acceptAuthnRequest(t.ctx, `${url.pathname}${url.search}`)).rejects.toThrow(
+      'unsigned request',
+    );
+  });
+
+  it('refuses an AuthnRequest signed with another key', async () => {
+    const { path } = ssoPath(t.ctx, { key: fixtureKeys('other') });
+    const res = await t.app.inject({ method: 'GET', url: path });
+    expect(res.statusCode).toBe(400);
+    await expect(acceptAuthnRequest(t.ctx, path)).rejects.toThrow('signature or schema check failed');
+  });
+
+  it('refuses a request whose RelayState was changed after signing', async () => {
+    const { path } = ssoPath(t.ctx, { relayState: 'genuine' });
+    const forged = path.replace('RelayState=genuine', 'RelayState=forged');
+    expect(forged).not.toBe(path);
+    const res = await t.app.inject({ method: 'GET', url: forged });
+    expect(res.statusCode).toBe(400);
+    await expect(acceptAuthnRequest(t.ctx, forged)).rejects.toThrow('signature or schema check failed');
+  });
+
+  it('refuses an AuthnRequest asking for an unregistered ACS and never posts there', async () => {
+    const evil = 'https://evil.example/acs';
+    const { path } = ssoPath(t.ctx, { acsUrl: evil });
+    const res = await t.app.inject({ method: 'GET', url: path });
+    expect(res.statusCode).toBe(400);
+    await expect(acceptAuthnRequest(t.ctx, path)).rejects.toThrow('unregistered ACS');
+    expect(res.body).not.toContain('evil.example');
+    expect(res.headers.location).toBeUndefined();
+  });
+
+  it('refuses a request without SAMLRequest or with garbage', async () => {
+    for (const url of [
+      '/idp/sso',
+      '/idp/sso?SAMLRequest=%%%&SigAlg=x&Signature=y',
+      '/idp/sso?SAMLRequest=abc&SigAlg=x&Signature=y',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(400);
+    }
+  });
+
+  it('serves the stylesheets and the auto-post script as files', async () => {
+    for (const [file, type] of [
+      ['bootstrap.min.css', /text\/css/],
+      ['idp.css', /text\/css/],
+      ['auto-post.js', /javascript/],
+    ] as const) {
+      const res = await t.app.inject({ method: 'GET', url: `/idp/assets/${file}` });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(type);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/idp/assets/nope.js' })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,98 @@
+import { expect, test } from '@playwright/test';
+import { SHORT_SESSION_PORT } from './playwright.config';
+import { expectAccessible } from './support/axe';
+import { completeIdpSignIn, signInFromHome, welcomeCards } from './support/idp';
+
+test.describe.configure({ mode: 'serial' });
+
+test.describe('sign-in through the built-in identity provider', () => {
+  const roles = [
+    { username: 'jdoe', cards: ['Credential Vault', 'Manage Access', 'Profile', 'User Guides'] },
+    { username: 'bbrown', cards: ['Approvals', 'New User', 'Terminate Vendors', 'User Guides', 'Users'] },
+    { username: 'admin', cards: ['Approvals', 'New User', 'User Guides', 'Users'] },
+  ];
+
+  for (const { username, cards } of roles) {
+    test(`${username} enrols TOTP on first sign-in and sees exactly the cards of the role`, async ({
+      page,
+    }) => {
+      await page.goto('/home');
+      await page.getByRole('link', { name: 'Login', exact: true }).click();
+      await expect(page).toHaveURL(/\/idp\/login/);
+      await expectAccessible(page, 'IdP sign-in page');
+      await page.getByLabel('Username').fill(username);
+      await page.getByLabel('Password').fill('wrong-password-123');
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await expect(page.getByRole('alert')).toContainText(/incorrect/i);
+      await completeIdpSignIn(page, username);
+      await expect(page).toHaveURL(/\/welcome$/);
+      await expect(page.getByRole('heading', { level: 1 })).toContainText('Welcome');
+      expect(await welcomeCards(page)).toEqual([...cards].sort());
+      await expect(
+        page.getByRole('button', { name: 'Log Out' }).or(page.getByRole('link', { name: 'Log Out' })),
+      ).toBeVisible();
+      await expectAccessible(page, `/welcome as ${username}`);
+    });
+  }
+
+  test('a deep link to a guarded route returns there after sign-in', async ({ page }) => {
+    await page.goto('/brm/manage-users');
+    await expect(page).toHaveURL(/\/idp\/login/);
+    await completeIdpSignIn(page, 'bbrown');
+    await expect(page).toHaveURL(/\/brm\/manage-users$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Manage Users' })).toBeVisible();
+  });
+
+  test('logout ends the session', async ({ page }) => {
+    await signInFromHome(page, 'admin');
+    await page
+      .getByRole('button', { name: 'Log Out' })
+      .or(page.getByRole('link', { name: 'Log Out' }))
+      .click();
+    await expect(page).toHaveURL(/\/home$/);
+    const status = await page.request.get('/api/saml/is-authenticated');
+    expect(await status.json()).toEqual({ isAuthenticated: false });
+    await page.goto('/welcome');
+    await expect(page).toHaveURL(/\/idp\/login/);
+  });
+
+  test('a vendor opening the approvals page sees the BRM notice', async ({ page }) => {
+    await signInFromHome(page, 'jdoe');
+    await page.goto('/brm/pending-approvals');
+    await expect(
+      page.getByText(
+        'BRM features are either not enabled for this server, or not enabled for user. If you feel this is in error, please contact your system administrator.',
+      ),
+    ).toBeVisible();
+    await expectAccessible(page, 'BRM notice');
+  });
+});
+
+test.describe('the session timer', () => {
+  test.use({ baseURL: `http://localhost:${SHORT_SESSION_PORT}` });
+
+  test('warns before the session ends, extends it, and times out', async ({ page }) => {
+    await page.clock.install();
+    await signInFromHome(page, 'msmith');
+    // Sessions on this portal last one minute: the warning shows at once, counting down in mm:ss.
+    const banner = page.getByText(/Your session will expire in/);
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText(/\b00:[0-5]\d\b/);
+    await expectAccessible(page, 'session warning');
+    const before = await (await page.request.get('/api/saml/is-authenticated')).json();
+    await page.getByRole('button', { name: 'Extend Session' }).first().click();
+    await expect(page.getByText('Session extended')).toBeVisible();
+    const after = await (await page.request.get('/api/saml/is-authenticated')).json();
+    expect(after.remainingSessionExtentions).toBe(before.remainingSessionExtentions - 1);
+    expect(Date.parse(after.expires)).toBeGreaterThan(Date.parse(before.expires));
+    // Past the end (plus the one-second margin) the timeout dialog replaces the banner.
+    await page.clock.fastForward('01:10');
+    const dialog = page.getByRole('dialog', { name: 'Session Timeout' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(
+      'Your session has timed out. You can login again to start a new session.',
+    );
+    await expect(dialog.getByRole('button', { name: 'Extend Session' })).toBeVisible();
+    await expectAccessible(page, 'session timeout dialog');
+  });
+});

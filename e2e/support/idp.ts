@@ -1,0 +1,72 @@
+import { expect, type Page } from '@playwright/test';
+import { generate } from 'otplib';
+import { DEMO_PASSWORD } from '../playwright.config';
+
+/** TOTP secrets the journeys enrolled, per portal and username, and the last step each used. */
+const secrets = new Map<string, string>();
+const lastStep = new Map<string, number>();
+
+/**
+ * A passcode for a time step the IdP has not seen yet: the IdP accepts now ±1 step and refuses a
+ * step already used, so a second sign-in within 30 s uses the next step instead of waiting.
+ */
+async function freshCode(key: string, secret: string): Promise<string> {
+  const now = Math.floor(Date.now() / 1000 / 30);
+  const step = Math.max(now, (lastStep.get(key) ?? now - 1) + 1);
+  if (step > now + 1) throw new Error('no unused TOTP step left within the tolerance');
+  lastStep.set(key, step);
+  return generate({ secret, epoch: step * 30 });
+}
+
+/**
+ * Completes the built-in IdP's pages: username and password, then either TOTP enrolment (the
+ * secret is read from the page, as a person would type it into an app) or the passcode.
+ */
+export async function completeIdpSignIn(
+  page: Page,
+  username: string,
+  password = DEMO_PASSWORD,
+): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  const origin = new URL(page.url()).origin;
+  const key = `${origin}:${username}`;
+  const enrol = page.getByRole('heading', { name: 'Set up your authenticator app' });
+  const passcode = page.getByLabel('Passcode');
+  await expect(passcode).toBeVisible();
+  if (await enrol.isVisible()) {
+    const secret = (await page.locator('#totp-secret').innerText()).replace(/\s+/g, '');
+    secrets.set(key, secret);
+    await passcode.fill(await freshCode(key, secret));
+    await page.getByLabel('Device nickname').fill(`${username}'s phone`);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+  } else {
+    const secret = secrets.get(key);
+    if (!secret) throw new Error(`no enrolled secret for ${key}`);
+    await passcode.fill(await freshCode(key, secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+  }
+}
+
+/** Signs in from the landing page's Login link and waits for the welcome page. */
+export async function signInFromHome(page: Page, username: string): Promise<void> {
+  await page.goto('/home');
+  await page.getByRole('link', { name: 'Login', exact: true }).click();
+  await completeIdpSignIn(page, username);
+  await expect(page).toHaveURL(/\/welcome$/);
+}
+
+/** The titles of the welcome page's cards, badge text left out. */
+export async function welcomeCards(page: Page): Promise<string[]> {
+  const titles = await page.getByRole('main').getByRole('heading', { level: 2 }).allInnerTexts();
+  return titles
+    .map((t) =>
+      t
+        .replace(/\s*\d+\s*pending$/, '')
+        .replace(/\s+\d+$/, '')
+        .trim(),
+    )
+    .sort();
+}

@@ -10,6 +10,13 @@ export const api = {
   systemMessage: '/api/system/message',
   serviceCheck: '/api/service_check',
   pendingApprovals: '/api/brm/pending-approvals',
+  approveOrDeny: '/api/brm/pending-approvals/approve-or-deny',
+  emailInUse: '/api/user/new/email-in-use',
+  registrationSubmit: '/api/user/new/submit',
+  orgsByDomain: '/api/orgs/email-domain',
+  activationDecode: '/api/user/activate/decode',
+  activate: '/api/user/activate/activate-with-password',
+  passwordRequirements: '/api/user/auth/password-requirements',
 } as const;
 
 /** The browser routes of the spec's route table. */
@@ -29,6 +36,7 @@ export const routes = {
   pendingApprovals: '/brm/pending-approvals',
   manageUsers: '/brm/manage-users',
   terminateVendors: '/brm/terminate-vendors',
+  devMailbox: '/dev/mailbox',
 } as const;
 
 /** The SAML login URL that returns to `next` (a same-origin path) after sign-in. */

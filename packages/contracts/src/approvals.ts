@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/** One approval task as the approvals page lists it (spec section 3, "Pending approval"). */
+export const pendingApproval = z.object({
+  requestId: z.string(),
+  workItemId: z.string(),
+  /** What is asked, e.g. "New Account for jane.doe@acme.example". */
+  workItemName: z.string(),
+  type: z.enum(['New Account', 'Add Access', 'Remove Access']),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  /** Username of the account, once there is one. */
+  name: z.string(),
+  /** Organization name. */
+  org: z.string(),
+  /** ISO date-time the request was made. */
+  created: z.string(),
+  /** Whether the account's activation code was claimed (false until activation). */
+  praclaimed: z.string(),
+  jobTitle: z.string(),
+  manager: z.string(),
+  description: z.string(),
+  comment: z.string(),
+  commentAuthor: z.string(),
+});
+export type PendingApproval = z.infer<typeof pendingApproval>;
+
+/** GET /api/brm/pending-approvals */
+export const pendingApprovalsResponse = z.object({ pendingApprovals: z.array(pendingApproval) });
+export type PendingApprovalsResponse = z.infer<typeof pendingApprovalsResponse>;
+
+export const decision = z.enum(['APPROVE', 'DENY']);
+export type Decision = z.infer<typeof decision>;
+
+/**
+ * POST /api/brm/pending-approvals/approve-or-deny. `workItemId` (an addition to the spec's
+ * fields) picks one item of a request spanning several organizations; without it every item of
+ * the request that the caller may decide is decided.
+ */
+export const approveOrDenyBody = z
+  .strictObject({
+    decision,
+    requestId: z.string().uuid('Unexpected error occurred: no pending approval selected'),
+    workItemId: z.string().uuid().optional(),
+    comment: z.string().trim().max(2000).default(''),
+  })
+  .refine((body) => body.decision === 'APPROVE' || body.comment.length > 0, {
+    message: 'A justification is required to reject a request',
+    path: ['comment'],
+  });
+export type ApproveOrDenyBody = z.input<typeof approveOrDenyBody>;
+
+export const approveOrDenyResponse = z.object({ success: z.boolean() });
+export type ApproveOrDenyResponse = z.infer<typeof approveOrDenyResponse>;
+
+export const approvalMessages = {
+  approved: 'Request has been successfully approved',
+  denied: 'Request has been successfully denied',
+  noneSelected: 'Unexpected error occurred: no pending approval selected',
+  empty: 'No approval tasks found',
+  notYourOrganization: 'You can only decide requests for your own organizations.',
+  alreadyDecided: 'This request has already been decided.',
+} as const;

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { checkPassword, passwordMeetsPolicy, type PasswordRequirements } from './password-policy';
+
+const policy: PasswordRequirements = {
+  status: 'success',
+  Password_Complexity: {
+    maxRepeatChars: 2,
+    minAlpha: 0,
+    minLength: 12,
+    minUpperAlpha: 1,
+    minLowerAlpha: 1,
+    minSpecialChars: 1,
+    maxLength: 128,
+    minCharTypes: 3,
+    minNumeric: 1,
+  },
+  blockedTerms: ['jdoe', 'Password', 'General Hospital'],
+};
+
+const failing = (pw: string) =>
+  checkPassword(pw, policy)
+    .filter((c) => !c.ok)
+    .map((c) => c.message);
+
+describe('checkPassword', () => {
+  it('accepts a password meeting every rule', () => {
+    expect(failing('Tr4vel-Lantern-9')).toEqual([]);
+    expect(passwordMeetsPolicy('Tr4vel-Lantern-9', policy)).toBe(true);
+  });
+  it('names each rule broken with the spec message', () => {
+    expect(failing('short')).toEqual([
+      'Min length: 12',
+      'Min uppercase characters: 1',
+      'Min number of symbols: 1',
+      'Min amount of numbers: 1',
+      'Min character types: 3',
+    ]);
+    expect(failing('Aaa-bbbb-cccc-1')).toEqual(['Max repeated characters: 2']);
+    expect(failing(`Aa1-${'x'.repeat(130)}`)).toContain('Max length: 128');
+  });
+  it('matches blocked terms as case-insensitive substrings', () => {
+    expect(failing('My-JDOE-secret-42')).toEqual(['Contains blocked term: jdoe']);
+    expect(failing('xPASSWORDx-12Z')).toEqual(['Contains blocked term: Password']);
+    expect(passwordMeetsPolicy('Tr4vel-Lantern-9', { ...policy, blockedTerms: ['LANTERN'] })).toBe(false);
+  });
+  it('counts letters beyond ASCII', () => {
+    expect(failing('Ärger-über-Öl-77')).toEqual([]);
+  });
+});

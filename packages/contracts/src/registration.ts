@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** Text fields: required, at most 255 characters (spec section 5). */
+const text = z.string().trim().min(1, 'Required').max(255, 'Max 255 characters');
+const email = z.string().trim().max(255, 'Max 255 characters').pipe(z.email('Invalid email'));
+
+/** POST /api/user/new/email-in-use */
+export const emailInUseBody = z.strictObject({ email });
+export type EmailInUseBody = z.infer<typeof emailInUseBody>;
+
+/** Whether an email may register: free, on a non-terminated account, or on a pending registration. */
+export const emailInUseResult = z.enum(['available', 'activeAccount', 'pendingApproval']);
+export type EmailInUseResult = z.infer<typeof emailInUseResult>;
+
+/** POST /api/user/new/submit: a registration (self-service, or by a BRM/admin on a vendor's behalf). */
+export const registrationBody = z.strictObject({
+  firstName: text,
+  lastName: text,
+  email,
+  /** Organization name, one of those owning the email's domain. */
+  org: text,
+});
+export type RegistrationBody = z.infer<typeof registrationBody>;
+
+export const registrationResponse = z.object({ requestID: z.string(), success: z.boolean() });
+export type RegistrationResponse = z.infer<typeof registrationResponse>;
+
+/** GET /api/orgs/email-domain?domain= : names of the active organizations owning the domain. */
+export const orgsByDomainQuery = z.strictObject({ domain: z.string().trim().min(1).max(253) });
+export type OrgsByDomainQuery = z.infer<typeof orgsByDomainQuery>;
+export const orgsByDomainResponse = z.array(z.string());
+export type OrgsByDomainResponse = z.infer<typeof orgsByDomainResponse>;
+
+/** The domain part of an email address, lower-cased; '' when there is none. */
+export function emailDomain(address: string): string {
+  const at = address.lastIndexOf('@');
+  return at < 0
+    ? ''
+    : address
+        .slice(at + 1)
+        .trim()
+        .toLowerCase();
+}
+
+export const registrationMessages = {
+  noOrganizations: (domain: string) =>
+    `There are no valid organizations associated with your email address domain '${domain}'`,
+  unrecognizedDomain: 'Unrecognized email domain',
+  emailInUseAdmin: 'This email is already in use on an active account',
+  emailInUse:
+    'This email is already in use. You can choose to login with the account for this email address, or register a different email address.',
+  pending: 'There is already a new user registration pending approval for this email address.',
+  emailMismatch: "Provided email doesn't match organization domain(s)",
+} as const;

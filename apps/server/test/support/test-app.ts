@@ -5,7 +5,7 @@ import type { AppContext } from '../../src/http/context';
 import { readFileSync } from 'node:fs';
 import { sessionSettings } from '../../src/http/session';
 import { createEncryptor } from '../../src/platform/encryption';
-import { builtinIdpDescription } from '../../src/platform/idp-metadata';
+import { builtinIdpDescription, loadIdpMetadata, type IdpDescription } from '../../src/platform/idp-metadata';
 import { certBody, type KeyPair } from '../../src/platform/keys';
 import type { DbKind } from '../../src/platform/db';
 import { createTestDatabase } from './databases';
@@ -25,22 +25,34 @@ export function fixtureKeys(name: 'sp' | 'idp' | 'other'): KeyPair {
   };
 }
 
+/**
+ * The IdP the test app trusts: the built-in one, the external IdP whose metadata IDP_METADATA
+ * names (read the way production reads it), or a stand-in signed by the fixture IdP key.
+ */
+async function testIdpDescription(config: Config): Promise<IdpDescription> {
+  if (config.idp === 'builtin') return builtinIdpDescription(config.publicUrl, fixtureKeys('idp'));
+  if (config.IDP_METADATA) return loadIdpMetadata(config.IDP_METADATA);
+  return {
+    entityId: 'https://idp.test/metadata',
+    ssoUrl: 'https://idp.test/sso',
+    signingCerts: [certBody(fixtureKeys('idp').certPem)],
+  };
+}
+
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
 
 /** The whole portal on a fresh database, with settings overridden as a test needs. */
 export async function createTestApp(kind: DbKind, env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase(kind);
   const config: Config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/pra-test-unused', ...env });
+  const idp = await testIdpDescription(config);
+  const database = await createTestDatabase(kind);
   const ctx: AppContext = {
     config,
     db: database.db,
     dbKind: database.kind,
     session: sessionSettings(config.insecureCookies, TEST_SECRET),
     keys: { sp: fixtureKeys('sp'), idp: config.idp === 'builtin' ? fixtureKeys('idp') : null },
-    idp:
-      config.idp === 'builtin'
-        ? builtinIdpDescription(config.publicUrl, fixtureKeys('idp'))
-        : { entityId: 'https://idp.test/metadata', ssoUrl: 'https://idp.test/sso', signingCerts: [certBody(fixtureKeys('idp').certPem)] },
+    idp,
     encryptor: createEncryptor('test-encryption-key-test-encryption-key'),
     mailStatus: async () => ({ ok: true, text: 'test mailer' }),
   };
@@ -108,7 +120,10 @@ export class TestClient {
       method: 'POST',
       url,
       payload: new URLSearchParams(fields).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(this.cookie ? { cookie: this.cookie } : {}) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+      },
     });
     this.remember(res.headers['set-cookie']);
     return res;

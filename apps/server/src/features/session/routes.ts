@@ -2,6 +2,7 @@ import { api, authStatusResponse, csrfResponse } from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../http/context';
 import { ensureSession } from '../../http/session-plugin';
+import { findAccountById } from '../../identity/accounts';
 import { authStatus } from './auth-status';
 
 export const sessionRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
@@ -10,7 +11,13 @@ export const sessionRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx)
     return { csrfToken: session.csrfToken };
   });
 
-  app.get(api.isAuthenticated, { schema: { response: { 200: authStatusResponse } } }, async (request) =>
-    authStatus(request.session, ctx.config.SESSION_MAX_EXTENSIONS),
-  );
+  app.get(api.isAuthenticated, { schema: { response: { 200: authStatusResponse } } }, async (request) => {
+    // A session whose account was disabled or terminated since sign-in is anonymous, as the guards say.
+    const accountId = request.session?.accountId;
+    const account = accountId ? await findAccountById(ctx.db, accountId) : undefined;
+    return authStatus(
+      account?.status === 'active' ? request.session : null,
+      ctx.config.SESSION_MAX_EXTENSIONS,
+    );
+  });
 };

@@ -24,6 +24,16 @@ describe.each(testDatabaseKinds)('SAML assertion consumer on %s', (kind) => {
     return row?.n ?? 0;
   }
 
+  async function signInFailures() {
+    return t.ctx.db
+      .selectFrom('audit_events')
+      .select(['details', 'target_username', 'occurred_at'])
+      .where('action', '=', 'signin')
+      .where('outcome', '=', 'failure')
+      .orderBy('occurred_at')
+      .execute();
+  }
+
   async function attempt(change: (o: ForgeOptions) => ForgeOptions | string, next = '/welcome') {
     const client = new TestClient(t.app);
     await client.fetchCsrf();
@@ -120,8 +130,14 @@ describe.each(testDatabaseKinds)('SAML assertion consumer on %s', (kind) => {
 
   it.each(refusals)('refuses %s and ends on /auth-failure with no session', async (_name, change) => {
     const before = await signedInSessions();
+    const failuresBefore = await signInFailures();
     await expectRefused(await attempt(change));
     expect(await signedInSessions()).toBe(before);
+    const failures = await signInFailures();
+    expect(failures.length).toBe(failuresBefore.length + 1);
+    // The audit says why, never with the SAML document itself.
+    const details = JSON.stringify(failures.at(-1));
+    expect(details).not.toMatch(/samlp:Response|PHNhbWxw|SignatureValue/);
   });
 
   it('refuses the same response posted twice', async () => {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../http/context';
 import { AppError, messages } from '../../http/errors';
 import { ensureSession } from '../../http/session-plugin';
+import { recordAudit } from '../../identity/audit';
 import { clearSessionCookie, setSessionCookie } from '../../http/session';
 import { createServiceProvider } from '../../platform/saml-sp';
 import { safeNextPath } from './next-path';
@@ -39,11 +40,21 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
       bodyLimit: ACS_BODY_LIMIT,
       schema: { body: acsBody },
       // Every failure here is a browser on a form post: send it to the failure page, never JSON.
-      errorHandler(error, request, reply) {
-        request.log.warn(
-          { reason: error instanceof SignInRefused ? error.message : (error.code ?? error.name) },
-          'sign-in refused',
+      async errorHandler(error, request, reply) {
+        const reason = (error instanceof SignInRefused ? error.message : (error.code ?? error.name)).slice(
+          0,
+          200,
         );
+        request.log.warn({ reason }, 'sign-in refused');
+        // Audited without the SAML document; an audit failure must not change where the browser goes.
+        if (!(error instanceof SignInRefused && error.audited)) {
+          await recordAudit(ctx.db, {
+            action: 'signin',
+            outcome: 'failure',
+            clientAddress: request.ip,
+            details: { reason },
+          }).catch((auditError: unknown) => request.log.error({ err: auditError }, 'audit write failed'));
+        }
         return reply.redirect(routes.authFailure, 303);
       },
     },

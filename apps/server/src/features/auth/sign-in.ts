@@ -7,7 +7,15 @@ import { consumeRequestId, recordAssertionId, spEndpoints } from '../../platform
 import { safeNextPath } from './next-path';
 import { checkAddressedToUs, hasForbiddenMarkup } from './saml-checks';
 
-export class SignInRefused extends Error {}
+export class SignInRefused extends Error {
+  constructor(
+    message: string,
+    /** True when the refusal was already written to the audit log, with its target. */
+    readonly audited = false,
+  ) {
+    super(message);
+  }
+}
 
 export interface SignInInput {
   samlResponse: string;
@@ -72,7 +80,7 @@ export async function completeSignIn(ctx: AppContext, sp: SAML, input: SignInInp
       clientAddress: input.clientAddress,
       details: { reason: account ? `account ${account.status}` : 'unknown account' },
     });
-    throw new SignInRefused(account ? `account is ${account.status}` : 'unknown account');
+    throw new SignInRefused(account ? `account is ${account.status}` : 'unknown account', true);
   }
 
   return ctx.db.transaction().execute(async (tx) => {

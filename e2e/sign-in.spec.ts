@@ -27,7 +27,7 @@ test.describe('sign-in through the built-in identity provider', () => {
       await completeIdpSignIn(page, username);
       await expect(page).toHaveURL(/\/welcome$/);
       await expect(page.getByRole('heading', { level: 1 })).toContainText('Welcome');
-      expect(await welcomeCards(page)).toEqual([...cards].sort());
+      await expect.poll(() => welcomeCards(page)).toEqual([...cards].sort());
       await expect(
         page.getByRole('button', { name: 'Log Out' }).or(page.getByRole('link', { name: 'Log Out' })),
       ).toBeVisible();

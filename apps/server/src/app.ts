@@ -69,6 +69,6 @@ export async function buildApp(
   await app.register(approvalsRoutes, ctx);
   await app.register(systemRoutes, ctx);
   if (ctx.config.idp === 'builtin') await app.register(builtinIdpRoutes, ctx);
-  await registerWebApp(app);
+  await registerWebApp(app, ctx.config);
   return app;
 }

@@ -51,6 +51,10 @@ export const settingsSchema = z.object({
     .default('PRA Portal <pra-portal@localhost>')
     .describe('Sender of the portal mails'),
   HOSPITAL_NAME: z.string().min(1).max(120).default('General Hospital').describe('Shown in pages and mails'),
+  CREDENTIAL_VAULT_URL: z
+    .url()
+    .default('https://vault.example.org/')
+    .describe("The credential-vault tool linked from vendors' welcome page"),
   SUPPORT_EMAIL: z.email().default('pra-support@hospital.example').describe('Contact address for vendors'),
   SESSION_SECRET: z
     .string()

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { routes } from '@pra/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
 import { messages } from './errors';
 
 /** The built web app: apps/web/dist, found from both src/ (tests) and dist/ (the bundled server). */
@@ -20,10 +21,25 @@ export function isSpaRoute(path: string): boolean {
  * Serves the web app's files and answers every other GET outside /api with index.html, so that
  * deep links work. Hashed assets are cached for a year; index.html never.
  */
-export async function registerWebApp(app: FastifyInstance): Promise<void> {
+const escapeAttribute = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** index.html with the deployment's settings in its meta tags (no inline script: strict CSP). */
+export function renderIndexHtml(template: string, config: Config): string {
+  const settings: Record<string, string> = {
+    'pra-hospital-name': config.HOSPITAL_NAME,
+    'pra-support-email': config.SUPPORT_EMAIL,
+    'pra-credential-vault-url': config.CREDENTIAL_VAULT_URL,
+  };
+  return template.replace(/<meta name="(pra-[a-z-]+)" content="[^"]*"/g, (whole, name: string) =>
+    name in settings ? `<meta name="${name}" content="${escapeAttribute(settings[name] ?? '')}"` : whole,
+  );
+}
+
+export async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
   const indexFile = `${webDistDir}index.html`;
   const hasBuild = existsSync(indexFile);
-  const indexHtml = hasBuild ? readFileSync(indexFile, 'utf8') : '';
+  const indexHtml = hasBuild ? renderIndexHtml(readFileSync(indexFile, 'utf8'), config) : '';
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: webDistDir,

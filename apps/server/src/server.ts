@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfigFromEnvironment, type Config } from './config';
 import { describeDemoAccounts, seedDemoData } from './identity/demo-data';
 import { startHousekeeping } from './platform/housekeeping';
+import { startOutboxWorker } from './platform/outbox-worker';
 import { openRuntime } from './platform/runtime';
 
 function readConfig(): Config {
@@ -38,6 +39,12 @@ async function main(): Promise<void> {
   }
 
   const housekeeping = startHousekeeping(runtime.ctx.db, app.log);
+  const outbox = startOutboxWorker(runtime.ctx.db, {
+    transport: runtime.mailer.transport,
+    from: config.MAIL_FROM,
+    isStandalone: config.isStandalone,
+    log: app.log,
+  });
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(`PRA Portal (${config.PRA_MODE}) listening at ${config.publicUrl}`);
 
@@ -54,6 +61,7 @@ async function main(): Promise<void> {
     try {
       await app.close(); // stops accepting, lets in-flight requests finish
       await housekeeping.stop();
+      await outbox.stop();
       await runtime.close();
       process.exit(0);
     } catch (error) {

@@ -30,6 +30,10 @@ export type PendingApproval = z.infer<typeof pendingApproval>;
 export const pendingApprovalsResponse = z.object({ pendingApprovals: z.array(pendingApproval) });
 export type PendingApprovalsResponse = z.infer<typeof pendingApprovalsResponse>;
 
+/** GET /api/brm/pending-approvals: the list, or only its count with `getCountOnly=true`. */
+export const pendingApprovalsQuery = z.strictObject({ getCountOnly: z.literal('true').optional() });
+export type PendingApprovalsQuery = z.infer<typeof pendingApprovalsQuery>;
+
 export const decision = z.enum(['APPROVE', 'DENY']);
 export type Decision = z.infer<typeof decision>;
 

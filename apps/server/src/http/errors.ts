@@ -17,6 +17,16 @@ export type ErrorCode = keyof typeof statusOf;
 
 /** An expected failure: its message is meant for the person and is sent as is. */
 export class AppError extends Error {
+  /** Every message, when there is more than one (e.g. each password rule a password fails). */
+  list: string[] | undefined;
+
+  /** One failure described by several messages, all sent in the envelope. */
+  static many(code: ErrorCode, list: string[]): AppError {
+    const error = new AppError(code, list.join(' '));
+    error.list = list;
+    return error;
+  }
+
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -82,7 +92,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
       if (error.status >= 500) request.log.warn({ code: error.code }, 'service unavailable');
-      return send(reply, error.status, [error.message]);
+      return send(reply, error.status, error.list ?? [error.message]);
     }
     if (error.validation || hasZodFastifySchemaValidationErrors(error)) {
       return send(reply, 400, describeValidation(error));

@@ -1,8 +1,13 @@
 import {
   api,
+  approveOrDenyResponse,
   pendingApprovalsCountResponse,
+  pendingApprovalsResponse,
+  type ApproveOrDenyBody,
+  type ApproveOrDenyResponse,
   type PendingApprovalsCountQuery,
   type PendingApprovalsCountResponse,
+  type PendingApprovalsResponse,
 } from '@pra/contracts';
 import { call } from './client';
 
@@ -16,4 +21,14 @@ export function getPendingApprovalsCount(signal?: AbortSignal): Promise<PendingA
     params: countOnly,
     signal,
   });
+}
+
+/** GET /api/brm/pending-approvals: the requests the caller may see. */
+export function getPendingApprovals(signal?: AbortSignal): Promise<PendingApprovalsResponse> {
+  return call(pendingApprovalsResponse, { method: 'get', url: api.pendingApprovals, signal });
+}
+
+/** POST /api/brm/pending-approvals/approve-or-deny */
+export function approveOrDeny(body: ApproveOrDenyBody): Promise<ApproveOrDenyResponse> {
+  return call(approveOrDenyResponse, { method: 'post', url: api.approveOrDeny, data: body });
 }

@@ -143,7 +143,6 @@ describe.each(testDatabaseKinds)('GET /api/brm/pending-approvals?getCountOnly=tr
 
   const expectedTrue = 'getCountOnly: Invalid input: expected "true"';
   it.each([
-    ['no query', '/api/brm/pending-approvals', [expectedTrue]],
     ['getCountOnly=false', '/api/brm/pending-approvals?getCountOnly=false', [expectedTrue]],
     ['getCountOnly=TRUE', '/api/brm/pending-approvals?getCountOnly=TRUE', [expectedTrue]],
     ['an empty getCountOnly', '/api/brm/pending-approvals?getCountOnly=', [expectedTrue]],
@@ -153,11 +152,7 @@ describe.each(testDatabaseKinds)('GET /api/brm/pending-approvals?getCountOnly=tr
       '/api/brm/pending-approvals?getCountOnly=true&username=someoneelse',
       ['Unrecognized key: "username"'],
     ],
-    [
-      'only another parameter',
-      '/api/brm/pending-approvals?count=true',
-      [expectedTrue, 'Unrecognized key: "count"'],
-    ],
+    ['only another parameter', '/api/brm/pending-approvals?count=true', ['Unrecognized key: "count"']],
   ])('answers 400 to %s', async (_name, url, errors) => {
     const res = await clients.adminone!.get(url);
     expect(res.statusCode).toBe(400);

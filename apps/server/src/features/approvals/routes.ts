@@ -1,7 +1,17 @@
-import { api, pendingApprovalsCountQuery, pendingApprovalsCountResponse } from '@pra/contracts';
+import {
+  api,
+  approveOrDenyBody,
+  approveOrDenyResponse,
+  pendingApprovalsCountResponse,
+  pendingApprovalsQuery,
+  pendingApprovalsResponse,
+} from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../http/context';
 import { createGuards } from '../../http/guards';
+import { decideRequest } from './decide-request';
+import { listPendingApprovals } from './list-approvals';
 import { countDecidableItems } from './queries';
 
 export const approvalsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
@@ -10,9 +20,36 @@ export const approvalsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ct
   app.get(
     api.pendingApprovals,
     {
-      schema: { querystring: pendingApprovalsCountQuery, response: { 200: pendingApprovalsCountResponse } },
+      schema: {
+        querystring: pendingApprovalsQuery,
+        response: { 200: z.union([pendingApprovalsCountResponse, pendingApprovalsResponse]) },
+      },
       preHandler: [guards.requireLogin, guards.requireBrmOrAdmin],
     },
-    async (request) => ({ count: await countDecidableItems(ctx.db, request.account!) }),
+    async (request) =>
+      request.query.getCountOnly
+        ? { count: await countDecidableItems(ctx.db, request.account!) }
+        : { pendingApprovals: await listPendingApprovals(ctx.db, request.account!) },
+  );
+
+  app.post(
+    api.approveOrDeny,
+    {
+      schema: { body: approveOrDenyBody, response: { 200: approveOrDenyResponse } },
+      preHandler: [guards.requireLogin, guards.requireBrmOrAdmin, guards.requireIdentityService],
+    },
+    async (request) => {
+      const { decision, requestId, workItemId, comment } = request.body;
+      await decideRequest({
+        ctx,
+        actor: request.account!,
+        requestId,
+        workItemId,
+        decision,
+        comment,
+        clientAddress: request.ip,
+      });
+      return { success: true };
+    },
   );
 };

@@ -1,11 +1,126 @@
-// Minimal page: the route, its guard and heading are in place; the screen's body is built by a later issue.
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { Link } from 'react-router';
+import { routes, type DecodeResponse } from '@pra/contracts';
+import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';
+import { CodeStep } from './code-step';
+import { PasswordStep } from './password-step';
+import { ConfirmStep, IntroStep, PolicyStep, SuccessStep } from './simple-steps';
+import { useActivate, useDecodeCode } from './use-activation';
+import { useLinkCode } from './use-link-code';
+import {
+  acceptedAccount,
+  canGoNext,
+  currentCheck,
+  initialWizardState,
+  STEP,
+  STEP_COUNT,
+  stepTitles,
+  wizardReducer,
+} from './wizard-state';
 
-/** Account Activation (/activate-account). */
+/** Account Activation (/activate-account): the six-step wizard, optionally started from an emailed link. */
 export function ActivateAccountPage() {
+  const [state, dispatch] = useReducer(wizardReducer, initialWizardState);
+  const [password, setPassword] = useState<PasswordPair>(emptyPasswordPair);
+  const [isPasswordValid, setIsPasswordValid] = useState(false);
+  const account = acceptedAccount(state);
+
+  const isWaiting = useLinkCode(
+    useCallback((code: string, result: DecodeResponse | undefined) => {
+      dispatch({ type: 'linkCodeChecked', code, check: result && { code, result } });
+    }, []),
+  );
+  const decode = useDecodeCode((code, result) => dispatch({ type: 'codeChecked', check: { code, result } }));
+  const activate = useActivate(() => dispatch({ type: 'activated' }));
+
+  // Move focus to the new step's heading so screen readers announce it.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const isFirstStep = useRef(true);
+  useEffect(() => {
+    if (isFirstStep.current) {
+      isFirstStep.current = false;
+      return;
+    }
+    headingRef.current?.focus();
+  }, [state.step]);
+
+  if (isWaiting) return null;
+
+  const next = () => dispatch({ type: 'next' });
+  const previous = () => dispatch({ type: 'previous' });
+
   return (
     <>
       <h1 className="page-title">Account Activation</h1>
-      <p>Activate your PRA Portal account with the activation code you received by email.</p>
+      <p className="text-body-secondary mb-1">
+        Step {state.step + 1} of {STEP_COUNT}
+      </p>
+      <h2 ref={headingRef} tabIndex={-1} className="h4 mb-3">
+        {stepTitles[state.step]}
+      </h2>
+      <div className="row">
+        <div className="col-lg-9 col-xl-8">
+          {state.step === STEP.intro && <IntroStep />}
+          {state.step === STEP.policy && (
+            <PolicyStep
+              isAccepted={state.isPolicyAccepted}
+              onChange={(isAccepted) => dispatch({ type: 'policyAccepted', isAccepted })}
+            />
+          )}
+          {state.step === STEP.code && (
+            <CodeStep
+              code={state.code}
+              check={currentCheck(state)}
+              isChecking={decode.isPending}
+              isPolicyAccepted={state.isPolicyAccepted}
+              onCodeChange={(code) => dispatch({ type: 'codeChanged', code })}
+              onVerify={(code) => decode.mutate(code)}
+            />
+          )}
+          {state.step === STEP.confirm && account && (
+            <ConfirmStep account={account} isPolicyAccepted={state.isPolicyAccepted} />
+          )}
+          {state.step === STEP.password && account && (
+            <PasswordStep
+              username={account.username}
+              value={password}
+              onChange={setPassword}
+              onValidityChange={setIsPasswordValid}
+            />
+          )}
+          {state.step === STEP.done && <SuccessStep account={account} />}
+
+          {state.step !== STEP.done && (
+            <div className="d-flex gap-2 mt-4">
+              {state.step === STEP.intro ? (
+                <Link className="btn btn-secondary" to={routes.home}>
+                  Cancel
+                </Link>
+              ) : (
+                <Button variant="secondary" onClick={previous}>
+                  Previous
+                </Button>
+              )}
+              {state.step === STEP.password ? (
+                <Button
+                  disabled={!isPasswordValid || activate.isPending || !account}
+                  onClick={() =>
+                    account &&
+                    activate.mutate({ claimCode: state.code.trim(), newPassword: password.newPassword })
+                  }
+                >
+                  Activate Account
+                </Button>
+              ) : (
+                <Button onClick={next} disabled={!canGoNext(state)}>
+                  Next
+                </Button>
+              )}
+            </div>
+          )}
+        </div>
+      </div>
     </>
   );
 }

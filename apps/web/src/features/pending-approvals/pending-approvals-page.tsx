@@ -1,11 +1,75 @@
-// Minimal page: the route, its guard and heading are in place; the screen's body is built by a later issue.
+import { useState } from 'react';
+import Spinner from 'react-bootstrap/Spinner';
+import { approvalMessages, type Decision, type PendingApproval } from '@pra/contracts';
+import { useCurrentUser } from '../../app/use-current-user';
+import { DataTable } from '../../components/data-table/data-table';
+import { useDataTable } from '../../components/data-table/use-data-table';
+import { ApprovalDetails } from './approval-details';
+import { approvalColumns, approvalFilterText } from './approval-columns';
+import { canDecide } from './can-decide';
+import { DecisionModal } from './decision-modal';
+import { useDecideApproval, usePendingApprovals } from './use-pending-approvals';
 
-/** Approvals and Provisioning (/brm/pending-approvals). */
+/** Spec section 9: approvals page size. */
+export const APPROVALS_PAGE_SIZE = 5;
+
+const noRows: PendingApproval[] = [];
+
+/** Approvals and Provisioning (/brm/pending-approvals): approve or reject requests of one's organizations. */
 export function PendingApprovalsPage() {
+  const { data: user } = useCurrentUser();
+  const approvals = usePendingApprovals();
+  const [pending, setPending] = useState<{ item: PendingApproval; decision: Decision }>();
+  const [isModalShown, setIsModalShown] = useState(false);
+
+  const table = useDataTable({
+    rows: approvals.data ?? noRows,
+    columns: approvalColumns(
+      (item) => canDecide(user, item),
+      (item, decision) => {
+        setPending({ item, decision });
+        setIsModalShown(true);
+      },
+    ),
+    pageSize: APPROVALS_PAGE_SIZE,
+    filterText: approvalFilterText,
+  });
+
+  const decide = useDecideApproval(() => {
+    setIsModalShown(false);
+    table.setPage(1);
+  });
+
   return (
     <>
       <h1 className="page-title">Approvals and Provisioning</h1>
       <p>Approve or deny new user and access requests for your organizations.</p>
+      {approvals.isPending ? (
+        <p role="status">
+          <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
+          Loading approval tasks…
+        </p>
+      ) : (
+        <DataTable
+          table={table}
+          caption="Approval tasks"
+          filterLabel="Filter by name, email or organization"
+          emptyText={approvalMessages.empty}
+          getRowKey={(item) => `${item.requestId}/${item.workItemId}`}
+          renderDetails={(item) => <ApprovalDetails item={item} />}
+          detailsLabel={(item) => `Details for ${item.firstname} ${item.lastname}`.trim()}
+        />
+      )}
+      <DecisionModal
+        show={isModalShown}
+        decision={pending?.decision}
+        item={pending?.item}
+        isSubmitting={decide.isPending}
+        onCancel={() => setIsModalShown(false)}
+        onConfirm={(comment) =>
+          decide.mutate({ decision: pending?.decision ?? 'APPROVE', item: pending?.item, comment })
+        }
+      />
     </>
   );
 }

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { getPendingApprovalsCount } from '../../api/approvals';
+import { queryKeys } from '../../app/query-keys';
 
 /** The approvals badge count; only fetched for BRMs and admins (with a username). A failure shows as an alert. */
 export function usePendingApprovalsCount(enabled: boolean) {
   return useQuery({
-    queryKey: ['pending-approvals', 'count'],
+    queryKey: queryKeys.pendingApprovalsCount,
     queryFn: ({ signal }) => getPendingApprovalsCount(signal),
     enabled,
     meta: { alertOnError: true },

@@ -1,0 +1,76 @@
+import { activationMessages } from '@pra/contracts';
+import type { AppContext } from '../../http/context';
+import { AppError } from '../../http/errors';
+import { recordAudit } from '../../identity/audit';
+import { accountActivatedMail } from '../../identity/mail-templates';
+import { enqueueMail } from '../../identity/outbox';
+import { hashPassword } from '../../identity/passwords';
+import { passwordPolicy, passwordProblems } from '../../identity/password-policy';
+import { mailSite } from '../../identity/provision-account';
+import { sql } from 'kysely';
+import { checkActivationCode, codeRefusal } from './activation-code';
+
+/**
+ * Sets the first password of a pending account and activates it with its code. The code and the
+ * account are both claimed with conditional updates, so the same code used twice at once
+ * activates once.
+ */
+export async function activateAccount(options: {
+  ctx: AppContext;
+  claimCode: string;
+  newPassword: string;
+  clientAddress: string;
+}): Promise<void> {
+  const { ctx, claimCode, newPassword, clientAddress } = options;
+  const pepper = ctx.session.secret;
+  const check = await checkActivationCode(ctx.db, pepper, claimCode);
+  if (!check.isValid) throw codeRefusal(check);
+  const { account } = check;
+  const problems = passwordProblems(newPassword, passwordPolicy(ctx.config, account.username, account));
+  if (problems.length > 0) throw AppError.many('badRequest', problems);
+  // Hashing is slow on purpose: done before the transaction so no connection waits on it.
+  const passwordHash = await hashPassword(newPassword);
+
+  await ctx.db.transaction().execute(async (tx) => {
+    const claimed = await tx
+      .updateTable('codes')
+      .set({ used_at: sql<Date>`now()` })
+      .where('id', '=', check.codeId)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .returning('id')
+      .executeTakeFirst();
+    if (!claimed) {
+      const now = await checkActivationCode(tx, pepper, claimCode);
+      throw now.isValid ? new Error('activation code claim failed') : codeRefusal(now);
+    }
+    const activated = await tx
+      .updateTable('accounts')
+      .set({
+        password_hash: passwordHash,
+        password_changed_at: sql<Date>`now()`,
+        status: 'active',
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', account.id)
+      .where('status', '=', 'pendingActivation')
+      .returning('id')
+      .executeTakeFirst();
+    if (!activated) throw new AppError('conflict', activationMessages.notPending);
+    await tx
+      .insertInto('password_history')
+      .values({ account_id: account.id, password_hash: passwordHash })
+      .execute();
+    await enqueueMail(tx, {
+      to: account.email,
+      ...accountActivatedMail(mailSite(ctx), { firstName: account.given_name, username: account.username }),
+    });
+    await recordAudit(tx, {
+      action: 'account.activate',
+      outcome: 'success',
+      actor: { id: account.id, username: account.username },
+      target: { id: account.id, username: account.username },
+      clientAddress,
+    });
+  });
+}

@@ -1,0 +1,288 @@
+import { approvalMessages, type PendingApproval } from '@pra/contracts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { testDatabaseKinds } from '../../../test/support/databases';
+import { createAccount, signInAs } from '../../../test/support/sign-in';
+import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
+import { addOrganization, assignBrm, auditActions, countRows, outbox } from '../../../test/support/world';
+import { requestNotFound } from './decide-request';
+
+const LIST = '/api/brm/pending-approvals';
+const DECIDE = '/api/brm/pending-approvals/approve-or-deny';
+const NOT_BRM = 'Unauthorized: User does not have a BRM role';
+
+describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
+  let t: TestApp;
+  const ids: Record<string, string> = {};
+  const clients: Record<string, TestClient> = {};
+
+  /** A self-registration through the API; returns its request id. */
+  async function register(email: string, org = 'Acme Imaging', first = 'Jane', last = 'Doe') {
+    const client = new TestClient(t.app);
+    await client.fetchCsrf();
+    const res = await client.post('/api/user/new/submit', { firstName: first, lastName: last, email, org });
+    if (res.statusCode !== 200) throw new Error(`registration failed: ${res.body}`);
+    return res.json<{ requestID: string }>().requestID;
+  }
+  const listOf = async (name: string) =>
+    (await clients[name]!.get(LIST)).json<{ pendingApprovals: PendingApproval[] }>().pendingApprovals;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    ids.acme = await addOrganization(t, 'Acme Imaging', ['acme.example']);
+    ids.globex = await addOrganization(t, 'Globex Health IT', ['globex.example']);
+    ids.brmA = await createAccount(t, { username: 'brma', type: 'employee', isEmployeeBrm: true });
+    ids.brmB = await createAccount(t, { username: 'brmb', type: 'employee', isEmployeeBrm: true });
+    ids.admin = await createAccount(t, { username: 'adminone', type: 'employee', isAdmin: true });
+    ids.vendor = await createAccount(t, { username: 'vendorone' });
+    await createAccount(t, { username: 'plainemployee', type: 'employee' });
+    await assignBrm(t, ids.brmA, ids.acme);
+    await assignBrm(t, ids.brmB, ids.globex);
+    for (const name of ['brma', 'brmb', 'adminone', 'vendorone', 'plainemployee']) {
+      clients[name] = await signInAs(t, name);
+    }
+  });
+  beforeEach(async () => {
+    await t.ctx.db.deleteFrom('rate_limits').execute();
+  });
+  afterAll(async () => t?.close());
+
+  it('lists to each BRM only its organizations’ items, and all to an admin', async () => {
+    const acmeRequest = await register('list.acme@acme.example');
+    const globexRequest = await register('list.globex@globex.example', 'Globex Health IT');
+    const a = await listOf('brma');
+    expect(a.map((p) => p.requestId)).toContain(acmeRequest);
+    expect(a.map((p) => p.requestId)).not.toContain(globexRequest);
+    expect((await listOf('brmb')).map((p) => p.requestId)).toEqual(expect.arrayContaining([globexRequest]));
+    expect((await listOf('brmb')).map((p) => p.requestId)).not.toContain(acmeRequest);
+    expect((await listOf('adminone')).map((p) => p.requestId)).toEqual(
+      expect.arrayContaining([acmeRequest, globexRequest]),
+    );
+    const row = a.find((p) => p.requestId === acmeRequest)!;
+    expect(row).toEqual({
+      requestId: acmeRequest,
+      workItemId: expect.any(String),
+      workItemName: 'New Account for list.acme@acme.example',
+      type: 'New Account',
+      firstname: 'Jane',
+      lastname: 'Doe',
+      email: 'list.acme@acme.example',
+      name: '',
+      org: 'Acme Imaging',
+      created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      praclaimed: 'false',
+      jobTitle: '',
+      manager: '',
+      description: 'New Account request for PRA - Vendor Access - Acme Imaging - BR',
+      comment: 'Self-registration',
+      commentAuthor: 'list.acme@acme.example',
+    });
+  });
+
+  it.each([
+    ['vendorone', 403, NOT_BRM],
+    ['plainemployee', 403, NOT_BRM],
+  ])('refuses %s the list and decisions', async (name, status, message) => {
+    const requestId = await register(`refused.${name}@acme.example`);
+    expect((await clients[name]!.get(LIST)).statusCode).toBe(status);
+    const res = await clients[name]!.post(DECIDE, { decision: 'APPROVE', requestId });
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toEqual({ errors: [message] });
+  });
+
+  it('answers 401 to an anonymous caller', async () => {
+    const requestId = await register('anon.decide@acme.example');
+    const client = new TestClient(t.app);
+    await client.fetchCsrf();
+    expect((await client.get(LIST)).statusCode).toBe(401);
+    expect((await client.post(DECIDE, { decision: 'APPROVE', requestId })).statusCode).toBe(401);
+  });
+
+  it('approves a registration: account, role, activation code mail and audit, once', async () => {
+    const requestId = await register('approve.me@acme.example', 'Acme Imaging', 'Ada', 'Lovelace');
+    const res = await clients.brma!.post(DECIDE, { decision: 'APPROVE', requestId });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true });
+    const account = await t.ctx.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('email', '=', 'approve.me@acme.example')
+      .executeTakeFirstOrThrow();
+    expect(account).toMatchObject({ username: 'alovelace', status: 'pendingActivation', type: 'vendor' });
+    const grant = await t.ctx.db
+      .selectFrom('role_grants')
+      .selectAll()
+      .where('account_id', '=', account.id)
+      .executeTakeFirstOrThrow();
+    expect(grant).toMatchObject({ organization_id: ids.acme, granted_by: ids.brmA });
+    const request = await t.ctx.db
+      .selectFrom('requests')
+      .selectAll()
+      .where('id', '=', requestId)
+      .executeTakeFirstOrThrow();
+    expect(request).toMatchObject({ status: 'approved', beneficiary_id: account.id });
+    const mails = await outbox(t, 'approve.me@acme.example');
+    expect(mails.map((m) => m.template)).toEqual(['registration-received', 'account-approved']);
+    expect(mails[1]!.text_body).toContain('/activate-account?code=');
+    expect((await listOf('brma')).map((p) => p.requestId)).not.toContain(requestId);
+    const again = await clients.adminone!.post(DECIDE, { decision: 'APPROVE', requestId });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ errors: [approvalMessages.alreadyDecided] });
+  });
+
+  it('gives the next free username to a namesake', async () => {
+    const first = await register('jd1@acme.example');
+    const second = await register('jd2@acme.example');
+    for (const requestId of [first, second]) {
+      expect((await clients.brma!.post(DECIDE, { decision: 'APPROVE', requestId })).statusCode).toBe(200);
+    }
+    const names = await t.ctx.db
+      .selectFrom('accounts')
+      .select(['username', 'email'])
+      .where('email', 'in', ['jd1@acme.example', 'jd2@acme.example'])
+      .orderBy('email')
+      .execute();
+    expect(names.map((n) => n.username)).toEqual(['jdoe', 'jdoe1']);
+  });
+
+  it('refuses a BRM of another organization to approve or reject, even bypassing the UI', async () => {
+    const requestId = await register('other.org@acme.example');
+    const before = await countRows(t, 'accounts');
+    for (const body of [
+      { decision: 'APPROVE', requestId },
+      { decision: 'DENY', requestId, comment: 'no' },
+    ]) {
+      const res = await clients.brmb!.post(DECIDE, body);
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ errors: [approvalMessages.notYourOrganization] });
+    }
+    expect(await countRows(t, 'accounts')).toBe(before);
+    expect((await listOf('brma')).map((p) => p.requestId)).toContain(requestId);
+  });
+
+  it('rejects with a justification, mailing it to the registrant', async () => {
+    const requestId = await register('deny.me@acme.example');
+    const missing = await clients.brma!.post(DECIDE, { decision: 'DENY', requestId, comment: '   ' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({ errors: ['comment: A justification is required to reject a request'] });
+    const res = await clients.brma!.post(DECIDE, {
+      decision: 'DENY',
+      requestId,
+      comment: 'Not one of our engineers',
+    });
+    expect(res.statusCode).toBe(200);
+    const mails = await outbox(t, 'deny.me@acme.example');
+    expect(mails.at(-1)).toMatchObject({ template: 'registration-denied' });
+    expect(mails.at(-1)!.text_body).toContain('Not one of our engineers');
+    expect(await auditActions(t, 'request.deny')).toHaveLength(1);
+    const status = await clients.brma!.post('/api/user/new/email-in-use', { email: 'deny.me@acme.example' });
+    expect(status.json()).toBe('available');
+  });
+
+  it('answers 404 to an unknown request and 400 to bad input', async () => {
+    const unknown = await clients.adminone!.post(DECIDE, {
+      decision: 'APPROVE',
+      requestId: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ errors: [requestNotFound] });
+    const cases: unknown[] = [
+      {},
+      { decision: 'APPROVE' },
+      { decision: 'MAYBE', requestId: '00000000-0000-4000-8000-000000000000' },
+      { decision: 'APPROVE', requestId: 'not-a-uuid' },
+      { decision: 'APPROVE', requestId: 42 },
+      { decision: 'APPROVE', requestId: '00000000-0000-4000-8000-000000000000', extra: 1 },
+      { decision: 'DENY', requestId: '00000000-0000-4000-8000-000000000000', comment: 'x'.repeat(3000) },
+    ];
+    for (const body of cases) {
+      const res = await clients.adminone!.post(DECIDE, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors.length).toBeGreaterThan(0);
+    }
+    const badId = await clients.adminone!.post(DECIDE, { decision: 'APPROVE', requestId: '' });
+    expect(badId.json()).toEqual({ errors: [`requestId: ${approvalMessages.noneSelected}`] });
+  });
+
+  it('creates one account, one mail and one audit event when two approve at once', async () => {
+    const requestId = await register('race.approve@acme.example', 'Acme Imaging', 'Race', 'Condition');
+    const results = await Promise.all([
+      clients.brma!.post(DECIDE, { decision: 'APPROVE', requestId }),
+      clients.adminone!.post(DECIDE, { decision: 'APPROVE', requestId }),
+      clients.brma!.post(DECIDE, { decision: 'APPROVE', requestId }),
+    ]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    const accounts = await t.ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('email', '=', 'race.approve@acme.example')
+      .execute();
+    expect(accounts).toHaveLength(1);
+    const mails = await outbox(t, 'race.approve@acme.example');
+    expect(mails.filter((m) => m.template === 'account-approved')).toHaveLength(1);
+    const audits = (await auditActions(t, 'request.approve')).filter(
+      (e) => (e.details as { requestId?: string }).requestId === requestId,
+    );
+    expect(audits).toHaveLength(1);
+  });
+
+  it('grants and removes roles for Add Access and Remove Access requests', async () => {
+    const add = await t.ctx.db
+      .insertInto('requests')
+      .values({ type: 'Add Access', status: 'pending', requester_id: ids.vendor, beneficiary_id: ids.vendor })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.ctx.db
+      .insertInto('request_items')
+      .values({ request_id: add.id, organization_id: ids.globex!, operation: 'Add', status: 'pending' })
+      .execute();
+    const row = (await listOf('brmb')).find((p) => p.requestId === add.id)!;
+    expect(row).toMatchObject({ type: 'Add Access', name: 'vendorone', email: 'vendorone@example.test' });
+    expect((await clients.brmb!.post(DECIDE, { decision: 'APPROVE', requestId: add.id })).statusCode).toBe(
+      200,
+    );
+    const grants = () =>
+      t.ctx.db
+        .selectFrom('role_grants')
+        .select('organization_id')
+        .where('account_id', '=', ids.vendor!)
+        .execute();
+    expect((await grants()).map((g) => g.organization_id)).toEqual([ids.globex]);
+
+    const remove = await t.ctx.db
+      .insertInto('requests')
+      .values({
+        type: 'Remove Access',
+        status: 'pending',
+        requester_id: ids.vendor,
+        beneficiary_id: ids.vendor,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.ctx.db
+      .insertInto('request_items')
+      .values({ request_id: remove.id, organization_id: ids.globex!, operation: 'Remove', status: 'pending' })
+      .execute();
+    expect(
+      (await clients.adminone!.post(DECIDE, { decision: 'APPROVE', requestId: remove.id })).statusCode,
+    ).toBe(200);
+    expect(await grants()).toEqual([]);
+  });
+});
+
+describe('approvals while the identity service is in maintenance', () => {
+  it('answers 503 to a decision', async () => {
+    const t = await createTestApp('pglite', { IIQ_MAINTENANCE: 'true' });
+    try {
+      await createAccount(t, { username: 'adminone', type: 'employee', isAdmin: true });
+      const admin = await signInAs(t, 'adminone');
+      const res = await admin.post(DECIDE, {
+        decision: 'APPROVE',
+        requestId: '00000000-0000-4000-8000-000000000000',
+      });
+      expect(res.statusCode).toBe(503);
+      expect((await admin.get(LIST)).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

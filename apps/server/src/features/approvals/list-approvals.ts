@@ -1,0 +1,34 @@
+import { roleName, type PendingApproval } from '@pra/contracts';
+import type { Db } from '../../platform/db';
+import type { Account } from '../../platform/db-schema';
+import { listDecidableItems, type DecidableItemRow } from './queries';
+
+/** One approvals-page row for a pending item. */
+export function toPendingApproval(row: DecidableItemRow): PendingApproval {
+  // A registration describes the person itself; access requests are about an existing account.
+  const isNewAccount = row.type === 'New Account';
+  const email = isNewAccount ? row.email : (row.beneficiaryEmail ?? row.email);
+  return {
+    requestId: row.requestId,
+    workItemId: row.itemId,
+    workItemName: `${row.type} for ${email}`,
+    type: row.type,
+    firstname: isNewAccount ? row.first_name : (row.beneficiaryGivenName ?? row.first_name),
+    lastname: isNewAccount ? row.last_name : (row.beneficiaryFamilyName ?? row.last_name),
+    email,
+    name: row.beneficiaryUsername ?? '',
+    org: row.orgName,
+    created: new Date(row.created_at).toISOString(),
+    praclaimed: 'false',
+    jobTitle: isNewAccount ? row.job_title : (row.beneficiaryJobTitle ?? row.job_title),
+    manager: isNewAccount ? row.manager : (row.beneficiaryManager ?? row.manager),
+    description: `${row.type} request for ${roleName(row.orgName)}`,
+    comment: row.comment,
+    commentAuthor: row.requesterUsername ?? row.email,
+  };
+}
+
+/** The pending items the account may decide, newest first. */
+export async function listPendingApprovals(db: Db, account: Account): Promise<PendingApproval[]> {
+  return (await listDecidableItems(db, account)).map(toPendingApproval);
+}

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../http/context';
+import { findMessage, listMessages } from './queries';
+import { mailboxPage, messagePage, missingPage } from './pages';
+
+const idParams = z.object({ id: z.string().uuid() });
+
+function page(reply: FastifyReply, status: number, body: string) {
+  return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+}
+
+/**
+ * The development mailbox: every outbox mail, readable in the browser and as JSON for the browser
+ * journeys. Standalone only; production answers 404 (the paths are claimed so the SPA fallback
+ * does not answer them either).
+ */
+export const devMailboxRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
+  const hospital = ctx.config.HOSPITAL_NAME;
+  if (!ctx.config.isStandalone) {
+    const notFound = async (_request: unknown, reply: FastifyReply) =>
+      reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+    app.get('/dev/mailbox', notFound);
+    app.get('/dev/mailbox/*', notFound);
+    return;
+  }
+
+  app.get('/dev/mailbox', async (_request, reply) =>
+    page(reply, 200, mailboxPage(hospital, await listMessages(ctx.db))),
+  );
+
+  app.get('/dev/mailbox/api/messages', async (_request, reply) => {
+    const rows = await listMessages(ctx.db);
+    return reply.header('cache-control', 'no-store').send(
+      rows.map((m) => ({
+        id: m.id,
+        to: m.recipient,
+        subject: m.subject,
+        text: m.text_body,
+        createdAt: new Date(m.created_at).toISOString(),
+      })),
+    );
+  });
+
+  app.get('/dev/mailbox/:id', async (request, reply) => {
+    const parsed = idParams.safeParse(request.params);
+    const message = parsed.success ? await findMessage(ctx.db, parsed.data.id) : undefined;
+    if (!message) return page(reply, 404, missingPage(hospital));
+    return page(reply, 200, messagePage(hospital, message));
+  });
+};

@@ -1,0 +1,134 @@
+import { emailDomain, registrationMessages, type RegistrationBody } from '@pra/contracts';
+import type { AppContext } from '../../http/context';
+import { AppError } from '../../http/errors';
+import { policies } from '../../http/guards';
+import { recordAudit } from '../../identity/audit';
+import { awaitingDecisionMail, registrationReceivedMail } from '../../identity/mail-templates';
+import { enqueueMail } from '../../identity/outbox';
+import { mailSite, provisionAccount } from '../../identity/provision-account';
+import type { Account } from '../../platform/db-schema';
+import {
+  activeOrganizationsForDomain,
+  decidersOf,
+  emailUse,
+  lockEmail,
+  managesOrganization,
+} from './queries';
+
+export const notYourOrganization = 'You can only register users for organizations you manage.';
+
+/** A unique violation of the one-pending-registration-per-email index: a concurrent duplicate. */
+function isPendingDuplicate(error: unknown): boolean {
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  return (
+    e.code === '23505' &&
+    (e.constraint === 'requests_pending_new_account_email_key' ||
+      String(e.message).includes('requests_pending_new_account_email_key'))
+  );
+}
+
+/**
+ * A registration. Self-registrations (anonymous, vendors, plain employees) become a pending
+ * `New Account` request for the organization's BRMs; a BRM of the organization or an admin
+ * registers on the vendor's behalf, so the request is recorded as approved by them and the
+ * account is created at once.
+ */
+export async function registerUser(options: {
+  ctx: AppContext;
+  caller: Account | null;
+  body: RegistrationBody;
+  clientAddress: string;
+}): Promise<{ requestId: string }> {
+  const { ctx, caller, body, clientAddress } = options;
+  const domain = emailDomain(body.email);
+  const organizations = await activeOrganizationsForDomain(ctx.db, domain);
+  if (organizations.length === 0) {
+    throw new AppError('badRequest', registrationMessages.noOrganizations(domain));
+  }
+  const organization = organizations.find((o) => o.name.toLowerCase() === body.org.toLowerCase());
+  if (!organization) throw new AppError('badRequest', registrationMessages.emailMismatch);
+
+  const onBehalf = caller !== null && policies.isBrmOrAdmin(caller);
+  if (onBehalf && !caller.is_admin && !(await managesOrganization(ctx.db, caller.id, organization.id))) {
+    throw new AppError('forbidden', notYourOrganization);
+  }
+
+  try {
+    return await ctx.db.transaction().execute(async (tx) => {
+      await lockEmail(tx, body.email);
+      const use = await emailUse(tx, body.email);
+      if (use === 'activeAccount') {
+        throw new AppError(
+          'conflict',
+          onBehalf ? registrationMessages.emailInUseAdmin : registrationMessages.emailInUse,
+        );
+      }
+      if (use === 'pendingApproval') throw new AppError('conflict', registrationMessages.pending);
+
+      const status = onBehalf ? 'approved' : 'pending';
+      const { id: requestId } = await tx
+        .insertInto('requests')
+        .values({
+          type: 'New Account',
+          status,
+          requester_id: caller?.id ?? null,
+          first_name: body.firstName,
+          last_name: body.lastName,
+          email: body.email,
+          comment: onBehalf ? `Registered on the vendor's behalf by ${caller.username}` : 'Self-registration',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const { id: itemId } = await tx
+        .insertInto('request_items')
+        .values({
+          request_id: requestId,
+          organization_id: organization.id,
+          operation: 'Add',
+          status,
+          decided_by: onBehalf ? caller.id : null,
+          decided_at: onBehalf ? new Date() : null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await recordAudit(tx, {
+        action: onBehalf ? 'registration.on-behalf' : 'registration.submit',
+        outcome: 'success',
+        actor: caller ? { id: caller.id, username: caller.username } : { id: null, username: body.email },
+        organizationId: organization.id,
+        clientAddress,
+        details: { requestId },
+      });
+
+      const site = mailSite(ctx);
+      if (onBehalf) {
+        await provisionAccount(tx, ctx, {
+          actor: caller,
+          registration: {
+            requestId,
+            firstName: body.firstName,
+            lastName: body.lastName,
+            email: body.email,
+            jobTitle: '',
+            manager: '',
+          },
+          grants: [
+            { organizationId: organization.id, organizationName: organization.name, requestItemId: itemId },
+          ],
+          clientAddress,
+        });
+      } else {
+        await enqueueMail(tx, {
+          to: body.email,
+          ...registrationReceivedMail(site, { firstName: body.firstName, organization: organization.name }),
+        });
+        const mail = awaitingDecisionMail(site, { ...body, organization: organization.name });
+        for (const to of await decidersOf(tx, organization.id)) await enqueueMail(tx, { to, ...mail });
+      }
+      return { requestId };
+    });
+  } catch (error) {
+    if (isPendingDuplicate(error)) throw new AppError('conflict', registrationMessages.pending);
+    throw error;
+  }
+}

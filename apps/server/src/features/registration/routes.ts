@@ -1,0 +1,73 @@
+import {
+  api,
+  emailDomain,
+  emailInUseBody,
+  emailInUseResult,
+  orgsByDomainQuery,
+  orgsByDomainResponse,
+  registrationBody,
+  registrationResponse,
+} from '@pra/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../http/context';
+import { AppError, messages } from '../../http/errors';
+import { createGuards } from '../../http/guards';
+import { optionalAccount } from '../../http/optional-account';
+import { hitRateLimit, type RateLimitRule } from '../../identity/rate-limit';
+import { activeOrganizationsForDomain, emailUse } from './queries';
+import { registerUser } from './register-user';
+
+/** Registrations per client address: plenty for an office behind one address, too few to flood BRMs. */
+const SUBMIT_LIMIT: RateLimitRule = { limit: 20, windowSeconds: 3600 };
+/** email-in-use tells whether an address has an account: limited against bulk probing. */
+const EMAIL_CHECK_LIMIT: RateLimitRule = { limit: 120, windowSeconds: 900 };
+
+export const registrationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
+  const guards = createGuards(ctx);
+  const limit = async (key: string, rule: RateLimitRule) => {
+    const result = await hitRateLimit(ctx.db, key, rule);
+    if (!result.allowed) throw new AppError('tooManyRequests', messages.tooMany, result.retryAfterSeconds);
+  };
+
+  app.post(
+    api.emailInUse,
+    { schema: { body: emailInUseBody, response: { 200: emailInUseResult } } },
+    async (request, reply) => {
+      await limit(`email-in-use:${request.ip}`, EMAIL_CHECK_LIMIT);
+      const result = await emailUse(ctx.db, request.body.email);
+      // fastify would send a bare string as text/plain; the contract says a JSON string.
+      // (A string payload skips the serializer, so the already-encoded text is sent as is.)
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(result) as typeof result);
+    },
+  );
+
+  app.get(
+    api.orgsByDomain,
+    { schema: { querystring: orgsByDomainQuery, response: { 200: orgsByDomainResponse } } },
+    async (request) => {
+      // Accept "acme.example" as well as a whole address.
+      const domain = request.query.domain.includes('@')
+        ? emailDomain(request.query.domain)
+        : request.query.domain.toLowerCase();
+      return (await activeOrganizationsForDomain(ctx.db, domain)).map((o) => o.name);
+    },
+  );
+
+  app.post(
+    api.registrationSubmit,
+    {
+      schema: { body: registrationBody, response: { 200: registrationResponse } },
+      preHandler: [guards.requireIdentityService],
+    },
+    async (request) => {
+      await limit(`registration:${request.ip}`, SUBMIT_LIMIT);
+      const { requestId } = await registerUser({
+        ctx,
+        caller: await optionalAccount(ctx.db, request),
+        body: request.body,
+        clientAddress: request.ip,
+      });
+      return { requestID: requestId, success: true };
+    },
+  );
+};

@@ -1,0 +1,135 @@
+import { loginUrl, routes } from '@pra/contracts';
+import { html, type Html } from '../idp/html';
+
+/** A rendered mail, ready for the outbox. */
+export interface MailContent {
+  template: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** What every mail says about where it comes from. */
+export interface MailSite {
+  hospitalName: string;
+  publicUrl: string;
+}
+
+/** Subjects go into a header: no CR/LF or other control characters, whatever a name contains. */
+export function headerSafe(text: string): string {
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+      .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 200)
+  );
+}
+
+function compose(
+  site: MailSite,
+  template: string,
+  subject: string,
+  paragraphs: { text: string; html: Html }[],
+): MailContent {
+  const signature = `${site.hospitalName} PRA Portal — ${site.publicUrl}`;
+  const text = [...paragraphs.map((p) => p.text), '', signature].join('\n\n').replace(/\n{3,}/g, '\n\n');
+  const body = html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <title>${headerSafe(subject)}</title>
+      </head>
+      <body>
+        ${paragraphs.map((p) => html`<p>${p.html}</p>`)}
+        <p><a href="${site.publicUrl}">${site.hospitalName} PRA Portal</a></p>
+      </body>
+    </html>`;
+  return { template, subject: headerSafe(subject), text: `${text}\n`, html: body.value };
+}
+
+/** A paragraph that reads the same in both bodies. */
+const para = (text: string) => ({ text, html: html`${text}` });
+/** A paragraph ending with a link. */
+const linkPara = (lead: string, url: string) => ({
+  text: `${lead}\n${url}`,
+  html: html`${lead}<br /><a href="${url}">${url}</a>`,
+});
+
+/** To a self-registrant: the registration arrived and waits for a decision. */
+export function registrationReceivedMail(
+  site: MailSite,
+  p: { firstName: string; organization: string },
+): MailContent {
+  return compose(site, 'registration-received', `${site.hospitalName} PRA Portal: registration received`, [
+    para(`Hello ${p.firstName},`),
+    para(
+      `We received your registration for privileged remote access on behalf of ${p.organization}. ` +
+        `A business relationship manager will review it; you will get an email with the decision.`,
+    ),
+  ]);
+}
+
+/** To each BRM of the organization: a registration awaits their decision. */
+export function awaitingDecisionMail(
+  site: MailSite,
+  p: { firstName: string; lastName: string; email: string; organization: string },
+): MailContent {
+  return compose(
+    site,
+    'registration-awaiting-decision',
+    `${site.hospitalName} PRA Portal: new user registration for ${p.organization} awaits your decision`,
+    [
+      para(
+        `${p.firstName} ${p.lastName} (${p.email}) registered for privileged remote access on behalf of ${p.organization}.`,
+      ),
+      linkPara('Please approve or reject the request:', `${site.publicUrl}${routes.pendingApprovals}`),
+    ],
+  );
+}
+
+/** To the new vendor: the account exists; the link and code activate it. */
+export function accountApprovedMail(
+  site: MailSite,
+  p: { firstName: string; username: string; code: string; expiresInDays: number },
+): MailContent {
+  const link = `${site.publicUrl}${routes.activateAccount}?code=${encodeURIComponent(p.code)}`;
+  return compose(site, 'account-approved', `${site.hospitalName} PRA Portal: activate your account`, [
+    para(`Hello ${p.firstName},`),
+    para(`Your registration was approved. Your username is ${p.username}.`),
+    linkPara('Activate your account and set your password here:', link),
+    para(
+      `Or open ${site.publicUrl}${routes.activateAccount} and enter the activation code ${p.code}. ` +
+        `The code can be used once and expires in ${p.expiresInDays} days.`,
+    ),
+  ]);
+}
+
+/** To a registrant whose registration was rejected, with the BRM's justification. */
+export function registrationDeniedMail(
+  site: MailSite,
+  p: { firstName: string; organization: string; justification: string },
+): MailContent {
+  return compose(site, 'registration-denied', `${site.hospitalName} PRA Portal: registration not approved`, [
+    para(`Hello ${p.firstName},`),
+    para(`Your registration for privileged remote access on behalf of ${p.organization} was not approved.`),
+    para(`Reason: ${p.justification}`),
+  ]);
+}
+
+/** To the account owner once the account is active. */
+export function accountActivatedMail(
+  site: MailSite,
+  p: { firstName: string; username: string },
+): MailContent {
+  return compose(site, 'account-activated', `${site.hospitalName} PRA Portal: your account is active`, [
+    para(`Hello ${p.firstName},`),
+    para(
+      `Your account ${p.username} is now active. When you sign in for the first time you will be asked ` +
+        `to set up multi-factor authentication.`,
+    ),
+    linkPara('Sign in:', `${site.publicUrl}${loginUrl(routes.welcome)}`),
+    para('If you did not activate this account, contact the PRA support team at once.'),
+  ]);
+}

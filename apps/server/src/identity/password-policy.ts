@@ -1,0 +1,63 @@
+import { checkPassword, type PasswordComplexity, type PasswordRequirements } from '@pra/contracts';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import type { Config } from '../config';
+import type { Account } from '../platform/db-schema';
+
+/** The portal's complexity rules (PRODUCT.md, "Password policy"). */
+export const DEFAULT_COMPLEXITY: PasswordComplexity = {
+  minLength: 12,
+  maxLength: 128,
+  minUpperAlpha: 1,
+  minLowerAlpha: 1,
+  minNumeric: 1,
+  minSpecialChars: 1,
+  minCharTypes: 3,
+  maxRepeatChars: 2,
+  minAlpha: 0,
+};
+
+/** Terms shorter than this would block too much ("al", "li") and protect nothing. */
+const MIN_TERM_LENGTH = 3;
+
+export const TOO_COMMON = 'This password is too common';
+
+/**
+ * The policy for a username: its own terms (the username, and — when the caller may see them —
+ * the account's names and email local part) plus the configured words and the hospital name.
+ */
+export function passwordPolicy(
+  config: Pick<Config, 'PASSWORD_BLOCKED_WORDS' | 'HOSPITAL_NAME'>,
+  username: string,
+  account?: Pick<Account, 'given_name' | 'family_name' | 'email'>,
+): PasswordRequirements {
+  const personal = account
+    ? [account.given_name, account.family_name, account.email.slice(0, account.email.lastIndexOf('@'))]
+    : [];
+  const seen = new Set<string>();
+  const blockedTerms: string[] = [];
+  for (const raw of [username, ...personal, ...config.PASSWORD_BLOCKED_WORDS, config.HOSPITAL_NAME]) {
+    const term = raw.trim();
+    const key = term.toLowerCase();
+    if (term.length < MIN_TERM_LENGTH || seen.has(key)) continue;
+    seen.add(key);
+    blockedTerms.push(term);
+  }
+  return { status: 'success', Password_Complexity: { ...DEFAULT_COMPLEXITY }, blockedTerms };
+}
+
+let common: Set<string> | undefined;
+
+/** True for a password on the common-password list (zxcvbn's), whatever its case. */
+export function isCommonPassword(password: string): boolean {
+  common ??= new Set(dictionary['passwords-common']);
+  return common.has(password.toLowerCase());
+}
+
+/** The messages of every rule the password fails; empty when it is acceptable. */
+export function passwordProblems(password: string, policy: PasswordRequirements): string[] {
+  const failed = checkPassword(password, policy)
+    .filter((check) => !check.ok)
+    .map((check) => check.message);
+  if (isCommonPassword(password)) failed.push(TOO_COMMON);
+  return failed;
+}

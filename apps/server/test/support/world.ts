@@ -1,0 +1,61 @@
+import type { TestApp } from './test-app';
+
+/** An organization with its email domains; returns its id. */
+export async function addOrganization(
+  t: TestApp,
+  name: string,
+  domains: string[] = [],
+  isActive = true,
+): Promise<string> {
+  const { id } = await t.ctx.db
+    .insertInto('organizations')
+    .values({ name, is_active: isActive })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (domains.length > 0) {
+    await t.ctx.db
+      .insertInto('organization_domains')
+      .values(domains.map((domain) => ({ organization_id: id, domain })))
+      .execute();
+  }
+  return id;
+}
+
+export async function assignBrm(t: TestApp, accountId: string, organizationId: string): Promise<void> {
+  await t.ctx.db
+    .insertInto('brm_assignments')
+    .values({ account_id: accountId, organization_id: organizationId })
+    .execute();
+}
+
+/** The queued mails, oldest first. */
+export async function outbox(t: TestApp, recipient?: string) {
+  let query = t.ctx.db.selectFrom('outbox').selectAll().orderBy('created_at').orderBy('id');
+  if (recipient) query = query.where('recipient', '=', recipient);
+  return query.execute();
+}
+
+const CODE_PATTERN = /[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}/;
+
+/** The activation code of the newest approval mail to `recipient`. */
+export async function activationCodeFor(t: TestApp, recipient: string): Promise<string> {
+  const mails = (await outbox(t, recipient)).filter((m) => m.template === 'account-approved');
+  const code = mails.at(-1)?.text_body.match(CODE_PATTERN)?.[0];
+  if (!code) throw new Error(`no activation mail for ${recipient}`);
+  return code;
+}
+
+export async function auditActions(t: TestApp, action: string) {
+  return t.ctx.db.selectFrom('audit_events').selectAll().where('action', '=', action).execute();
+}
+
+export async function countRows(
+  t: TestApp,
+  table: 'accounts' | 'requests' | 'request_items' | 'outbox' | 'codes' | 'role_grants' | 'audit_events',
+): Promise<number> {
+  const rows = await t.ctx.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .execute();
+  return Number(rows[0]?.n ?? 0);
+}

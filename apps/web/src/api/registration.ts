@@ -1,0 +1,28 @@
+import {
+  api,
+  emailInUseResult,
+  orgsByDomainResponse,
+  registrationResponse,
+  type EmailInUseResult,
+  type OrgsByDomainQuery,
+  type OrgsByDomainResponse,
+  type RegistrationBody,
+  type RegistrationResponse,
+} from '@pra/contracts';
+import { call } from './client';
+
+/** POST /api/user/new/email-in-use: whether the email may register. */
+export function checkEmailInUse(email: string, signal?: AbortSignal): Promise<EmailInUseResult> {
+  return call(emailInUseResult, { method: 'post', url: api.emailInUse, data: { email }, signal });
+}
+
+/** GET /api/orgs/email-domain?domain= : the organizations owning an email domain. */
+export function getOrgsByDomain(domain: string, signal?: AbortSignal): Promise<OrgsByDomainResponse> {
+  const params: OrgsByDomainQuery = { domain };
+  return call(orgsByDomainResponse, { method: 'get', url: api.orgsByDomain, params, signal });
+}
+
+/** POST /api/user/new/submit */
+export function submitRegistration(body: RegistrationBody): Promise<RegistrationResponse> {
+  return call(registrationResponse, { method: 'post', url: api.registrationSubmit, data: body });
+}

@@ -1,0 +1,24 @@
+import type { PasswordCheck } from '@pra/contracts';
+import { CheckIcon, CrossIcon } from '../icons';
+
+/** The live list of password rules; each item says "met"/"not met" in text, not only by icon and colour. */
+export function PasswordChecklist({ id, checks }: { id: string; checks: PasswordCheck[] }) {
+  const unmet = checks.filter((check) => !check.ok).length;
+  return (
+    <div id={id} className="password-checklist">
+      <p className="small fw-semibold mb-1">Password requirements</p>
+      <ul className="list-unstyled small mb-1">
+        {checks.map((check) => (
+          <li key={check.rule} className={check.ok ? 'text-success' : 'text-danger'}>
+            {check.ok ? <CheckIcon className="me-1" /> : <CrossIcon className="me-1" />}
+            {check.message}
+            <span className="visually-hidden">{check.ok ? ' (met)' : ' (not met)'}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="visually-hidden" role="status">
+        {unmet === 0 ? 'All password requirements met' : `${unmet} password requirements not met`}
+      </p>
+    </div>
+  );
+}

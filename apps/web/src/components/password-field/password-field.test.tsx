@@ -1,0 +1,89 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { api } from '@pra/contracts';
+import { createQueryClient } from '../../app/query-client';
+import { installFakeServer } from '../../test/fake-server';
+import { GOOD_PASSWORD, makePasswordRequirements } from '../../test/password-policy';
+import { emptyPasswordPair } from './evaluate-password';
+import { PasswordField } from './password-field';
+
+function Harness({ onValidityChange }: { onValidityChange: (isValid: boolean) => void }) {
+  const [value, setValue] = useState(emptyPasswordPair);
+  return (
+    <PasswordField username="jdoe" value={value} onChange={setValue} onValidityChange={onValidityChange} />
+  );
+}
+
+function renderField() {
+  installFakeServer({
+    [`GET ${api.passwordRequirements}?username=jdoe`]: {
+      data: makePasswordRequirements(['jdoe', 'hospital']),
+    },
+  });
+  const onValidityChange = vi.fn();
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <Harness onValidityChange={onValidityChange} />
+    </QueryClientProvider>,
+  );
+  return onValidityChange;
+}
+
+const item = (text: string) => screen.getByText(text).closest('li')!;
+
+describe('PasswordField', () => {
+  it('lists every server rule with a textual met / not met state', async () => {
+    renderField();
+    const list = await screen.findByRole('list');
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'Min length: 12 (not met)',
+      'Max length: 128 (met)',
+      'Min uppercase characters: 1 (not met)',
+      'Min lowercase characters: 1 (not met)',
+      'Min number of symbols: 1 (not met)',
+      'Min amount of numbers: 1 (not met)',
+      'Max repeated characters: 2 (met)',
+    ]);
+    await userEvent.type(screen.getByLabelText('New Password'), 'abcD');
+    expect(item('Min uppercase characters: 1').textContent).toContain('(met)');
+    expect(item('Min length: 12').textContent).toContain('(not met)');
+  });
+
+  it('names a blocked term the password contains', async () => {
+    renderField();
+    await screen.findByRole('list');
+    await userEvent.type(screen.getByLabelText('New Password'), 'My-Hospital-Pass-1');
+    expect(item('Contains blocked term: hospital').textContent).toContain('(not met)');
+  });
+
+  it("says 'Passwords must match' and reports validity only for a good, confirmed password", async () => {
+    const onValidityChange = renderField();
+    await screen.findByRole('list');
+    await userEvent.type(screen.getByLabelText('New Password'), GOOD_PASSWORD);
+    await userEvent.type(screen.getByLabelText('Confirm Password'), 'Correct');
+    expect(screen.getByText('Passwords must match')).toBeTruthy();
+    expect(screen.getByLabelText('Confirm Password').className).toContain('is-invalid');
+    expect(onValidityChange).toHaveBeenLastCalledWith(false);
+
+    await userEvent.clear(screen.getByLabelText('Confirm Password'));
+    await userEvent.type(screen.getByLabelText('Confirm Password'), GOOD_PASSWORD);
+    expect(screen.getByLabelText('Confirm Password').className).not.toContain('is-invalid');
+    expect(onValidityChange).toHaveBeenLastCalledWith(true);
+    expect(screen.getByRole('status').textContent).toBe('All password requirements met');
+  });
+
+  it('shows an advisory strength meter once the estimator has loaded', async () => {
+    renderField();
+    await screen.findByRole('list');
+    await userEvent.type(screen.getByLabelText('New Password'), 'password');
+    const meter = await screen.findByRole('meter', { name: 'Password strength' }, { timeout: 5000 });
+    expect(meter.getAttribute('aria-valuetext')).toBe('Very weak');
+  });
+});

@@ -1,0 +1,33 @@
+import { useMutation } from '@tanstack/react-query';
+import { activationMessages, type DecodeResponse } from '@pra/contracts';
+import { activateWithPassword, decodeActivationCode } from '../../api/activation';
+import { showAlert } from '../../app/alerts';
+import { withLoading } from '../../app/loading';
+import { failureMessage } from './failure-message';
+
+/** Checks a typed activation code; a failed call shows 'Failed to process activation code'. */
+export function useDecodeCode(onChecked: (code: string, result: DecodeResponse) => void) {
+  return useMutation({
+    // The field's text is kept as typed (the answer is matched to it); the server gets it trimmed.
+    mutationFn: (code: string) => decodeActivationCode(code.trim()),
+    onSuccess: (result, code) => onChecked(code, result),
+    onError: (error) => showAlert(failureMessage(error, activationMessages.failedToProcess), 'danger'),
+  });
+}
+
+/** Sets the initial password and activates the account. */
+export function useActivate(onActivated: () => void) {
+  return useMutation({
+    mutationFn: (body: { claimCode: string; newPassword: string }) =>
+      withLoading(() => activateWithPassword(body)),
+    onSuccess: (result) => {
+      if (!result.success) {
+        showAlert(activationMessages.unexpected, 'danger');
+        return;
+      }
+      showAlert(activationMessages.activated, 'success');
+      onActivated();
+    },
+    onError: (error) => showAlert(failureMessage(error, activationMessages.unexpected), 'danger'),
+  });
+}

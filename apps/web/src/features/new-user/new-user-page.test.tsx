@@ -1,0 +1,148 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { api, registrationMessages } from '@pra/contracts';
+import {
+  anonymous,
+  bootReplies,
+  installFakeServer,
+  makeUser,
+  signedIn,
+  type FakeReply,
+} from '../../test/fake-server';
+import { renderApp } from '../../test/render-app';
+
+const orgsKey = (domain: string) => `GET ${api.orgsByDomain}?domain=${domain}`;
+const inUseKey = `POST ${api.emailInUse}`;
+const submitKey = `POST ${api.registrationSubmit}`;
+const brm = makeUser({ type: 'employee', isEmployeeBrm: true, orgs: ['Acme Imaging', 'Initech'] });
+
+function setup(extra: Record<string, FakeReply> = {}, auth = anonymous, user?: ReturnType<typeof makeUser>) {
+  return installFakeServer({
+    ...bootReplies(auth, user),
+    [orgsKey('acme.example')]: { data: ['Acme Imaging', 'Acme Labs'] },
+    [inUseKey]: { data: 'available' },
+    [submitKey]: { data: { requestID: 'r1', success: true } },
+    ...extra,
+  });
+}
+
+async function fillForm(email = 'jane@acme.example') {
+  await userEvent.type(await screen.findByLabelText('First Name'), 'Jane');
+  await userEvent.type(screen.getByLabelText('Last Name'), 'Doe');
+  await userEvent.type(screen.getByLabelText('Email'), email);
+}
+
+const registerButton = () => screen.getByRole('button', { name: 'Register' });
+const orgSelect = () => screen.getByLabelText<HTMLSelectElement>('Organization');
+
+describe('New User Registration', () => {
+  it('lets a visitor register after choosing an organization and agreeing to the policy', async () => {
+    const server = setup();
+    const { router } = renderApp('/new-user');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('New User Registration');
+    await fillForm();
+    await waitFor(() => expect(orgSelect().disabled).toBe(false), { timeout: 3000 });
+    expect([...orgSelect().options].map((o) => o.value)).toEqual(['', 'Acme Imaging', 'Acme Labs']);
+    await userEvent.selectOptions(orgSelect(), 'Acme Labs');
+    expect(registerButton()).toHaveProperty('disabled', true);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Read the Acceptable Use Policy' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Acceptable Use Policy' });
+    await userEvent.click(dialog.querySelector('.modal-footer button')!);
+    await userEvent.click(screen.getByLabelText('I agree to the Acceptable Use Policy'));
+    await waitFor(() => expect(registerButton()).toHaveProperty('disabled', false));
+    await userEvent.click(registerButton());
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Registration Successful' })).toBeTruthy();
+    expect(server.requests.find((r) => r.key === submitKey)?.data).toEqual({
+      firstName: 'Jane',
+      lastName: 'Doe',
+      email: 'jane@acme.example',
+      org: 'Acme Labs',
+    });
+    await userEvent.click(screen.getByRole('link', { name: 'Home' }));
+    expect(router.state.location.pathname).toBe('/home');
+  });
+
+  it("shows 'Required' and 'Invalid email' and keeps Register disabled", async () => {
+    setup();
+    renderApp('/new-user');
+    await userEvent.click(await screen.findByLabelText('First Name'));
+    await userEvent.tab();
+    expect(await screen.findByText('Required')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('Email'), 'not-an-email');
+    await userEvent.tab();
+    expect(await screen.findByText('Invalid email')).toBeTruthy();
+    expect(registerButton()).toHaveProperty('disabled', true);
+  });
+
+  it("marks an email domain without organizations 'Unrecognized email domain'", async () => {
+    setup({ [orgsKey('nowhere.example')]: { data: [] } });
+    renderApp('/new-user');
+    await fillForm('joe@nowhere.example');
+    expect(
+      await screen.findByText(registrationMessages.unrecognizedDomain, undefined, { timeout: 3000 }),
+    ).toBeTruthy();
+    expect(orgSelect().disabled).toBe(true);
+  });
+
+  it('warns about an email in use and offers to log in with that account', async () => {
+    setup({ [inUseKey]: { data: 'activeAccount' } });
+    renderApp('/new-user');
+    await fillForm();
+    expect(
+      await screen.findByText(registrationMessages.emailInUse, undefined, { timeout: 3000 }),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Login with Existing Account' }).getAttribute('href')).toBe(
+      '/api/saml/login/standard?next=%2Fwelcome',
+    );
+    await userEvent.click(screen.getByLabelText('I agree to the Acceptable Use Policy'));
+    await userEvent.selectOptions(orgSelect(), 'Acme Labs');
+    expect(registerButton()).toHaveProperty('disabled', true);
+  });
+
+  it('warns about a registration already pending', async () => {
+    setup({ [inUseKey]: { data: 'pendingApproval' } });
+    renderApp('/new-user');
+    await fillForm();
+    expect(await screen.findByText(registrationMessages.pending, undefined, { timeout: 3000 })).toBeTruthy();
+  });
+
+  it('shows the server refusal in a danger alert', async () => {
+    setup({ [submitKey]: { status: 409, data: { errors: [registrationMessages.pending] } } });
+    renderApp('/new-user');
+    await fillForm();
+    await waitFor(() => expect(orgSelect().disabled).toBe(false), { timeout: 3000 });
+    await userEvent.selectOptions(orgSelect(), 'Acme Imaging');
+    await userEvent.click(screen.getByLabelText('I agree to the Acceptable Use Policy'));
+    await userEvent.click(registerButton());
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(registrationMessages.pending);
+  });
+
+  it('lets a BRM register on behalf without the policy, only for its own organizations', async () => {
+    setup({ [inUseKey]: { data: 'available' } }, signedIn(), brm);
+    const { router } = renderApp('/new-user');
+    await fillForm();
+    // One own organization owns the domain: it is chosen already.
+    await waitFor(() => expect(orgSelect().value).toBe('Acme Imaging'), { timeout: 3000 });
+    expect([...orgSelect().options].map((o) => o.value)).toEqual(['', 'Acme Imaging']);
+    expect(screen.queryByLabelText('I agree to the Acceptable Use Policy')).toBeNull();
+    await waitFor(() => expect(registerButton()).toHaveProperty('disabled', false));
+    await userEvent.click(registerButton());
+    await userEvent.click(await screen.findByRole('link', { name: 'Home' }));
+    // /welcome is a lazy route: the navigation completes once its chunk has loaded.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/welcome'));
+  });
+
+  it("tells a BRM 'This email is already in use on an active account'", async () => {
+    setup({ [inUseKey]: { data: 'activeAccount' } }, signedIn(), brm);
+    renderApp('/new-user');
+    await fillForm();
+    expect(
+      await screen.findByText(registrationMessages.emailInUseAdmin, undefined, { timeout: 3000 }),
+    ).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Login with Existing Account' })).toBeNull();
+  });
+});

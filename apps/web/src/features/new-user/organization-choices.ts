@@ -1,0 +1,19 @@
+import type { CurrentUser } from '@pra/contracts';
+import { isBrmOrAdmin } from '../../app/roles';
+
+export type Registrant = Pick<CurrentUser, 'orgs' | 'isAdmin' | 'isEmployeeBrm' | 'type'>;
+
+/** Whether the person registers someone else (BRM or admin): no policy checkbox, own orgs only. */
+export function registersOnBehalf(user: Registrant | undefined): boolean {
+  return user !== undefined && isBrmOrAdmin(user);
+}
+
+/**
+ * The organizations offered for an email domain: all of them to a self-registrant and an admin,
+ * only those the BRM manages to a BRM (the server refuses the others anyway).
+ */
+export function organizationChoices(domainOrgs: readonly string[], user: Registrant | undefined): string[] {
+  if (!registersOnBehalf(user) || user?.isAdmin) return [...domainOrgs];
+  const own = new Set(user?.orgs);
+  return domainOrgs.filter((org) => own.has(org));
+}

@@ -1,0 +1,156 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useForm, useWatch } from 'react-hook-form';
+import { registrationBody, registrationMessages, type RegistrationBody } from '@pra/contracts';
+import { submitRegistration } from '../../api/registration';
+import { UNKNOWN_ERROR } from '../../api/client';
+import { withLoading } from '../../app/loading';
+import {
+  AcceptableUsePolicyModal,
+  POLICY_TITLE,
+} from '../../components/acceptable-use-policy/acceptable-use-policy';
+import { EmailStatusAlert } from './email-status-alert';
+import { organizationChoices, registersOnBehalf, type Registrant } from './organization-choices';
+import { TextField } from './text-field';
+import { useEmailChecks } from './use-email-checks';
+
+const blank: RegistrationBody = { firstName: '', lastName: '', email: '', org: '' };
+
+interface RegistrationFormProps {
+  /** The signed-in BRM or admin registering on behalf of a vendor; undefined for self-registration. */
+  user: Registrant | undefined;
+  onRegistered: (email: string) => void;
+}
+
+/** First Name, Last Name, Email, Organization (and the policy checkbox for self-registrants), then Register. */
+export function RegistrationForm({ user, onRegistered }: RegistrationFormProps) {
+  const isOnBehalf = registersOnBehalf(user);
+  const [hasAgreed, setHasAgreed] = useState(false);
+  const [isPolicyShown, setIsPolicyShown] = useState(false);
+  const { register, handleSubmit, control, setValue, formState } = useForm({
+    resolver: zodResolver(registrationBody),
+    mode: 'onTouched',
+    defaultValues: blank,
+  });
+  const { errors, isValid } = formState;
+  const email = useWatch({ control, name: 'email' });
+  const org = useWatch({ control, name: 'org' });
+  const checks = useEmailChecks(email);
+  const choices = checks.domainOrgs ? organizationChoices(checks.domainOrgs, user) : undefined;
+  const choicesKey = choices?.join('\n');
+
+  // Keep the chosen organization among the choices; pick it when there is only one.
+  useEffect(() => {
+    if (choicesKey === undefined) return; // Still loading: keep the choice until the list is known.
+    const options = choicesKey ? choicesKey.split('\n') : [];
+    const [only] = options;
+    if (options.length === 1 && only !== undefined && org !== only)
+      setValue('org', only, { shouldValidate: true });
+    else if (org && !options.includes(org)) setValue('org', '', { shouldValidate: true });
+  }, [choicesKey, org, setValue]);
+
+  const submit = useMutation({
+    mutationFn: (body: RegistrationBody) => withLoading(() => submitRegistration(body)),
+    onSuccess: (result, body) => {
+      if (result.success) onRegistered(body.email);
+    },
+  });
+  const submitError = submit.error?.message ?? (submit.data?.success === false ? UNKNOWN_ERROR : undefined);
+
+  const emailError =
+    errors.email?.message ??
+    (checks.domainOrgs?.length === 0 ? registrationMessages.unrecognizedDomain : undefined);
+  const orgError =
+    errors.org?.message ??
+    (checks.domainOrgs?.length && choices?.length === 0
+      ? `None of your organizations uses the email domain '${checks.domain}'`
+      : undefined);
+  const hasConflict = checks.emailStatus !== undefined && checks.emailStatus !== 'available';
+  const canRegister =
+    isValid &&
+    choices !== undefined &&
+    choices.includes(org) &&
+    checks.emailStatus === 'available' &&
+    (isOnBehalf || hasAgreed) &&
+    !submit.isPending;
+
+  return (
+    <Form noValidate onSubmit={handleSubmit((body) => canRegister && submit.mutate(body))}>
+      {submitError && (
+        <Alert variant="danger" role="alert">
+          {submitError}
+        </Alert>
+      )}
+      <TextField
+        label="First Name"
+        autoComplete="given-name"
+        error={errors.firstName?.message}
+        {...register('firstName')}
+      />
+      <TextField
+        label="Last Name"
+        autoComplete="family-name"
+        error={errors.lastName?.message}
+        {...register('lastName')}
+      />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        error={emailError}
+        after={hasConflict && <EmailStatusAlert status={checks.emailStatus} isOnBehalf={isOnBehalf} />}
+        {...register('email')}
+      />
+      <Form.Group className="mb-3" controlId="registration-org">
+        <Form.Label>Organization</Form.Label>
+        <Form.Select
+          {...register('org')}
+          disabled={!choices?.length}
+          isInvalid={!!orgError}
+          aria-invalid={!!orgError}
+          aria-describedby={orgError ? 'registration-org-error' : 'registration-org-hint'}
+        >
+          <option value="">{choices?.length ? 'Select an organization' : ''}</option>
+          {choices?.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </Form.Select>
+        <Form.Control.Feedback type="invalid" id="registration-org-error">
+          {orgError}
+        </Form.Control.Feedback>
+        {!orgError && (
+          <Form.Text id="registration-org-hint">
+            {choices
+              ? 'Organizations using the email domain.'
+              : 'Enter a valid email to load the organizations.'}
+          </Form.Text>
+        )}
+      </Form.Group>
+      {!isOnBehalf && (
+        <div className="mb-3">
+          <p className="mb-1">
+            <Button variant="link" className="p-0" onClick={() => setIsPolicyShown(true)}>
+              Read the {POLICY_TITLE}
+            </Button>
+          </p>
+          <Form.Check
+            id="registration-agree"
+            label={`I agree to the ${POLICY_TITLE}`}
+            checked={hasAgreed}
+            onChange={(event) => setHasAgreed(event.target.checked)}
+          />
+          <AcceptableUsePolicyModal show={isPolicyShown} onHide={() => setIsPolicyShown(false)} />
+        </div>
+      )}
+      <Button type="submit" disabled={!canRegister}>
+        Register
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,35 @@
+import type { ReactNode } from 'react';
+import Form from 'react-bootstrap/Form';
+import type { UseFormRegisterReturn } from 'react-hook-form';
+
+interface TextFieldProps extends UseFormRegisterReturn {
+  label: string;
+  type?: 'text' | 'email';
+  autoComplete?: string;
+  error?: string;
+  /** Shown under the field (e.g. the email warning). */
+  after?: ReactNode;
+}
+
+/** A labelled text input of the registration form with its error announced through aria-describedby. */
+export function TextField({ label, type = 'text', autoComplete, error, after, ...field }: TextFieldProps) {
+  const id = `registration-${field.name}`;
+  return (
+    <Form.Group className="mb-3" controlId={id}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Control
+        type={type}
+        autoComplete={autoComplete}
+        maxLength={255}
+        isInvalid={!!error}
+        aria-invalid={!!error}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...field}
+      />
+      <Form.Control.Feedback type="invalid" id={`${id}-error`}>
+        {error}
+      </Form.Control.Feedback>
+      {after}
+    </Form.Group>
+  );
+}

@@ -1,0 +1,46 @@
+import { useQuery } from '@tanstack/react-query';
+import { emailDomain, registrationBody } from '@pra/contracts';
+import { checkEmailInUse, getOrgsByDomain } from '../../api/registration';
+import { useDebouncedValue } from './use-debounced-value';
+
+/** How long typing must pause before the email is checked with the server. */
+export const EMAIL_CHECK_DELAY_MS = 400;
+
+const emailSchema = registrationBody.shape.email;
+
+/**
+ * The server's view of the email being typed: the organizations owning its domain and whether it
+ * is already in use. Both wait for a valid email and a pause in typing.
+ */
+export function useEmailChecks(email: string) {
+  const typed = email.trim();
+  const settled = useDebouncedValue(typed, EMAIL_CHECK_DELAY_MS);
+  const isValid = emailSchema.safeParse(settled).success;
+  const domain = isValid ? emailDomain(settled) : '';
+
+  const orgs = useQuery({
+    queryKey: ['orgs-by-domain', domain],
+    queryFn: ({ signal }) => getOrgsByDomain(domain, signal),
+    enabled: domain !== '',
+    staleTime: 60_000,
+    meta: { alertOnError: true },
+  });
+  const inUse = useQuery({
+    queryKey: ['email-in-use', settled.toLowerCase()],
+    queryFn: ({ signal }) => checkEmailInUse(settled, signal),
+    enabled: isValid,
+    staleTime: 0,
+    gcTime: 0,
+    meta: { alertOnError: true },
+  });
+
+  /** True once the checks describe what is in the field now (not an earlier, still-settling value). */
+  const isCurrent = isValid && settled === typed;
+  return {
+    domain,
+    isCurrent,
+    /** Organizations owning the domain; undefined until loaded for the current email. */
+    domainOrgs: isCurrent ? orgs.data : undefined,
+    emailStatus: isCurrent ? inUse.data : undefined,
+  };
+}

@@ -1,0 +1,78 @@
+import Button from 'react-bootstrap/Button';
+import type { Decision, PendingApproval } from '@pra/contracts';
+import { CheckIcon, CrossIcon } from '../../components/icons';
+import type { DataColumn } from '../../components/data-table/use-data-table';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The request's creation time in the reader's locale; the raw text if it is not a date. */
+export function formatCreated(created: string): string {
+  const date = new Date(created);
+  return Number.isNaN(date.getTime()) ? created : dateFormat.format(date);
+}
+
+/** The texts the filter box matches: name, email and organization. */
+export function approvalFilterText(item: PendingApproval): string[] {
+  return [
+    item.firstname,
+    item.lastname,
+    `${item.firstname} ${item.lastname}`,
+    item.name,
+    item.email,
+    item.org,
+  ];
+}
+
+/** The approvals table's columns; Approve/Reject are enabled only where `canDecide` says so. */
+export function approvalColumns(
+  canDecide: (item: PendingApproval) => boolean,
+  onDecide: (item: PendingApproval, decision: Decision) => void,
+): DataColumn<PendingApproval>[] {
+  return [
+    { key: 'firstname', header: 'First Name', sortValue: (r) => r.firstname, render: (r) => r.firstname },
+    { key: 'lastname', header: 'Last Name', sortValue: (r) => r.lastname, render: (r) => r.lastname },
+    { key: 'email', header: 'Email', sortValue: (r) => r.email, render: (r) => r.email },
+    { key: 'type', header: 'Request Type', sortValue: (r) => r.type, render: (r) => r.type },
+    { key: 'org', header: 'Organization', sortValue: (r) => r.org, render: (r) => r.org },
+    {
+      key: 'created',
+      header: 'Created',
+      sortValue: (r) => Date.parse(r.created) || 0,
+      render: (r) => <time dateTime={r.created}>{formatCreated(r.created)}</time>,
+      className: 'text-nowrap',
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      className: 'text-nowrap',
+      render: (r) => {
+        const isAllowed = canDecide(r);
+        return (
+          <>
+            <Button
+              variant="outline-success"
+              size="sm"
+              className="me-2"
+              aria-label="Approve"
+              title={isAllowed ? 'Approve' : 'Not one of your organizations'}
+              disabled={!isAllowed}
+              onClick={() => onDecide(r, 'APPROVE')}
+            >
+              <CheckIcon />
+            </Button>
+            <Button
+              variant="outline-danger"
+              size="sm"
+              aria-label="Reject"
+              title={isAllowed ? 'Reject' : 'Not one of your organizations'}
+              disabled={!isAllowed}
+              onClick={() => onDecide(r, 'DENY')}
+            >
+              <CrossIcon />
+            </Button>
+          </>
+        );
+      },
+    },
+  ];
+}

@@ -1,0 +1,53 @@
+import type { PendingApproval } from '@pra/contracts';
+
+/** The expanded part of a row: the new account's attributes, then comment, organization and requester. */
+export function ApprovalDetails({ item }: { item: PendingApproval }) {
+  const attributes: [string, string][] =
+    item.type === 'New Account'
+      ? [
+          ['First Name', item.firstname],
+          ['Last Name', item.lastname],
+          ['Email', item.email],
+          ['Job Title', item.jobTitle],
+          ['Manager', item.manager],
+          ['Username', item.name],
+        ]
+      : [
+          ['Request', item.workItemName],
+          ['Description', item.description],
+          ['Username', item.name],
+        ];
+  return (
+    <div className="py-1">
+      <table className="table table-sm table-borderless w-auto mb-2">
+        <caption className="caption-top pb-1">{item.workItemName || item.type}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Attribute</th>
+            <th scope="col">Value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {attributes
+            .filter(([, value]) => value)
+            .map(([attribute, value]) => (
+              <tr key={attribute}>
+                <th scope="row" className="fw-normal text-body-secondary">
+                  {attribute}
+                </th>
+                <td>{value}</td>
+              </tr>
+            ))}
+        </tbody>
+      </table>
+      <dl className="row mb-0">
+        <dt className="col-sm-2">Comment</dt>
+        <dd className="col-sm-10">{item.comment || '—'}</dd>
+        <dt className="col-sm-2">Organization</dt>
+        <dd className="col-sm-10">{item.org}</dd>
+        <dt className="col-sm-2">Requester</dt>
+        <dd className="col-sm-10">{item.commentAuthor || '—'}</dd>
+      </dl>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { api, type PendingApproval } from '@pra/contracts';
+import { bootReplies, installFakeServer, makeUser, signedIn } from '../../test/fake-server';
+import { renderApp } from '../../test/render-app';
+
+const brm = makeUser({ type: 'employee', isEmployeeBrm: true, orgs: ['Acme Imaging'] });
+const listKey = `GET ${api.pendingApprovals}`;
+const decideKey = `POST ${api.approveOrDeny}`;
+
+function makeApproval(n: number, overrides: Partial<PendingApproval> = {}): PendingApproval {
+  const hex = n.toString(16).padStart(12, '0');
+  return {
+    requestId: `00000000-0000-4000-8000-${hex}`,
+    workItemId: `10000000-0000-4000-8000-${hex}`,
+    workItemName: `New Account for user${n}@acme.example`,
+    type: 'New Account',
+    firstname: `First${n}`,
+    lastname: `Last${n}`,
+    email: `user${n}@acme.example`,
+    name: '',
+    org: 'Acme Imaging',
+    created: `2025-03-${String(n).padStart(2, '0')}T10:00:00Z`,
+    praclaimed: 'false',
+    jobTitle: 'Field Engineer',
+    manager: 'Pat Manager',
+    description: '',
+    comment: 'Needs MRI access',
+    commentAuthor: 'self-registration',
+    ...overrides,
+  };
+}
+
+function setup(approvals: PendingApproval[]) {
+  return installFakeServer({
+    ...bootReplies(signedIn(), brm),
+    [listKey]: { data: { pendingApprovals: approvals } },
+    [decideKey]: { data: { success: true } },
+  });
+}
+
+const rowOf = (text: string) => screen.getByText(text).closest('tr')!;
+
+describe('Approvals and Provisioning', () => {
+  it('lists tasks five per page and disables decisions outside the BRM organizations', async () => {
+    setup([...Array.from({ length: 6 }, (_, i) => makeApproval(i + 1)), makeApproval(7, { org: 'Globex' })]);
+    renderApp('/brm/pending-approvals');
+    expect(await screen.findByText('user1@acme.example')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Approvals and Provisioning');
+    const headers = screen.getAllByRole('columnheader').map((th) => th.textContent?.replace(/[▲▼↕]/g, ''));
+    expect(headers).toEqual([
+      'Details',
+      'First Name',
+      'Last Name',
+      'Email',
+      'Request Type',
+      'Organization',
+      'Created',
+      'Actions',
+    ]);
+    expect(screen.queryByText('user6@acme.example')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Page 2' }));
+    const other = rowOf('user7@acme.example');
+    expect(within(other).getByRole('button', { name: 'Approve' })).toHaveProperty('disabled', true);
+    expect(within(other).getByRole('button', { name: 'Reject' })).toHaveProperty('disabled', true);
+    expect(within(rowOf('user6@acme.example')).getByRole('button', { name: 'Approve' })).toHaveProperty(
+      'disabled',
+      false,
+    );
+  });
+
+  it('shows the request details in an expandable row', async () => {
+    setup([makeApproval(1)]);
+    renderApp('/brm/pending-approvals');
+    const toggle = await screen.findByRole('button', { name: 'Details for First1 Last1' });
+    await userEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByText('Pat Manager')).toBeTruthy();
+    expect(screen.getByText('Needs MRI access')).toBeTruthy();
+    expect(screen.getByText('self-registration')).toBeTruthy();
+  });
+
+  it('requires a justification to reject, then reports success and reloads the list', async () => {
+    const server = setup([makeApproval(1), makeApproval(2)]);
+    renderApp('/brm/pending-approvals');
+    await userEvent.click(
+      within(await screen.findByText('user2@acme.example').then((el) => el.closest('tr')!)).getByRole(
+        'button',
+        { name: 'Reject' },
+      ),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Reject Request' });
+    const confirm = within(dialog).getByRole('button', { name: 'Reject' });
+    expect(confirm).toHaveProperty('disabled', true);
+    await userEvent.type(within(dialog).getByLabelText('Justification'), '   ');
+    expect(confirm).toHaveProperty('disabled', true);
+    await userEvent.type(within(dialog).getByLabelText('Justification'), 'Unknown person');
+
+    server.replies.set(listKey, { data: { pendingApprovals: [makeApproval(1)] } });
+    await userEvent.click(confirm);
+    expect(await screen.findByText('Request has been successfully denied')).toBeTruthy();
+    expect(server.requests.find((r) => r.key === decideKey)?.data).toEqual({
+      decision: 'DENY',
+      requestId: makeApproval(2).requestId,
+      workItemId: makeApproval(2).workItemId,
+      comment: 'Unknown person',
+    });
+    await waitFor(() => expect(screen.queryByText('user2@acme.example')).toBeNull());
+    expect(server.requests.filter((r) => r.key === listKey)).toHaveLength(2);
+  });
+
+  it('approves after confirmation', async () => {
+    const server = setup([makeApproval(1)]);
+    renderApp('/brm/pending-approvals');
+    await userEvent.click(await screen.findByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve Request' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Request has been successfully approved')).toBeTruthy();
+    expect(server.requests.find((r) => r.key === decideKey)?.data).toMatchObject({
+      decision: 'APPROVE',
+      comment: '',
+    });
+  });
+
+  it("says 'No approval tasks found' when there is nothing to decide", async () => {
+    setup([]);
+    renderApp('/brm/pending-approvals');
+    expect(await screen.findByText('No approval tasks found')).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: /pages/ })).toBeNull();
+  });
+});

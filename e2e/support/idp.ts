@@ -1,20 +1,33 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { DEMO_PASSWORD } from '../playwright.config';
 
-/** TOTP secrets the journeys enrolled, per portal and username, and the last step each used. */
-const secrets = new Map<string, string>();
-const lastStep = new Map<string, number>();
+/**
+ * TOTP secrets the journeys enrolled, per portal and username, and the last step each used. Kept
+ * in a file of this run, so a journey in another spec file (or a restarted worker) can sign in
+ * again with the authenticator enrolled earlier.
+ */
+interface Enrolled {
+  secret: string;
+  lastStep: number;
+}
+const storeFile = join(process.env.PRA_E2E_DIR ?? '.', 'totp-secrets.json');
+const load = (): Record<string, Enrolled> =>
+  existsSync(storeFile) ? (JSON.parse(readFileSync(storeFile, 'utf8')) as Record<string, Enrolled>) : {};
+const save = (all: Record<string, Enrolled>) => writeFileSync(storeFile, JSON.stringify(all));
 
 /**
  * A passcode for a time step the IdP has not seen yet: the IdP accepts now ±1 step and refuses a
  * step already used, so a second sign-in within 30 s uses the next step instead of waiting.
  */
 async function freshCode(key: string, secret: string): Promise<string> {
+  const all = load();
   const now = Math.floor(Date.now() / 1000 / 30);
-  const step = Math.max(now, (lastStep.get(key) ?? now - 1) + 1);
+  const step = Math.max(now, (all[key]?.lastStep ?? now - 1) + 1);
   if (step > now + 1) throw new Error('no unused TOTP step left within the tolerance');
-  lastStep.set(key, step);
+  save({ ...all, [key]: { secret, lastStep: step } });
   return generate({ secret, epoch: step * 30 });
 }
 
@@ -38,12 +51,11 @@ export async function completeIdpSignIn(
   await expect(passcode).toBeVisible();
   if (await enrol.isVisible()) {
     const secret = (await page.locator('#totp-secret').innerText()).replace(/\s+/g, '');
-    secrets.set(key, secret);
     await passcode.fill(await freshCode(key, secret));
     await page.getByLabel('Device nickname').fill(`${username}'s phone`);
     await page.getByRole('button', { name: 'Confirm' }).click();
   } else {
-    const secret = secrets.get(key);
+    const secret = load()[key]?.secret;
     if (!secret) throw new Error(`no enrolled secret for ${key}`);
     await passcode.fill(await freshCode(key, secret));
     await page.getByRole('button', { name: 'Verify' }).click();

@@ -6,9 +6,9 @@ import { activationLink, waitForMail } from './support/mailbox';
 test.describe.configure({ mode: 'serial' });
 
 const run = Date.now().toString(36);
-const vendor = { first: 'Priya', last: 'Quinn', email: `priya.quinn.${run}@acme-imaging.example` };
-const rejected = { first: 'Rory', last: 'Vance', email: `rory.vance.${run}@acme-imaging.example` };
-const onBehalf = { first: 'Omar', last: 'Bishop', email: `omar.bishop.${run}@acme-imaging.example` };
+const vendor = { first: 'Priya', last: 'Quinn', email: `priya.quinn.${run}@initech.example` };
+const rejected = { first: 'Rory', last: 'Vance', email: `rory.vance.${run}@initech.example` };
+const onBehalf = { first: 'Omar', last: 'Bishop', email: `omar.bishop.${run}@initech.example` };
 const NEW_PASSWORD = 'Lantern-Harbor-72!';
 
 async function fillRegistration(page: Page, person: { first: string; last: string; email: string }) {
@@ -16,8 +16,8 @@ async function fillRegistration(page: Page, person: { first: string; last: strin
   await page.getByLabel('Last Name').fill(person.last);
   await page.getByLabel('Email').fill(person.email);
   const organization = page.getByLabel('Organization');
-  await expect(organization.locator('option', { hasText: 'Acme Imaging' })).toHaveCount(1);
-  await organization.selectOption({ label: 'Acme Imaging' });
+  await expect(organization.locator('option', { hasText: 'Initech Devices' })).toHaveCount(1);
+  await organization.selectOption({ label: 'Initech Devices' });
 }
 
 async function selfRegister(page: Page, person: { first: string; last: string; email: string }) {
@@ -70,9 +70,9 @@ test('a new vendor registers, is approved by the BRM, activates the account and 
 }) => {
   await selfRegister(page, vendor);
   await waitForMail(page.request, vendor.email, /registration received/);
-  await waitForMail(page.request, 'beatrice.brown@hospital.example', /./);
+  await waitForMail(page.request, 'carlos.chen@hospital.example', /./);
 
-  await signInFromHome(page, 'bbrown');
+  await signInFromHome(page, 'cchen');
   const approvalsCard = page
     .getByRole('main')
     .getByRole('heading', { level: 2 })
@@ -112,14 +112,14 @@ test('a new vendor registers, is approved by the BRM, activates the account and 
 
 test('a rejection with its justification reaches the registrant', async ({ page }) => {
   await selfRegister(page, rejected);
-  await signInFromHome(page, 'bbrown');
+  await signInFromHome(page, 'cchen');
   await decide(page, rejected.email, 'Reject', 'No current contract with this engineer.');
   const mail = await waitForMail(page.request, rejected.email, /not approved/);
   expect(mail.text).toContain('No current contract with this engineer.');
 });
 
 test('a BRM registers a vendor on their behalf, approved at once', async ({ page }) => {
-  await signInFromHome(page, 'bbrown');
+  await signInFromHome(page, 'cchen');
   await page.getByRole('main').getByRole('link', { name: 'New User' }).click();
   await expect(page).toHaveURL(/\/new-user$/);
   await fillRegistration(page, onBehalf);

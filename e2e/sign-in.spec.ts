@@ -24,7 +24,7 @@ test.describe('sign-in through the built-in identity provider', () => {
       await page.getByLabel('Password').fill('wrong-password-123');
       await page.getByRole('button', { name: 'Sign In' }).click();
       await expect(page.getByRole('alert')).toContainText(/incorrect/i);
-      await completeIdpSignIn(page, username);
+      expect(await completeIdpSignIn(page, username)).toBe('enrolled');
       await expect(page).toHaveURL(/\/welcome$/);
       await expect(page.getByRole('heading', { level: 1 })).toContainText('Welcome');
       await expect.poll(() => welcomeCards(page)).toEqual([...cards].sort());

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, sql, type Migration, type Transaction } from 'kysely';
 import pg from 'pg';
@@ -45,10 +46,63 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create(options.dataDir);
-  const db = new Kysely<Database>({ dialect: new PgliteDialect(pglite) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  let unlock = () => {};
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    unlock = lockDataDir(options.dataDir);
+  }
+  try {
+    const pglite = await PGlite.create(options.dataDir);
+    const db = new Kysely<Database>({ dialect: new PgliteDialect(pglite) });
+    return {
+      db,
+      kind: 'pglite',
+      async close() {
+        await db.destroy();
+        unlock();
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The embedded database has one writer: a second process opening the same folder would corrupt
+ * it. A pid file claims the folder; one left by a process that has died is taken over.
+ */
+export function lockDataDir(dir: string): () => void {
+  const file = join(dir, 'portal.pid');
+  const mine = String(process.pid);
+  try {
+    writeFileSync(file, mine, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = Number(readFileSync(file, 'utf8').trim());
+    if (holder && holder !== process.pid && isRunning(holder)) {
+      throw new Error(
+        `Another PRA Portal process (pid ${holder}) is using the embedded database in ${dir}. Stop it, or set DATABASE_URL to share PostgreSQL.`,
+      );
+    }
+    writeFileSync(file, mine);
+  }
+  return () => {
+    try {
+      if (readFileSync(file, 'utf8').trim() === mine) unlinkSync(file);
+    } catch {
+      // Already gone: nothing to release.
+    }
+  };
 }
 
 /** Brings the schema up to date; safe to run on every start and from several instances. */

@@ -1,9 +1,9 @@
-import * as validator from '@authenio/samlify-xmllint-wasm';
 import * as samlify from 'samlify';
 import type { AppContext } from '../http/context';
+import { samlSchemaValidator } from './schema-validator';
 
 /** samlify refuses to parse anything until a schema validator is set; this one checks the SAML XSDs. */
-samlify.setSchemaValidator(validator);
+samlify.setSchemaValidator(samlSchemaValidator);
 
 const postBinding = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 const redirectBinding = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';

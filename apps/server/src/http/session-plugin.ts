@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { hitRateLimit } from '../identity/rate-limit';
 import type { AppContext } from './context';
 import { AppError, messages } from './errors';
 import {
@@ -28,6 +29,9 @@ const csrfExempt = new Set([
 ]);
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** New anonymous sessions one client address may open (a NAT of many people stays well below). */
+const ANONYMOUS_SESSION_RATE = { limit: 300, windowSeconds: 600 };
 
 function isApi(request: FastifyRequest): boolean {
   return request.url.startsWith('/api/');
@@ -63,6 +67,9 @@ export async function ensureSession(
   reply: FastifyReply,
 ): Promise<Session> {
   if (request.session) return request.session;
+  // Anonymous sessions cost a row each: a client address may open only so many.
+  const limit = await hitRateLimit(ctx.db, `anonymous-session:${request.ip}`, ANONYMOUS_SESSION_RATE);
+  if (!limit.allowed) throw new AppError('tooManyRequests', messages.tooMany, limit.retryAfterSeconds);
   const { rawId, expiresAt } = await insertSession(ctx.db, {
     accountId: null,
     lifetimeMs: ANONYMOUS_SESSION_HOURS * 3600_000,

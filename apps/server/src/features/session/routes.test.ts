@@ -68,3 +68,22 @@ describe.each(testDatabaseKinds)('csrf and anonymous status on %s', (kind) => {
     }
   });
 });
+
+describe('anonymous sessions', () => {
+  it('are limited per client address', async () => {
+    const t = await createTestApp('pglite');
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 302; i++) {
+        const res = await t.app.inject({ method: 'GET', url: '/api/csrf', remoteAddress: '198.51.100.7' });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses.slice(0, 300).every((s) => s === 200)).toBe(true);
+      expect(statuses.slice(300)).toEqual([429, 429]);
+      const other = await t.app.inject({ method: 'GET', url: '/api/csrf', remoteAddress: '198.51.100.8' });
+      expect(other.statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

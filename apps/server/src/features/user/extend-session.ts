@@ -5,8 +5,8 @@ import { recordAudit } from '../../identity/audit';
 import type { Account } from '../../platform/db-schema';
 
 /**
- * Moves the session's end to now + the lifetime, using up one extension. With none left (or a
- * race lost against another tab) it changes nothing and answers false.
+ * Moves the session's end to now + the lifetime, using up one extension, and returns the new end.
+ * With none left (or a race lost against another tab) it changes nothing and returns null.
  */
 export async function extendSession(
   ctx: AppContext,
@@ -26,7 +26,7 @@ export async function extendSession(
       .where('id_hash', '=', session.idHash)
       .where('extensions_used', '<', max)
       .where('revoked_at', 'is', null)
-      .returning('extensions_used')
+      .returning(['extensions_used', 'expires_at'])
       .executeTakeFirst();
     await recordAudit(tx, {
       action: 'session.extend',
@@ -36,6 +36,6 @@ export async function extendSession(
       clientAddress,
       details: { extensionsUsed: updated?.extensions_used ?? session.extensionsUsed },
     });
-    return Boolean(updated);
+    return updated ? new Date(updated.expires_at) : null;
   });
 }

@@ -214,10 +214,15 @@ describe.each(testDatabaseKinds)('POST /api/user/extend-session on %s', (kind) =
       await ageSession(client);
       const before = await sessionRow(t, client);
       const startedAt = Date.now();
+      const cookieBefore = client.cookie;
       const res = await client.post('/api/user/extend-session', undefined);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ success: true });
       const after = await sessionRow(t, client);
+      // The same session id comes back with the new end, so the browser keeps it that long.
+      expect(client.cookie).toBe(cookieBefore);
+      const cookieExpires = /Expires=([^;]+)/.exec(String(res.headers['set-cookie']))?.[1] ?? '';
+      expect(Math.abs(Date.parse(cookieExpires) - new Date(after.expires_at).getTime())).toBeLessThan(1000);
       expect(after.extensions_used).toBe(before.extensions_used + 1);
       const expires = new Date(after.expires_at).getTime();
       expect(expires).toBeGreaterThan(new Date(before.expires_at).getTime() + 20 * 60_000);
@@ -236,6 +241,7 @@ describe.each(testDatabaseKinds)('POST /api/user/extend-session on %s', (kind) =
     const res = await client.post('/api/user/extend-session', undefined);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: false });
+    expect(res.headers['set-cookie']).toBeUndefined();
     expect(await sessionRow(t, client)).toEqual(before);
     expect((await client.get('/api/saml/is-authenticated')).json()).toMatchObject({
       remainingSessionExtentions: 0,

@@ -2,6 +2,7 @@ import { api, currentUser, extendSessionResponse } from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../http/context';
 import { createGuards } from '../../http/guards';
+import { rawSessionId, setSessionCookie } from '../../http/session';
 import { loadCurrentUser } from './current-user';
 import { extendSession } from './extend-session';
 
@@ -17,8 +18,12 @@ export const userRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
   app.post(
     api.extendSession,
     { schema: { response: { 200: extendSessionResponse } }, preHandler: [guards.requireLogin] },
-    async (request) => ({
-      success: await extendSession(ctx, request.session!, request.account!, request.ip),
-    }),
+    async (request, reply) => {
+      const expiresAt = await extendSession(ctx, request.session!, request.account!, request.ip);
+      const rawId = rawSessionId(request, ctx.session);
+      // The cookie must outlive the old end too, or the browser would drop the extended session.
+      if (expiresAt && rawId) setSessionCookie(reply, ctx.session, rawId, expiresAt);
+      return { success: expiresAt !== null };
+    },
   );
 };

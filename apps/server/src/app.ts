@@ -12,6 +12,7 @@ import { userRoutes } from './features/user/routes';
 import { systemRoutes } from './features/system/routes';
 import type { AppContext } from './http/context';
 import { registerErrorHandling } from './http/errors';
+import { registerServerAssets } from './http/server-page';
 import { sessionPlugin } from './http/session-plugin';
 import { registerWebApp } from './http/web-app';
 import { builtinIdpRoutes } from './idp/routes';
@@ -64,6 +65,7 @@ export async function buildApp(
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
   });
 
+  registerServerAssets(app);
   await app.register(sessionPlugin, ctx);
   app.decorateRequest('account', null);
   await app.register(sessionRoutes, ctx);

@@ -1,5 +1,5 @@
 import { loginUrl, routes } from '@pra/contracts';
-import { html, type Html } from '../idp/html';
+import { html, type Html } from '../http/html';
 
 /** A rendered mail, ready for the outbox. */
 export interface MailContent {

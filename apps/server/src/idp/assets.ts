@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 
 /** The IdP pages' own styles; served as a file because the CSP allows no inline <style>. */
@@ -24,16 +22,9 @@ const autoPostJs = `document.addEventListener('DOMContentLoaded', function () {
 });
 `;
 
-function bootstrapCss(): string {
-  const file = createRequire(import.meta.url).resolve('bootstrap/dist/css/bootstrap.min.css');
-  // The source map is not served; drop the reference so browsers do not ask for it.
-  return readFileSync(file, 'utf8').replace(/\/\*# sourceMappingURL=.*?\*\/\s*$/, '');
-}
-
-/** GET /idp/assets/<file>: the few static files the IdP pages use. */
+/** GET /idp/assets/<file>: the IdP pages' own files (Bootstrap comes from /server-assets). */
 export function registerIdpAssets(app: FastifyInstance): void {
   const files = new Map<string, { type: string; body: string }>([
-    ['bootstrap.min.css', { type: 'text/css; charset=utf-8', body: bootstrapCss() }],
     ['idp.css', { type: 'text/css; charset=utf-8', body: idpCss }],
     ['auto-post.js', { type: 'text/javascript; charset=utf-8', body: autoPostJs }],
   ]);

@@ -1,4 +1,5 @@
-import { html, type Html } from './html';
+import { html, type Html } from '../http/html';
+import { renderDocument } from '../http/server-page';
 
 export interface PageOptions {
   hospitalName: string;
@@ -12,39 +13,29 @@ export interface PageOptions {
 /** The portal's look for the IdP pages: Bootstrap, a brand header, one centred card, a footer. */
 export function renderPage(options: PageOptions): string {
   const { hospitalName, heading, body, scripts = [] } = options;
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>${heading} | ${hospitalName}</title>
-        <link rel="stylesheet" href="/idp/assets/bootstrap.min.css" />
-        <link rel="stylesheet" href="/idp/assets/idp.css" />
-        ${scripts.map((src) => html`<script src="${src}" defer></script>`)}
-      </head>
-      <body class="idp-body">
-        <header class="idp-header">
-          <div class="container d-flex flex-wrap align-items-baseline gap-2 py-3">
-            <span class="idp-brand">PRA Portal</span>
-            <span class="idp-hospital">${hospitalName}</span>
+  return renderDocument({
+    title: `${heading} | ${hospitalName}`,
+    bodyClass: 'idp-body',
+    stylesheets: ['/idp/assets/idp.css'],
+    scripts,
+    body: html`<header class="idp-header">
+        <div class="container d-flex flex-wrap align-items-baseline gap-2 py-3">
+          <span class="idp-brand">PRA Portal</span>
+          <span class="idp-hospital">${hospitalName}</span>
+        </div>
+      </header>
+      <main class="container idp-main">
+        <div class="card idp-card mx-auto shadow-sm">
+          <div class="card-body p-4">
+            <h1 class="h3 mb-3">${heading}</h1>
+            ${body}
           </div>
-        </header>
-        <main class="container idp-main">
-          <div class="card idp-card mx-auto shadow-sm">
-            <div class="card-body p-4">
-              <h1 class="h3 mb-3">${heading}</h1>
-              ${body}
-            </div>
-          </div>
-        </main>
-        <footer class="idp-footer">
-          <div class="container py-3 small">
-            &copy; 2025 ${hospitalName}. Privileged Remote Access Portal.
-          </div>
-        </footer>
-      </body>
-    </html> `.value;
+        </div>
+      </main>
+      <footer class="idp-footer">
+        <div class="container py-3 small">&copy; 2025 ${hospitalName}. Privileged Remote Access Portal.</div>
+      </footer>`,
+  });
 }
 
 /** An alert for a refusal or problem; announced to screen readers as it appears with the page. */

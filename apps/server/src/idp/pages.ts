@@ -1,4 +1,4 @@
-import { html } from './html';
+import { html } from '../http/html';
 import { errorAlert, renderPage } from './layout';
 
 interface Common {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../http/context';
-import { escapeText } from './html';
+import { escapeText } from '../http/html';
 import type { PendingAuthnRequest } from './authn-request';
 import { samlEntities, samlUrls } from './saml-entities';
 

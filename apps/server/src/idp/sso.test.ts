@@ -107,12 +107,12 @@ describe.each(testDatabaseKinds)('built-in IdP metadata and SSO on %s', (kind) =
   });
 
   it('serves the stylesheets and the auto-post script as files', async () => {
-    for (const [file, type] of [
-      ['bootstrap.min.css', /text\/css/],
-      ['idp.css', /text\/css/],
-      ['auto-post.js', /javascript/],
+    for (const [url, type] of [
+      ['/server-assets/bootstrap.min.css', /text\/css/],
+      ['/idp/assets/idp.css', /text\/css/],
+      ['/idp/assets/auto-post.js', /javascript/],
     ] as const) {
-      const res = await t.app.inject({ method: 'GET', url: `/idp/assets/${file}` });
+      const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(type);
     }

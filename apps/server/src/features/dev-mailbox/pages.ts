@@ -1,29 +1,21 @@
-import { html, type Html } from '../../idp/html';
+import { html, type Html } from '../../http/html';
+import { renderDocument } from '../../http/server-page';
 import type { findMessage, listMessages } from './queries';
 
 type Summary = Awaited<ReturnType<typeof listMessages>>[number];
 type Message = NonNullable<Awaited<ReturnType<typeof findMessage>>>;
 
 function layout(hospitalName: string, heading: string, body: Html): string {
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>${heading} | ${hospitalName} PRA Portal</title>
-        <link rel="stylesheet" href="/idp/assets/bootstrap.min.css" />
-      </head>
-      <body>
-        <header class="bg-dark text-white">
-          <div class="container py-3"><span class="fs-5">PRA Portal development mailbox</span></div>
-        </header>
-        <main class="container py-4">
-          <h1 class="h3 mb-3">${heading}</h1>
-          ${body}
-        </main>
-      </body>
-    </html>`.value;
+  return renderDocument({
+    title: `${heading} | ${hospitalName} PRA Portal`,
+    body: html`<header class="bg-dark text-white">
+        <div class="container py-3"><span class="fs-5">PRA Portal development mailbox</span></div>
+      </header>
+      <main class="container py-4">
+        <h1 class="h3 mb-3">${heading}</h1>
+        ${body}
+      </main>`,
+  });
 }
 
 /** Plain text with its http(s) addresses as links; everything else escaped. */

@@ -72,3 +72,16 @@ test.describe('public pages', () => {
     await expect(page.getByText(/2025/)).toBeVisible();
   });
 });
+
+test('the web app is sent compressed, and cached for good once hashed', async ({ request }) => {
+  const html = await (await request.get('/home')).text();
+  const entry = /<script type="module"[^>]*src="([^"]+\.js)"/.exec(html)?.[1];
+  expect(entry).toMatch(/^\/assets\//);
+  const compressed = await request.get(entry!, { headers: { 'accept-encoding': 'br, gzip' } });
+  expect(compressed.status()).toBe(200);
+  expect(compressed.headers()['content-encoding']).toBe('br');
+  expect(compressed.headers()['vary']).toMatch(/accept-encoding/i);
+  expect(compressed.headers()['cache-control']).toContain('immutable');
+  const gzip = await request.get(entry!, { headers: { 'accept-encoding': 'gzip' } });
+  expect(gzip.headers()['content-encoding']).toBe('gzip');
+});

@@ -36,21 +36,32 @@ export function renderIndexHtml(template: string, config: Config): string {
   );
 }
 
+function varyOnEncoding(res: { setHeader(name: string, value: string): unknown }) {
+  res.setHeader('vary', 'accept-encoding');
+}
+
 export async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
   const indexFile = `${webDistDir}index.html`;
   const hasBuild = existsSync(indexFile);
   const indexHtml = hasBuild ? renderIndexHtml(readFileSync(indexFile, 'utf8'), config) : '';
   if (hasBuild) {
+    // The web build writes .br and .gz beside each file (apps/web/scripts/precompress.mjs).
+    const common = { preCompressed: true, index: false as const, setHeaders: varyOnEncoding };
+    // Hashed bundles never change under their name: cache them for a year.
     await app.register(fastifyStatic, {
+      ...common,
+      root: `${webDistDir}assets/`,
+      prefix: '/assets/',
+      maxAge: '365d',
+      immutable: true,
+    });
+    // Everything else (favicon, logo, static docs) for an hour.
+    await app.register(fastifyStatic, {
+      ...common,
       root: webDistDir,
-      index: false,
       wildcard: true,
-      setHeaders(res, path) {
-        res.setHeader(
-          'cache-control',
-          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
-        );
-      },
+      maxAge: '1h',
+      decorateReply: false,
     });
   }
 

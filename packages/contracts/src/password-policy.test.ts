@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkPassword, passwordMeetsPolicy, type PasswordRequirements } from './password-policy';
+import {
+  checkPassword,
+  defaultPasswordComplexity,
+  passwordMeetsPolicy,
+  type PasswordRequirements,
+} from './password-policy';
 
 const policy: PasswordRequirements = {
   status: 'success',
-  Password_Complexity: {
-    maxRepeatChars: 2,
-    minAlpha: 0,
-    minLength: 12,
-    minUpperAlpha: 1,
-    minLowerAlpha: 1,
-    minSpecialChars: 1,
-    maxLength: 128,
-    minCharTypes: 3,
-    minNumeric: 1,
-  },
+  Password_Complexity: defaultPasswordComplexity,
   blockedTerms: ['jdoe', 'Password', 'General Hospital'],
 };
 

@@ -14,6 +14,19 @@ export const passwordComplexity = z.object({
 });
 export type PasswordComplexity = z.infer<typeof passwordComplexity>;
 
+/** The portal's complexity rules unless configured otherwise (PRODUCT.md, "Password policy"). */
+export const defaultPasswordComplexity: PasswordComplexity = {
+  minLength: 12,
+  maxLength: 128,
+  minUpperAlpha: 1,
+  minLowerAlpha: 1,
+  minNumeric: 1,
+  minSpecialChars: 1,
+  minCharTypes: 3,
+  maxRepeatChars: 2,
+  minAlpha: 0,
+};
+
 /** GET /api/user/auth/password-requirements?username= */
 export const passwordRequirementsQuery = z.strictObject({ username: z.string().trim().max(255).default('') });
 export const passwordRequirements = z.object({

@@ -1,20 +1,7 @@
-import { checkPassword, type PasswordComplexity, type PasswordRequirements } from '@pra/contracts';
+import { checkPassword, defaultPasswordComplexity, type PasswordRequirements } from '@pra/contracts';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import type { Config } from '../config';
 import type { Account } from '../platform/db-schema';
-
-/** The portal's complexity rules (PRODUCT.md, "Password policy"). */
-export const DEFAULT_COMPLEXITY: PasswordComplexity = {
-  minLength: 12,
-  maxLength: 128,
-  minUpperAlpha: 1,
-  minLowerAlpha: 1,
-  minNumeric: 1,
-  minSpecialChars: 1,
-  minCharTypes: 3,
-  maxRepeatChars: 2,
-  minAlpha: 0,
-};
 
 /** Terms shorter than this would block too much ("al", "li") and protect nothing. */
 const MIN_TERM_LENGTH = 3;
@@ -42,7 +29,7 @@ export function passwordPolicy(
     seen.add(key);
     blockedTerms.push(term);
   }
-  return { status: 'success', Password_Complexity: { ...DEFAULT_COMPLEXITY }, blockedTerms };
+  return { status: 'success', Password_Complexity: { ...defaultPasswordComplexity }, blockedTerms };
 }
 
 let common: Set<string> | undefined;

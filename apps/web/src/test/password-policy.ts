@@ -1,20 +1,10 @@
-import type { PasswordRequirements } from '@pra/contracts';
+import { defaultPasswordComplexity, type PasswordRequirements } from '@pra/contracts';
 
 /** The product's default policy (PRODUCT.md), with blocked terms for the given person. */
 export function makePasswordRequirements(blockedTerms: string[] = []): PasswordRequirements {
   return {
     status: 'success',
-    Password_Complexity: {
-      maxRepeatChars: 2,
-      minAlpha: 0,
-      minLength: 12,
-      minUpperAlpha: 1,
-      minLowerAlpha: 1,
-      minSpecialChars: 1,
-      maxLength: 128,
-      minCharTypes: 0,
-      minNumeric: 1,
-    },
+    Password_Complexity: defaultPasswordComplexity,
     blockedTerms,
   };
 }

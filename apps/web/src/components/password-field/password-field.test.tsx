@@ -50,6 +50,7 @@ describe('PasswordField', () => {
       'Min number of symbols: 1 (not met)',
       'Min amount of numbers: 1 (not met)',
       'Max repeated characters: 2 (met)',
+      'Min character types: 3 (not met)',
     ]);
     await userEvent.type(screen.getByLabelText('New Password'), 'abcD');
     expect(item('Min uppercase characters: 1').textContent).toContain('(met)');

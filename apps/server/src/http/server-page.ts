@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { html, type Html } from './html';
 
 /** Where server-rendered pages (built-in IdP, dev mailbox) get Bootstrap from. */
@@ -49,4 +49,12 @@ export function registerServerAssets(app: FastifyInstance): void {
   app.get(BOOTSTRAP_CSS_PATH, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(css),
   );
+}
+
+/**
+ * Sends a server-rendered page. They carry CSRF tokens, SAML responses or mail contents: never
+ * cached anywhere.
+ */
+export function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
 }

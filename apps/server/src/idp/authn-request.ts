@@ -3,11 +3,13 @@ import { inflateRawSync } from 'node:zlib';
 import type { AppContext } from '../http/context';
 import { samlEntities, samlUrls } from './saml-entities';
 
-/** What the IdP keeps of an accepted AuthnRequest until it answers it. */
+/**
+ * What the IdP keeps of an accepted AuthnRequest until it answers it. The answer always goes to
+ * the registered ACS (`samlUrls`), the only one a request may ask for.
+ */
 export interface PendingAuthnRequest {
   requestId: string;
   relayState: string | null;
-  acsUrl: string;
 }
 
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
@@ -114,5 +116,5 @@ export async function acceptAuthnRequest(ctx: AppContext, url: string): Promise<
   if (!Number.isFinite(age) || age > MAX_REQUEST_AGE_MS || age < -MAX_CLOCK_SKEW_MS) {
     throw new AuthnRequestError('stale request');
   }
-  return { requestId, relayState, acsUrl: urls.acsUrl };
+  return { requestId, relayState };
 }

@@ -31,17 +31,8 @@ export async function isLocked(db: Db | Tx, key: string): Promise<boolean> {
   return Boolean(row);
 }
 
-/** Adds one to a counter that remembers for a day after its last hit; returns the new count. */
-async function bump(db: Db | Tx, key: string): Promise<number> {
-  const result = await sql<{ hits: number }>`
-    insert into rate_limits as r (key, hits, window_ends_at)
-    values (${key}, 1, now() + interval '1 day')
-    on conflict (key) do update set
-      hits = case when r.window_ends_at <= now() then 1 else r.hits + 1 end,
-      window_ends_at = now() + interval '1 day'
-    returning hits`.execute(db);
-  return Number(result.rows[0]?.hits ?? 1);
-}
+/** Failures in a run, and lockouts for the doubling, are counted for a day. */
+const DAY_SECONDS = 24 * 60 * 60;
 
 /**
  * Counts one consecutive failure (password or passcode). At the limit the key is locked for
@@ -53,15 +44,26 @@ export async function recordFailure(
   config: Config,
   key: string,
 ): Promise<{ lockedNow: boolean }> {
-  const failures = await bump(db, key);
-  if (failures < config.SIGNIN_MAX_FAILURES) return { lockedNow: false };
-  const lockouts = await bump(db, `${key.replace('signin-lock:', 'signin-lockouts:')}`);
-  const minutes = config.SIGNIN_LOCKOUT_MINUTES * 2 ** Math.min(lockouts - 1, MAX_DOUBLINGS);
+  const day = { limit: config.SIGNIN_MAX_FAILURES, windowSeconds: DAY_SECONDS };
+  const failures = await hitRateLimit(db, key, day);
+  if (failures.hits < config.SIGNIN_MAX_FAILURES) return { lockedNow: false };
+  const lockoutsKey = key.replace('signin-lock:', 'signin-lockouts:');
+  const lockouts = await hitRateLimit(db, lockoutsKey, day);
+  const minutes = config.SIGNIN_LOCKOUT_MINUTES * 2 ** Math.min(lockouts.hits - 1, MAX_DOUBLINGS);
   const until = sql<Date>`now() + ${`${minutes} minutes`}::interval`;
+  // What a rate limit does not do: lock the key and restart its count, keeping the row at least
+  // as long as the lock...
   await db
     .updateTable('rate_limits')
     .set({ hits: 0, locked_until: until, window_ends_at: sql<Date>`greatest(window_ends_at, ${until})` })
     .where('key', '=', key)
+    .execute();
+  // ...and remember lockouts for a day after the latest one (not the first), so the doubling
+  // does not start over while the failures go on.
+  await db
+    .updateTable('rate_limits')
+    .set({ window_ends_at: sql<Date>`now() + ${`${DAY_SECONDS} seconds`}::interval` })
+    .where('key', '=', lockoutsKey)
     .execute();
   return { lockedNow: true };
 }

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../http/context';
+import { sendPage } from '../http/server-page';
 import { readLoginState, writeLoginState } from './login-state';
-import { checkCsrf, parseForm, sendExpired, sendPage } from './page-replies';
+import { checkCsrf, parseForm, sendExpired } from './page-replies';
 import { loginPage } from './pages';
 import { checkPassword } from './password-step';
 

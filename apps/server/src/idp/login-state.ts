@@ -13,7 +13,6 @@ const LOGIN_STATE_MINUTES = 15;
 const loginStateSchema = z.object({
   requestId: z.string(),
   relayState: z.string().nullable(),
-  acsUrl: z.string(),
   startedAt: z.number(),
   stage: z.enum(['password', 'mfa']),
   accountId: z.string().optional(),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../test/support/databases';
+import { createIdpAccount, csrfOf, PASSWORD, startSignIn } from '../../test/support/idp-kit';
 import { createTestApp, type TestApp } from '../../test/support/test-app';
-import { Browser, createAccount, csrfOf, PASSWORD, ssoPath } from './idp-test-kit';
 import { signInMessages } from './password-step';
 
 const MAX_FAILURES = 3;
@@ -16,20 +16,13 @@ describe.each(testDatabaseKinds)('built-in IdP password step on %s', (kind) => {
   });
   afterAll(async () => t?.close());
 
-  async function startedBrowser() {
-    const browser = new Browser(t.app);
-    await browser.get(ssoPath(t.ctx).path);
-    const login = await browser.get('/idp/login');
-    return { browser, csrfToken: csrfOf(login.body), page: login.body };
-  }
-
   async function attempt(username: string, password: string) {
-    const { browser, csrfToken } = await startedBrowser();
-    return browser.post('/idp/login', { csrfToken, username, password });
+    const { client, loginPage } = await startSignIn(t);
+    return client.postForm('/idp/login', { csrfToken: csrfOf(loginPage), username, password });
   }
 
   it('shows a login page for the hospital with labelled fields and a CSRF field', async () => {
-    const { page } = await startedBrowser();
+    const { loginPage: page } = await startSignIn(t);
     expect(page).toContain('<html lang="en">');
     expect(page).toContain('<title>Sign in to PRA Portal | St. Example &lt;Hospital&gt;</title>');
     expect(page.match(/<h1/g)).toHaveLength(1);
@@ -49,11 +42,11 @@ describe.each(testDatabaseKinds)('built-in IdP password step on %s', (kind) => {
   });
 
   it('refuses a post without or with a wrong CSRF token with 403', async () => {
-    const account = await createAccount(t.ctx);
-    const { browser } = await startedBrowser();
-    const missing = await browser.post('/idp/login', { username: account.username, password: PASSWORD });
+    const account = await createIdpAccount(t);
+    const { client } = await startSignIn(t);
+    const missing = await client.postForm('/idp/login', { username: account.username, password: PASSWORD });
     expect(missing.statusCode).toBe(403);
-    const wrong = await browser.post('/idp/login', {
+    const wrong = await client.postForm('/idp/login', {
       csrfToken: 'x'.repeat(43),
       username: account.username,
       password: PASSWORD,
@@ -62,9 +55,9 @@ describe.each(testDatabaseKinds)('built-in IdP password step on %s', (kind) => {
   });
 
   it('gives the same generic message for a wrong password, unknown user, disabled and pending accounts', async () => {
-    const active = await createAccount(t.ctx);
-    const disabled = await createAccount(t.ctx, { status: 'disabled' });
-    const pending = await createAccount(t.ctx, { status: 'pendingActivation' });
+    const active = await createIdpAccount(t);
+    const disabled = await createIdpAccount(t, 'disabled');
+    const pending = await createIdpAccount(t, 'pendingActivation');
     const results = [
       await attempt(active.username, 'Wrong-password-123'),
       await attempt('nobody-here', PASSWORD),
@@ -78,7 +71,7 @@ describe.each(testDatabaseKinds)('built-in IdP password step on %s', (kind) => {
   });
 
   it('records failures in the audit log without the password', async () => {
-    const account = await createAccount(t.ctx);
+    const account = await createIdpAccount(t);
     await attempt(account.username, 'Secret-Guess-4242');
     const events = await t.ctx.db
       .selectFrom('audit_events')
@@ -90,7 +83,7 @@ describe.each(testDatabaseKinds)('built-in IdP password step on %s', (kind) => {
   });
 
   it('locks the account after repeated failures and refuses even the right password while locked', async () => {
-    const account = await createAccount(t.ctx);
+    const account = await createIdpAccount(t);
     for (let i = 1; i < MAX_FAILURES; i++) {
       expect((await attempt(account.username, `wrong-${i}`)).body).toContain(signInMessages.generic);
     }
@@ -113,7 +106,7 @@ describe.each(testDatabaseKinds)('built-in IdP password step on %s', (kind) => {
   });
 
   it('doubles the lockout each further time', async () => {
-    const account = await createAccount(t.ctx);
+    const account = await createIdpAccount(t);
     const key = `signin-lock:${account.id}`;
     for (let i = 0; i < MAX_FAILURES; i++) await attempt(account.username, 'wrong');
     // End the first lockout early, as if its time had passed.
@@ -137,7 +130,7 @@ describe.each(testDatabaseKinds)('built-in IdP password step on %s', (kind) => {
   });
 
   it('continues to the MFA step with the right password', async () => {
-    const account = await createAccount(t.ctx);
+    const account = await createIdpAccount(t);
     const res = await attempt(account.username.toUpperCase(), PASSWORD);
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/idp/mfa');

@@ -1,12 +1,16 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../http/context';
+import { sendPage } from '../http/server-page';
 import type { Session } from '../http/session';
+import { findAccountById } from '../identity/accounts';
+import type { Account } from '../platform/db-schema';
 import { clearFailures, lockKey } from './lockout';
 import { readLoginState, writeLoginState, type LoginState } from './login-state';
 import { confirmEnrolment, findConfirmedDevice, verifyPasscode } from './mfa-step';
-import { checkCsrf, parseForm, sendExpired, sendPage } from './page-replies';
+import { checkCsrf, parseForm, sendExpired } from './page-replies';
 import { enrolPage, passcodePage, postResponsePage } from './pages';
+import { samlUrls } from './saml-entities';
 import { createSignedResponse } from './saml-response';
 import { groupSecret, newTotpSecret, totpQrDataUrl } from './totp';
 
@@ -16,18 +20,11 @@ const mfaForm = z.strictObject({
   nickname: z.string().max(255).optional(),
 });
 
-type Account = { id: string; username: string; given_name: string; family_name: string; email: string };
-
 /** The account the password step let through, still active (it may have been disabled since). */
 async function stateAccount(ctx: AppContext, state: LoginState | null): Promise<Account | null> {
   if (!state || state.stage !== 'mfa' || !state.accountId) return null;
-  const account = await ctx.db
-    .selectFrom('accounts')
-    .select(['id', 'username', 'given_name', 'family_name', 'email'])
-    .where('id', '=', state.accountId)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
-  return account ?? null;
+  const account = await findAccountById(ctx.db, state.accountId);
+  return account?.status === 'active' ? account : null;
 }
 
 /** GET and POST /idp/mfa: enrol an authenticator on first sign-in, otherwise check a passcode. */
@@ -78,7 +75,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     await writeLoginState(ctx.db, session, null);
     const page = postResponsePage({
       hospitalName,
-      acsUrl: state.acsUrl,
+      acsUrl: samlUrls(ctx).acsUrl,
       samlResponse,
       relayState: state.relayState,
     });
@@ -104,13 +101,13 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     if (!state || !account) return sendExpired(ctx, reply);
     const form = parseForm(mfaForm, request.body);
     const passcode = form?.passcode.trim() ?? '';
-    const hasDevice = Boolean(await findConfirmedDevice(ctx, account.id));
+    const device = await findConfirmedDevice(ctx, account.id);
     const formatError = /^\d{6}$/.test(passcode) ? null : 'The passcode must be exactly 6 digits.';
 
-    if (hasDevice) {
+    if (device) {
       const outcome = formatError
         ? { ok: false as const, message: formatError }
-        : await verifyPasscode(ctx, { account, code: passcode, clientAddress: request.ip });
+        : await verifyPasscode(ctx, { account, device, code: passcode, clientAddress: request.ip });
       if (outcome.ok) return finish(reply, session, state, account);
       return sendPage(
         reply,

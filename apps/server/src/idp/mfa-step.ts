@@ -12,6 +12,8 @@ export interface MfaAccount {
 
 export type MfaOutcome = { ok: true } | { ok: false; message: string };
 
+export type ConfirmedDevice = NonNullable<Awaited<ReturnType<typeof findConfirmedDevice>>>;
+
 /** The account's confirmed authenticator, if it has one. */
 export async function findConfirmedDevice(ctx: AppContext, accountId: string) {
   return ctx.db
@@ -86,16 +88,18 @@ export async function confirmEnrolment(
   return { ok: true };
 }
 
-/** Checks a passcode from the enrolled authenticator; each time step is accepted only once. */
+/**
+ * Checks a passcode from the account's enrolled authenticator (as `findConfirmedDevice` read it);
+ * each time step is accepted only once.
+ */
 export async function verifyPasscode(
   ctx: AppContext,
-  input: { account: MfaAccount; code: string; clientAddress: string },
+  input: { account: MfaAccount; device: ConfirmedDevice; code: string; clientAddress: string },
 ): Promise<MfaOutcome> {
   if (await isLocked(ctx.db, lockKey(input.account, input.account.username))) {
     return { ok: false, message: signInMessages.locked };
   }
-  const device = await findConfirmedDevice(ctx, input.account.id);
-  if (!device) return { ok: false, message: signInMessages.badPasscode };
+  const { device } = input;
   const step = await matchTotpStep(ctx.encryptor.decrypt(device.secret_encrypted), input.code);
   const lastUsed = device.last_used_step === null ? null : Number(device.last_used_step);
   if (step === null || (lastUsed !== null && step <= lastUsed)) {

@@ -1,7 +1,15 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testDatabaseKinds } from '../../test/support/databases';
-import { createTestApp, type TestApp } from '../../test/support/test-app';
-import { createAccount, csrfOf, passPasswordStep, secretOf, totpCode, type Browser } from './idp-test-kit';
+import {
+  createIdpAccount,
+  csrfOf,
+  passPasswordStep,
+  PASSWORD,
+  secretOf,
+  startSignIn,
+  totpCode,
+} from '../../test/support/idp-kit';
+import { createTestApp, type TestClient, type TestApp } from '../../test/support/test-app';
 import { signInMessages } from './password-step';
 
 describe.each(testDatabaseKinds)('built-in IdP MFA step on %s', (kind) => {
@@ -22,31 +30,31 @@ describe.each(testDatabaseKinds)('built-in IdP MFA step on %s', (kind) => {
     vi.useRealTimers();
   });
 
-  async function submit(browser: Browser, page: string, passcode: string, nickname?: string) {
+  async function submit(client: TestClient, page: string, passcode: string, nickname?: string) {
     const fields: Record<string, string> = { csrfToken: csrfOf(page), passcode };
     if (nickname !== undefined) fields.nickname = nickname;
-    return browser.post('/idp/mfa', fields);
+    return client.postForm('/idp/mfa', fields);
   }
 
   /** An account with a confirmed authenticator, enrolled with the code of the step before now. */
   async function enrolledAccount() {
-    const account = await createAccount(t.ctx);
-    const { browser, mfaPage } = await passPasswordStep(t.app, t.ctx, account.username);
+    const account = await createIdpAccount(t);
+    const { client, mfaPage } = await passPasswordStep(t, account.username);
     const secret = secretOf(mfaPage);
-    const res = await submit(browser, mfaPage, await totpCode(secret, -1), 'Work phone');
+    const res = await submit(client, mfaPage, await totpCode(secret, -1), 'Work phone');
     expect(res.statusCode).toBe(200);
     return { account, secret };
   }
 
   async function passcodeAttempt(username: string, code: string | Promise<string>) {
-    const { browser, mfaPage } = await passPasswordStep(t.app, t.ctx, username);
+    const { client, mfaPage } = await passPasswordStep(t, username);
     expect(mfaPage).toContain('Enter the 6-digit passcode from your authenticator app');
-    return submit(browser, mfaPage, await code);
+    return submit(client, mfaPage, await code);
   }
 
   it('shows enrolment with a QR code image and the secret as grouped text', async () => {
-    const account = await createAccount(t.ctx);
-    const { mfaPage } = await passPasswordStep(t.app, t.ctx, account.username);
+    const account = await createIdpAccount(t);
+    const { mfaPage } = await passPasswordStep(t, account.username);
     expect(mfaPage).toMatch(/<img\s+src="data:image\/png;base64,[^"]+"/);
     expect(mfaPage).toMatch(/alt="QR code[^"]+"/);
     expect(mfaPage).toMatch(/id="totp-secret"><code>[A-Z2-7]{4}( [A-Z2-7]{1,4})+<\/code>/);
@@ -56,11 +64,11 @@ describe.each(testDatabaseKinds)('built-in IdP MFA step on %s', (kind) => {
   });
 
   it('refuses a wrong enrolment code and stores nothing', async () => {
-    const account = await createAccount(t.ctx);
-    const { browser, mfaPage } = await passPasswordStep(t.app, t.ctx, account.username);
+    const account = await createIdpAccount(t);
+    const { client, mfaPage } = await passPasswordStep(t, account.username);
     const secret = secretOf(mfaPage);
     const wrong = (await totpCode(secret)) === '000000' ? '111111' : '000000';
-    const res = await submit(browser, mfaPage, wrong, 'Phone');
+    const res = await submit(client, mfaPage, wrong, 'Phone');
     expect(res.statusCode).toBe(401);
     expect(res.body).toContain(signInMessages.badPasscode);
     expect(secretOf(res.body)).toBe(secret);
@@ -136,12 +144,19 @@ describe.each(testDatabaseKinds)('built-in IdP MFA step on %s', (kind) => {
 
   it('counts wrong passcodes toward the lockout', async () => {
     const { account } = await enrolledAccount();
-    const { browser, mfaPage } = await passPasswordStep(t.app, t.ctx, account.username);
+    const { client, mfaPage } = await passPasswordStep(t, account.username);
     let last = '';
-    for (let i = 0; i < 4; i++) last = (await submit(browser, mfaPage, '000000')).body;
+    for (let i = 0; i < 4; i++) last = (await submit(client, mfaPage, '000000')).body;
     expect(last).toContain(signInMessages.locked);
-    const locked = await passPasswordStep(t.app, t.ctx, account.username).catch((error: Error) => error);
-    expect(locked).toBeInstanceOf(Error);
+    // Even the right password is refused now.
+    const { client: next, loginPage } = await startSignIn(t);
+    const locked = await next.postForm('/idp/login', {
+      csrfToken: csrfOf(loginPage),
+      username: account.username,
+      password: PASSWORD,
+    });
+    expect(locked.statusCode).toBe(401);
+    expect(locked.body).toContain(signInMessages.locked);
   });
 
   it('refuses a malformed passcode without counting it', async () => {

@@ -1,13 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../http/context';
+import { sendPage } from '../http/server-page';
 import { csrfTokenMatches, type Session } from '../http/session';
 import { messagePage } from './pages';
-
-/** IdP pages carry CSRF tokens and SAML responses: never cached anywhere. */
-export function sendPage(reply: FastifyReply, status: number, body: string) {
-  return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
-}
 
 export function sendMessage(
   ctx: AppContext,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import type { AppContext } from '../http/context';
+import { findAccountByUsername } from '../identity/accounts';
 import { recordAudit } from '../identity/audit';
 import { hashPassword, verifyPassword } from '../identity/passwords';
 import { isAddressLimited, isLocked, lockKey, recordFailure, recordUnknownUserFailure } from './lockout';
@@ -31,11 +31,7 @@ export async function checkPassword(
   input: { username: string; password: string; clientAddress: string },
 ): Promise<PasswordOutcome> {
   const username = input.username.trim();
-  const account = await ctx.db
-    .selectFrom('accounts')
-    .select(['id', 'username', 'status', 'password_hash'])
-    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
-    .executeTakeFirst();
+  const account = await findAccountByUsername(ctx.db, username);
   const key = lockKey(account ?? null, username);
   if ((await isLocked(ctx.db, key)) || (!account && (await isAddressLimited(ctx.db, input.clientAddress)))) {
     return { ok: false, message: signInMessages.locked };

@@ -1,5 +1,6 @@
 import * as samlify from 'samlify';
 import type { AppContext } from '../http/context';
+import { spEndpoints } from '../platform/saml-sp';
 import { samlSchemaValidator } from './schema-validator';
 
 /** samlify refuses to parse anything until a schema validator is set; this one checks the SAML XSDs. */
@@ -8,14 +9,17 @@ samlify.setSchemaValidator(samlSchemaValidator);
 const postBinding = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 const redirectBinding = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 
-/** The addresses both sides of the portal's own SAML exchange agree on. */
+/**
+ * The addresses both sides of the portal's own SAML exchange agree on: the SP's as the SP makes
+ * them, the IdP's from the description the SP trusts (the built-in one whenever these routes run).
+ */
 export function samlUrls(ctx: AppContext) {
-  const base = ctx.config.publicUrl;
+  const sp = spEndpoints(ctx.config.publicUrl);
   return {
-    idpEntityId: `${base}/idp/metadata`,
-    ssoUrl: `${base}/idp/sso`,
-    spEntityId: `${base}/api/saml/metadata`,
-    acsUrl: `${base}/api/saml/acs`,
+    spEntityId: sp.entityId,
+    acsUrl: sp.acsUrl,
+    idpEntityId: ctx.idp.entityId,
+    ssoUrl: ctx.idp.ssoUrl,
   };
 }
 

@@ -37,7 +37,7 @@ function responseXml(
   const e = escapeText;
   return [
     '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"',
-    ` ID="${e(id)}" Version="2.0" IssueInstant="${at(0)}" Destination="${e(pending.acsUrl)}" InResponseTo="${e(pending.requestId)}">`,
+    ` ID="${e(id)}" Version="2.0" IssueInstant="${at(0)}" Destination="${e(urls.acsUrl)}" InResponseTo="${e(pending.requestId)}">`,
     `<saml:Issuer>${e(urls.idpEntityId)}</saml:Issuer>`,
     '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>',
     '<saml:Assertion xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xs="http://www.w3.org/2001/XMLSchema"',
@@ -46,7 +46,7 @@ function responseXml(
     '<saml:Subject>',
     `<saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${e(account.username)}</saml:NameID>`,
     '<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">',
-    `<saml:SubjectConfirmationData NotOnOrAfter="${at(VALID_FOR_MS)}" Recipient="${e(pending.acsUrl)}" InResponseTo="${e(pending.requestId)}"/>`,
+    `<saml:SubjectConfirmationData NotOnOrAfter="${at(VALID_FOR_MS)}" Recipient="${e(urls.acsUrl)}" InResponseTo="${e(pending.requestId)}"/>`,
     '</saml:SubjectConfirmation></saml:Subject>',
     `<saml:Conditions NotBefore="${at(-SKEW_MS)}" NotOnOrAfter="${at(VALID_FOR_MS)}">`,
     `<saml:AudienceRestriction><saml:Audience>${e(urls.spEntityId)}</saml:Audience></saml:AudienceRestriction>`,

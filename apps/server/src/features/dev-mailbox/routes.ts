@@ -1,14 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../http/context';
+import { sendPage } from '../../http/server-page';
 import { findMessage, listMessages } from './queries';
 import { mailboxPage, messagePage, missingPage } from './pages';
 
 const idParams = z.object({ id: z.string().uuid() });
-
-function page(reply: FastifyReply, status: number, body: string) {
-  return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
-}
 
 /**
  * The development mailbox: every outbox mail, readable in the browser and as JSON for the browser
@@ -26,7 +23,7 @@ export const devMailboxRoutes: FastifyPluginAsync<AppContext> = async (app, ctx)
   }
 
   app.get('/dev/mailbox', async (_request, reply) =>
-    page(reply, 200, mailboxPage(hospital, await listMessages(ctx.db))),
+    sendPage(reply, 200, mailboxPage(hospital, await listMessages(ctx.db))),
   );
 
   app.get('/dev/mailbox/api/messages', async (_request, reply) => {
@@ -45,7 +42,7 @@ export const devMailboxRoutes: FastifyPluginAsync<AppContext> = async (app, ctx)
   app.get('/dev/mailbox/:id', async (request, reply) => {
     const parsed = idParams.safeParse(request.params);
     const message = parsed.success ? await findMessage(ctx.db, parsed.data.id) : undefined;
-    if (!message) return page(reply, 404, missingPage(hospital));
-    return page(reply, 200, messagePage(hospital, message));
+    if (!message) return sendPage(reply, 404, missingPage(hospital));
+    return sendPage(reply, 200, messagePage(hospital, message));
   });
 };

@@ -1,6 +1,11 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { activationRoutes } from './features/activation/routes';
 import { approvalsRoutes } from './features/approvals/routes';
@@ -11,7 +16,8 @@ import { sessionRoutes } from './features/session/routes';
 import { userRoutes } from './features/user/routes';
 import { systemRoutes } from './features/system/routes';
 import type { AppContext } from './http/context';
-import { registerErrorHandling } from './http/errors';
+import { messages, registerErrorHandling } from './http/errors';
+import { isApiRequest } from './http/request-path';
 import { registerServerAssets } from './http/server-page';
 import { sessionPlugin } from './http/session-plugin';
 import { registerWebApp } from './http/web-app';
@@ -21,6 +27,19 @@ import { loggerOptions } from './platform/logger';
 /** Largest request body accepted unless a route says otherwise. */
 const DEFAULT_BODY_LIMIT = 100 * 1024;
 
+/** A hop count becomes "trust the n nearest hops"; addresses and CIDRs pass through. */
+function trustProxy(setting: false | number | string[]) {
+  return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
+}
+
+/** Errors fastify raises before routing (e.g. a malformed URL) leave in the same envelope. */
+function sendFrameworkError(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  void reply
+    .status(400)
+    .type('application/json; charset=utf-8')
+    .send({ errors: [messages.badRequest] });
+}
+
 /** Builds the whole portal as a fastify app; the process entry and the tests both call this. */
 export async function buildApp(
   ctx: AppContext,
@@ -29,8 +48,10 @@ export async function buildApp(
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(ctx.config.LOG_LEVEL),
     bodyLimit: DEFAULT_BODY_LIMIT,
-    trustProxy: ctx.config.TRUST_PROXY,
+    trustProxy: trustProxy(ctx.config.TRUST_PROXY),
     return503OnClosing: true,
+    // Errors fastify raises before routing (e.g. a malformed URL) leave in the same envelope.
+    frameworkErrors: sendFrameworkError,
     forceCloseConnections: 'idle',
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -62,12 +83,11 @@ export async function buildApp(
   await app.register(fastifyCookie);
 
   app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    if (isApiRequest(request)) reply.header('cache-control', 'no-store');
   });
 
   registerServerAssets(app);
   await app.register(sessionPlugin, ctx);
-  app.decorateRequest('account', null);
   await app.register(sessionRoutes, ctx);
   await app.register(authRoutes, ctx);
   await app.register(userRoutes, ctx);

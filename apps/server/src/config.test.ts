@@ -22,6 +22,16 @@ describe('config', () => {
     expect(() => loadConfig({ IIQ_MAINTENANCE: 'maybe' })).toThrow(/IIQ_MAINTENANCE/);
   });
 
+  it('trusts proxies only by hop count or address, never all of them', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
+  });
+
   it('requires the production settings in production mode', () => {
     expect(() => loadConfig({ PRA_MODE: 'production' })).toThrow(/DATABASE_URL: required in production mode/);
     const full = {

@@ -80,9 +80,26 @@ export const settingsSchema = z.object({
   CLIENT_LOG_PER_MINUTE: int(1, 10_000)
     .default(30)
     .describe('Client-log messages accepted per client address per minute'),
-  TRUST_PROXY: bool
-    .default(false)
-    .describe('true when behind a load balancer that sets X-Forwarded-For/-Proto'),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(false|\d{1,2}|[0-9a-fA-F:.,/\s]+)$/,
+      'must be false, a hop count, or a comma-separated list of proxy addresses/CIDRs',
+    )
+    .default('false')
+    .transform((v): false | number | string[] =>
+      v === 'false'
+        ? false
+        : /^\d+$/.test(v)
+          ? Number(v)
+          : v
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+    )
+    .describe(
+      'Proxies whose X-Forwarded-For/-Proto to believe: false, the number of proxy hops in front, or their addresses/CIDRs (never "all": clients could then choose their own address)',
+    ),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, signInAs } from './support/sign-in';
 import { createTestApp, TestClient, type TestApp } from './support/test-app';
 
 describe('headers and fallbacks', () => {
@@ -34,34 +35,75 @@ describe('headers and fallbacks', () => {
     }
   });
 
-  it("refuses a state-changing call without the CSRF token, and with another session's token", async () => {
-    const a = new TestClient(t.app);
-    await a.fetchCsrf();
+  it("refuses a state-changing call without the CSRF token, with another session's, or a malformed one", async () => {
+    await createAccount(t, { username: 'csrfvictim' });
+    const a = await signInAs(t, 'csrfvictim');
     const b = new TestClient(t.app);
     await b.fetchCsrf();
-    const withoutToken = await t.app.inject({
+    const extend = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'POST', url: '/api/user/extend-session', headers, payload: {} });
+    const refused = { errors: ['Your session is out of date. Reload the page and try again.'] };
+    const attempts = [
+      a.headers(),
+      a.headers({ 'x-csrf-token': b.csrfToken }),
+      { cookie: a.cookie, 'x-csrf-token': a.csrfToken },
+      // Same length in characters, longer in bytes: must be a refusal, not a crash.
+      a.headers({ 'x-csrf-token': 'é'.repeat(a.csrfToken.length) }),
+    ];
+    for (const headers of attempts) {
+      const res = await extend(headers);
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual(refused);
+    }
+    const row = await t.ctx.db
+      .selectFrom('sessions')
+      .select('extensions_used')
+      .where('account_id', 'is not', null)
+      .execute();
+    expect(row.every((r) => r.extensions_used === 0)).toBe(true);
+    expect((await extend(a.headers({ 'x-csrf-token': a.csrfToken }))).json()).toEqual({ success: true });
+  });
+
+  it('decides by the routed path: an encoded /api path gets the same CSRF check and no-store', async () => {
+    const client = new TestClient(t.app);
+    await client.fetchCsrf();
+    const post = await t.app.inject({
       method: 'POST',
-      url: '/api/does-not-matter',
-      headers: a.headers(),
+      url: '/%61pi/user/extend-session',
+      headers: client.headers(),
       payload: {},
     });
-    expect(withoutToken.statusCode).toBe(403);
-    const crossed = await t.app.inject({
-      method: 'POST',
-      url: '/api/does-not-matter',
-      headers: a.headers({ 'x-csrf-token': b.csrfToken }),
-      payload: {},
-    });
-    expect(crossed.statusCode).toBe(403);
-    const missingHeader = await t.app.inject({
-      method: 'POST',
-      url: '/api/does-not-matter',
-      headers: { cookie: a.cookie, 'x-csrf-token': a.csrfToken },
-      payload: {},
-    });
-    expect(missingHeader.statusCode).toBe(403);
-    expect(missingHeader.json()).toEqual({
-      errors: ['Your session is out of date. Reload the page and try again.'],
-    });
+    expect(post.statusCode).toBe(403);
+    const get = await t.app.inject({ method: 'GET', url: '/%61pi/saml/is-authenticated' });
+    expect(get.statusCode).toBe(200);
+    expect(get.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers a malformed URL with the error envelope', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/%E0%A4%A' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ errors: ['Bad request'] });
+  });
+});
+
+describe('behind a proxy', () => {
+  it('takes the client address from the trusted hop only', async () => {
+    const t = await createTestApp('pglite', { TRUST_PROXY: '1', CLIENT_LOG_PER_MINUTE: '1' });
+    try {
+      // The load balancer appends the real address; whatever the client wrote before it is ignored.
+      const send = (forwarded: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/client-log',
+          payload: { errorMessage: 'x' },
+          remoteAddress: '10.0.0.2',
+          headers: { 'x-forwarded-for': forwarded },
+        });
+      expect((await send('1.1.1.1, 203.0.113.5')).statusCode).toBe(204);
+      expect((await send('2.2.2.2, 203.0.113.5')).statusCode).toBe(429);
+      expect((await send('203.0.113.6')).statusCode).toBe(204);
+    } finally {
+      await t.close();
+    }
   });
 });

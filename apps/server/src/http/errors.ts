@@ -49,6 +49,7 @@ export const messages = {
   tooLarge: 'The request is too large.',
   mediaType: 'The request must be sent as application/json.',
   badJson: 'The request body is not valid JSON.',
+  badRequest: 'Bad request',
   tooMany: 'Too many attempts. Please wait and try again later.',
 } as const;
 
@@ -106,10 +107,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
         return send(reply, 400, [messages.badJson]);
     }
-    if (error instanceof SyntaxError || error.statusCode === 400) return send(reply, 400, [messages.badJson]);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // fastify's own client errors (bad content length, aborted body, ...): say little.
-      return send(reply, error.statusCode, [error.statusCode === 413 ? messages.tooLarge : 'Bad request']);
+      return send(reply, error.statusCode, [messages.badRequest]);
     }
     if (isDatabaseDown(error)) {
       request.log.error({ err: { type: error.name, code: error.code } }, 'database unavailable');

@@ -1,17 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Account } from '../platform/db-schema';
-import { findAccountById } from '../identity/accounts';
 import type { AppContext } from './context';
 import { AppError, messages } from './errors';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The signed-in account, set by `requireLogin`. */
-    account: Account | null;
-  }
-}
-
-export const guardMessages = {
+const guardMessages = {
   notBrm: 'Unauthorized: User does not have a BRM role',
   notEmployeeBrm: 'Unauthorized: User is not an employee BRM',
   notVendor: 'Only vendor accounts can do this.',
@@ -25,18 +17,16 @@ export const policies = {
   isVendor: (a: Account) => a.type === 'vendor',
 };
 
+function signedIn(request: FastifyRequest): Account {
+  if (!request.account) throw new AppError('unauthenticated', messages.signInRequired);
+  return request.account;
+}
+
 /** The guards, bound to the app's context; use them as route `preHandler`s, in this order. */
 export function createGuards(ctx: AppContext) {
+  // The session plugin has already loaded the active account (or none) for this request.
   const requireLogin = async (request: FastifyRequest) => {
-    const accountId = request.session?.accountId;
-    const account = accountId ? await findAccountById(ctx.db, accountId) : undefined;
-    if (!account || account.status !== 'active')
-      throw new AppError('unauthenticated', messages.signInRequired);
-    request.account = account;
-  };
-  const signedIn = (request: FastifyRequest): Account => {
-    if (!request.account) throw new AppError('unauthenticated', messages.signInRequired);
-    return request.account;
+    signedIn(request);
   };
   return {
     requireLogin,
@@ -56,5 +46,3 @@ export function createGuards(ctx: AppContext) {
     },
   };
 }
-
-export type Guards = ReturnType<typeof createGuards>;

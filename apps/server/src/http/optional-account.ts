@@ -1,14 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { findAccountById } from '../identity/accounts';
-import type { Db } from '../platform/db';
 import type { Account } from '../platform/db-schema';
 
 /**
  * The signed-in account on a route anonymous callers may use too; null when there is none or
- * it is no longer active (the same rule as `requireLogin`).
+ * it is no longer active. The session plugin loads it once per request.
  */
-export async function optionalAccount(db: Db, request: FastifyRequest): Promise<Account | null> {
-  const accountId = request.session?.accountId;
-  const account = accountId ? await findAccountById(db, accountId) : undefined;
-  return account?.status === 'active' ? account : null;
+export async function optionalAccount(_db: unknown, request: FastifyRequest): Promise<Account | null> {
+  return request.account;
 }

@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { findAccountById } from '../identity/accounts';
 import { hitRateLimit } from '../identity/rate-limit';
+import type { Account } from '../platform/db-schema';
 import type { AppContext } from './context';
 import { AppError, messages } from './errors';
+import { isApiRequest, routedPath } from './request-path';
 import {
   ANONYMOUS_SESSION_HOURS,
   csrfTokenMatches,
@@ -17,40 +20,50 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The caller's live session, if the cookie names one. */
     session: Session | null;
+    /** The session's account while it is active; null for anonymous callers. */
+    account: Account | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * false for the few state-changing calls that cannot carry our CSRF token: the IdP's post of
+     * the SAML response (signed and one-time), and client-log (it may report the failure of
+     * /api/csrf itself and changes nothing but a log line).
+     */
+    csrf?: boolean;
   }
 }
-
-/** State-changing API calls that cannot carry our CSRF token, each for its own reason. */
-const csrfExempt = new Set([
-  // The IdP posts the SAML response from its own page; the response is signed and one-time.
-  '/api/saml/acs',
-  // The browser reports a failure, possibly of /api/csrf itself; it changes nothing but a log line.
-  '/api/client-log',
-]);
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** New anonymous sessions one client address may open (a NAT of many people stays well below). */
 const ANONYMOUS_SESSION_RATE = { limit: 300, windowSeconds: 600 };
 
-function isApi(request: FastifyRequest): boolean {
-  return request.url.startsWith('/api/');
+/** Paths whose handlers read the session: the API, the built-in IdP and the dev mailbox. */
+function usesSession(path: string): boolean {
+  return path.startsWith('/api/') || path.startsWith('/idp/') || path.startsWith('/dev/');
 }
 
-/** Loads the session for API calls and enforces the CSRF rules on state-changing ones. */
+/**
+ * Loads the session and its active account once per request, and enforces the CSRF rules on
+ * state-changing API calls. A session whose account was disabled or terminated since sign-in
+ * counts as anonymous everywhere.
+ */
 export const sessionPlugin = fp(async (app: FastifyInstance, ctx: AppContext) => {
   app.decorateRequest('session', null);
+  app.decorateRequest('account', null);
 
   app.addHook('onRequest', async (request) => {
-    if (!isApi(request) && !request.url.startsWith('/idp/') && !request.url.startsWith('/dev/')) return;
+    if (!usesSession(routedPath(request))) return;
     const rawId = rawSessionId(request, ctx.session);
     request.session = rawId ? await findSession(ctx.db, ctx.session.secret, rawId) : null;
+    const accountId = request.session?.accountId;
+    const account = accountId ? await findAccountById(ctx.db, accountId) : undefined;
+    request.account = account?.status === 'active' ? account : null;
   });
 
   app.addHook('preHandler', async (request) => {
-    if (!isApi(request) || safeMethods.has(request.method)) return;
-    const path = request.url.split('?')[0] ?? '';
-    if (csrfExempt.has(path)) return;
+    if (!isApiRequest(request) || safeMethods.has(request.method)) return;
+    if (request.routeOptions.config.csrf === false) return;
     const fromOurClient = request.headers['x-pra-api-call'] === 'true';
     const token = request.session?.csrfToken;
     if (!fromOurClient || !token || !csrfTokenMatches(token, request.headers['x-csrf-token'])) {
@@ -70,15 +83,13 @@ export async function ensureSession(
   // Anonymous sessions cost a row each: a client address may open only so many.
   const limit = await hitRateLimit(ctx.db, `anonymous-session:${request.ip}`, ANONYMOUS_SESSION_RATE);
   if (!limit.allowed) throw new AppError('tooManyRequests', messages.tooMany, limit.retryAfterSeconds);
-  const { rawId, expiresAt } = await insertSession(ctx.db, {
+  const { rawId, session } = await insertSession(ctx.db, ctx.session.secret, {
     accountId: null,
     lifetimeMs: ANONYMOUS_SESSION_HOURS * 3600_000,
     clientAddress: request.ip,
     userAgent: String(request.headers['user-agent'] ?? ''),
   });
-  setSessionCookie(reply, ctx.session, rawId, expiresAt);
-  const session = await findSession(ctx.db, ctx.session.secret, rawId);
-  if (!session) throw new Error('new session not found');
+  setSessionCookie(reply, ctx.session, rawId, session.expiresAt);
   request.session = session;
   return session;
 }

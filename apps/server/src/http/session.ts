@@ -42,8 +42,11 @@ export function csrfTokenFor(secret: string, rawId: string): string {
 }
 
 export function csrfTokenMatches(expected: string, given: unknown): boolean {
-  if (typeof given !== 'string' || given.length !== expected.length) return false;
-  return timingSafeEqual(Buffer.from(expected), Buffer.from(given));
+  if (typeof given !== 'string') return false;
+  // Compare bytes, not characters: a non-ASCII token of the same length is longer in UTF-8.
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export interface NewSession {
@@ -54,26 +57,42 @@ export interface NewSession {
   data?: Record<string, unknown>;
 }
 
-/** Creates a session row and returns the raw id (only its hash is stored). */
+/** Creates a session row; returns the raw id (only its hash is stored) and the session. */
 export async function insertSession(
   db: Db | Tx,
+  secret: string,
   session: NewSession,
-): Promise<{ rawId: string; expiresAt: Date }> {
+): Promise<{ rawId: string; session: Session }> {
   const rawId = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + session.lifetimeMs);
+  const data = session.data ?? {};
+  const authenticatedAt = session.accountId ? new Date() : null;
+  const idHash = hashSessionId(rawId);
   await db
     .insertInto('sessions')
     .values({
-      id_hash: hashSessionId(rawId),
+      id_hash: idHash,
       account_id: session.accountId,
       expires_at: expiresAt,
-      authenticated_at: session.accountId ? new Date() : null,
-      data: JSON.stringify(session.data ?? {}),
+      authenticated_at: authenticatedAt,
+      data: JSON.stringify(data),
       client_address: session.clientAddress.slice(0, 100),
       user_agent: session.userAgent.slice(0, 300),
     })
     .execute();
-  return { rawId, expiresAt };
+  return {
+    rawId,
+    session: {
+      idHash,
+      accountId: session.accountId,
+      expiresAt,
+      extensionsUsed: 0,
+      authenticatedAt,
+      reauthenticatedUntil: null,
+      data,
+      csrfToken: csrfTokenFor(secret, rawId),
+    },
+  };
 }
 
 /** The live session for a raw id: not expired, not revoked. */

@@ -42,6 +42,9 @@ export async function signInAs(
   return client;
 }
 
+/** The password `createAccount` gives every test account. */
+export const TEST_PASSWORD = 'Correct-Horse-9-Battery';
+
 let cachedHash: Promise<string> | undefined;
 
 /** Inserts an account (active vendor unless told otherwise) and returns its id. */
@@ -55,7 +58,7 @@ export async function createAccount(
     status?: 'active' | 'pendingActivation' | 'disabled' | 'terminated';
   },
 ): Promise<string> {
-  cachedHash ??= hashPassword('Correct-Horse-9-Battery');
+  cachedHash ??= hashPassword(TEST_PASSWORD);
   const { id } = await t.ctx.db
     .insertInto('accounts')
     .values({

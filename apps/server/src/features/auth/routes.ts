@@ -37,6 +37,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
   app.post(
     '/api/saml/acs',
     {
+      config: { csrf: false },
       bodyLimit: ACS_BODY_LIMIT,
       schema: { body: acsBody },
       // Every failure here is a browser on a form post: send it to the failure page, never JSON.
@@ -81,7 +82,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
   app.get(api.logout, { schema: { response: { 200: logoutResponse } } }, async (request, reply) => {
     // A plain GET by the spec: the custom header keeps other sites from signing people out.
     if (request.headers['x-pra-api-call'] !== 'true') throw new AppError('forbidden', messages.forbidden);
-    const redirectTo = await endSession(ctx, sp, request.session, request.ip);
+    const redirectTo = await endSession(ctx, sp, request.session, request.account, request.ip);
     clearSessionCookie(reply, ctx.session);
     return redirectTo ? { redirectTo } : {};
   });

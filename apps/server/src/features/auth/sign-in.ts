@@ -85,7 +85,7 @@ export async function completeSignIn(ctx: AppContext, sp: SAML, input: SignInInp
 
   return ctx.db.transaction().execute(async (tx) => {
     if (input.previousSession) await revokeSession(tx, input.previousSession.idHash);
-    const { rawId, expiresAt } = await insertSession(tx, {
+    const { rawId, session } = await insertSession(tx, ctx.session.secret, {
       accountId: account.id,
       lifetimeMs: ctx.config.SESSION_LIFETIME_MINUTES * 60_000,
       clientAddress: input.clientAddress,
@@ -115,6 +115,6 @@ export async function completeSignIn(ctx: AppContext, sp: SAML, input: SignInInp
       target: { id: account.id, username: account.username },
       clientAddress: input.clientAddress,
     });
-    return { rawSessionId: rawId, expiresAt, next: safeNextPath(input.relayState) };
+    return { rawSessionId: rawId, expiresAt: session.expiresAt, next: safeNextPath(input.relayState) };
   });
 }

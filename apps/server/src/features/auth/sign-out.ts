@@ -1,8 +1,8 @@
 import type { Profile, SAML } from '@node-saml/node-saml';
 import type { AppContext } from '../../http/context';
 import { revokeSession, type Session } from '../../http/session';
-import { findAccountById } from '../../identity/accounts';
 import { recordAudit } from '../../identity/audit';
+import type { Account } from '../../platform/db-schema';
 
 interface SamlSessionData {
   nameID?: string;
@@ -18,10 +18,10 @@ export async function endSession(
   ctx: AppContext,
   sp: SAML,
   session: Session | null,
+  account: Account | null,
   clientAddress: string,
 ): Promise<string | undefined> {
   if (!session) return undefined;
-  const account = session.accountId ? await findAccountById(ctx.db, session.accountId) : undefined;
   await ctx.db.transaction().execute(async (tx) => {
     await revokeSession(tx, session.idHash);
     if (account) {

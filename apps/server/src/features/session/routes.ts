@@ -2,7 +2,6 @@ import { api, authStatusResponse, csrfResponse } from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../http/context';
 import { ensureSession } from '../../http/session-plugin';
-import { findAccountById } from '../../identity/accounts';
 import { authStatus } from './auth-status';
 
 export const sessionRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
@@ -12,12 +11,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx)
   });
 
   app.get(api.isAuthenticated, { schema: { response: { 200: authStatusResponse } } }, async (request) => {
-    // A session whose account was disabled or terminated since sign-in is anonymous, as the guards say.
-    const accountId = request.session?.accountId;
-    const account = accountId ? await findAccountById(ctx.db, accountId) : undefined;
-    return authStatus(
-      account?.status === 'active' ? request.session : null,
-      ctx.config.SESSION_MAX_EXTENSIONS,
-    );
+    // request.account is null for a session whose account is no longer active: anonymous.
+    return authStatus(request.account ? request.session : null, ctx.config.SESSION_MAX_EXTENSIONS);
   });
 };

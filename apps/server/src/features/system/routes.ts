@@ -10,12 +10,13 @@ import { serviceCheck } from './service-check';
 
 export const systemRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   app.get(api.systemMessage, { schema: { response: { 200: systemMessage } } }, async (request) =>
-    readSystemMessage(ctx.db, Boolean(request.session?.accountId)),
+    readSystemMessage(ctx.db, request.account !== null),
   );
 
   app.post(
     api.clientLog,
     {
+      config: { csrf: false },
       schema: { body: clientLogBody, response: { 204: z.null() } },
       // JSON overhead around the longest accepted message, escaped characters included.
       bodyLimit: CLIENT_LOG_MAX_CHARS * 6 + 100,
@@ -27,7 +28,7 @@ export const systemRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) 
       });
       if (!limit.allowed) throw new AppError('tooManyRequests', messages.tooMany, limit.retryAfterSeconds);
       request.log.warn(
-        { clientError: redactUrl(request.body.errorMessage), accountId: request.session?.accountId ?? null },
+        { clientError: redactUrl(request.body.errorMessage), accountId: request.account?.id ?? null },
         'client reported a failure',
       );
       return reply.status(204).send(null);

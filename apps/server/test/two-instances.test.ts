@@ -70,9 +70,9 @@ async function waitUntilUp(instance: Instance, timeoutMs = 20_000): Promise<void
   throw new Error(`${instance.name} did not come up:\n${instance.output.join('')}`);
 }
 
-/** The session cookie a response sets, as `name=value`; '' when it clears it. */
-function sessionCookie(res: Response): string | undefined {
-  const header = res.headers.getSetCookie().find((c) => c.startsWith('pra_session='));
+/** The cookie `name` a response sets, as `name=value`; '' when it clears it. */
+function sessionCookie(res: Response, name = 'pra_session'): string | undefined {
+  const header = res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
   if (!header) return undefined;
   const pair = header.split(';')[0] ?? '';
   return pair.endsWith('=') ? '' : pair;
@@ -141,6 +141,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     expect(location.startsWith(`${publicUrl}/idp/sso?SAMLRequest=`)).toBe(true);
     const anonymousCookie = sessionCookie(login);
     expect(anonymousCookie).toBeTruthy();
+    // The sign-in belongs to this browser: its nonce cookie must come back with the IdP's post.
+    const signInNonce = sessionCookie(login, 'pra_saml');
+    expect(signInNonce).toBeTruthy();
     const requestId = authnRequestIdFromUrl(location);
 
     // The IdP answers; the load balancer sends the post to B.
@@ -156,7 +159,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     const acs = await fetch(`${b.url}/api/saml/acs`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: anonymousCookie ?? '' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: `${anonymousCookie ?? ''}; ${signInNonce ?? ''}`,
+      },
       body: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: '/welcome' }).toString(),
     });
     expect(acs.status).toBe(303);

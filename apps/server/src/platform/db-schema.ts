@@ -127,6 +127,8 @@ export interface SamlRequestsTable {
   id: string;
   created_at: Timestamp;
   expires_at: Date | string;
+  /** sha256 of the nonce cookie of the browser that started the sign-in. */
+  browser_hash: string;
 }
 
 export interface SamlAssertionsTable {

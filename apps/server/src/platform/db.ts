@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, sql, type Migration, type Transaction } from 'kysely';
 import pg from 'pg';
 import * as initial from '../migrations/0001-initial';
+import * as samlRequestBrowser from '../migrations/0002-saml-request-browser';
 import type { Database } from './db-schema';
 import { PgliteDialect } from './pglite-dialect';
 
@@ -14,6 +15,7 @@ export type DbKind = 'postgres' | 'pglite';
 /** Every migration, in order. Listed here (not read from disk) so the bundled server carries them. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-saml-request-browser': samlRequestBrowser,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

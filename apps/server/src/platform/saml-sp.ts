@@ -21,14 +21,15 @@ export function spEndpoints(publicUrl: string): SpEndpoints {
 
 /**
  * AuthnRequest ids live in the database so that any instance can finish a sign-in another
- * started. `removeAsync` does nothing: the ACS consumes the id itself, atomically.
+ * started, each with the hash of the starting browser's nonce (empty where only validation
+ * uses the cache). `removeAsync` does nothing: the ACS consumes the id itself, atomically.
  */
-export function databaseRequestCache(db: Db): CacheProvider {
+export function databaseRequestCache(db: Db, browserHash = ''): CacheProvider {
   return {
     async saveAsync(key, value) {
       await db
         .insertInto('saml_requests')
-        .values({ id: key, expires_at: new Date(Date.now() + REQUEST_TTL_MS) })
+        .values({ id: key, expires_at: new Date(Date.now() + REQUEST_TTL_MS), browser_hash: browserHash })
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();
       return { value, createdAt: Date.now() };
@@ -48,11 +49,16 @@ export function databaseRequestCache(db: Db): CacheProvider {
   };
 }
 
-/** Uses up an AuthnRequest id; false when it was already used or never issued. */
-export async function consumeRequestId(db: Db, id: string): Promise<boolean> {
+/**
+ * Uses up an AuthnRequest id started by this browser; false when it was already used, never
+ * issued, or started by another browser.
+ */
+export async function consumeRequestId(db: Db, id: string, browserHash: string): Promise<boolean> {
+  if (!browserHash) return false;
   const row = await db
     .deleteFrom('saml_requests')
     .where('id', '=', id)
+    .where('browser_hash', '=', browserHash)
     .where('expires_at', '>', sql<Date>`now()`)
     .returning('id')
     .executeTakeFirst();
@@ -70,8 +76,17 @@ export async function recordAssertionId(db: Db, id: string, expiresAt: Date): Pr
   return Boolean(row);
 }
 
-/** The node-saml service provider, pinned to the IdP's certificates. */
-export function createServiceProvider(config: Config, db: Db, spKeys: KeyPair, idp: IdpDescription): SAML {
+/**
+ * The node-saml service provider, pinned to the IdP's certificates. A sign-in is started with an
+ * instance made for the browser (`browserHash`), so its request id is recorded with it.
+ */
+export function createServiceProvider(
+  config: Config,
+  db: Db,
+  spKeys: KeyPair,
+  idp: IdpDescription,
+  browserHash = '',
+): SAML {
   const { entityId, acsUrl } = spEndpoints(config.publicUrl);
   return new SAML({
     callbackUrl: acsUrl,
@@ -90,7 +105,7 @@ export function createServiceProvider(config: Config, db: Db, spKeys: KeyPair, i
     maxAssertionAgeMs: REQUEST_TTL_MS,
     validateInResponseTo: ValidateInResponseTo.always,
     requestIdExpirationPeriodMs: REQUEST_TTL_MS,
-    cacheProvider: databaseRequestCache(db),
+    cacheProvider: databaseRequestCache(db, browserHash),
     identifierFormat: null,
     disableRequestedAuthnContext: true,
     ...(idp.logoutUrl ? { logoutUrl: idp.logoutUrl, logoutCallbackUrl: `${config.publicUrl}/home` } : {}),

@@ -68,18 +68,35 @@ export async function createTestApp(kind: DbKind, env: Record<string, string> = 
   };
 }
 
-/** A browser-like client: keeps the session cookie and sends the CSRF token as the web app does. */
+/** A browser-like client: keeps its cookies and sends the CSRF token as the web app does. */
 export class TestClient {
-  cookie = '';
+  /** Cookie name → value, as a browser keeps them for this origin. */
+  readonly jar = new Map<string, string>();
   csrfToken = '';
   constructor(private readonly app: FastifyInstance) {}
 
-  /** Keeps the session cookie a response sets (a cleared cookie empties it). */
+  /** The session cookie as `name=value` ('' when there is none). */
+  get cookie(): string {
+    for (const [name, value] of this.jar) if (name.endsWith('pra_session')) return `${name}=${value}`;
+    return '';
+  }
+
+  /** Every cookie, as a browser would send them. */
+  get cookieHeader(): string {
+    return [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  /** Keeps the cookies a response sets; a cleared one (empty value) is dropped. */
   remember(setCookie: string | string[] | number | undefined) {
-    const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
-    if (typeof first !== 'string') return;
-    const pair = first.split(';')[0] ?? '';
-    this.cookie = pair.endsWith('=') ? '' : pair;
+    const all = Array.isArray(setCookie) ? setCookie : typeof setCookie === 'string' ? [setCookie] : [];
+    for (const line of all) {
+      const pair = line.split(';')[0] ?? '';
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at);
+      const value = pair.slice(at + 1);
+      if (value) this.jar.set(name, value);
+      else this.jar.delete(name);
+    }
   }
 
   async fetchCsrf(): Promise<string> {
@@ -92,7 +109,7 @@ export class TestClient {
   headers(extra: Record<string, string> = {}): Record<string, string> {
     return {
       'x-pra-api-call': 'true',
-      ...(this.cookie ? { cookie: this.cookie } : {}),
+      ...(this.jar.size ? { cookie: this.cookieHeader } : {}),
       ...extra,
     };
   }
@@ -122,7 +139,7 @@ export class TestClient {
       payload: new URLSearchParams(fields).toString(),
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
-        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(this.jar.size ? { cookie: this.cookieHeader } : {}),
       },
     });
     this.remember(res.headers['set-cookie']);

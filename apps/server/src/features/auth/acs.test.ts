@@ -140,16 +140,23 @@ describe.each(testDatabaseKinds)('SAML assertion consumer on %s', (kind) => {
     expect(details).not.toMatch(/samlp:Response|PHNhbWxw|SignatureValue/);
   });
 
-  it('refuses the same response posted twice', async () => {
+  async function lastRefusalReason(): Promise<string> {
+    const failures = await signInFailures();
+    return String((failures.at(-1)?.details as { reason?: string } | undefined)?.reason ?? '');
+  }
+
+  it('refuses the same response posted twice by the same browser', async () => {
     const client = new TestClient(t.app);
     await client.fetchCsrf();
     const requestId = await startLogin(t, client);
     const samlResponse = forgeResponse(validResponseOptions(t, 'vendorone', requestId));
     const first = await client.postForm('/api/saml/acs', { SAMLResponse: samlResponse });
     expect(first.headers.location).toBe('/welcome');
-    const replayer = new TestClient(t.app);
-    const second = await replayer.postForm('/api/saml/acs', { SAMLResponse: samlResponse });
-    await expectRefused({ client: replayer, res: second, planted: '', requestId });
+    const second = await client.postForm('/api/saml/acs', { SAMLResponse: samlResponse });
+    expect(second.statusCode).toBe(303);
+    expect(second.headers.location).toBe('/auth-failure');
+    expect(second.headers['set-cookie']).toBeUndefined();
+    expect(await lastRefusalReason()).toMatch(/InResponseTo/);
   });
 
   it('refuses two different responses answering one request', async () => {
@@ -159,11 +166,34 @@ describe.each(testDatabaseKinds)('SAML assertion consumer on %s', (kind) => {
       SAMLResponse: forgeResponse(validResponseOptions(t, 'vendorone', requestId)),
     });
     expect(a.headers.location).toBe('/welcome');
-    const other = new TestClient(t.app);
-    const b = await other.postForm('/api/saml/acs', {
+    const b = await client.postForm('/api/saml/acs', {
       SAMLResponse: forgeResponse(validResponseOptions(t, 'vendorone', requestId)),
     });
-    await expectRefused({ client: other, res: b, planted: '', requestId });
+    expect(b.headers.location).toBe('/auth-failure');
+    expect(b.headers['set-cookie']).toBeUndefined();
+  });
+
+  it("refuses a response for someone else's sign-in posted from another browser (login CSRF)", async () => {
+    const victim = new TestClient(t.app);
+    await victim.fetchCsrf();
+    const attacker = new TestClient(t.app);
+    const requestId = await startLogin(t, attacker);
+    // The attacker signs in at the IdP and makes the victim's browser post the response.
+    const samlResponse = forgeResponse(validResponseOptions(t, 'vendorone', requestId));
+    const planted = await victim.postForm('/api/saml/acs', { SAMLResponse: samlResponse });
+    await expectRefused({ client: victim, res: planted, planted: '', requestId });
+    expect(await lastRefusalReason()).toMatch(/another browser/);
+    // The browser that started the sign-in can still finish it.
+    const own = await attacker.postForm('/api/saml/acs', { SAMLResponse: samlResponse });
+    expect(own.headers.location).toBe('/welcome');
+  });
+
+  it('keeps the sign-in nonce in an HttpOnly cookie for the ten minutes a sign-in may take', async () => {
+    const client = new TestClient(t.app);
+    const res = await client.get('/api/saml/login/standard?next=/welcome');
+    const cookie = [res.headers['set-cookie']].flat().find((c) => String(c).startsWith('pra_saml='));
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/Max-Age=600/);
   });
 
   it('sends `next` pointing to another host to /welcome instead', async () => {

@@ -8,6 +8,7 @@ import { ensureSession } from '../../http/session-plugin';
 import { recordAudit } from '../../identity/audit';
 import { clearSessionCookie, setSessionCookie } from '../../http/session';
 import { createServiceProvider } from '../../platform/saml-sp';
+import { bindSignInToBrowser, signInBrowserHash } from './browser-binding';
 import { safeNextPath } from './next-path';
 import { completeSignIn, SignInRefused } from './sign-in';
 import { endSession } from './sign-out';
@@ -29,7 +30,9 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
     { schema: { querystring: z.object({ next: z.string().max(2000).optional() }) } },
     async (request, reply) => {
       await ensureSession(ctx, request, reply);
-      const url = await sp.getAuthorizeUrlAsync(safeNextPath(request.query.next), undefined, {});
+      const browserHash = bindSignInToBrowser(request, reply, ctx.session);
+      const starter = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp, browserHash);
+      const url = await starter.getAuthorizeUrlAsync(safeNextPath(request.query.next), undefined, {});
       return reply.redirect(url, 302);
     },
   );
@@ -64,6 +67,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
         samlResponse: request.body.SAMLResponse,
         relayState: request.body.RelayState,
         previousSession: request.session,
+        browserHash: signInBrowserHash(request, ctx.session),
         clientAddress: request.ip,
         userAgent: String(request.headers['user-agent'] ?? ''),
       });

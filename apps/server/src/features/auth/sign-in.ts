@@ -21,6 +21,8 @@ export interface SignInInput {
   samlResponse: string;
   relayState: string | undefined;
   previousSession: Session | null;
+  /** Hash of the posting browser's sign-in nonce (see browser-binding.ts). */
+  browserHash: string;
   clientAddress: string;
   userAgent: string;
 }
@@ -60,8 +62,8 @@ export async function completeSignIn(ctx: AppContext, sp: SAML, input: SignInInp
   } catch (error) {
     throw new SignInRefused(error instanceof Error ? error.message : 'response not addressed to us');
   }
-  if (!(await consumeRequestId(ctx.db, facts.inResponseTo)))
-    throw new SignInRefused('InResponseTo already used');
+  if (!(await consumeRequestId(ctx.db, facts.inResponseTo, input.browserHash)))
+    throw new SignInRefused('InResponseTo already used, or the sign-in was started in another browser');
   if (!(await recordAssertionId(ctx.db, facts.assertionId, facts.expiresAt))) {
     throw new SignInRefused('assertion replayed');
   }

@@ -63,6 +63,8 @@ export const approvalMessages = {
   denied: 'Request has been successfully denied',
   noneSelected: 'Unexpected error occurred: no pending approval selected',
   empty: 'No approval tasks found',
-  notYourOrganization: 'You can only decide requests for your own organizations.',
+  /** A BRM acting for an organization it does not manage: deciding, or registering on a vendor's behalf. */
+  notYourOrganization: 'You can only act for the organizations you manage.',
   alreadyDecided: 'This request has already been decided.',
+  requestNotFound: 'This request was not found.',
 } as const;

@@ -7,7 +7,7 @@ const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /** 16 characters of a 32-letter alphabet: 80 bits of randomness. */
 const CODE_LENGTH = 16;
 
-export type CodeKind = 'activation' | 'reset';
+type CodeKind = 'activation' | 'reset';
 
 /** A new random code, shown to people as four groups of four (ABCD-EFGH-JKMN-PQRS). */
 export function generateCode(): string {

@@ -1,4 +1,5 @@
 import { loginUrl, routes } from '@pra/contracts';
+import type { AppContext } from '../http/context';
 import { html, type Html } from '../http/html';
 
 /** A rendered mail, ready for the outbox. */
@@ -13,6 +14,11 @@ export interface MailContent {
 export interface MailSite {
   hospitalName: string;
   publicUrl: string;
+}
+
+/** Hospital name and portal address, as every mail shows them. */
+export function mailSite(ctx: Pick<AppContext, 'config'>): MailSite {
+  return { hospitalName: ctx.config.HOSPITAL_NAME, publicUrl: ctx.config.publicUrl };
 }
 
 /** Subjects go into a header: no CR/LF or other control characters, whatever a name contains. */

@@ -3,11 +3,12 @@ import type { Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
 import { recordAudit } from './audit';
 import { createCode } from './codes';
-import { accountApprovedMail } from './mail-templates';
+import { accountApprovedMail, mailSite } from './mail-templates';
 import { enqueueMail } from './outbox';
+import { grantRole } from './roles';
 import { generateUsername } from './username';
 
-export interface ApprovedRegistration {
+interface ApprovedRegistration {
   requestId: string;
   firstName: string;
   lastName: string;
@@ -16,9 +17,8 @@ export interface ApprovedRegistration {
   manager: string;
 }
 
-export interface ApprovedGrant {
+interface ApprovedGrant {
   organizationId: string;
-  organizationName: string;
   requestItemId: string;
 }
 
@@ -37,7 +37,7 @@ export async function provisionAccount(
     grants: ApprovedGrant[];
     clientAddress: string;
   },
-): Promise<{ accountId: string; username: string }> {
+): Promise<void> {
   const { actor, registration: r, grants, clientAddress } = options;
   const username = await generateUsername(tx, r.firstName, r.lastName);
   const { id: accountId } = await tx
@@ -57,34 +57,22 @@ export async function provisionAccount(
     .executeTakeFirstOrThrow();
   await tx.updateTable('requests').set({ beneficiary_id: accountId }).where('id', '=', r.requestId).execute();
   const by = { id: actor.id, username: actor.username };
-  const target = { id: accountId, username };
+  const account = { id: accountId, username };
   await recordAudit(tx, {
     action: 'account.create',
     outcome: 'success',
     actor: by,
-    target,
+    target: account,
     clientAddress,
     details: { requestId: r.requestId },
   });
   for (const grant of grants) {
-    await tx
-      .insertInto('role_grants')
-      .values({
-        account_id: accountId,
-        organization_id: grant.organizationId,
-        granted_by: actor.id,
-        request_item_id: grant.requestItemId,
-      })
-      .onConflict((oc) => oc.columns(['account_id', 'organization_id']).doNothing())
-      .execute();
-    await recordAudit(tx, {
-      action: 'role.grant',
-      outcome: 'success',
+    await grantRole(tx, {
       actor: by,
-      target,
+      account,
       organizationId: grant.organizationId,
+      requestItemId: grant.requestItemId,
       clientAddress,
-      details: { requestItemId: grant.requestItemId },
     });
   }
   const days = ctx.config.ACTIVATION_CODE_TTL_DAYS;
@@ -98,10 +86,4 @@ export async function provisionAccount(
     to: r.email,
     ...accountApprovedMail(mailSite(ctx), { firstName: r.firstName, username, code, expiresInDays: days }),
   });
-  return { accountId, username };
-}
-
-/** Hospital name and portal address for the mail templates. */
-export function mailSite(ctx: AppContext) {
-  return { hospitalName: ctx.config.HOSPITAL_NAME, publicUrl: ctx.config.publicUrl };
 }

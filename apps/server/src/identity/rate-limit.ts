@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { AppError, messages } from '../http/errors';
 import type { Db, Tx } from '../platform/db';
 
 export interface RateLimitRule {
@@ -30,6 +31,15 @@ export async function hitRateLimit(db: Db | Tx, key: string, rule: RateLimitRule
     .then((result) => result.rows[0]);
   if (!row) throw new Error('rate limit upsert returned no row');
   return { allowed: row.hits <= rule.limit, hits: row.hits, retryAfterSeconds: row.retry_after };
+}
+
+/**
+ * Counts one hit against `key` and refuses the call past the rule: `tooManyRequests` (429) with
+ * the seconds until the window ends, sent as Retry-After.
+ */
+export async function enforceRateLimit(db: Db | Tx, key: string, rule: RateLimitRule): Promise<void> {
+  const result = await hitRateLimit(db, key, rule);
+  if (!result.allowed) throw new AppError('tooManyRequests', messages.tooMany, result.retryAfterSeconds);
 }
 
 /** Deletes counters whose window ended; run by the housekeeping job. */

@@ -35,6 +35,10 @@ export function usernameBase(givenName: string, familyName: string): string {
   return base.length > 0 ? base : 'user';
 }
 
+/** Candidates are numbered below this, so a suffix has at most five digits. */
+const MAX_CANDIDATES = 100_000;
+const MAX_SUFFIX_LENGTH = String(MAX_CANDIDATES - 1).length;
+
 /** The n-th candidate: the base itself, then base1, base2, …, shortened to stay within 20 characters. */
 export function usernameCandidate(base: string, n: number): string {
   if (n === 0) return base;
@@ -42,31 +46,38 @@ export function usernameCandidate(base: string, n: number): string {
   return base.slice(0, USERNAME_MAX_LENGTH - suffix.length) + suffix;
 }
 
-/** The first candidate `isTaken` says is free. */
-export async function firstFreeUsername(
-  base: string,
-  isTaken: (candidate: string) => Promise<boolean>,
-): Promise<string> {
-  for (let n = 0; n < 100_000; n += 1) {
+/**
+ * What every candidate of the base starts with: the base cut to leave room for the longest suffix.
+ * Two bases can only share a candidate if they share this stem (e.g. two long family names that
+ * differ only after the 15th letter both end up as "…1" once shortened).
+ */
+export function usernameStem(base: string): string {
+  return base.slice(0, USERNAME_MAX_LENGTH - MAX_SUFFIX_LENGTH);
+}
+
+/** The first candidate of the base not among the taken usernames (lowercase). */
+export function firstFreeUsername(base: string, taken: ReadonlySet<string>): string {
+  for (let n = 0; n < MAX_CANDIDATES; n += 1) {
     const candidate = usernameCandidate(base, n);
-    if (!(await isTaken(candidate))) return candidate;
+    if (!taken.has(candidate)) return candidate;
   }
   throw new Error('no free username');
 }
 
 /**
- * A unique username for a new account. The advisory lock makes two approvals that would pick the
- * same name wait for each other instead of colliding on the unique index.
+ * A unique username for a new account. The advisory lock is keyed on the stem every candidate is
+ * built from, so two approvals that could pick the same name — also for two different long names
+ * — take turns instead of colliding on the unique index. The taken names are read at once.
  */
 export async function generateUsername(tx: Tx, givenName: string, familyName: string): Promise<string> {
   const base = usernameBase(givenName, familyName);
-  await sql`select pg_advisory_xact_lock(hashtext(${`username:${base}`}))`.execute(tx);
-  return firstFreeUsername(base, async (candidate) => {
-    const row = await tx
-      .selectFrom('accounts')
-      .select('id')
-      .where(sql<string>`lower(username)`, '=', candidate)
-      .executeTakeFirst();
-    return Boolean(row);
-  });
+  const stem = usernameStem(base);
+  await sql`select pg_advisory_xact_lock(hashtext(${`username:${stem}`}))`.execute(tx);
+  // The stem is lowercase ASCII letters only: nothing in it is special to LIKE.
+  const rows = await tx
+    .selectFrom('accounts')
+    .select(sql<string>`lower(username)`.as('username'))
+    .where(sql<string>`lower(username)`, 'like', `${stem}%`)
+    .execute();
+  return firstFreeUsername(base, new Set(rows.map((r) => r.username)));
 }

@@ -96,21 +96,28 @@ export async function deliverDueMail(
       // Only the error's kind is kept: SMTP replies may echo addresses or credentials.
       const code = (error as { code?: unknown }).code;
       const lastError = typeof code === 'string' ? code.slice(0, 50) : 'send failed';
+      const givesUp = attempts >= MAX_ATTEMPTS;
       await db
         .updateTable('outbox')
         .set({
           attempts,
-          status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
+          status: givesUp ? 'failed' : 'pending',
+          // A mail given up on is never read again: do not keep the code it may carry.
+          ...(givesUp && !delivery.isStandalone ? { text_body: '', html_body: '' } : {}),
           next_attempt_at: sql<Date>`now() + ${`${backoffSeconds(attempts)} seconds`}::interval`,
           locked_until: null,
           last_error: lastError,
         })
         .where('id', '=', row.id)
         .execute();
-      delivery.log?.warn(
-        { outboxId: row.id, attempts, error: lastError },
-        'mail delivery failed; will retry',
-      );
+      if (givesUp) {
+        delivery.log?.error({ outboxId: row.id, attempts, error: lastError }, 'mail delivery given up');
+      } else {
+        delivery.log?.warn(
+          { outboxId: row.id, attempts, error: lastError },
+          'mail delivery failed; will retry',
+        );
+      }
     }
   }
   return { sent, failed };

@@ -1,3 +1,4 @@
+import type { RequestStatus, RequestType } from '../../src/platform/db-schema';
 import type { TestApp } from './test-app';
 
 /** An organization with its email domains; returns its id. */
@@ -26,6 +27,43 @@ export async function assignBrm(t: TestApp, accountId: string, organizationId: s
     .insertInto('brm_assignments')
     .values({ account_id: accountId, organization_id: organizationId })
     .execute();
+}
+
+/**
+ * A request with one item per entry ([organization id, item status]), written directly; returns
+ * its id. Access requests name the beneficiary account when given.
+ */
+export async function addRequest(
+  t: TestApp,
+  type: RequestType,
+  items: [string, RequestStatus][],
+  options: { status?: RequestStatus; beneficiaryId?: string } = {},
+): Promise<string> {
+  const { id } = await t.ctx.db
+    .insertInto('requests')
+    .values({
+      type,
+      status: options.status ?? 'pending',
+      requester_id: options.beneficiaryId ?? null,
+      beneficiary_id: options.beneficiaryId ?? null,
+      first_name: 'Reg',
+      last_name: 'Istrant',
+      email: `r${Math.random()}@x.example`,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await t.ctx.db
+    .insertInto('request_items')
+    .values(
+      items.map(([organizationId, status]) => ({
+        request_id: id,
+        organization_id: organizationId,
+        operation: type === 'Remove Access' ? ('Remove' as const) : ('Add' as const),
+        status,
+      })),
+    )
+    .execute();
+  return id;
 }
 
 /** The queued mails, oldest first. */

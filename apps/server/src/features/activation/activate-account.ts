@@ -2,11 +2,10 @@ import { activationMessages } from '@pra/contracts';
 import type { AppContext } from '../../http/context';
 import { AppError } from '../../http/errors';
 import { recordAudit } from '../../identity/audit';
-import { accountActivatedMail } from '../../identity/mail-templates';
+import { accountActivatedMail, mailSite } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
 import { hashPassword } from '../../identity/passwords';
 import { passwordPolicy, passwordProblems } from '../../identity/password-policy';
-import { mailSite } from '../../identity/provision-account';
 import { sql } from 'kysely';
 import { checkActivationCode, codeRefusal } from './activation-code';
 

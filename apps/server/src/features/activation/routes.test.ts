@@ -231,7 +231,7 @@ describe.each(testDatabaseKinds)('activation on %s', (kind) => {
     expect(again.json()).toEqual({ errors: [activationMessages.usedCode] });
   });
 
-  it('activates once when the same code is used twice at once', async () => {
+  it('activates once when the same code is used twice at once (a real race on PostgreSQL)', async () => {
     const { code, account, email } = await pendingVendor();
     const [a, b] = [await anonymous(), await anonymous()];
     const results = await Promise.all([

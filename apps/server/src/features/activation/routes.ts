@@ -11,10 +11,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../http/context';
 import { AppError, messages } from '../../http/errors';
 import { createGuards } from '../../http/guards';
-import { updateSessionData } from '../../http/session';
+import { setSessionValue } from '../../http/session';
 import { findAccountByUsername } from '../../identity/accounts';
 import { passwordPolicy } from '../../identity/password-policy';
-import { hitRateLimit, type RateLimitRule } from '../../identity/rate-limit';
+import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import { activateAccount } from './activate-account';
 import { checkActivationCode, summary } from './activation-code';
 
@@ -22,14 +22,11 @@ import { checkActivationCode, summary } from './activation-code';
 const CODE_LIMIT: RateLimitRule = { limit: 20, windowSeconds: 900 };
 
 /** The session key naming the account whose activation code this browser presented. */
-export const ACTIVATION_ACCOUNT_KEY = 'activationAccountId';
+const ACTIVATION_ACCOUNT_KEY = 'activationAccountId';
 
 export const activationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   const guards = createGuards(ctx);
-  const limitCodeAttempts = async (ip: string) => {
-    const result = await hitRateLimit(ctx.db, `activation-code:${ip}`, CODE_LIMIT);
-    if (!result.allowed) throw new AppError('tooManyRequests', messages.tooMany, result.retryAfterSeconds);
-  };
+  const limitCodeAttempts = (ip: string) => enforceRateLimit(ctx.db, `activation-code:${ip}`, CODE_LIMIT);
 
   app.post(
     api.activationDecode,
@@ -38,12 +35,11 @@ export const activationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, c
       await limitCodeAttempts(request.ip);
       const check = await checkActivationCode(ctx.db, ctx.session.secret, request.body.claimCode);
       if (!check.isValid) return { isValid: false, invalidReason: check.invalidReason };
-      // Proof of the code lets this browser see the account's personal blocked terms.
-      const session = request.session!;
-      await updateSessionData(ctx.db, session.idHash, {
-        ...session.data,
-        [ACTIVATION_ACCOUNT_KEY]: check.account.id,
-      });
+      // Proof of the code lets this browser see the account's personal blocked terms. The CSRF
+      // check already required a session for this POST; without one there is nothing to remember.
+      const session = request.session;
+      if (!session) throw new AppError('forbidden', messages.csrf);
+      await setSessionValue(ctx.db, session, ACTIVATION_ACCOUNT_KEY, check.account.id);
       return { isValid: true, account: summary(check.account) };
     },
   );
@@ -66,13 +62,15 @@ export const activationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, c
     { schema: { querystring: passwordRequirementsQuery, response: { 200: passwordRequirements } } },
     async (request) => {
       const { username } = request.query;
-      const account = username ? await findAccountByUsername(ctx.db, username) : undefined;
       // Names and email are personal: only the account itself, or a browser that presented its
-      // activation code, gets them; anyone else gets the rules without them.
+      // activation code, gets them; anyone else gets the rules without them. The account is
+      // looked up only when this session could be one of those.
       const session = request.session;
+      const activationAccountId = session?.data[ACTIVATION_ACCOUNT_KEY];
+      const mayKnowSomeone = Boolean(session?.accountId) || typeof activationAccountId === 'string';
+      const account = username && mayKnowSomeone ? await findAccountByUsername(ctx.db, username) : undefined;
       const mayKnow =
-        account !== undefined &&
-        (session?.accountId === account.id || session?.data[ACTIVATION_ACCOUNT_KEY] === account.id);
+        account !== undefined && (session?.accountId === account.id || activationAccountId === account.id);
       return passwordPolicy(ctx.config, username, mayKnow ? account : undefined);
     },
   );

@@ -2,18 +2,17 @@ import { approvalMessages, registrationMessages, type Decision } from '@pra/cont
 import type { AppContext } from '../../http/context';
 import { AppError } from '../../http/errors';
 import { recordAudit } from '../../identity/audit';
-import { registrationDeniedMail } from '../../identity/mail-templates';
+import { canDecide, deciderOf } from '../../identity/deciders';
+import { mailSite, registrationDeniedMail } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
-import { mailSite, provisionAccount } from '../../identity/provision-account';
+import { provisionAccount } from '../../identity/provision-account';
+import { grantRole, removeRole } from '../../identity/roles';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import { emailUse, lockEmail } from '../registration/queries';
-import { canDecide } from './policies';
-import { decideItem, findRequest, itemsOfRequest, managedOrganizationIds, settleRequest } from './queries';
+import { decideItem, findRequestForUpdate, itemsOfRequest, settleRequest } from './queries';
 
-export const requestNotFound = 'This request was not found.';
-
-type Request = NonNullable<Awaited<ReturnType<typeof findRequest>>>;
+type Request = NonNullable<Awaited<ReturnType<typeof findRequestForUpdate>>>;
 type Item = Awaited<ReturnType<typeof itemsOfRequest>>[number];
 
 /**
@@ -31,17 +30,13 @@ export async function decideRequest(options: {
 }): Promise<void> {
   const { ctx, actor, decision, comment, clientAddress } = options;
   await ctx.db.transaction().execute(async (tx) => {
-    const request = await findRequest(tx, options.requestId);
-    if (!request) throw new AppError('notFound', requestNotFound);
+    const request = await findRequestForUpdate(tx, options.requestId);
+    if (!request) throw new AppError('notFound', approvalMessages.requestNotFound);
     const all = await itemsOfRequest(tx, request.id);
     const targeted = options.workItemId ? all.filter((i) => i.id === options.workItemId) : all;
-    if (targeted.length === 0) throw new AppError('notFound', requestNotFound);
+    if (targeted.length === 0) throw new AppError('notFound', approvalMessages.requestNotFound);
 
-    const decider = {
-      isAdmin: actor.is_admin,
-      isEmployeeBrm: actor.is_employee_brm,
-      managedOrganizationIds: await managedOrganizationIds(tx, actor.id),
-    };
+    const decider = await deciderOf(tx, actor);
     const mine = targeted.filter((i) => canDecide(decider, { organizationId: i.organization_id }));
     if (mine.length === 0) throw new AppError('forbidden', approvalMessages.notYourOrganization);
     const pending = mine.filter((i) => i.status === 'pending');
@@ -111,43 +106,21 @@ async function carryOut(
         jobTitle: request.job_title,
         manager: request.manager,
       },
-      grants: items.map((i) => ({
-        organizationId: i.organization_id,
-        organizationName: i.orgName,
-        requestItemId: i.id,
-      })),
+      grants: items.map((i) => ({ organizationId: i.organization_id, requestItemId: i.id })),
       clientAddress: o.clientAddress,
     });
     return;
   }
   if (o.decision === 'DENY' || !request.beneficiary_id) return;
+  const beneficiary = { id: request.beneficiary_id, username: request.beneficiaryUsername ?? '' };
   for (const item of items) {
-    if (item.operation === 'Add') {
-      await tx
-        .insertInto('role_grants')
-        .values({
-          account_id: request.beneficiary_id,
-          organization_id: item.organization_id,
-          granted_by: o.actor.id,
-          request_item_id: item.id,
-        })
-        .onConflict((oc) => oc.columns(['account_id', 'organization_id']).doNothing())
-        .execute();
-    } else {
-      await tx
-        .deleteFrom('role_grants')
-        .where('account_id', '=', request.beneficiary_id)
-        .where('organization_id', '=', item.organization_id)
-        .execute();
-    }
-    await recordAudit(tx, {
-      action: item.operation === 'Add' ? 'role.grant' : 'role.remove',
-      outcome: 'success',
+    const change = {
       actor: { id: o.actor.id, username: o.actor.username },
-      target: { id: request.beneficiary_id, username: request.beneficiaryUsername ?? '' },
+      account: beneficiary,
       organizationId: item.organization_id,
+      requestItemId: item.id,
       clientAddress: o.clientAddress,
-      details: { requestItemId: item.id },
-    });
+    };
+    await (item.operation === 'Add' ? grantRole(tx, change) : removeRole(tx, change));
   }
 }

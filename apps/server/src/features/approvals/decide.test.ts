@@ -3,8 +3,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
-import { addOrganization, assignBrm, auditActions, countRows, outbox } from '../../../test/support/world';
-import { requestNotFound } from './decide-request';
+import {
+  addOrganization,
+  addRequest,
+  assignBrm,
+  auditActions,
+  countRows,
+  outbox,
+} from '../../../test/support/world';
 
 const LIST = '/api/brm/pending-approvals';
 const DECIDE = '/api/brm/pending-approvals/approve-or-deny';
@@ -184,7 +190,7 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
       requestId: '00000000-0000-4000-8000-000000000000',
     });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ errors: [requestNotFound] });
+    expect(unknown.json()).toEqual({ errors: [approvalMessages.requestNotFound] });
     const cases: unknown[] = [
       {},
       { decision: 'APPROVE' },
@@ -203,7 +209,7 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
     expect(badId.json()).toEqual({ errors: [`requestId: ${approvalMessages.noneSelected}`] });
   });
 
-  it('creates one account, one mail and one audit event when two approve at once', async () => {
+  it('creates one account, one mail and one audit event when two approve at once (a real race on PostgreSQL)', async () => {
     const requestId = await register('race.approve@acme.example', 'Acme Imaging', 'Race', 'Condition');
     const results = await Promise.all([
       clients.brma!.post(DECIDE, { decision: 'APPROVE', requestId }),
@@ -236,7 +242,12 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
       .values({ request_id: add.id, organization_id: ids.globex!, operation: 'Add', status: 'pending' })
       .execute();
     const row = (await listOf('brmb')).find((p) => p.requestId === add.id)!;
-    expect(row).toMatchObject({ type: 'Add Access', name: 'vendorone', email: 'vendorone@example.test' });
+    expect(row).toMatchObject({
+      type: 'Add Access',
+      name: 'vendorone',
+      email: 'vendorone@example.test',
+      praclaimed: 'true',
+    });
     expect((await clients.brmb!.post(DECIDE, { decision: 'APPROVE', requestId: add.id })).statusCode).toBe(
       200,
     );
@@ -267,6 +278,56 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
     ).toBe(200);
     expect(await grants()).toEqual([]);
   });
+  it('shows an access request for an account not yet activated as not claimed', async () => {
+    const pending = await createAccount(t, { username: 'notclaimed', status: 'pendingActivation' });
+    const requestId = await addRequest(t, 'Add Access', [[ids.acme!, 'pending']], { beneficiaryId: pending });
+    const row = (await listOf('brma')).find((p) => p.requestId === requestId)!;
+    expect(row).toMatchObject({ name: 'notclaimed', praclaimed: 'false' });
+    expect(
+      (await clients.brma!.post(DECIDE, { decision: 'DENY', requestId, comment: 'tidy up' })).statusCode,
+    ).toBe(200);
+  });
+
+  // PGlite runs one query at a time, so only PostgreSQL lets the two decisions truly overlap.
+  it.skipIf(kind !== 'postgres')(
+    'settles a request when two people decide its two items at the same time (a real race on PostgreSQL)',
+    async () => {
+      const vendor = await createAccount(t, { username: 'racevendor' });
+      for (let round = 0; round < 5; round += 1) {
+        const requestId = await addRequest(
+          t,
+          'Add Access',
+          [
+            [ids.acme!, 'pending'],
+            [ids.globex!, 'pending'],
+          ],
+          { beneficiaryId: vendor },
+        );
+        const results = await Promise.all([
+          clients.brma!.post(DECIDE, { decision: 'APPROVE', requestId }),
+          clients.brmb!.post(DECIDE, { decision: 'DENY', requestId, comment: 'not for us' }),
+        ]);
+        expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
+        const request = await t.ctx.db
+          .selectFrom('requests')
+          .select('status')
+          .where('id', '=', requestId)
+          .executeTakeFirstOrThrow();
+        expect(request.status).toBe('approved');
+        const items = await t.ctx.db
+          .selectFrom('request_items')
+          .select(['organization_id', 'status'])
+          .where('request_id', '=', requestId)
+          .execute();
+        expect(new Map(items.map((i) => [i.organization_id, i.status]))).toEqual(
+          new Map([
+            [ids.acme, 'approved'],
+            [ids.globex, 'denied'],
+          ]),
+        );
+      }
+    },
+  );
 });
 
 describe('approvals while the identity service is in maintenance', () => {

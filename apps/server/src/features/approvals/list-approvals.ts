@@ -4,7 +4,7 @@ import type { Account } from '../../platform/db-schema';
 import { listDecidableItems, type DecidableItemRow } from './queries';
 
 /** One approvals-page row for a pending item. */
-export function toPendingApproval(row: DecidableItemRow): PendingApproval {
+function toPendingApproval(row: DecidableItemRow): PendingApproval {
   // A registration describes the person itself; access requests are about an existing account.
   const isNewAccount = row.type === 'New Account';
   const email = isNewAccount ? row.email : (row.beneficiaryEmail ?? row.email);
@@ -19,7 +19,8 @@ export function toPendingApproval(row: DecidableItemRow): PendingApproval {
     name: row.beneficiaryUsername ?? '',
     org: row.orgName,
     created: new Date(row.created_at).toISOString(),
-    praclaimed: 'false',
+    // The activation code is claimed once the account is active; a registration has no account yet.
+    praclaimed: String(row.beneficiaryStatus === 'active'),
     jobTitle: isNewAccount ? row.job_title : (row.beneficiaryJobTitle ?? row.job_title),
     manager: isNewAccount ? row.manager : (row.beneficiaryManager ?? row.manager),
     description: `${row.type} request for ${roleName(row.orgName)}`,

@@ -2,25 +2,30 @@ import { sql } from 'kysely';
 import type { Db, Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 
-/** Pending request items the account may decide: its managed organizations, or all for an admin. */
+/**
+ * The pending request items the account may decide, as `canDecide` rules: all for an admin, those
+ * of its managed organizations for a BRM, none for anyone else. The count and the list build on it.
+ */
+function decidableItems(db: Db | Tx, account: Account) {
+  const pending = db.selectFrom('request_items as i').where('i.status', '=', 'pending');
+  if (account.is_admin) return pending;
+  if (!account.is_employee_brm) return pending.where(sql<boolean>`false`);
+  return pending.where('i.organization_id', 'in', (eb) =>
+    eb.selectFrom('brm_assignments').select('organization_id').where('account_id', '=', account.id),
+  );
+}
+
+/** How many pending request items the account may decide. */
 export async function countDecidableItems(db: Db | Tx, account: Account): Promise<number> {
-  let query = db
-    .selectFrom('request_items as i')
+  const row = await decidableItems(db, account)
     .select(sql<number>`count(*)::int`.as('count'))
-    .where('i.status', '=', 'pending');
-  if (!account.is_admin) {
-    query = query.where('i.organization_id', 'in', (eb) =>
-      eb.selectFrom('brm_assignments').select('organization_id').where('account_id', '=', account.id),
-    );
-  }
-  const row = await query.executeTakeFirst();
+    .executeTakeFirst();
   return row?.count ?? 0;
 }
 
-/** The pending items the account may decide, with what the approvals page shows of each. */
+/** The pending items the account may decide, newest first, with what the approvals page shows of each. */
 export async function listDecidableItems(db: Db | Tx, account: Account) {
-  let query = db
-    .selectFrom('request_items as i')
+  return decidableItems(db, account)
     .innerJoin('requests as r', 'r.id', 'i.request_id')
     .innerJoin('organizations as o', 'o.id', 'i.organization_id')
     .leftJoin('accounts as requester', 'requester.id', 'r.requester_id')
@@ -44,37 +49,27 @@ export async function listDecidableItems(db: Db | Tx, account: Account) {
       'beneficiary.email as beneficiaryEmail',
       'beneficiary.job_title as beneficiaryJobTitle',
       'beneficiary.manager as beneficiaryManager',
+      'beneficiary.status as beneficiaryStatus',
     ])
-    .where('i.status', '=', 'pending')
     .orderBy('r.created_at', 'desc')
-    .orderBy('i.id');
-  if (!account.is_admin) {
-    query = query.where('i.organization_id', 'in', (eb) =>
-      eb.selectFrom('brm_assignments').select('organization_id').where('account_id', '=', account.id),
-    );
-  }
-  return query.execute();
+    .orderBy('i.id')
+    .execute();
 }
 export type DecidableItemRow = Awaited<ReturnType<typeof listDecidableItems>>[number];
 
-/** The organizations a BRM manages, as ids. */
-export async function managedOrganizationIds(db: Db | Tx, accountId: string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('brm_assignments')
-    .select('organization_id')
-    .where('account_id', '=', accountId)
-    .execute();
-  return new Set(rows.map((r) => r.organization_id));
-}
-
-/** A request, with its beneficiary's username once it has an account. */
-export async function findRequest(db: Db | Tx, requestId: string) {
-  return db
+/**
+ * A request, with its beneficiary's username once it has an account, locked for the rest of the
+ * transaction: two people deciding different items of one request then take turns, so the second
+ * sees the first's decision when it settles the request.
+ */
+export async function findRequestForUpdate(tx: Tx, requestId: string) {
+  return tx
     .selectFrom('requests as r')
     .leftJoin('accounts as b', 'b.id', 'r.beneficiary_id')
     .selectAll('r')
     .select('b.username as beneficiaryUsername')
     .where('r.id', '=', requestId)
+    .forUpdate(['r'])
     .executeTakeFirst();
 }
 

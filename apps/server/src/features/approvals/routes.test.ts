@@ -2,50 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
-import type { RequestStatus, RequestType } from '../../platform/db-schema';
+import { addOrganization, addRequest } from '../../../test/support/world';
 
 const COUNT_URL = '/api/brm/pending-approvals?getCountOnly=true';
 const NOT_BRM = 'Unauthorized: User does not have a BRM role';
-
-async function addOrganization(t: TestApp, name: string): Promise<string> {
-  const { id } = await t.ctx.db
-    .insertInto('organizations')
-    .values({ name })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return id;
-}
-
-/** One request with one item per entry: [organization id, item status]. */
-async function addRequest(
-  t: TestApp,
-  type: RequestType,
-  items: [string, RequestStatus][],
-  requestStatus: RequestStatus = 'pending',
-): Promise<void> {
-  const { id } = await t.ctx.db
-    .insertInto('requests')
-    .values({
-      type,
-      status: requestStatus,
-      first_name: 'Reg',
-      last_name: 'Istrant',
-      email: `r${Math.random()}@x.example`,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await t.ctx.db
-    .insertInto('request_items')
-    .values(
-      items.map(([organizationId, status]) => ({
-        request_id: id,
-        organization_id: organizationId,
-        operation: type === 'Remove Access' ? ('Remove' as const) : ('Add' as const),
-        status,
-      })),
-    )
-    .execute();
-}
 
 describe.each(testDatabaseKinds)('GET /api/brm/pending-approvals?getCountOnly=true on %s', (kind) => {
   let t: TestApp;
@@ -74,9 +34,9 @@ describe.each(testDatabaseKinds)('GET /api/brm/pending-approvals?getCountOnly=tr
     await addRequest(t, 'New Account', [[acme, 'pending']]);
     await addRequest(t, 'Add Access', [[acme, 'pending']]);
     await addRequest(t, 'Remove Access', [[acme, 'pending']]);
-    await addRequest(t, 'Add Access', [[acme, 'approved']], 'approved');
-    await addRequest(t, 'Add Access', [[acme, 'denied']], 'denied');
-    await addRequest(t, 'Add Access', [[acme, 'cancelled']], 'cancelled');
+    await addRequest(t, 'Add Access', [[acme, 'approved']], { status: 'approved' });
+    await addRequest(t, 'Add Access', [[acme, 'denied']], { status: 'denied' });
+    await addRequest(t, 'Add Access', [[acme, 'cancelled']], { status: 'cancelled' });
     await addRequest(t, 'New Account', [[globex, 'pending']]);
     await addRequest(t, 'Add Access', [[initech, 'pending']]);
     await addRequest(t, 'New Account', [[initech, 'pending']]);

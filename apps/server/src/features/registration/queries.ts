@@ -45,17 +45,6 @@ export async function lockEmail(tx: Tx, email: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${`email:${email.toLowerCase()}`}))`.execute(tx);
 }
 
-/** Whether the account manages the organization as a BRM. */
-export async function managesOrganization(db: Db | Tx, accountId: string, organizationId: string) {
-  const row = await db
-    .selectFrom('brm_assignments')
-    .select('account_id')
-    .where('account_id', '=', accountId)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
-  return Boolean(row);
-}
-
 /**
  * Who decides a registration for the organization: its active BRMs, or — when it has none — the
  * active admins, so that no registration waits unseen.

@@ -1,30 +1,27 @@
-import { emailDomain, registrationMessages, type RegistrationBody } from '@pra/contracts';
+import { approvalMessages, emailDomain, registrationMessages, type RegistrationBody } from '@pra/contracts';
 import type { AppContext } from '../../http/context';
 import { AppError } from '../../http/errors';
 import { policies } from '../../http/guards';
 import { recordAudit } from '../../identity/audit';
-import { awaitingDecisionMail, registrationReceivedMail } from '../../identity/mail-templates';
+import { canDecide, deciderOf } from '../../identity/deciders';
+import { awaitingDecisionMail, mailSite, registrationReceivedMail } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
-import { mailSite, provisionAccount } from '../../identity/provision-account';
+import { provisionAccount } from '../../identity/provision-account';
 import type { Account } from '../../platform/db-schema';
-import {
-  activeOrganizationsForDomain,
-  decidersOf,
-  emailUse,
-  lockEmail,
-  managesOrganization,
-} from './queries';
+import { activeOrganizationsForDomain, decidersOf, emailUse, lockEmail } from './queries';
 
-export const notYourOrganization = 'You can only register users for organizations you manage.';
+/** The unique index allowing one pending `New Account` request per email (migration 0001). */
+const PENDING_EMAIL_INDEX = 'requests_pending_new_account_email_key';
 
-/** A unique violation of the one-pending-registration-per-email index: a concurrent duplicate. */
+/**
+ * A unique violation (SQLSTATE 23505) of the one-pending-registration-per-email index: a
+ * concurrent duplicate. `lockEmail` already serializes registrations of one address; the index is
+ * the backstop should anything insert without that lock. Both PostgreSQL and PGlite report the
+ * index in `constraint`; the message text is for people and is not matched.
+ */
 function isPendingDuplicate(error: unknown): boolean {
-  const e = error as { code?: unknown; constraint?: unknown; message?: unknown };
-  return (
-    e.code === '23505' &&
-    (e.constraint === 'requests_pending_new_account_email_key' ||
-      String(e.message).includes('requests_pending_new_account_email_key'))
-  );
+  const e = error as { code?: unknown; constraint?: unknown };
+  return e.code === '23505' && e.constraint === PENDING_EMAIL_INDEX;
 }
 
 /**
@@ -48,9 +45,10 @@ export async function registerUser(options: {
   const organization = organizations.find((o) => o.name.toLowerCase() === body.org.toLowerCase());
   if (!organization) throw new AppError('badRequest', registrationMessages.emailMismatch);
 
+  // Registering on a vendor's behalf approves the registration: the same rule as deciding it.
   const onBehalf = caller !== null && policies.isBrmOrAdmin(caller);
-  if (onBehalf && !caller.is_admin && !(await managesOrganization(ctx.db, caller.id, organization.id))) {
-    throw new AppError('forbidden', notYourOrganization);
+  if (onBehalf && !canDecide(await deciderOf(ctx.db, caller), { organizationId: organization.id })) {
+    throw new AppError('forbidden', approvalMessages.notYourOrganization);
   }
 
   try {
@@ -112,9 +110,7 @@ export async function registerUser(options: {
             jobTitle: '',
             manager: '',
           },
-          grants: [
-            { organizationId: organization.id, organizationName: organization.name, requestItemId: itemId },
-          ],
+          grants: [{ organizationId: organization.id, requestItemId: itemId }],
           clientAddress,
         });
       } else {

@@ -10,10 +10,9 @@ import {
 } from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../http/context';
-import { AppError, messages } from '../../http/errors';
 import { createGuards } from '../../http/guards';
 import { optionalAccount } from '../../http/optional-account';
-import { hitRateLimit, type RateLimitRule } from '../../identity/rate-limit';
+import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import { activeOrganizationsForDomain, emailUse } from './queries';
 import { registerUser } from './register-user';
 
@@ -24,16 +23,12 @@ const EMAIL_CHECK_LIMIT: RateLimitRule = { limit: 120, windowSeconds: 900 };
 
 export const registrationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   const guards = createGuards(ctx);
-  const limit = async (key: string, rule: RateLimitRule) => {
-    const result = await hitRateLimit(ctx.db, key, rule);
-    if (!result.allowed) throw new AppError('tooManyRequests', messages.tooMany, result.retryAfterSeconds);
-  };
 
   app.post(
     api.emailInUse,
     { schema: { body: emailInUseBody, response: { 200: emailInUseResult } } },
     async (request, reply) => {
-      await limit(`email-in-use:${request.ip}`, EMAIL_CHECK_LIMIT);
+      await enforceRateLimit(ctx.db, `email-in-use:${request.ip}`, EMAIL_CHECK_LIMIT);
       const result = await emailUse(ctx.db, request.body.email);
       // fastify would send a bare string as text/plain; the contract says a JSON string.
       // (A string payload skips the serializer, so the already-encoded text is sent as is.)
@@ -60,7 +55,7 @@ export const registrationRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
       preHandler: [guards.requireIdentityService],
     },
     async (request) => {
-      await limit(`registration:${request.ip}`, SUBMIT_LIMIT);
+      await enforceRateLimit(ctx.db, `registration:${request.ip}`, SUBMIT_LIMIT);
       const { requestId } = await registerUser({
         ctx,
         caller: await optionalAccount(ctx.db, request),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canDecide, type Decider } from './policies';
+import { canDecide, type Decider } from './deciders';
 
 const brm = (orgs: string[]): Decider => ({
   isAdmin: false,

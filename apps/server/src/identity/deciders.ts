@@ -1,0 +1,37 @@
+import type { Db, Tx } from '../platform/db';
+import type { Account } from '../platform/db-schema';
+
+/** Who decides: an admin decides everything, a BRM the items of the organizations it manages. */
+export interface Decider {
+  isAdmin: boolean;
+  isEmployeeBrm: boolean;
+  managedOrganizationIds: ReadonlySet<string>;
+}
+
+/** A request item, as far as the decision rule cares. */
+export interface DecidableItem {
+  organizationId: string;
+}
+
+/**
+ * Whether the person may approve or reject the item — or, what amounts to the same, register a
+ * vendor of its organization on the vendor's behalf. Checked by the server, whatever the UI shows.
+ */
+export function canDecide(actor: Decider, item: DecidableItem): boolean {
+  if (actor.isAdmin) return true;
+  return actor.isEmployeeBrm && actor.managedOrganizationIds.has(item.organizationId);
+}
+
+/** The account as `canDecide` sees it, with the organizations it manages. */
+export async function deciderOf(db: Db | Tx, account: Account): Promise<Decider> {
+  const rows = await db
+    .selectFrom('brm_assignments')
+    .select('organization_id')
+    .where('account_id', '=', account.id)
+    .execute();
+  return {
+    isAdmin: account.is_admin,
+    isEmployeeBrm: account.is_employee_brm,
+    managedOrganizationIds: new Set(rows.map((r) => r.organization_id)),
+  };
+}

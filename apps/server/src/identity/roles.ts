@@ -1,0 +1,49 @@
+import type { Tx } from '../platform/db';
+import { recordAudit } from './audit';
+
+/** Who changes a role and for whom, as the audit trail names them. */
+interface RoleChange {
+  actor: { id: string; username: string };
+  account: { id: string; username: string };
+  organizationId: string;
+  /** The approved request item the change carries out. */
+  requestItemId: string;
+  clientAddress: string;
+}
+
+/** Gives the account the organization's role (once; a second grant changes nothing) and audits it. */
+export async function grantRole(tx: Tx, change: RoleChange): Promise<void> {
+  await tx
+    .insertInto('role_grants')
+    .values({
+      account_id: change.account.id,
+      organization_id: change.organizationId,
+      granted_by: change.actor.id,
+      request_item_id: change.requestItemId,
+    })
+    .onConflict((oc) => oc.columns(['account_id', 'organization_id']).doNothing())
+    .execute();
+  await audit(tx, 'role.grant', change);
+}
+
+/** Takes the organization's role from the account and audits it. */
+export async function removeRole(tx: Tx, change: RoleChange): Promise<void> {
+  await tx
+    .deleteFrom('role_grants')
+    .where('account_id', '=', change.account.id)
+    .where('organization_id', '=', change.organizationId)
+    .execute();
+  await audit(tx, 'role.remove', change);
+}
+
+async function audit(tx: Tx, action: string, change: RoleChange): Promise<void> {
+  await recordAudit(tx, {
+    action,
+    outcome: 'success',
+    actor: change.actor,
+    target: change.account,
+    organizationId: change.organizationId,
+    clientAddress: change.clientAddress,
+    details: { requestItemId: change.requestItemId },
+  });
+}

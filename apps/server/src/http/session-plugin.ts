@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { findAccountById } from '../identity/accounts';
-import { hitRateLimit } from '../identity/rate-limit';
+import { enforceRateLimit } from '../identity/rate-limit';
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from './context';
 import { AppError, messages } from './errors';
@@ -81,8 +81,7 @@ export async function ensureSession(
 ): Promise<Session> {
   if (request.session) return request.session;
   // Anonymous sessions cost a row each: a client address may open only so many.
-  const limit = await hitRateLimit(ctx.db, `anonymous-session:${request.ip}`, ANONYMOUS_SESSION_RATE);
-  if (!limit.allowed) throw new AppError('tooManyRequests', messages.tooMany, limit.retryAfterSeconds);
+  await enforceRateLimit(ctx.db, `anonymous-session:${request.ip}`, ANONYMOUS_SESSION_RATE);
   const { rawId, session } = await insertSession(ctx.db, ctx.session.secret, {
     accountId: null,
     lifetimeMs: ANONYMOUS_SESSION_HOURS * 3600_000,

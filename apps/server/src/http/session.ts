@@ -172,15 +172,28 @@ export async function pruneSessions(db: Db): Promise<void> {
     .execute();
 }
 
-/** Replaces the session's data (flow state such as the built-in IdP's login progress). */
-export async function updateSessionData(
+/**
+ * Sets (or, with undefined, removes) one key of the session's data in a single update, so two
+ * flows writing different keys at once cannot undo each other. Updates `session.data` to match.
+ */
+export async function setSessionValue(
   db: Db | Tx,
-  idHash: string,
-  data: Record<string, unknown>,
+  session: Session,
+  key: string,
+  value: unknown,
 ): Promise<void> {
   await db
     .updateTable('sessions')
-    .set({ data: JSON.stringify(data) })
-    .where('id_hash', '=', idHash)
+    .set({
+      data:
+        value === undefined
+          ? sql`data - ${key}`
+          : sql`data || jsonb_build_object(${key}::text, ${JSON.stringify(value)}::jsonb)`,
+    })
+    .where('id_hash', '=', session.idHash)
     .execute();
+  const data = { ...session.data };
+  if (value === undefined) delete data[key];
+  else data[key] = value;
+  session.data = data;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Session } from '../http/session';
-import { updateSessionData } from '../http/session';
+import { setSessionValue } from '../http/session';
 import type { Db } from '../platform/db';
 
 /** How long a started sign-in may take before it has to be started again from the portal. */
@@ -30,9 +30,5 @@ export function readLoginState(session: Session | null): LoginState | null {
 
 /** Saves (or with null, clears) the sign-in progress, keeping the session's other data. */
 export async function writeLoginState(db: Db, session: Session, state: LoginState | null): Promise<void> {
-  const data: Record<string, unknown> = { ...session.data };
-  if (state) data.idp = state;
-  else delete data.idp;
-  await updateSessionData(db, session.idHash, data);
-  session.data = data;
+  await setSessionValue(db, session, 'idp', state ?? undefined);
 }

@@ -2,8 +2,7 @@ import { api, clientLogBody, CLIENT_LOG_MAX_CHARS, systemMessage } from '@pra/co
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../http/context';
-import { AppError, messages } from '../../http/errors';
-import { hitRateLimit } from '../../identity/rate-limit';
+import { enforceRateLimit } from '../../identity/rate-limit';
 import { redactUrl } from '../../platform/logger';
 import { readSystemMessage } from './system-message';
 import { serviceCheck } from './service-check';
@@ -22,11 +21,10 @@ export const systemRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) 
       bodyLimit: CLIENT_LOG_MAX_CHARS * 6 + 100,
     },
     async (request, reply) => {
-      const limit = await hitRateLimit(ctx.db, `client-log:${request.ip}`, {
+      await enforceRateLimit(ctx.db, `client-log:${request.ip}`, {
         limit: ctx.config.CLIENT_LOG_PER_MINUTE,
         windowSeconds: 60,
       });
-      if (!limit.allowed) throw new AppError('tooManyRequests', messages.tooMany, limit.retryAfterSeconds);
       request.log.warn(
         { clientError: redactUrl(request.body.errorMessage), accountId: request.account?.id ?? null },
         'client reported a failure',

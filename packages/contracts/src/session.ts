@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successResponse, type SuccessResponse } from './system';
 
 /** GET /api/csrf: the synchronizer token to send back in `x-csrf-token` on state-changing calls. */
 export const csrfResponse = z.object({ csrfToken: z.string() });
@@ -13,10 +14,16 @@ export const authStatusResponse = z.object({
 });
 export type AuthStatusResponse = z.infer<typeof authStatusResponse>;
 
-/** POST /api/user/extend-session */
-export const extendSessionResponse = z.object({ success: z.boolean() });
-export type ExtendSessionResponse = z.infer<typeof extendSessionResponse>;
+/** POST /api/user/extend-session: only `success: true` counts as extended. */
+export const extendSessionResponse = successResponse;
+export type ExtendSessionResponse = SuccessResponse;
 
 /** GET /api/saml/logout: where the browser goes next (the IdP's logout), when there is one. */
 export const logoutResponse = z.object({ redirectTo: z.string().optional() });
 export type LogoutResponse = z.infer<typeof logoutResponse>;
+
+/** The spec's session texts (sections 9 and the message lists), word for word. */
+export const sessionMessages = {
+  extended: 'Session extended',
+  extendFailed: 'Unexpected error occurred while extending session',
+} as const;

@@ -20,5 +20,6 @@ export const clientLogBody = z.strictObject({
 });
 export type ClientLogBody = z.infer<typeof clientLogBody>;
 
+/** The `{ success }` answer shared by calls that only report whether they worked. */
 export const successResponse = z.object({ success: z.boolean() });
 export type SuccessResponse = z.infer<typeof successResponse>;

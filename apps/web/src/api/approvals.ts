@@ -5,13 +5,13 @@ import {
   pendingApprovalsResponse,
   type ApproveOrDenyBody,
   type ApproveOrDenyResponse,
-  type PendingApprovalsCountQuery,
   type PendingApprovalsCountResponse,
+  type PendingApprovalsQuery,
   type PendingApprovalsResponse,
 } from '@pra/contracts';
 import { call } from './client';
 
-const countOnly: PendingApprovalsCountQuery = { getCountOnly: 'true' };
+const countOnly: PendingApprovalsQuery = { getCountOnly: 'true' };
 
 /** GET /api/brm/pending-approvals?getCountOnly=true */
 export function getPendingApprovalsCount(signal?: AbortSignal): Promise<PendingApprovalsCountResponse> {

@@ -46,7 +46,7 @@ export function isCancelled(error: unknown): boolean {
 }
 
 /** The spec counts a body with an errors or warnings member as a failure; returns its messages. */
-export function failureMessages(data: unknown): string[] | undefined {
+function failureMessages(data: unknown): string[] | undefined {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
   const { errors, warnings } = data as Record<string, unknown>;
   const messages = [errors, warnings].flatMap(toMessages);
@@ -62,7 +62,7 @@ function toMessages(member: unknown): string[] {
 }
 
 /** POST /api/client-log. Fire and forget: its own failure is deliberately neither caught nor logged. */
-export function postClientLog(body: ClientLogBody): Promise<unknown> {
+function postClientLog(body: ClientLogBody): Promise<unknown> {
   return http.post(api.clientLog, body);
 }
 

@@ -1,13 +1,13 @@
 import Toast from 'react-bootstrap/Toast';
 import ToastContainer from 'react-bootstrap/ToastContainer';
-import { useAlerts } from './alerts';
+import { dismissAlert, useAlerts } from './alerts';
 
 /** Spec: alerts auto-hide after 6 seconds. */
-export const ALERT_HIDE_MS = 6000;
+const ALERT_HIDE_MS = 6000;
 
 /** The toasts at top right; each hides itself or can be dismissed. */
 export function AlertToasts() {
-  const { alerts, dismissAlert } = useAlerts();
+  const alerts = useAlerts();
   return (
     <ToastContainer position="top-end" containerPosition="fixed" className="p-3 alert-toasts">
       {alerts.map((alert) => (

@@ -34,8 +34,7 @@ export function dismissAlert(id: number): void {
   update(alerts.filter((alert) => alert.id !== id));
 }
 
-/** The toasts on screen plus the functions to add and remove them. */
-export function useAlerts() {
-  const current = useSyncExternalStore(subscribe, () => alerts);
-  return { alerts: current, showAlert, dismissAlert };
+/** The toasts on screen; re-renders when one is added or removed. */
+export function useAlerts(): readonly Alert[] {
+  return useSyncExternalStore(subscribe, () => alerts);
 }

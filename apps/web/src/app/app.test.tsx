@@ -73,9 +73,8 @@ describe('the app shell', () => {
   it("shows a BRM's welcome cards with the approvals count", async () => {
     installFakeServer({ ...bootReplies(signedIn(), brm), [countKey]: { data: { count: 4 } } });
     renderApp('/welcome');
-    expect((await screen.findByRole('heading', { level: 1, name: 'Welcome Bo Rm' })).textContent).toBe(
-      'Welcome Bo Rm',
-    );
+    // The heading says 'Welcome' until the user record is in, then names the person.
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Welcome Bo Rm'));
     const cards = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
     expect(cards).toEqual(['Approvals', 'Users', 'Terminate Vendors', 'New User', 'User Guides']);
     await screen.findByText('4');
@@ -127,9 +126,47 @@ describe('the app shell', () => {
     expect(navigateAway).toHaveBeenCalledWith('/api/saml/login/standard?next=%2Fwelcome');
   });
 
-  it('warns with a countdown under three minutes', async () => {
+  it('warns with a mm:ss countdown under three minutes and offers Extend Session', async () => {
     installFakeServer(bootReplies(signedIn(120), makeUser()));
     renderApp('/welcome');
-    expect(await screen.findByText(/Your session will expire in/)).toBeTruthy();
+    const countdown = await screen.findByText(/^0[0-2]:\d\d$/);
+    const banner = countdown.closest<HTMLElement>('.alert')!;
+    expect(banner.textContent).toMatch(/^Your session will expire in 0[0-2]:\d\d\./);
+    expect(within(banner).getByRole('button', { name: 'Extend Session' })).toHaveProperty('disabled', false);
+    expect(within(banner).getByRole('button', { name: 'Logout Now' })).toBeTruthy();
+  });
+
+  it('announces the warning once instead of every tick of the countdown', async () => {
+    installFakeServer(bootReplies(signedIn(120), makeUser()));
+    renderApp('/welcome');
+    const countdown = await screen.findByText(/^0[0-2]:\d\d$/);
+    // The ticking text is in no live region; one status says it once.
+    expect(countdown.closest('[aria-live]')?.getAttribute('aria-live')).toBe('off');
+    expect(countdown.closest('[role="status"], [role="alert"]')).toBeNull();
+    const announcement = screen.getByText('Your session will expire in less than 3 minutes.');
+    expect(announcement.getAttribute('role')).toBe('status');
+    const first = countdown.textContent;
+    await waitFor(() => expect(countdown.textContent).not.toBe(first), { timeout: 2500 });
+    expect(announcement.textContent).toBe('Your session will expire in less than 3 minutes.');
+  });
+
+  it('sends one extension however often Extend Session is clicked while the call runs', async () => {
+    let release = () => {};
+    const until = new Promise<void>((resolve) => (release = resolve));
+    const extendKey = `POST ${api.extendSession}`;
+    const server = installFakeServer({
+      ...bootReplies(signedIn(120), makeUser()),
+      [extendKey]: { data: { success: true }, until },
+    });
+    renderApp('/welcome');
+    const extend = await screen.findByRole('button', { name: 'Extend Session' });
+    server.replies.set(`GET ${api.isAuthenticated}`, { data: signedIn() });
+    await userEvent.click(extend);
+    await waitFor(() => expect(extend).toHaveProperty('disabled', true));
+    await userEvent.click(extend);
+    release();
+    expect(await screen.findByText('Session extended')).toBeTruthy();
+    expect(server.requests.filter((r) => r.key === extendKey)).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Extend Session' })).toBeNull());
   });
 });

@@ -1,8 +1,8 @@
-import { useLoading } from './loading';
+import { useIsLoading } from './loading';
 
 /** Global overlay while the loading flag is set; CSS fades it in and out over 500 ms. */
 export function LoadingOverlay() {
-  const { isLoading } = useLoading();
+  const isLoading = useIsLoading();
   return (
     <div className={`loading-overlay${isLoading ? ' is-visible' : ''}`} aria-hidden={!isLoading}>
       {/* role=status lets screen readers hear that work is in progress. */}

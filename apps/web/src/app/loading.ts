@@ -9,7 +9,7 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-export function setLoading(value: boolean): void {
+function setLoading(value: boolean): void {
   if (value === isLoading) return;
   isLoading = value;
   listeners.forEach((listener) => listener());
@@ -25,7 +25,7 @@ export async function withLoading<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function useLoading() {
-  const current = useSyncExternalStore(subscribe, () => isLoading);
-  return { isLoading: current, setLoading, withLoading };
+/** Whether the overlay is up; re-renders when the flag changes. */
+export function useIsLoading(): boolean {
+  return useSyncExternalStore(subscribe, () => isLoading);
 }

@@ -4,8 +4,11 @@ import { showAlert } from './alerts';
 
 declare module '@tanstack/react-query' {
   interface Register {
-    /** `alertOnError`: show the failure's message in a danger toast. */
-    queryMeta: { alertOnError?: boolean };
+    /**
+     * `alertOnError`: show the failure in a danger toast, as its own message (`true`) or as the
+     * given function words it.
+     */
+    queryMeta: { alertOnError?: boolean | ((error: Error) => string) };
   }
 }
 
@@ -13,7 +16,9 @@ export function createQueryClient(): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({
       onError(error, query) {
-        if (query.meta?.alertOnError && !isCancelled(error)) showAlert(error.message, 'danger');
+        const alertOnError = query.meta?.alertOnError;
+        if (!alertOnError || isCancelled(error)) return;
+        showAlert(alertOnError === true ? error.message : alertOnError(error), 'danger');
       },
     }),
     // Every failure is already logged by the client; retrying would log and show it again.

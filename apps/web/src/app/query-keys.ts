@@ -4,9 +4,17 @@ export const queryKeys = {
   authStatus: ['auth-status'],
   currentUser: ['current-user'],
   systemMessage: ['system-message'],
+  /** The plain-text service check of /status_check. */
+  serviceCheck: ['service-check'],
   /** Prefix of the approvals list and the welcome badge count: invalidating it refreshes both. */
   pendingApprovals: ['pending-approvals'],
   pendingApprovalsList: ['pending-approvals', 'list'],
   pendingApprovalsCount: ['pending-approvals', 'count'],
   passwordRequirements: (username: string) => ['password-requirements', username] as const,
+  /** The organizations owning an email domain (lower-cased). */
+  orgsByDomain: (domain: string) => ['orgs-by-domain', domain] as const,
+  /** Whether an email (lower-cased) may register. */
+  emailInUse: (email: string) => ['email-in-use', email.toLowerCase()] as const,
+  /** The server's answer for the activation code of an emailed link. */
+  activationLinkCode: (code: string) => ['activation-link-code', code] as const,
 } as const;

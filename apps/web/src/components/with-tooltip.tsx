@@ -3,7 +3,7 @@ import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
 import Tooltip from 'react-bootstrap/Tooltip';
 
 /** Spec: tooltips show after 500 ms. They add a description; the child keeps its own visible label. */
-export const TOOLTIP_DELAY = { show: 500, hide: 0 };
+const TOOLTIP_DELAY = { show: 500, hide: 0 };
 
 export function WithTooltip({ id, text, children }: { id: string; text: string; children: ReactElement }) {
   return (

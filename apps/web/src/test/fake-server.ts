@@ -6,6 +6,8 @@ import { http } from '../api/client';
 export interface FakeReply {
   status?: number;
   data: unknown;
+  /** The reply waits for this, to look at the page while a call is under way. */
+  until?: Promise<unknown>;
 }
 
 export interface FakeServer {
@@ -16,17 +18,18 @@ export interface FakeServer {
 /** Routes the shared axios instance to canned replies; unknown calls answer 404. */
 export function installFakeServer(replies: Record<string, FakeReply> = {}): FakeServer {
   const server: FakeServer = { replies: new Map(Object.entries(replies)), requests: [] };
-  http.defaults.adapter = (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
+  http.defaults.adapter = async (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
     const key = `${(config.method ?? 'get').toUpperCase()} ${http.getUri(config)}`;
     server.requests.push({
       key,
       data: typeof config.data === 'string' ? JSON.parse(config.data) : undefined,
     });
     const reply = server.replies.get(key) ?? { status: 404, data: { errors: ['Not found'] } };
+    await reply.until;
     const status = reply.status ?? 200;
     const response: AxiosResponse = { data: reply.data, status, statusText: '', headers: {}, config };
-    if (status < 400) return Promise.resolve(response);
-    return Promise.reject(new AxiosError('Request failed', 'ERR_BAD_REQUEST', config, null, response));
+    if (status < 400) return response;
+    throw new AxiosError('Request failed', 'ERR_BAD_REQUEST', config, null, response);
   };
   return server;
 }

@@ -1,4 +1,3 @@
-import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useLocation } from 'react-router';
@@ -7,7 +6,11 @@ import { signOut } from '../sign-out';
 import { useAuthStatus } from '../use-auth-status';
 import { useExtendSession } from './use-extend-session';
 import { useSessionTimer } from './use-session-timer';
+import { SESSION_WARNING_SECONDS } from './session-timer';
 import { navigateAway } from '../full-navigation';
+
+/** Said once to screen readers when the banner appears; the ticking countdown itself stays silent. */
+const WARNING_ANNOUNCEMENT = `Your session will expire in less than ${SESSION_WARNING_SECONDS / 60} minutes.`;
 
 /** The countdown banner under 180 s and the 'Session Timeout' modal once the session has ended. */
 export function SessionTimeout() {
@@ -17,25 +20,31 @@ export function SessionTimeout() {
   const { pathname, search } = useLocation();
   const canExtend = (auth?.remainingSessionExtentions ?? 0) > 0;
 
-  const handleExtend = () => void extend();
+  const handleExtend = () => {
+    if (!extend.isPending) extend.mutate();
+  };
   const handleLogin = () => navigateAway(loginUrl(pathname + search));
 
   return (
     <>
+      {/* Always present, so the one change (empty → text) is announced; the banner is not a live region. */}
+      <p className="visually-hidden" role="status">
+        {state.kind === 'warning' ? WARNING_ANNOUNCEMENT : ''}
+      </p>
       {state.kind === 'warning' && (
-        <Alert variant="warning" className="d-flex flex-wrap align-items-center gap-2" role="status">
-          <span className="me-auto">
+        <div className="alert alert-warning d-flex flex-wrap align-items-center gap-2">
+          <span className="me-auto" aria-live="off">
             Your session will expire in <strong>{state.remaining}</strong>.
           </span>
           {canExtend && (
-            <Button variant="primary" size="sm" onClick={handleExtend}>
+            <Button variant="primary" size="sm" onClick={handleExtend} disabled={extend.isPending}>
               Extend Session
             </Button>
           )}
           <Button variant="outline-dark" size="sm" onClick={() => void signOut()}>
             Logout Now
           </Button>
-        </Alert>
+        </div>
       )}
       <Modal
         show={state.kind === 'expired'}
@@ -52,7 +61,7 @@ export function SessionTimeout() {
         <Modal.Body>Your session has timed out. You can login again to start a new session.</Modal.Body>
         <Modal.Footer>
           {canExtend ? (
-            <Button variant="primary" onClick={handleExtend}>
+            <Button variant="primary" onClick={handleExtend} disabled={extend.isPending}>
               Extend Session
             </Button>
           ) : (

@@ -1,22 +1,25 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { sessionMessages } from '@pra/contracts';
 import { extendSession } from '../../api/session';
 import { showAlert } from '../alerts';
 import { withLoading } from '../loading';
 import { queryKeys } from '../query-keys';
 
-export const EXTEND_FAILED = 'Unexpected error occurred while extending session';
-
-/** Extends the session; only `success: true` counts, then the auth status is re-read. */
-export function useExtendSession(): () => Promise<void> {
+/**
+ * Extends the session; only `success: true` counts, then the auth status is re-read. `isPending`
+ * lets the Extend Session buttons refuse a second click, which would use up a second extension.
+ */
+export function useExtendSession() {
   const queryClient = useQueryClient();
-  return useCallback(async () => {
-    const extended = await withLoading(async () => {
-      const { success } = await extendSession();
-      if (success) await queryClient.refetchQueries({ queryKey: queryKeys.authStatus });
-      return success;
-    }).catch(() => false);
-    if (extended) showAlert('Session extended', 'success');
-    else showAlert(EXTEND_FAILED, 'danger');
-  }, [queryClient]);
+  return useMutation({
+    mutationFn: () =>
+      withLoading(async () => {
+        const { success } = await extendSession();
+        if (!success) throw new Error(sessionMessages.extendFailed);
+        await queryClient.refetchQueries({ queryKey: queryKeys.authStatus });
+      }),
+    onSuccess: () => showAlert(sessionMessages.extended, 'success'),
+    // Whatever went wrong, the spec's one text: the client has already logged the failure.
+    onError: () => showAlert(sessionMessages.extendFailed, 'danger'),
+  });
 }

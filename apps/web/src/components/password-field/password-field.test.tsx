@@ -69,13 +69,24 @@ describe('PasswordField', () => {
     await screen.findByRole('list');
     await userEvent.type(screen.getByLabelText('New Password'), GOOD_PASSWORD);
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'Correct');
-    expect(screen.getByText('Passwords must match')).toBeTruthy();
-    expect(screen.getByLabelText('Confirm Password').className).toContain('is-invalid');
+    const confirm = screen.getByLabelText('Confirm Password');
+    expect(confirm.className).toContain('is-invalid');
+    expect(confirm.getAttribute('aria-invalid')).toBe('true');
+    // The message is tied to the field, so screen readers read it with the field.
+    const describedBy = confirm.getAttribute('aria-describedby') ?? '';
+    expect(document.getElementById(describedBy)?.textContent).toBe('Passwords must match');
+    const newPassword = screen.getByLabelText('New Password');
+    expect(document.getElementById(newPassword.getAttribute('aria-describedby') ?? '')).toBe(
+      screen.getByText('Password requirements').closest('div'),
+    );
     expect(onValidityChange).toHaveBeenLastCalledWith(false);
 
     await userEvent.clear(screen.getByLabelText('Confirm Password'));
     await userEvent.type(screen.getByLabelText('Confirm Password'), GOOD_PASSWORD);
     expect(screen.getByLabelText('Confirm Password').className).not.toContain('is-invalid');
+    expect(screen.getByLabelText('Confirm Password').hasAttribute('aria-describedby')).toBe(false);
+    expect(screen.getByLabelText('Confirm Password').hasAttribute('aria-invalid')).toBe(false);
+    expect(screen.queryByText('Passwords must match')).toBeNull();
     expect(onValidityChange).toHaveBeenLastCalledWith(true);
     expect(screen.getByRole('status').textContent).toBe('All password requirements met');
   });

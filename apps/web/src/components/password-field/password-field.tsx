@@ -40,6 +40,7 @@ export function PasswordField({ username, value, onChange, onValidityChange, dis
   const showMismatch = !matches && (isConfirmTouched || value.confirmPassword.length > 0);
   const hasFailedRule = value.newPassword.length > 0 && checks.some((check) => !check.ok);
   const checklistId = `${id}-checklist`;
+  const mismatchId = `${id}-mismatch`;
   const type = isShown ? 'text' : 'password';
 
   return (
@@ -54,7 +55,7 @@ export function PasswordField({ username, value, onChange, onValidityChange, dis
           onChange={handleChange('newPassword')}
           isInvalid={hasFailedRule}
           isValid={isValid}
-          aria-describedby={checklistId}
+          aria-describedby={requirements.data ? checklistId : undefined}
         />
       </Form.Group>
       <Form.Group className="mb-2" controlId={`${id}-confirm`}>
@@ -66,8 +67,14 @@ export function PasswordField({ username, value, onChange, onValidityChange, dis
           onChange={handleChange('confirmPassword')}
           onBlur={() => setIsConfirmTouched(true)}
           isInvalid={showMismatch}
+          aria-invalid={showMismatch || undefined}
+          aria-describedby={showMismatch ? mismatchId : undefined}
         />
-        <Form.Control.Feedback type="invalid">{PASSWORDS_MUST_MATCH}</Form.Control.Feedback>
+        {showMismatch && (
+          <Form.Control.Feedback type="invalid" id={mismatchId}>
+            {PASSWORDS_MUST_MATCH}
+          </Form.Control.Feedback>
+        )}
       </Form.Group>
       <Form.Check
         className="mb-2"

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useEffect, useReducer, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
-import { routes, type DecodeResponse } from '@pra/contracts';
+import { routes } from '@pra/contracts';
 import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';
 import { CodeStep } from './code-step';
 import { PasswordStep } from './password-step';
@@ -12,25 +12,28 @@ import {
   acceptedAccount,
   canGoNext,
   currentCheck,
-  initialWizardState,
+  startingState,
   STEP,
   STEP_COUNT,
   stepTitles,
   wizardReducer,
+  type LinkCodeCheck,
 } from './wizard-state';
 
 /** Account Activation (/activate-account): the six-step wizard, optionally started from an emailed link. */
 export function ActivateAccountPage() {
-  const [state, dispatch] = useReducer(wizardReducer, initialWizardState);
+  const link = useLinkCode();
+  // Nothing shows until the link's code is checked: the wizard starts where that answer leads.
+  if (link.isPending) return null;
+  return <ActivationWizard link={link.check} />;
+}
+
+function ActivationWizard({ link }: { link: LinkCodeCheck | undefined }) {
+  const [state, dispatch] = useReducer(wizardReducer, link, startingState);
   const [password, setPassword] = useState<PasswordPair>(emptyPasswordPair);
   const [isPasswordValid, setIsPasswordValid] = useState(false);
   const account = acceptedAccount(state);
 
-  const isWaiting = useLinkCode(
-    useCallback((code: string, result: DecodeResponse | undefined) => {
-      dispatch({ type: 'linkCodeChecked', code, check: result && { code, result } });
-    }, []),
-  );
   const decode = useDecodeCode((code, result) => dispatch({ type: 'codeChecked', check: { code, result } }));
   const activate = useActivate(() => dispatch({ type: 'activated' }));
 
@@ -44,8 +47,6 @@ export function ActivateAccountPage() {
     }
     headingRef.current?.focus();
   }, [state.step]);
-
-  if (isWaiting) return null;
 
   const next = () => dispatch({ type: 'next' });
   const previous = () => dispatch({ type: 'previous' });

@@ -4,8 +4,8 @@ import Spinner from 'react-bootstrap/Spinner';
 import { claimCode } from '@pra/contracts';
 import type { CodeCheck } from './wizard-state';
 
-export const CODE_ACCEPTED = 'Activation code accepted.';
-export const CODE_NOT_VALID = 'This activation code is not valid.';
+const CODE_ACCEPTED = 'Activation code accepted.';
+const CODE_NOT_VALID = 'This activation code is not valid.';
 
 interface CodeStepProps {
   code: string;
@@ -29,6 +29,7 @@ export function CodeStep({
   const isWellFormed = claimCode.safeParse(code).success;
   const isValid = check?.result.isValid === true;
   const feedback = check && (isValid ? CODE_ACCEPTED : (check.result.invalidReason ?? CODE_NOT_VALID));
+  const feedbackId = 'claimCode-feedback';
 
   return (
     <Form
@@ -54,14 +55,10 @@ export function CodeStep({
               isValid={check !== undefined && isValid}
               isInvalid={check !== undefined && !isValid}
               aria-invalid={check !== undefined && !isValid}
-              aria-describedby="claimCode-feedback"
+              aria-describedby={check ? feedbackId : undefined}
             />
             {check && (
-              <Form.Control.Feedback
-                type={isValid ? 'valid' : 'invalid'}
-                id="claimCode-feedback"
-                role="status"
-              >
+              <Form.Control.Feedback type={isValid ? 'valid' : 'invalid'} id={feedbackId} role="status">
                 {feedback}
               </Form.Control.Feedback>
             )}

@@ -1,9 +1,17 @@
 import { useMutation } from '@tanstack/react-query';
-import { activationMessages, type DecodeResponse } from '@pra/contracts';
+import { activationMessages, type ActivateBody, type DecodeResponse } from '@pra/contracts';
 import { activateWithPassword, decodeActivationCode } from '../../api/activation';
+import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../app/alerts';
 import { withLoading } from '../../app/loading';
-import { failureMessage } from './failure-message';
+
+/**
+ * What a failed code check shows, typed or from the link: the server's words for a refused code,
+ * otherwise 'Failed to process activation code'.
+ */
+export function decodeFailureMessage(error: unknown): string {
+  return failureMessage(error, activationMessages.failedToProcess);
+}
 
 /** Checks a typed activation code; a failed call shows 'Failed to process activation code'. */
 export function useDecodeCode(onChecked: (code: string, result: DecodeResponse) => void) {
@@ -11,15 +19,14 @@ export function useDecodeCode(onChecked: (code: string, result: DecodeResponse) 
     // The field's text is kept as typed (the answer is matched to it); the server gets it trimmed.
     mutationFn: (code: string) => decodeActivationCode(code.trim()),
     onSuccess: (result, code) => onChecked(code, result),
-    onError: (error) => showAlert(failureMessage(error, activationMessages.failedToProcess), 'danger'),
+    onError: (error) => showAlert(decodeFailureMessage(error), 'danger'),
   });
 }
 
 /** Sets the initial password and activates the account. */
 export function useActivate(onActivated: () => void) {
   return useMutation({
-    mutationFn: (body: { claimCode: string; newPassword: string }) =>
-      withLoading(() => activateWithPassword(body)),
+    mutationFn: (body: ActivateBody) => withLoading(() => activateWithPassword(body)),
     onSuccess: (result) => {
       if (!result.success) {
         showAlert(activationMessages.unexpected, 'danger');

@@ -1,39 +1,34 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { activationMessages, type DecodeResponse } from '@pra/contracts';
 import { decodeActivationCode } from '../../api/activation';
-import { isCancelled } from '../../api/client';
-import { showAlert } from '../../app/alerts';
-import { failureMessage } from './failure-message';
+import { queryKeys } from '../../app/query-keys';
+import { decodeFailureMessage } from './use-activation';
+import type { LinkCodeCheck } from './wizard-state';
 
-/**
- * Decodes the `?code=` of the emailed link once, on arrival. Returns whether the wizard must still
- * wait (it renders nothing until the check is done); `onChecked` gets `undefined` when the call failed.
- */
-export function useLinkCode(onChecked: (code: string, result: DecodeResponse | undefined) => void): boolean {
+export interface LinkCode {
+  /** True while the code of the link is being checked; the wizard waits (renders nothing) until then. */
+  isPending: boolean;
+  /** The link's code and the server's answer (undefined when the check failed); none without a code. */
+  check: LinkCodeCheck | undefined;
+}
+
+/** Decodes the `?code=` of the emailed link once, on arrival; a failed check shows its alert. */
+export function useLinkCode(): LinkCode {
   const [searchParams] = useSearchParams();
   const linkCode = (searchParams.get('code') ?? '').trim();
-  const [isDone, setIsDone] = useState(linkCode === '');
+  const decoded = useQuery({
+    queryKey: queryKeys.activationLinkCode(linkCode),
+    queryFn: ({ signal }) => decodeActivationCode(linkCode, signal),
+    enabled: !!linkCode,
+    // Checked once per arrival: never refetched while the wizard runs, forgotten once it is left.
+    staleTime: Infinity,
+    gcTime: 0,
+    meta: { alertOnError: decodeFailureMessage },
+  });
 
-  useEffect(() => {
-    if (!linkCode) return;
-    const controller = new AbortController();
-    decodeActivationCode(linkCode, controller.signal).then(
-      (result) => {
-        onChecked(linkCode, result);
-        setIsDone(true);
-      },
-      (error: unknown) => {
-        if (isCancelled(error)) return;
-        showAlert(failureMessage(error, activationMessages.failedToProcess), 'danger');
-        onChecked(linkCode, undefined);
-        setIsDone(true);
-      },
-    );
-    return () => controller.abort();
-    // `onChecked` is expected to be stable (useCallback); the code in the address does not change
-    // while the wizard runs, so this runs once, on arrival.
-  }, [linkCode, onChecked]);
-
-  return !isDone;
+  if (!linkCode) return { isPending: false, check: undefined };
+  return {
+    isPending: decoded.isPending,
+    check: { code: linkCode, result: decoded.data },
+  };
 }

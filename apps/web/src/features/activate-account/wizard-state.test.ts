@@ -4,6 +4,7 @@ import {
   acceptedAccount,
   canGoNext,
   initialWizardState,
+  startingState,
   STEP,
   wizardReducer,
   type WizardAction,
@@ -75,6 +76,15 @@ describe('activation wizard steps', () => {
     expect(invalid).toMatchObject({ step: STEP.code, code: 'NOPE', check: bad });
     const failed = run([{ type: 'linkCodeChecked', code: 'X', check: undefined }]);
     expect(failed).toMatchObject({ step: STEP.code, code: 'X', check: undefined });
+  });
+
+  it('starts where the link leads: intro without a code, else as for a checked link code', () => {
+    expect(startingState(undefined)).toBe(initialWizardState);
+    expect(startingState({ code: good.code, result: good.result })).toMatchObject({
+      step: STEP.confirm,
+      check: good,
+    });
+    expect(startingState({ code: 'X', result: undefined })).toMatchObject({ step: STEP.code, code: 'X' });
   });
 
   it('goes back one step with Previous, never before the intro nor out of the end', () => {

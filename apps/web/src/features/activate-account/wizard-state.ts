@@ -20,6 +20,12 @@ export interface CodeCheck {
   result: DecodeResponse;
 }
 
+/** The code of the emailed link and the server's answer, `undefined` when the check failed. */
+export interface LinkCodeCheck {
+  code: string;
+  result: DecodeResponse | undefined;
+}
+
 export interface WizardState {
   step: Step;
   isPolicyAccepted: boolean;
@@ -45,6 +51,17 @@ export const initialWizardState: WizardState = {
   code: '',
   check: undefined,
 };
+
+/** Where the wizard starts: the intro, or for a code from the emailed link, where its check leads. */
+export function startingState(link: LinkCodeCheck | undefined): WizardState {
+  if (!link) return initialWizardState;
+  const { code, result } = link;
+  return wizardReducer(initialWizardState, {
+    type: 'linkCodeChecked',
+    code,
+    check: result && { code, result },
+  });
+}
 
 /** The check for the code now in the field, if there is one. */
 export function currentCheck(state: WizardState): CodeCheck | undefined {

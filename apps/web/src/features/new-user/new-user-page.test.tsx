@@ -136,6 +136,19 @@ describe('New User Registration', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/welcome'));
   });
 
+  it("tells a BRM when none of its organizations owns the email's domain", async () => {
+    setup({ [orgsKey('globex.example')]: { data: ['Globex'] } }, signedIn(), brm);
+    renderApp('/new-user');
+    await fillForm('joe@globex.example');
+    expect(
+      await screen.findByText(registrationMessages.noOrganizations('globex.example'), undefined, {
+        timeout: 3000,
+      }),
+    ).toBeTruthy();
+    expect(orgSelect().getAttribute('aria-invalid')).toBe('true');
+    expect(registerButton()).toHaveProperty('disabled', true);
+  });
+
   it("tells a BRM 'This email is already in use on an active account'", async () => {
     setup({ [inUseKey]: { data: 'activeAccount' } }, signedIn(), brm);
     renderApp('/new-user');

@@ -14,7 +14,7 @@ import {
   POLICY_TITLE,
 } from '../../components/acceptable-use-policy/acceptable-use-policy';
 import { EmailStatusAlert } from './email-status-alert';
-import { organizationChoices, registersOnBehalf, type Registrant } from './organization-choices';
+import { organizationChoices, type Registrant } from './organization-choices';
 import { TextField } from './text-field';
 import { useEmailChecks } from './use-email-checks';
 
@@ -23,12 +23,13 @@ const blank: RegistrationBody = { firstName: '', lastName: '', email: '', org: '
 interface RegistrationFormProps {
   /** The signed-in BRM or admin registering on behalf of a vendor; undefined for self-registration. */
   user: Registrant | undefined;
+  /** Whether `user` registers someone else (BRM or admin): no policy checkbox, own organizations only. */
+  isOnBehalf: boolean;
   onRegistered: (email: string) => void;
 }
 
 /** First Name, Last Name, Email, Organization (and the policy checkbox for self-registrants), then Register. */
-export function RegistrationForm({ user, onRegistered }: RegistrationFormProps) {
-  const isOnBehalf = registersOnBehalf(user);
+export function RegistrationForm({ user, isOnBehalf, onRegistered }: RegistrationFormProps) {
   const [hasAgreed, setHasAgreed] = useState(false);
   const [isPolicyShown, setIsPolicyShown] = useState(false);
   const { register, handleSubmit, control, setValue, formState } = useForm({
@@ -67,7 +68,7 @@ export function RegistrationForm({ user, onRegistered }: RegistrationFormProps) 
   const orgError =
     errors.org?.message ??
     (checks.domainOrgs?.length && choices?.length === 0
-      ? `None of your organizations uses the email domain '${checks.domain}'`
+      ? registrationMessages.noOrganizations(checks.domain)
       : undefined);
   const hasConflict = checks.emailStatus !== undefined && checks.emailStatus !== 'available';
   const canRegister =

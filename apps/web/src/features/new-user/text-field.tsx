@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 
@@ -13,7 +13,8 @@ interface TextFieldProps extends UseFormRegisterReturn {
 
 /** A labelled text input of the registration form with its error announced through aria-describedby. */
 export function TextField({ label, type = 'text', autoComplete, error, after, ...field }: TextFieldProps) {
-  const id = `registration-${field.name}`;
+  const id = useId();
+  const errorId = `${id}-error`;
   return (
     <Form.Group className="mb-3" controlId={id}>
       <Form.Label>{label}</Form.Label>
@@ -23,10 +24,10 @@ export function TextField({ label, type = 'text', autoComplete, error, after, ..
         maxLength={255}
         isInvalid={!!error}
         aria-invalid={!!error}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={error ? errorId : undefined}
         {...field}
       />
-      <Form.Control.Feedback type="invalid" id={`${id}-error`}>
+      <Form.Control.Feedback type="invalid" id={errorId}>
         {error}
       </Form.Control.Feedback>
       {after}

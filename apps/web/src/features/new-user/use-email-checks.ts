@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { emailDomain, registrationBody } from '@pra/contracts';
 import { checkEmailInUse, getOrgsByDomain } from '../../api/registration';
-import { useDebouncedValue } from './use-debounced-value';
+import { queryKeys } from '../../app/query-keys';
+import { useDebouncedValue } from '../../components/use-debounced-value';
 
 /** How long typing must pause before the email is checked with the server. */
-export const EMAIL_CHECK_DELAY_MS = 400;
+const EMAIL_CHECK_DELAY_MS = 400;
 
 const emailSchema = registrationBody.shape.email;
 
@@ -19,14 +20,14 @@ export function useEmailChecks(email: string) {
   const domain = isValid ? emailDomain(settled) : '';
 
   const orgs = useQuery({
-    queryKey: ['orgs-by-domain', domain],
+    queryKey: queryKeys.orgsByDomain(domain),
     queryFn: ({ signal }) => getOrgsByDomain(domain, signal),
     enabled: domain !== '',
     staleTime: 60_000,
     meta: { alertOnError: true },
   });
   const inUse = useQuery({
-    queryKey: ['email-in-use', settled.toLowerCase()],
+    queryKey: queryKeys.emailInUse(settled),
     queryFn: ({ signal }) => checkEmailInUse(settled, signal),
     enabled: isValid,
     staleTime: 0,

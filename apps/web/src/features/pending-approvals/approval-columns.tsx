@@ -2,25 +2,19 @@ import Button from 'react-bootstrap/Button';
 import type { Decision, PendingApproval } from '@pra/contracts';
 import { CheckIcon, CrossIcon } from '../../components/icons';
 import type { DataColumn } from '../../components/data-table/use-data-table';
+import { approvalPersonName } from './approval-person';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The request's creation time in the reader's locale; the raw text if it is not a date. */
-export function formatCreated(created: string): string {
+function formatCreated(created: string): string {
   const date = new Date(created);
   return Number.isNaN(date.getTime()) ? created : dateFormat.format(date);
 }
 
 /** The texts the filter box matches: name, email and organization. */
 export function approvalFilterText(item: PendingApproval): string[] {
-  return [
-    item.firstname,
-    item.lastname,
-    `${item.firstname} ${item.lastname}`,
-    item.name,
-    item.email,
-    item.org,
-  ];
+  return [item.firstname, item.lastname, approvalPersonName(item), item.name, item.email, item.org];
 }
 
 /** The approvals table's columns; Approve/Reject are enabled only where `canDecide` says so. */

@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import type { Decision, PendingApproval } from '@pra/contracts';
+import { approvalPersonName } from './approval-person';
 
 interface DecisionModalProps {
   show: boolean;
@@ -27,7 +28,7 @@ export function DecisionModal({
   const [comment, setComment] = useState('');
   const isReject = decision === 'DENY';
   const canConfirm = !isSubmitting && (!isReject || comment.trim().length > 0);
-  const who = item ? `${item.firstname} ${item.lastname}`.trim() || item.email : '';
+  const who = item ? approvalPersonName(item) : '';
 
   return (
     <Modal show={show} onHide={onCancel} onExited={() => setComment('')} aria-labelledby={titleId}>

@@ -1,17 +1,18 @@
 import { useState } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
-import { approvalMessages, type Decision, type PendingApproval } from '@pra/contracts';
+import { approvalMessages, type PendingApproval } from '@pra/contracts';
 import { useCurrentUser } from '../../app/use-current-user';
 import { DataTable } from '../../components/data-table/data-table';
 import { useDataTable } from '../../components/data-table/use-data-table';
 import { ApprovalDetails } from './approval-details';
+import { approvalPersonName } from './approval-person';
 import { approvalColumns, approvalFilterText } from './approval-columns';
 import { canDecide } from './can-decide';
 import { DecisionModal } from './decision-modal';
-import { useDecideApproval, usePendingApprovals } from './use-pending-approvals';
+import { useDecideApproval, usePendingApprovals, type DecisionSelection } from './use-pending-approvals';
 
 /** Spec section 9: approvals page size. */
-export const APPROVALS_PAGE_SIZE = 5;
+const APPROVALS_PAGE_SIZE = 5;
 
 const noRows: PendingApproval[] = [];
 
@@ -19,7 +20,7 @@ const noRows: PendingApproval[] = [];
 export function PendingApprovalsPage() {
   const { data: user } = useCurrentUser();
   const approvals = usePendingApprovals();
-  const [pending, setPending] = useState<{ item: PendingApproval; decision: Decision }>();
+  const [pending, setPending] = useState<DecisionSelection>();
   const [isModalShown, setIsModalShown] = useState(false);
 
   const table = useDataTable({
@@ -57,7 +58,7 @@ export function PendingApprovalsPage() {
           emptyText={approvalMessages.empty}
           getRowKey={(item) => `${item.requestId}/${item.workItemId}`}
           renderDetails={(item) => <ApprovalDetails item={item} />}
-          detailsLabel={(item) => `Details for ${item.firstname} ${item.lastname}`.trim()}
+          detailsLabel={(item) => `Details for ${approvalPersonName(item)}`}
         />
       )}
       <DecisionModal
@@ -66,9 +67,7 @@ export function PendingApprovalsPage() {
         item={pending?.item}
         isSubmitting={decide.isPending}
         onCancel={() => setIsModalShown(false)}
-        onConfirm={(comment) =>
-          decide.mutate({ decision: pending?.decision ?? 'APPROVE', item: pending?.item, comment })
-        }
+        onConfirm={(comment) => decide.mutate({ selection: pending, comment })}
       />
     </>
   );

@@ -16,20 +16,27 @@ export function usePendingApprovals() {
   });
 }
 
-export interface DecisionInput {
+/** The item a BRM chose to decide, and how. */
+export interface DecisionSelection {
+  item: PendingApproval;
   decision: Decision;
-  item: PendingApproval | undefined;
+}
+
+interface DecisionInput {
+  /** Undefined when nothing is selected: the call is refused, never defaulted. */
+  selection: DecisionSelection | undefined;
   comment: string;
 }
 
-export const VALIDATION_ERROR = 'Unexpected error occurred during validation';
+const VALIDATION_ERROR = 'Unexpected error occurred during validation';
 
 /** Approves or rejects one item; on success refreshes the list and the welcome badge count. */
 export function useDecideApproval(onDecided: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ decision, item, comment }: DecisionInput) => {
-      if (!item) throw new ApiError(approvalMessages.noneSelected, undefined);
+    mutationFn: ({ selection, comment }: DecisionInput) => {
+      if (!selection) throw new ApiError(approvalMessages.noneSelected, undefined);
+      const { item, decision } = selection;
       const body = approveOrDenyBody.safeParse({
         decision,
         requestId: item.requestId,
@@ -39,12 +46,15 @@ export function useDecideApproval(onDecided: () => void) {
       if (!body.success) throw new ApiError(VALIDATION_ERROR, undefined);
       return withLoading(() => approveOrDeny(body.data));
     },
-    onSuccess: async (result, { decision }) => {
+    onSuccess: async (result, { selection }) => {
       if (!result.success) {
         showAlert(UNKNOWN_ERROR, 'danger');
         return;
       }
-      showAlert(decision === 'APPROVE' ? approvalMessages.approved : approvalMessages.denied, 'success');
+      showAlert(
+        selection?.decision === 'APPROVE' ? approvalMessages.approved : approvalMessages.denied,
+        'success',
+      );
       onDecided();
       await queryClient.invalidateQueries({ queryKey: queryKeys.pendingApprovals });
     },

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { getServiceCheck } from '../../api/system';
+import { queryKeys } from '../../app/query-keys';
 
 /** /status_check: shows the plain-text service check as the server reports it. */
 export function StatusCheckPage() {
   const { data, error } = useQuery({
-    queryKey: ['service-check'],
+    queryKey: queryKeys.serviceCheck,
     queryFn: ({ signal }) => getServiceCheck(signal),
   });
   return (

@@ -32,6 +32,7 @@ export function WelcomePage() {
             <Col key={item.key} md={6}>
               <ActionCard
                 item={item}
+                // The spec passes the current user along; /new-user itself reads the fetched record.
                 state={item.key === 'newUser' ? { currentUser: user } : undefined}
                 count={item.key === 'approvals' ? approvals?.count : undefined}
               />

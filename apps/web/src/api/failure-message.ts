@@ -1,8 +1,8 @@
-import { ApiError, UNKNOWN_ERROR } from '../../api/client';
+import { ApiError, UNKNOWN_ERROR } from './client';
 
 /**
- * What to show for a failed activation call: the server's own words for a refused request (its
- * password rules, "too many attempts"), `fallback` for anything else (network, 5xx, bad reply).
+ * What to show for a failed call: the server's own words for a refused request (e.g. its password
+ * rules, "too many attempts"), `fallback` for anything else (network, 5xx, bad reply).
  */
 export function failureMessage(error: unknown, fallback: string): string {
   if (

@@ -176,6 +176,17 @@ export interface Config extends Settings {
 
 export class ConfigError extends Error {}
 
+/** Production runs on the hospital's own database, relay, keys and secrets. */
+const productionRequired = [
+  'DATABASE_URL',
+  'SMTP_URL',
+  'SESSION_SECRET',
+  'PUBLIC_URL',
+  'SAML_SP_KEY_FILE',
+  'SAML_SP_CERT_FILE',
+  'DATA_ENCRYPTION_KEY',
+] as const;
+
 /** Validates the environment; the error names each bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const known = Object.fromEntries(
@@ -189,28 +200,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const settings = parsed.data;
   const isStandalone = settings.PRA_MODE === 'standalone';
   const publicUrl = (settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`).replace(/\/$/, '');
-  if (!isStandalone) {
-    const missing = (['DATABASE_URL', 'SMTP_URL', 'SESSION_SECRET', 'PUBLIC_URL'] as const).filter(
-      (key) => !settings[key],
-    );
-    if (missing.length > 0) {
-      throw new ConfigError(
-        `Invalid configuration:\n${missing.map((key) => `  ${key}: required in production mode`).join('\n')}`,
-      );
-    }
-  }
   const idp = settings.IDP ?? (isStandalone ? 'builtin' : 'external');
-  if (idp === 'external' && !settings.IDP_METADATA) {
-    throw new ConfigError('Invalid configuration:\n  IDP_METADATA: required when IDP is external');
-  }
-  if (
-    !isStandalone &&
-    (!settings.SAML_SP_KEY_FILE || !settings.SAML_SP_CERT_FILE || !settings.DATA_ENCRYPTION_KEY)
-  ) {
-    throw new ConfigError(
-      'Invalid configuration:\n  SAML_SP_KEY_FILE, SAML_SP_CERT_FILE, DATA_ENCRYPTION_KEY: required in production mode',
-    );
-  }
+  // Every missing setting is named at once, not one per restart.
+  const problems = [
+    ...(isStandalone ? [] : productionRequired.filter((key) => !settings[key])).map(
+      (key) => `  ${key}: required in production mode`,
+    ),
+    ...(idp === 'external' && !settings.IDP_METADATA
+      ? ['  IDP_METADATA: required when IDP is external']
+      : []),
+  ];
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   const url = new URL(publicUrl);
   return {
     ...settings,

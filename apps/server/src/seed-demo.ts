@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { loadConfigFromEnvironment } from './config';
-import { describeDemoAccounts, seedDemoData } from './identity/demo-data';
+import { announceDemoAccounts, seedDemoData } from './identity/demo-data';
 import { openRuntime } from './platform/runtime';
 
 /**
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   await sql.raw(`truncate ${names} cascade`).execute(runtime.ctx.db);
   await sql`insert into system_message (id) values (1)`.execute(runtime.ctx.db);
   const seed = await seedDemoData(runtime.ctx.db, config.DEMO_PASSWORD);
-  process.stdout.write(`${describeDemoAccounts(config.publicUrl, seed.password)}\n`);
+  announceDemoAccounts(config.DATA_DIR, config.publicUrl, seed.password);
   await runtime.close();
 }
 

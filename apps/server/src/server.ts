@@ -1,8 +1,6 @@
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfigFromEnvironment, type Config } from './config';
-import { describeDemoAccounts, seedDemoData } from './identity/demo-data';
+import { announceDemoAccounts, demoAccountsFile, seedDemoData } from './identity/demo-data';
 import { startHousekeeping } from './platform/housekeeping';
 import { startOutboxWorker } from './platform/outbox-worker';
 import { openRuntime } from './platform/runtime';
@@ -26,16 +24,9 @@ async function main(): Promise<void> {
 
   if (config.demoData) {
     const seed = await seedDemoData(runtime.ctx.db, config.DEMO_PASSWORD);
-    if (seed.created) {
-      const text = describeDemoAccounts(config.publicUrl, seed.password);
-      // Printed to the console once, not logged; kept beside the database for later reference.
-      process.stdout.write(`${text}\n`);
-      writeFileSync(resolve(config.DATA_DIR, 'demo-accounts.txt'), `${text}\n`, { mode: 0o600 });
-    } else {
-      app.log.info(
-        `demo data already present; sign-in details are in ${resolve(config.DATA_DIR, 'demo-accounts.txt')}`,
-      );
-    }
+    if (seed.created) announceDemoAccounts(config.DATA_DIR, config.publicUrl, seed.password);
+    else
+      app.log.info(`demo data already present; sign-in details are in ${demoAccountsFile(config.DATA_DIR)}`);
   }
 
   const housekeeping = startHousekeeping(runtime.ctx.db, app.log);

@@ -5,6 +5,7 @@ import { routes } from '@pra/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { messages } from './errors';
+import { escapeText } from './html';
 
 /** The built web app: apps/web/dist, found from both src/ (tests) and dist/ (the bundled server). */
 export const webDistDir = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -21,9 +22,6 @@ export function isSpaRoute(path: string): boolean {
  * Serves the web app's files and answers every other GET outside /api with index.html, so that
  * deep links work. Hashed assets are cached for a year; index.html never.
  */
-const escapeAttribute = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 /** index.html with the deployment's settings in its meta tags (no inline script: strict CSP). */
 export function renderIndexHtml(template: string, config: Config): string {
   const settings: Record<string, string> = {
@@ -32,7 +30,7 @@ export function renderIndexHtml(template: string, config: Config): string {
     'pra-credential-vault-url': config.CREDENTIAL_VAULT_URL,
   };
   return template.replace(/<meta name="(pra-[a-z-]+)" content="[^"]*"/g, (whole, name: string) =>
-    name in settings ? `<meta name="${name}" content="${escapeAttribute(settings[name] ?? '')}"` : whole,
+    name in settings ? `<meta name="${name}" content="${escapeText(settings[name] ?? '')}"` : whole,
   );
 }
 

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { roleName } from '@pra/contracts';
 import type { Db } from '../platform/db';
 import { hashPassword } from './passwords';
@@ -84,8 +86,13 @@ export interface SeedResult {
  */
 export async function seedDemoData(db: Db, password: string | undefined): Promise<SeedResult> {
   const demoPassword = password ?? `Demo-${randomBytes(9).toString('base64url')}-9`;
+  // Later starts find data and stop here, without paying for a password hash.
+  if (await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst()) {
+    return { created: false, password: demoPassword };
+  }
   const passwordHash = await hashPassword(demoPassword);
   const created = await db.transaction().execute(async (tx) => {
+    // Checked again inside the transaction: two instances may start at once.
     const existing = await tx.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
     if (existing) return false;
     const orgIds = new Map<string, string>();
@@ -172,4 +179,19 @@ export function describeDemoAccounts(publicUrl: string, password: string): strin
     `Mail sent by the portal appears at ${publicUrl}/dev/mailbox`,
     '',
   ].join('\n');
+}
+
+/** Where the sign-in details of the demo accounts are kept (owner-only) for later reference. */
+export function demoAccountsFile(dataDir: string): string {
+  return resolve(dataDir, 'demo-accounts.txt');
+}
+
+/**
+ * Prints how to sign in to the demo accounts (to the console, never to the log) and keeps the
+ * same text in DATA_DIR, so the file always matches the password last printed.
+ */
+export function announceDemoAccounts(dataDir: string, publicUrl: string, password: string): void {
+  const text = describeDemoAccounts(publicUrl, password);
+  process.stdout.write(`${text}\n`);
+  writeFileSync(demoAccountsFile(dataDir), `${text}\n`, { mode: 0o600 });
 }

@@ -11,9 +11,35 @@ import { loadOrCreateSecret } from './secrets';
 
 export interface Runtime {
   ctx: AppContext;
-  database: DatabaseHandle;
   mailer: Mailer;
   close(): Promise<void>;
+}
+
+export interface ContextParts {
+  config: Config;
+  database: Pick<DatabaseHandle, 'db' | 'kind'>;
+  sessionSecret: string;
+  /** The SP's key pair, and the built-in IdP's when it is on (null: an external IdP). */
+  keys: AppContext['keys'];
+  encryptionKey: string;
+  mailStatus: AppContext['mailStatus'];
+}
+
+/** The app's context from its parts; the IdP is the built-in one or read from IDP_METADATA. */
+export async function createAppContext(parts: ContextParts): Promise<AppContext> {
+  const { config, database, keys } = parts;
+  return {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    session: sessionSettings(config.insecureCookies, parts.sessionSecret),
+    keys,
+    idp: keys.idp
+      ? builtinIdpDescription(config.publicUrl, keys.idp)
+      : await loadIdpMetadata(config.IDP_METADATA ?? ''),
+    encryptor: createEncryptor(parts.encryptionKey),
+    mailStatus: parts.mailStatus,
+  };
 }
 
 /** Opens the outside parts the config names and migrates the database: everything but HTTP. */
@@ -34,24 +60,17 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     config.idp === 'builtin'
       ? await loadOrCreateKeyPair(dataDir, 'saml-idp', 'PRA Portal identity provider')
       : null;
-  const idp = idpKeys
-    ? builtinIdpDescription(config.publicUrl, idpKeys)
-    : await loadIdpMetadata(config.IDP_METADATA ?? '');
-  const encryptionKey = config.DATA_ENCRYPTION_KEY ?? loadOrCreateSecret(dataDir, 'data-encryption-key');
   const mailer = createMailer(config.SMTP_URL, config.isStandalone);
-  const ctx: AppContext = {
+  const ctx = await createAppContext({
     config,
-    db: database.db,
-    dbKind: database.kind,
-    session: sessionSettings(config.insecureCookies, secret),
+    database,
+    sessionSecret: secret,
     keys: { sp: spKeys, idp: idpKeys },
-    idp,
-    encryptor: createEncryptor(encryptionKey),
+    encryptionKey: config.DATA_ENCRYPTION_KEY ?? loadOrCreateSecret(dataDir, 'data-encryption-key'),
     mailStatus: () => mailer.status(),
-  };
+  });
   return {
     ctx,
-    database,
     mailer,
     async close() {
       mailer.close();

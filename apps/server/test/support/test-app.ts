@@ -3,10 +3,8 @@ import { buildApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import type { AppContext } from '../../src/http/context';
 import { readFileSync } from 'node:fs';
-import { sessionSettings } from '../../src/http/session';
-import { createEncryptor } from '../../src/platform/encryption';
-import { builtinIdpDescription, loadIdpMetadata, type IdpDescription } from '../../src/platform/idp-metadata';
-import { certBody, type KeyPair } from '../../src/platform/keys';
+import type { KeyPair } from '../../src/platform/keys';
+import { createAppContext, type ContextParts } from '../../src/platform/runtime';
 import type { DbKind } from '../../src/platform/db';
 import { createTestDatabase } from './databases';
 
@@ -25,37 +23,28 @@ export function fixtureKeys(name: 'sp' | 'idp' | 'other'): KeyPair {
   };
 }
 
-/**
- * The IdP the test app trusts: the built-in one, the external IdP whose metadata IDP_METADATA
- * names (read the way production reads it), or a stand-in signed by the fixture IdP key.
- */
-async function testIdpDescription(config: Config): Promise<IdpDescription> {
-  if (config.idp === 'builtin') return builtinIdpDescription(config.publicUrl, fixtureKeys('idp'));
-  if (config.IDP_METADATA) return loadIdpMetadata(config.IDP_METADATA);
-  return {
-    entityId: 'https://idp.test/metadata',
-    ssoUrl: 'https://idp.test/sso',
-    signingCerts: [certBody(fixtureKeys('idp').certPem)],
-  };
-}
-
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
+
+/** The app's context for tests: fixture keys and secrets, a mail status that is always fine. */
+export function testContext(config: Config, database: ContextParts['database']): Promise<AppContext> {
+  return createAppContext({
+    config,
+    database,
+    sessionSecret: TEST_SECRET,
+    keys: { sp: fixtureKeys('sp'), idp: config.idp === 'builtin' ? fixtureKeys('idp') : null },
+    encryptionKey: 'test-encryption-key-test-encryption-key',
+    mailStatus: async () => ({ ok: true, text: 'test mailer' }),
+  });
+}
 
 /** The whole portal on a fresh database, with settings overridden as a test needs. */
 export async function createTestApp(kind: DbKind, env: Record<string, string> = {}): Promise<TestApp> {
   const config: Config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/pra-test-unused', ...env });
-  const idp = await testIdpDescription(config);
   const database = await createTestDatabase(kind);
-  const ctx: AppContext = {
-    config,
-    db: database.db,
-    dbKind: database.kind,
-    session: sessionSettings(config.insecureCookies, TEST_SECRET),
-    keys: { sp: fixtureKeys('sp'), idp: config.idp === 'builtin' ? fixtureKeys('idp') : null },
-    idp,
-    encryptor: createEncryptor('test-encryption-key-test-encryption-key'),
-    mailStatus: async () => ({ ok: true, text: 'test mailer' }),
-  };
+  const ctx = await testContext(config, database).catch(async (error: unknown) => {
+    await database.close(); // e.g. unreadable IdP metadata: leave no database behind
+    throw error;
+  });
   const app = await buildApp(ctx, { logger: false });
   await app.ready();
   return {

@@ -8,15 +8,26 @@ export interface Mail {
   createdAt: string;
 }
 
-/** Waits until the dev mailbox holds a mail to `to` whose subject matches, and returns it. */
-export async function waitForMail(request: APIRequestContext, to: string, subject: RegExp): Promise<Mail> {
+/**
+ * Waits until the dev mailbox holds a mail to `to` whose subject matches (and whose text holds
+ * `contains`, when given), and returns it.
+ */
+export async function waitForMail(
+  request: APIRequestContext,
+  to: string,
+  subject: RegExp,
+  contains = '',
+): Promise<Mail> {
   let found: Mail | undefined;
   await expect
     .poll(
       async () => {
         const response = await request.get('/dev/mailbox/api/messages');
         const mails = (await response.json()) as Mail[];
-        found = mails.find((m) => m.to.toLowerCase() === to.toLowerCase() && subject.test(m.subject));
+        found = mails.find(
+          (m) =>
+            m.to.toLowerCase() === to.toLowerCase() && subject.test(m.subject) && m.text.includes(contains),
+        );
         return Boolean(found);
       },
       { message: `a mail to ${to} with subject ${subject}`, timeout: 20_000 },

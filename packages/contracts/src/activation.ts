@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successResponse } from './system';
 
 /** An account as the activation and recovery flows show it. */
 export const accountSummary = z.object({
@@ -27,7 +28,7 @@ export type DecodeResponse = z.infer<typeof decodeResponse>;
 export const activateBody = z.strictObject({ claimCode, newPassword: z.string().min(1).max(1024) });
 export type ActivateBody = z.infer<typeof activateBody>;
 
-export const activateResponse = z.object({ success: z.boolean() });
+export const activateResponse = successResponse;
 export type ActivateResponse = z.infer<typeof activateResponse>;
 
 export const activationMessages = {

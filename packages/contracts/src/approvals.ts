@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successResponse } from './system';
 
 /** One approval task as the approvals page lists it (spec section 3, "Pending approval"). */
 export const pendingApproval = z.object({
@@ -55,7 +56,7 @@ export const approveOrDenyBody = z
   });
 export type ApproveOrDenyBody = z.input<typeof approveOrDenyBody>;
 
-export const approveOrDenyResponse = z.object({ success: z.boolean() });
+export const approveOrDenyResponse = successResponse;
 export type ApproveOrDenyResponse = z.infer<typeof approveOrDenyResponse>;
 
 export const approvalMessages = {

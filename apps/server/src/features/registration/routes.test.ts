@@ -27,6 +27,10 @@ const registration = (email: string, org = 'Acme Imaging') => ({
   org,
 });
 
+function requestRow(t: TestApp, id: string) {
+  return t.ctx.db.selectFrom('requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
 describe.each(testDatabaseKinds)('registration on %s', (kind) => {
   let t: TestApp;
   const ids: Record<string, string> = {};
@@ -121,11 +125,7 @@ describe.each(testDatabaseKinds)('registration on %s', (kind) => {
       expect(res.statusCode).toBe(200);
       const { requestID, success } = res.json<{ requestID: string; success: boolean }>();
       expect(success).toBe(true);
-      const request = await t.ctx.db
-        .selectFrom('requests')
-        .selectAll()
-        .where('id', '=', requestID)
-        .executeTakeFirstOrThrow();
+      const request = await requestRow(t, requestID);
       expect(request).toMatchObject({
         type: 'New Account',
         status: 'pending',
@@ -210,11 +210,7 @@ describe.each(testDatabaseKinds)('registration on %s', (kind) => {
       });
       expect(res.statusCode).toBe(200);
       const { requestID } = res.json<{ requestID: string }>();
-      const request = await t.ctx.db
-        .selectFrom('requests')
-        .selectAll()
-        .where('id', '=', requestID)
-        .executeTakeFirstOrThrow();
+      const request = await requestRow(t, requestID);
       expect(request).toMatchObject({
         status: 'approved',
         requester_id: ids.brmA,

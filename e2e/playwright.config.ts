@@ -10,9 +10,10 @@ import { defineConfig } from '@playwright/test';
 process.env.PRA_E2E_DIR ??= mkdtempSync(join(tmpdir(), 'pra-e2e-'));
 const dataRoot = process.env.PRA_E2E_DIR;
 export const DEMO_PASSWORD = 'E2e-Demo-Portal-2025!';
-export const PORT = 8181;
+/** PRA_E2E_PORT lets two checkouts run their journeys at once; the short-session portal takes the next port. */
+export const PORT = Number(process.env.PRA_E2E_PORT ?? 8181);
 /** A second portal whose sessions last one minute, for the session-timer journey. */
-export const SHORT_SESSION_PORT = 8182;
+export const SHORT_SESSION_PORT = PORT + 1;
 
 function server(port: number, name: string, extra: Record<string, string> = {}) {
   return {

@@ -1,7 +1,9 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfigFromEnvironment, type Config } from './config';
 import { announceDemoAccounts, demoAccountsFile, seedDemoData } from './identity/demo-data';
+import { drainMilliseconds, registerDraining } from './http/draining';
 import { startHousekeeping } from './platform/housekeeping';
+import { SMTP_CONNECTIONS } from './platform/mailer';
 import { startOutboxWorker } from './platform/outbox-worker';
 import { openRuntime } from './platform/runtime';
 
@@ -34,25 +36,33 @@ async function main(): Promise<void> {
     transport: runtime.mailer.transport,
     from: config.MAIL_FROM,
     isStandalone: config.isStandalone,
+    concurrency: SMTP_CONNECTIONS,
     log: app.log,
   });
+  const draining = registerDraining(app);
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(`PRA Portal (${config.PRA_MODE}) listening at ${config.publicUrl}`);
 
   let stopping = false;
+  // Shutdown, all within the grace: drain (answers say `Connection: close`, the service check
+  // 503), while the outbox worker stops between mails and hands its unsent claims back; then stop
+  // listening and let requests in flight finish (fastify answers later ones 503); close the pool.
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => {
       app.log.error('shutdown took too long; exiting');
       process.exit(1);
-    }, config.SHUTDOWN_GRACE_SECONDS * 1000);
+    }, graceMs);
     force.unref();
     try {
-      await app.close(); // stops accepting, lets in-flight requests finish
-      await housekeeping.stop();
-      await outbox.stop();
+      draining.start();
+      const workersStopped = Promise.all([outbox.stop(graceMs / 2), housekeeping.stop()]);
+      await new Promise((resolve) => setTimeout(resolve, drainMilliseconds(config.SHUTDOWN_GRACE_SECONDS)));
+      await app.close();
+      await workersStopped;
       await runtime.close();
       process.exit(0);
     } catch (error) {

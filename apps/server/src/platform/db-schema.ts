@@ -158,12 +158,16 @@ export interface OutboxTable {
   text_body: string;
   html_body: string;
   template: string;
-  status: Generated<'pending' | 'sent' | 'failed'>;
+  status: Generated<'pending' | 'sent' | 'undeliverable'>;
   attempts: Generated<number>;
   next_attempt_at: Timestamp;
   locked_until: NullableTimestamp;
+  /** The last failure's kind; for an undeliverable row the relay's code and short reason. */
   last_error: string | null;
+  /** The last failure was the relay itself (unreachable, timed out, 421), not this mail. */
+  waiting_for_relay: Generated<boolean>;
   sent_at: NullableTimestamp;
+  undeliverable_at: NullableTimestamp;
 }
 
 export interface SystemMessageTable {

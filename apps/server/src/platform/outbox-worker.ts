@@ -1,7 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import type { Transporter } from 'nodemailer';
 import type { Db } from './db';
+import { classifySmtpFailure, type SmtpFailure } from './mailer';
+import {
+  claimDueMail,
+  markMailRetry,
+  markMailSent,
+  markMailUndeliverable,
+  releaseMailClaims,
+  resetRelayBackoff,
+  type OutboxRow,
+} from './outbox-queries';
 
 export interface OutboxDelivery {
   /** The SMTP transport; null when no relay is configured. */
@@ -10,142 +19,177 @@ export interface OutboxDelivery {
   /** Standalone without SMTP: the dev mailbox is the delivery, so rows are simply marked sent. */
   isStandalone: boolean;
   batchSize?: number;
+  /** Mails sent at once (the pooled transport's connections). */
+  concurrency?: number;
   log?: Pick<FastifyBaseLogger, 'warn' | 'error'>;
 }
 
-/** A claim lasts longer than the SMTP timeouts (5 s + 5 s + 15 s), so no two workers send one row. */
-const CLAIM_SECONDS = 120;
-export const MAX_ATTEMPTS = 20;
+/** How a round is told to stop between mails, and which rows it is sending right now. */
+export interface RoundControl {
+  signal: AbortSignal;
+  inFlight: Set<string>;
+}
+
+export interface DeliveryRound {
+  sent: number;
+  /** Temporary failures: the rows wait for their next try. */
+  retrying: number;
+  undeliverable: number;
+  /** Claimed rows handed back unsent because the worker is stopping. */
+  released: number;
+  /** Mail went through and more is due (a full batch, or backed-off rows made due): go on at once. */
+  more: boolean;
+}
+
 const BACKOFF_BASE_SECONDS = 30;
 const BACKOFF_CAP_SECONDS = 3600;
 
-/** Seconds to wait before the next try after `attempts` failures: 30 s × 2^(n-1), at most an hour. */
+/** Seconds to wait before the next try after `attempts` failures: 30 s × 2^(n-1), at most an hour, forever. */
 export function backoffSeconds(attempts: number): number {
-  return Math.min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** Math.max(0, attempts - 1));
+  return Math.min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** Math.max(0, Math.min(attempts, 30) - 1));
 }
 
 /**
- * Claims due rows (`FOR UPDATE SKIP LOCKED`, then a lease in `locked_until`) in a short
- * transaction of its own, so several instances share the work without sending a row twice.
+ * Delivers what is due once. Several rows go out at once (one per pooled connection); the stop
+ * signal is checked before each mail, and claimed rows not yet sent are handed back at once.
+ * A temporary failure is retried forever at the capped backoff; only a permanent refusal of the
+ * recipient ends a row, as undeliverable. When the relay itself fails, the rest of the round is
+ * not tried (they share its fate); when a mail goes through, rows that waited for the relay are
+ * due again at once.
  */
-async function claimDue(db: Db, batchSize: number) {
-  return db.transaction().execute(async (tx) => {
-    const due = await tx
-      .selectFrom('outbox')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', sql<Date>`now()`)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
-      .orderBy('next_attempt_at')
-      .limit(batchSize)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (due.length === 0) return [];
-    return tx
-      .updateTable('outbox')
-      .set({ locked_until: sql<Date>`now() + ${`${CLAIM_SECONDS} seconds`}::interval` })
-      .where(
-        'id',
-        'in',
-        due.map((r) => r.id),
-      )
-      .returningAll()
-      .execute();
-  });
-}
-
-/** Delivers what is due once; returns how many rows were sent and how many failed this round. */
 export async function deliverDueMail(
   db: Db,
   delivery: OutboxDelivery,
-): Promise<{ sent: number; failed: number }> {
-  if (!delivery.transport && !delivery.isStandalone) return { sent: 0, failed: 0 };
-  const rows = await claimDue(db, delivery.batchSize ?? 20);
-  let sent = 0;
-  let failed = 0;
-  for (const row of rows) {
-    try {
-      if (delivery.transport) {
-        await delivery.transport.sendMail({
-          from: delivery.from,
-          to: row.recipient,
-          subject: row.subject,
-          text: row.text_body,
-          html: row.html_body,
-        });
-      }
-      await db
-        .updateTable('outbox')
-        .set({
-          status: 'sent',
-          sent_at: sql<Date>`now()`,
-          locked_until: null,
-          last_error: null,
-          // Bodies may carry activation or reset codes: once delivered they are not kept, except
-          // in standalone mode, where the dev mailbox is how people read them.
-          ...(delivery.isStandalone ? {} : { text_body: '', html_body: '' }),
-        })
-        .where('id', '=', row.id)
-        .where('status', '=', 'pending')
-        .execute();
-      sent += 1;
-    } catch (error) {
-      failed += 1;
-      const attempts = row.attempts + 1;
-      // Only the error's kind is kept: SMTP replies may echo addresses or credentials.
-      const code = (error as { code?: unknown }).code;
-      const lastError = typeof code === 'string' ? code.slice(0, 50) : 'send failed';
-      const givesUp = attempts >= MAX_ATTEMPTS;
-      await db
-        .updateTable('outbox')
-        .set({
-          attempts,
-          status: givesUp ? 'failed' : 'pending',
-          // A mail given up on is never read again: do not keep the code it may carry.
-          ...(givesUp && !delivery.isStandalone ? { text_body: '', html_body: '' } : {}),
-          next_attempt_at: sql<Date>`now() + ${`${backoffSeconds(attempts)} seconds`}::interval`,
-          locked_until: null,
-          last_error: lastError,
-        })
-        .where('id', '=', row.id)
-        .execute();
-      if (givesUp) {
-        delivery.log?.error({ outboxId: row.id, attempts, error: lastError }, 'mail delivery given up');
-      } else {
-        delivery.log?.warn(
-          { outboxId: row.id, attempts, error: lastError },
-          'mail delivery failed; will retry',
-        );
+  control: RoundControl = { signal: new AbortController().signal, inFlight: new Set() },
+): Promise<DeliveryRound> {
+  const round: DeliveryRound = { sent: 0, retrying: 0, undeliverable: 0, released: 0, more: false };
+  if (!delivery.transport && !delivery.isStandalone) return round;
+  const batchSize = delivery.batchSize ?? 20;
+  const rows = await claimDueMail(db, batchSize);
+  const queue = [...rows];
+  let relayFailure: SmtpFailure | undefined;
+
+  const lane = async () => {
+    while (!control.signal.aborted) {
+      const row = queue.shift();
+      if (!row) return;
+      control.inFlight.add(row.id);
+      try {
+        const failure = relayFailure ?? (await send(delivery, row));
+        if (!failure) {
+          await markMailSent(db, row.id, !delivery.isStandalone);
+          round.sent += 1;
+        } else {
+          if (failure.relayDown) relayFailure = failure;
+          await recordFailure(db, delivery, row, failure, round);
+        }
+      } finally {
+        control.inFlight.delete(row.id);
       }
     }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, delivery.concurrency ?? 1) }, lane));
+
+  if (queue.length > 0) {
+    round.released = await releaseMailClaims(
+      db,
+      queue.map((r) => r.id),
+    );
   }
-  return { sent, failed };
+  if (round.sent > 0 && !control.signal.aborted) {
+    const madeDue = await resetRelayBackoff(db);
+    round.more = rows.length === batchSize || madeDue > 0;
+  }
+  return round;
 }
 
-/** Polls the outbox every `intervalMs` until stopped; `stop` waits for the round in progress. */
-export function startOutboxWorker(
+/** Sends one row; undefined when it went through, else what the failure means. */
+async function send(delivery: OutboxDelivery, row: OutboxRow): Promise<SmtpFailure | undefined> {
+  if (!delivery.transport) return undefined;
+  try {
+    await delivery.transport.sendMail({
+      from: delivery.from,
+      to: row.recipient,
+      subject: row.subject,
+      text: row.text_body,
+      html: row.html_body,
+    });
+    return undefined;
+  } catch (error) {
+    return classifySmtpFailure(error);
+  }
+}
+
+async function recordFailure(
   db: Db,
   delivery: OutboxDelivery,
-  intervalMs = 2_000,
-): { stop(): Promise<void> } {
-  let stopped = false;
+  row: OutboxRow,
+  failure: SmtpFailure,
+  round: DeliveryRound,
+): Promise<void> {
+  const attempts = row.attempts + 1;
+  if (failure.permanent) {
+    round.undeliverable += 1;
+    await markMailUndeliverable(db, row.id, failure.summary, !delivery.isStandalone);
+    delivery.log?.warn(
+      { outboxId: row.id, template: row.template, attempts, reason: failure.summary },
+      'mail undeliverable: the relay refused its recipient',
+    );
+    return;
+  }
+  round.retrying += 1;
+  await markMailRetry(db, row.id, {
+    attempts,
+    delaySeconds: backoffSeconds(attempts),
+    error: failure.summary,
+    waitingForRelay: failure.relayDown,
+  });
+  delivery.log?.warn({ outboxId: row.id, attempts, error: failure.summary }, 'mail delivery failed; will retry');
+}
+
+export interface OutboxWorker {
+  /**
+   * Stops between mails: claimed rows not yet sent are handed back at once; mails being sent get
+   * `withinMs` to finish, then are abandoned (handed back too: they may be sent once more, never lost).
+   */
+  stop(withinMs?: number): Promise<void>;
+}
+
+/** Polls the outbox every `intervalMs`, and at once again while a backlog is going out. */
+export function startOutboxWorker(db: Db, delivery: OutboxDelivery, intervalMs = 2_000): OutboxWorker {
+  const controller = new AbortController();
+  const inFlight = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const tick = () => {
-    running = deliverDueMail(db, delivery)
-      .then(() => undefined)
-      .catch((error: unknown) => delivery.log?.error({ err: error }, 'outbox round failed; will retry'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
+    running = deliverDueMail(db, delivery, { signal: controller.signal, inFlight })
+      .then((round) => (round.more ? 0 : intervalMs))
+      .catch((error: unknown) => {
+        delivery.log?.error({ err: error }, 'outbox round failed; will retry');
+        return intervalMs;
+      })
+      .then((delay) => {
+        if (!controller.signal.aborted) timer = setTimeout(tick, delay);
       });
   };
   timer = setTimeout(tick, intervalMs);
   return {
-    async stop() {
-      stopped = true;
+    async stop(withinMs = 10_000) {
+      controller.abort();
       clearTimeout(timer);
-      await running;
+      let deadline: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        running.then(() => true),
+        new Promise<boolean>((resolve) => {
+          deadline = setTimeout(() => resolve(false), withinMs);
+        }),
+      ]);
+      clearTimeout(deadline);
+      if (!finished && inFlight.size > 0) {
+        const ids = [...inFlight];
+        await releaseMailClaims(db, ids);
+        delivery.log?.warn({ outboxIds: ids }, 'shutdown abandoned mail being sent; it will be retried');
+      }
     },
   };
 }

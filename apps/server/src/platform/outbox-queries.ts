@@ -1,0 +1,132 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db } from './db';
+import type { OutboxTable } from './db-schema';
+
+export type OutboxRow = Selectable<OutboxTable>;
+
+/**
+ * A claim lasts longer than the SMTP timeouts (5 s + 5 s + 15 s), so no two workers send one row.
+ * A worker that stops hands its unsent claims back at once; only a killed one leaves them to expire.
+ */
+const CLAIM_SECONDS = 120;
+
+const interval = (seconds: number) => sql<Date>`now() + ${`${seconds} seconds`}::interval`;
+
+/**
+ * Claims due rows (`FOR UPDATE SKIP LOCKED`, then a lease in `locked_until`) in a short
+ * transaction of its own, so several instances share the work without sending a row twice.
+ */
+export async function claimDueMail(db: Db, batchSize: number): Promise<OutboxRow[]> {
+  return db.transaction().execute(async (tx) => {
+    const due = await tx
+      .selectFrom('outbox')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', sql<Date>`now()`)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
+      .orderBy('next_attempt_at')
+      .limit(batchSize)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (due.length === 0) return [];
+    return tx
+      .updateTable('outbox')
+      .set({ locked_until: interval(CLAIM_SECONDS) })
+      .where(
+        'id',
+        'in',
+        due.map((r) => r.id),
+      )
+      .returningAll()
+      .execute();
+  });
+}
+
+/**
+ * Bodies may carry activation or reset codes: a mail that is finished with (sent, or refused for
+ * good) keeps none, except in standalone mode, where the dev mailbox is how people read them.
+ */
+const erasedBodies = (erase: boolean) => (erase ? { text_body: '', html_body: '' } : {});
+
+export async function markMailSent(db: Db, id: string, eraseBody: boolean): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({
+      status: 'sent',
+      sent_at: sql<Date>`now()`,
+      locked_until: null,
+      last_error: null,
+      waiting_for_relay: false,
+      ...erasedBodies(eraseBody),
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export async function markMailRetry(
+  db: Db,
+  id: string,
+  retry: { attempts: number; delaySeconds: number; error: string; waitingForRelay: boolean },
+): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({
+      attempts: retry.attempts,
+      next_attempt_at: interval(retry.delaySeconds),
+      locked_until: null,
+      last_error: retry.error,
+      waiting_for_relay: retry.waitingForRelay,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** A permanent refusal of the recipient: kept with its reason for admins, never tried again. */
+export async function markMailUndeliverable(
+  db: Db,
+  id: string,
+  reason: string,
+  eraseBody: boolean,
+): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set((eb) => ({
+      status: 'undeliverable',
+      undeliverable_at: sql<Date>`now()`,
+      attempts: eb('attempts', '+', 1),
+      locked_until: null,
+      last_error: reason,
+      waiting_for_relay: false,
+      ...erasedBodies(eraseBody),
+    }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** Hands claimed rows back unsent, so another worker (or this one after a restart) takes them at once. */
+export async function releaseMailClaims(db: Db, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .updateTable('outbox')
+    .set({ locked_until: null })
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The relay answers again: rows that were only waiting for it are due now, not at their backed-off slot. */
+export async function resetRelayBackoff(db: Db): Promise<number> {
+  const result = await db
+    .updateTable('outbox')
+    .set({ next_attempt_at: sql<Date>`now()` })
+    .where('status', '=', 'pending')
+    .where('waiting_for_relay', '=', true)
+    .where('next_attempt_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

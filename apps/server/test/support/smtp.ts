@@ -1,0 +1,67 @@
+import { createServer } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+/** A port nothing listens on yet (a relay that is down until something starts there). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export interface RelayOptions {
+  /** Milliseconds the relay waits before accepting each message (a slow relay). */
+  delayMs?: number;
+  /** An SMTP reply refusing this recipient (e.g. `550 5.1.1 no such user`), or undefined to accept. */
+  refuse?: (recipient: string) => string | undefined;
+}
+
+/** A real SMTP server (smtp-server) counting what each recipient receives and the connections made. */
+export async function startRelay(port: number, options: RelayOptions = {}) {
+  const received = new Map<string, number>();
+  let connections = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    size: 0,
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
+    onRcptTo(address, _session, callback) {
+      const reply = options.refuse?.(address.address);
+      if (!reply) return callback();
+      const [code = '550', ...text] = reply.split(' ');
+      return callback(Object.assign(new Error(text.join(' ')), { responseCode: Number(code) }));
+    },
+    onData(stream, session, callback) {
+      stream.on('data', () => {});
+      stream.on('end', () => {
+        // Counted once the whole message is in, as a real relay would go on to deliver it even if
+        // the client never saw the answer.
+        for (const r of session.envelope.rcptTo) received.set(r.address, (received.get(r.address) ?? 0) + 1);
+        if (options.delayMs) setTimeout(() => callback(), options.delayMs);
+        else callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    received,
+    /** Total messages received, duplicates included. */
+    get total() {
+      return [...received.values()].reduce((a, b) => a + b, 0);
+    },
+    get connections() {
+      return connections;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

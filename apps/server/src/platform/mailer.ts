@@ -86,7 +86,12 @@ export interface SmtpFailure {
 
 /** Reads a nodemailer error. Only a 5xx about the recipient is permanent; everything else is retried. */
 export function classifySmtpFailure(error: unknown): SmtpFailure {
-  const e = (error ?? {}) as { code?: unknown; responseCode?: unknown; response?: unknown; command?: unknown };
+  const e = (error ?? {}) as {
+    code?: unknown;
+    responseCode?: unknown;
+    response?: unknown;
+    command?: unknown;
+  };
   const kind = typeof e.code === 'string' ? e.code.slice(0, 50) : 'send failed';
   const responseCode = typeof e.responseCode === 'number' ? e.responseCode : 0;
   const response = typeof e.response === 'string' ? e.response : '';
@@ -96,8 +101,7 @@ export function classifySmtpFailure(error: unknown): SmtpFailure {
   }
   // RFC 3463: 5.1.x is a bad address, 5.2.x the mailbox's state; after DATA only those are the recipient's.
   const enhanced = /^\d{3}[ -]([245]\.\d{1,3}\.\d{1,3})\b/.exec(response)?.[1];
-  const permanent =
-    responseCode >= 500 && (e.command === 'RCPT TO' || /^5\.[12]\./.test(enhanced ?? ''));
+  const permanent = responseCode >= 500 && (e.command === 'RCPT TO' || /^5\.[12]\./.test(enhanced ?? ''));
   const code = enhanced ? `${responseCode} ${enhanced}` : String(responseCode);
   return { permanent, relayDown: false, summary: permanent ? `${code} ${shortReason(response)}` : code };
 }

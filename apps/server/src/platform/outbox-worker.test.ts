@@ -1,47 +1,17 @@
-import { createServer } from 'node:net';
 import nodemailer from 'nodemailer';
-import { SMTPServer } from 'smtp-server';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../test/support/databases';
 import { createAccount, signInAs } from '../../test/support/sign-in';
+import { freePort, startRelay } from '../../test/support/smtp';
 import { createTestApp, TestClient, type TestApp } from '../../test/support/test-app';
 import { addOrganization, assignBrm, outbox } from '../../test/support/world';
-import { smtpOptions } from './mailer';
-import { backoffSeconds, deliverDueMail, MAX_ATTEMPTS } from './outbox-worker';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A real SMTP server counting what each recipient receives. */
-async function startSmtp(port: number) {
-  const received = new Map<string, number>();
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      stream.on('data', () => {});
-      stream.on('end', () => {
-        for (const r of session.envelope.rcptTo) received.set(r.address, (received.get(r.address) ?? 0) + 1);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+import { classifySmtpFailure, createMailer, smtpOptions, SMTP_CONNECTIONS } from './mailer';
+import { backoffSeconds, deliverDueMail, type OutboxDelivery } from './outbox-worker';
 
 describe('backoffSeconds', () => {
   it('doubles from 30 s and stops at an hour', () => {
-    expect([1, 2, 3, 4, 8, 20].map(backoffSeconds)).toEqual([30, 60, 120, 240, 3600, 3600]);
+    expect([1, 2, 3, 4, 8, 20, 500].map(backoffSeconds)).toEqual([30, 60, 120, 240, 3600, 3600, 3600]);
   });
 });
 
@@ -84,13 +54,14 @@ describe.each(testDatabaseKinds)('outbox delivery on %s', (kind) => {
     const delivery = { transport, from: t.ctx.config.MAIL_FROM, isStandalone: false };
     const down = await deliverDueMail(t.ctx.db, delivery);
     expect(down.sent).toBe(0);
-    expect(down.failed).toBe(4);
+    expect(down.retrying).toBe(4);
     const rows = await outbox(t);
     expect(rows.every((r) => r.status === 'pending' && r.attempts === 1 && r.last_error)).toBe(true);
+    expect(rows.every((r) => r.waiting_for_relay)).toBe(true);
     // Not due again before the backoff has passed.
-    expect(await deliverDueMail(t.ctx.db, delivery)).toEqual({ sent: 0, failed: 0 });
+    expect((await deliverDueMail(t.ctx.db, delivery)).retrying).toBe(0);
 
-    const smtp = await startSmtp(port);
+    const smtp = await startRelay(port);
     try {
       await t.ctx.db
         .updateTable('outbox')
@@ -102,7 +73,7 @@ describe.each(testDatabaseKinds)('outbox delivery on %s', (kind) => {
         deliverDueMail(t.ctx.db, delivery),
       ]);
       expect(rounds[0]!.sent + rounds[1]!.sent).toBe(4);
-      expect(await deliverDueMail(t.ctx.db, delivery)).toEqual({ sent: 0, failed: 0 });
+      expect((await deliverDueMail(t.ctx.db, delivery)).sent).toBe(0);
       expect(Object.fromEntries(smtp.received)).toEqual({
         'self@acme.example': 2,
         'brma@example.test': 1,
@@ -118,27 +89,6 @@ describe.each(testDatabaseKinds)('outbox delivery on %s', (kind) => {
     }
   });
 
-  it('gives up on a mail after the last attempt', async () => {
-    await t.ctx.db
-      .insertInto('outbox')
-      .values({
-        recipient: 'x@acme.example',
-        subject: 's',
-        text_body: 't',
-        html_body: 'h',
-        template: 'test',
-        attempts: MAX_ATTEMPTS - 1,
-      })
-      .execute();
-    const transport = nodemailer.createTransport(smtpOptions(`smtp://127.0.0.1:${await freePort()}`));
-    const result = await deliverDueMail(t.ctx.db, { transport, from: 'a@b.example', isStandalone: false });
-    expect(result.failed).toBe(1);
-    expect((await outbox(t, 'x@acme.example'))[0]).toMatchObject({
-      status: 'failed',
-      attempts: MAX_ATTEMPTS,
-    });
-  });
-
   it('marks mail sent without SMTP in standalone mode (the dev mailbox shows it)', async () => {
     await t.ctx.db
       .insertInto('outbox')
@@ -151,11 +101,237 @@ describe.each(testDatabaseKinds)('outbox delivery on %s', (kind) => {
       })
       .execute();
     expect(
-      await deliverDueMail(t.ctx.db, { transport: null, from: 'a@b.example', isStandalone: false }),
-    ).toEqual({ sent: 0, failed: 0 });
+      (await deliverDueMail(t.ctx.db, { transport: null, from: 'a@b.example', isStandalone: false })).sent,
+    ).toBe(0);
     expect(
       (await deliverDueMail(t.ctx.db, { transport: null, from: 'a@b.example', isStandalone: true })).sent,
     ).toBe(1);
     expect((await outbox(t, 'dev@acme.example'))[0]).toMatchObject({ status: 'sent', text_body: 't' });
+  });
+});
+
+describe('classifySmtpFailure', () => {
+  const smtpError = (command: string, response: string) =>
+    Object.assign(new Error('x'), {
+      code: 'EENVELOPE',
+      command,
+      response,
+      responseCode: Number(response.slice(0, 3)),
+    });
+  it.each([
+    ['refused connection', Object.assign(new Error('x'), { code: 'ESOCKET' }), false, true, 'ESOCKET'],
+    ['relay closing (421)', smtpError('RCPT TO', '421 4.3.2 try later'), false, true, 'EENVELOPE 421'],
+    [
+      'bad login',
+      Object.assign(smtpError('AUTH PLAIN', '535 5.7.8 bad'), { code: 'EAUTH' }),
+      false,
+      true,
+      'EAUTH 535',
+    ],
+    ['sender refused', smtpError('MAIL FROM', '550 5.7.1 not you'), false, true, 'EENVELOPE 550'],
+    ['recipient deferred', smtpError('RCPT TO', '451 4.2.2 mailbox busy'), false, false, '451 4.2.2'],
+    [
+      'recipient unknown',
+      smtpError('RCPT TO', '550 5.1.1 <gone@acme.example>: no such\r\nuser'),
+      true,
+      false,
+      '550 5.1.1 <gone@acme.example>: no such user',
+    ],
+    [
+      'mailbox full after DATA',
+      smtpError('DATA', '552 5.2.2 over quota'),
+      true,
+      false,
+      '552 5.2.2 over quota',
+    ],
+    ['content refused after DATA', smtpError('DATA', '554 5.7.1 spam'), false, false, '554 5.7.1'],
+  ])('%s', (_name, error, permanent, relayDown, summary) => {
+    expect(classifySmtpFailure(error)).toEqual({ permanent, relayDown, summary });
+  });
+});
+
+describe('the mailer', () => {
+  it('sends a backlog over a few reused connections, not one per mail', async () => {
+    const port = await freePort();
+    const relay = await startRelay(port);
+    const transport = nodemailer.createTransport(smtpOptions(`smtp://127.0.0.1:${port}`));
+    try {
+      await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          transport.sendMail({ from: 'a@b.example', to: `r${i}@acme.example`, subject: 's', text: 't' }),
+        ),
+      );
+      expect(relay.total).toBe(30);
+      expect(relay.connections).toBeLessThanOrEqual(SMTP_CONNECTIONS);
+    } finally {
+      transport.close();
+      await relay.close();
+    }
+  });
+
+  it('answers repeated status checks from one SMTP connection', async () => {
+    const port = await freePort();
+    const relay = await startRelay(port);
+    const mailer = createMailer(`smtp://127.0.0.1:${port}`, false);
+    try {
+      const answers = await Promise.all(Array.from({ length: 5 }, () => mailer.status()));
+      for (let i = 0; i < 5; i++) answers.push(await mailer.status());
+      expect(answers.every((a) => a.ok)).toBe(true);
+      expect(relay.connections).toBe(1);
+    } finally {
+      mailer.close();
+      await relay.close();
+    }
+  });
+});
+
+describe.each(testDatabaseKinds)('outbox retries and stops on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+  beforeEach(async () => {
+    await t.ctx.db.deleteFrom('outbox').execute();
+  });
+
+  const queue = (recipients: string[]) =>
+    t.ctx.db
+      .insertInto('outbox')
+      .values(
+        recipients.map((recipient) => ({
+          recipient,
+          subject: 's',
+          text_body: 'code ABCD',
+          html_body: '<p>code ABCD</p>',
+          template: 'test',
+        })),
+      )
+      .execute();
+  /** The simulated clock: every row's next slot has come. */
+  const timePasses = () =>
+    t.ctx.db
+      .updateTable('outbox')
+      .set({ next_attempt_at: sql<Date>`now() - interval '1 second'` })
+      .execute();
+  const deliveryTo = (port: number, extra: Partial<OutboxDelivery> = {}) => {
+    const transport = nodemailer.createTransport(smtpOptions(`smtp://127.0.0.1:${port}`));
+    return { transport, from: 'portal@hospital.example', isStandalone: false, ...extra };
+  };
+
+  it('keeps retrying a refusing relay past the old 20-attempt budget; each mail arrives once when it accepts', async () => {
+    const port = await freePort();
+    const recipients = ['a@acme.example', 'b@acme.example', 'c@acme.example'];
+    await queue(recipients);
+    let accepting = false;
+    const relay = await startRelay(port, {
+      refuse: () => (accepting ? undefined : '451 4.3.0 try again later'),
+    });
+    const delivery = deliveryTo(port);
+    try {
+      for (let round = 0; round < 25; round++) {
+        await timePasses();
+        expect((await deliverDueMail(t.ctx.db, delivery)).retrying).toBe(3);
+      }
+      const waiting = await outbox(t);
+      expect(waiting.every((r) => r.status === 'pending' && r.attempts === 25)).toBe(true);
+      expect(waiting.every((r) => r.last_error === '451 4.3.0' && r.text_body === 'code ABCD')).toBe(true);
+      accepting = true;
+      await timePasses();
+      expect((await deliverDueMail(t.ctx.db, delivery)).sent).toBe(3);
+      expect((await deliverDueMail(t.ctx.db, delivery)).sent).toBe(0);
+      expect(Object.fromEntries(relay.received)).toEqual(Object.fromEntries(recipients.map((r) => [r, 1])));
+    } finally {
+      delivery.transport.close();
+      await relay.close();
+    }
+  });
+
+  it('ends only the permanently refused row, as undeliverable with its reason and no body', async () => {
+    const port = await freePort();
+    await queue(['a@acme.example', 'gone@acme.example', 'c@acme.example']);
+    const relay = await startRelay(port, {
+      refuse: (to) => (to === 'gone@acme.example' ? '550 5.1.1 no such user here' : undefined),
+    });
+    const delivery = deliveryTo(port);
+    try {
+      expect(await deliverDueMail(t.ctx.db, delivery)).toMatchObject({ sent: 2, undeliverable: 1 });
+      const [gone] = await outbox(t, 'gone@acme.example');
+      expect(gone).toMatchObject({
+        status: 'undeliverable',
+        attempts: 1,
+        text_body: '',
+        html_body: '',
+        last_error: '550 5.1.1 no such user here',
+      });
+      expect(gone!.undeliverable_at).toBeTruthy();
+      await timePasses();
+      expect((await deliverDueMail(t.ctx.db, delivery)).undeliverable).toBe(0);
+      expect(Object.fromEntries(relay.received)).toEqual({ 'a@acme.example': 1, 'c@acme.example': 1 });
+    } finally {
+      delivery.transport.close();
+      await relay.close();
+    }
+  });
+
+  it('makes the rows that waited for the relay due at once when a mail goes through', async () => {
+    const port = await freePort();
+    await queue(['a@acme.example', 'b@acme.example']);
+    const delivery = deliveryTo(port);
+    expect((await deliverDueMail(t.ctx.db, delivery)).retrying).toBe(2); // relay down
+    // A row deferred for its own mailbox's reason is not the relay's backlog: it keeps its slot.
+    await t.ctx.db
+      .insertInto('outbox')
+      .values({
+        recipient: 'busy@acme.example',
+        subject: 's',
+        text_body: 't',
+        html_body: 'h',
+        template: 'test',
+        attempts: 3,
+        last_error: '451 4.2.2',
+        next_attempt_at: sql<Date>`now() + interval '1 hour'`,
+      })
+      .execute();
+    const relay = await startRelay(port);
+    try {
+      await queue(['new@acme.example']);
+      const first = await deliverDueMail(t.ctx.db, delivery);
+      expect(first).toMatchObject({ sent: 1, more: true });
+      const backedOff = await t.ctx.db
+        .selectFrom('outbox')
+        .select(['recipient', sql<boolean>`next_attempt_at <= now()`.as('due')])
+        .where('status', '=', 'pending')
+        .orderBy('recipient')
+        .execute();
+      expect(backedOff).toEqual([
+        { recipient: 'a@acme.example', due: true },
+        { recipient: 'b@acme.example', due: true },
+        { recipient: 'busy@acme.example', due: false },
+      ]);
+      expect((await deliverDueMail(t.ctx.db, delivery)).sent).toBe(2);
+    } finally {
+      delivery.transport.close();
+      await relay.close();
+    }
+  });
+
+  it('stops between mails and hands the unsent claims back at once', async () => {
+    const port = await freePort();
+    await queue(['a@acme.example', 'b@acme.example', 'c@acme.example', 'd@acme.example']);
+    const relay = await startRelay(port, { delayMs: 300 });
+    const delivery = deliveryTo(port);
+    const controller = new AbortController();
+    try {
+      const round = deliverDueMail(t.ctx.db, delivery, { signal: controller.signal, inFlight: new Set() });
+      setTimeout(() => controller.abort(), 100);
+      expect(await round).toMatchObject({ sent: 1, released: 3, more: false });
+      const rows = await outbox(t);
+      expect(rows.filter((r) => r.status === 'pending' && r.locked_until === null)).toHaveLength(3);
+      expect(relay.total).toBe(1);
+    } finally {
+      delivery.transport.close();
+      await relay.close();
+    }
   });
 });

@@ -144,7 +144,10 @@ async function recordFailure(
     error: failure.summary,
     waitingForRelay: failure.relayDown,
   });
-  delivery.log?.warn({ outboxId: row.id, attempts, error: failure.summary }, 'mail delivery failed; will retry');
+  delivery.log?.warn(
+    { outboxId: row.id, attempts, error: failure.summary },
+    'mail delivery failed; will retry',
+  );
 }
 
 export interface OutboxWorker {

@@ -61,6 +61,7 @@ async function main(): Promise<void> {
       draining.start();
       const workersStopped = Promise.all([outbox.stop(graceMs / 2), housekeeping.stop()]);
       await new Promise((resolve) => setTimeout(resolve, drainMilliseconds(config.SHUTDOWN_GRACE_SECONDS)));
+      await draining.stopAccepting();
       await app.close();
       await workersStopped;
       await runtime.close();

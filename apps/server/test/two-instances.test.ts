@@ -1,74 +1,16 @@
 // Two server processes sharing one PostgreSQL database, as behind a load balancer: a sign-in
 // started on one finishes on the other, and a session made on one is valid, and ends, on both.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readKeyPair } from '../src/platform/keys';
 import { authnRequestIdFromUrl, forgeResponse } from './support/saml-forge';
+import { buildServer, freePort, startServer, waitUntilUp, type Instance } from './support/server-process';
 
-const serverDir = fileURLToPath(new URL('..', import.meta.url));
 const DEMO_PASSWORD = 'Demo-Secret-2024!xyz';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-interface Instance {
-  name: string;
-  url: string;
-  child: ChildProcess;
-  output: string[];
-  exit: Promise<number | null>;
-}
-
-function start(name: string, port: number, env: Record<string, string>): Instance {
-  const child = spawn(process.execPath, ['dist/server.js'], {
-    cwd: serverDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? tmpdir(),
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { name, url: `http://127.0.0.1:${port}`, child, output, exit };
-}
-
-async function waitUntilUp(instance: Instance, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (instance.child.exitCode !== null) break;
-    try {
-      const res = await fetch(`${instance.url}/api/service_check`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${instance.name} did not come up:\n${instance.output.join('')}`);
-}
 
 /** The cookie `name` a response sets, as `name=value`; '' when it clears it. */
 function sessionCookie(res: Response, name = 'pra_session'): string | undefined {
@@ -97,7 +39,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
   }
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['build.mjs'], { cwd: serverDir, stdio: 'pipe' });
+    buildServer();
     await admin(`create database ${dbName}`);
     const dbUrl = new URL(adminUrl);
     dbUrl.pathname = `/${dbName}`;
@@ -114,9 +56,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
       PUBLIC_URL: publicUrl,
     };
     // A first, alone: it migrates, seeds and writes the shared keys and secrets; B then reads them.
-    a = start('A', portA, env);
+    a = startServer('A', portA, env);
     await waitUntilUp(a);
-    b = start('B', portB, env);
+    b = startServer('B', portB, env);
     await waitUntilUp(b);
   }, 60_000);
 

@@ -1,3 +1,4 @@
+import { Server as NetServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { api } from '@pra/contracts';
 
@@ -7,7 +8,7 @@ import { api } from '@pra/contracts';
  * next request into a socket that is about to close (which would get no answer at all); and the
  * service check answers 503, so the load balancer takes this instance out of rotation.
  */
-export function registerDraining(app: FastifyInstance): { start(): void } {
+export function registerDraining(app: FastifyInstance): { start(): void; stopAccepting(): Promise<void> } {
   let draining = false;
   app.addHook('onRequest', async (request, reply) => {
     if (!draining) return;
@@ -23,8 +24,22 @@ export function registerDraining(app: FastifyInstance): { start(): void } {
     start() {
       draining = true;
     },
+    /**
+     * Closes the listening socket but not the connections. Node's http close also drops every
+     * connection without a request in progress, including one accepted a moment ago whose request
+     * has not been read yet: that client would get a reset, no answer. So the listener closes
+     * first and such connections get a moment to be read and answered (with `Connection: close`)
+     * before fastify's close reaps what is still idle.
+     */
+    async stopAccepting() {
+      NetServer.prototype.close.call(app.server);
+      await new Promise((resolve) => setTimeout(resolve, ACCEPTED_SETTLE_MS));
+    },
   };
 }
+
+/** Time for connections accepted just before the listener closed to deliver their request. */
+const ACCEPTED_SETTLE_MS = 250;
 
 /** How long the drain lasts: long enough for a health check to notice, well inside the grace. */
 export function drainMilliseconds(graceSeconds: number): number {

@@ -216,7 +216,7 @@ describe.each(testDatabaseKinds)('outbox retries and stops on %s', (kind) => {
       .execute();
   const deliveryTo = (port: number, extra: Partial<OutboxDelivery> = {}) => {
     const transport = nodemailer.createTransport(smtpOptions(`smtp://127.0.0.1:${port}`));
-    return { transport, from: 'portal@hospital.example', isStandalone: false, ...extra };
+    return { from: 'portal@hospital.example', isStandalone: false, ...extra, transport };
   };
 
   it('keeps retrying a refusing relay past the old 20-attempt budget; each mail arrives once when it accepts', async () => {

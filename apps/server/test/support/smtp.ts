@@ -1,19 +1,6 @@
-import { createServer } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-/** A port nothing listens on yet (a relay that is down until something starts there). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
+export { freePort } from './server-process';
 
 export interface RelayOptions {
   /** Milliseconds the relay waits before accepting each message (a slow relay). */

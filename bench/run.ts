@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { hashPassword, verifyPassword } from '../apps/server/src/identity/passwords';
 import { createAccount, signInAs } from '../apps/server/test/support/sign-in';
 import { createTestApp, TestClient } from '../apps/server/test/support/test-app';
+import { benchOutboxDrain } from './outbox-drain';
 import { benchPageLoad } from './page-load';
 
 async function measure(name: string, runs: number, fn: () => Promise<unknown>): Promise<void> {
@@ -38,6 +39,8 @@ const hash = await hashPassword('Bench-Password-42');
 await measure('argon2id hash (m=19456, t=2)', 20, () => hashPassword('Bench-Password-42'));
 await measure('argon2id verify', 20, () => verifyPassword(hash, 'Bench-Password-42'));
 await t.close();
+
+await benchOutboxDrain();
 
 console.log('\nPage loads in Chromium (built server, standalone):');
 await benchPageLoad();

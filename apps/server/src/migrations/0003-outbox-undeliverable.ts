@@ -19,9 +19,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     alter table outbox add constraint outbox_status_check
       check (status in ('pending', 'sent', 'undeliverable'))`.execute(db);
+  // Admins list these, and the service check counts them, without reading every sent row.
+  await sql`
+    create index outbox_undeliverable_idx on outbox (undeliverable_at) where status = 'undeliverable'`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop index outbox_undeliverable_idx`.execute(db);
   await sql`alter table outbox drop constraint outbox_status_check`.execute(db);
   await sql`update outbox set status = 'failed' where status = 'undeliverable'`.execute(db);
   await sql`

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseKinds } from '../../test/support/databases';
-import { migrateToLatest, type DatabaseHandle } from '../platform/db';
+import { migrateToLatest, migrations, type DatabaseHandle } from '../platform/db';
 
 const tables = [
   'accounts',
@@ -110,5 +110,35 @@ describe.each(testDatabaseKinds)('migrations on %s', (kind) => {
         .values({ id: 2, enabled: false, logged_in_only: false, severity: 'info', title: '', text: '' })
         .execute(),
     ).rejects.toThrow();
+  });
+});
+
+describe.each(testDatabaseKinds)('the undeliverable-mail migration on %s', (kind) => {
+  it('turns mail the old 20-attempt rule gave up on into undeliverable rows for admins', async () => {
+    const handle = await createTestDatabase(kind);
+    try {
+      const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
+      await migrator.migrateTo('0002-saml-request-browser');
+      await sql`
+        insert into outbox (recipient, subject, text_body, html_body, template, status, attempts, last_error)
+        values ('x@acme.example', 's', '', '', 'account-approved', 'failed', 20, 'ECONNECTION')`.execute(
+        handle.db,
+      );
+      await migrateToLatest(handle.db);
+      const row = await handle.db.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        status: 'undeliverable',
+        last_error: 'retries exhausted (former 20-attempt limit): ECONNECTION',
+      });
+      expect(row.undeliverable_at).toBeTruthy();
+      await expect(
+        handle.db
+          .updateTable('outbox')
+          .set({ status: 'failed' as 'sent' })
+          .execute(),
+      ).rejects.toThrow();
+    } finally {
+      await handle.close();
+    }
   });
 });

@@ -14,7 +14,7 @@ export type Tx = Transaction<Database>;
 export type DbKind = 'postgres' | 'pglite';
 
 /** Every migration, in order. Listed here (not read from disk) so the bundled server carries them. */
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-saml-request-browser': samlRequestBrowser,
   '0003-outbox-undeliverable': outboxUndeliverable,

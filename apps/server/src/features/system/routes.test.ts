@@ -41,6 +41,7 @@ describe.each(testDatabaseKinds)('public system calls on %s', (kind) => {
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.body).toContain('database: up');
     expect(res.body).toContain('mail: test mailer');
+    expect(res.body).toContain('mail undeliverable (refused by the relay): 0');
   });
 
   it('serves the example CSV of emails', async () => {

@@ -7,18 +7,23 @@ export async function serviceCheck(ctx: AppContext): Promise<{ ok: boolean; text
   const databaseUp = await isDatabaseUp(ctx.db);
   const mail = await ctx.mailStatus();
   let backlog = 'unknown';
+  let undeliverable = 'unknown';
   if (databaseUp) {
-    const row = await sql<{ pending: number }>`
-      select count(*)::int as pending from outbox where status = 'pending'`
+    // Two counts, each answered from its partial index.
+    const row = await sql<{ pending: number; undeliverable: number }>`
+      select (select count(*) from outbox where status = 'pending')::int as pending,
+             (select count(*) from outbox where status = 'undeliverable')::int as undeliverable`
       .execute(ctx.db)
       .then((r) => r.rows[0]);
     backlog = String(row?.pending ?? 0);
+    undeliverable = String(row?.undeliverable ?? 0);
   }
   const lines = [
     `status: ${databaseUp ? 'OK' : 'DEGRADED'}`,
     `database: ${databaseUp ? 'up' : 'down'} (${ctx.dbKind === 'pglite' ? 'embedded' : 'PostgreSQL'})`,
     `mail: ${mail.text}`,
     `mail waiting to be sent: ${backlog}`,
+    `mail undeliverable (refused by the relay): ${undeliverable}`,
     `identity service: ${ctx.config.IIQ_MAINTENANCE ? 'maintenance' : 'available'}`,
     `checked at: ${new Date().toISOString()}`,
   ];

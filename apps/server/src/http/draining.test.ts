@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app';
+import { loadConfig } from '../config';
+import { createTestDatabase } from '../../test/support/databases';
+import { testContext } from '../../test/support/test-app';
+import { drainMilliseconds, registerDraining } from './draining';
+
+describe('draining before shutdown', () => {
+  let app: FastifyInstance;
+  let draining: ReturnType<typeof registerDraining>;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const database = await createTestDatabase('pglite');
+    app = await buildApp(await testContext(loadConfig({ LOG_LEVEL: 'silent' }), database), { logger: false });
+    draining = registerDraining(app);
+    await app.ready();
+    close = async () => {
+      await app.close();
+      await database.close();
+    };
+  });
+  afterAll(async () => close?.());
+
+  it('keeps connections open, then answers with Connection: close and a 503 service check', async () => {
+    const before = await app.inject({ method: 'GET', url: '/api/system/message' });
+    expect(before.headers.connection).not.toBe('close');
+    expect((await app.inject({ method: 'GET', url: '/api/service_check' })).statusCode).toBe(200);
+
+    draining.start();
+    const during = await app.inject({ method: 'GET', url: '/api/system/message' });
+    expect(during.statusCode).toBe(200);
+    expect(during.headers.connection).toBe('close');
+    const check = await app.inject({ method: 'GET', url: '/api/service_check?x=1' });
+    expect(check.statusCode).toBe(503);
+    expect(check.body).toContain('DRAINING');
+  });
+
+  it('drains for a quarter of the grace, at most 5 s', () => {
+    expect([4, 10, 20, 60].map(drainMilliseconds)).toEqual([1000, 2500, 5000, 5000]);
+  });
+});

@@ -10,15 +10,18 @@ import { api } from '@pra/contracts';
  */
 export function registerDraining(app: FastifyInstance): { start(): void; stopAccepting(): Promise<void> } {
   let draining = false;
-  app.addHook('onRequest', async (request, reply) => {
-    if (!draining) return;
+  // A callback hook, not an async one: it runs on every request and almost always does nothing.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!draining) return done();
     void reply.header('connection', 'close');
     if (request.method === 'GET' && request.url.split('?')[0] === api.serviceCheck) {
-      return reply
+      void reply
         .status(503)
         .type('text/plain; charset=utf-8')
         .send('status: DRAINING (this instance is shutting down)\n');
+      return;
     }
+    done();
   });
   return {
     start() {

@@ -49,17 +49,31 @@ export async function claimDueMail(db: Db, batchSize: number): Promise<OutboxRow
  */
 const erasedBodies = (erase: boolean) => (erase ? { text_body: '', html_body: '' } : {});
 
-export async function markMailSent(db: Db, id: string, eraseBody: boolean): Promise<void> {
+/**
+ * Ends a row: sent, or undeliverable (a permanent refusal of the recipient, kept with its reason
+ * for admins and never tried again).
+ */
+export async function finishMail(
+  db: Db,
+  id: string,
+  outcome: { sent: true } | { undeliverable: string },
+  eraseBody: boolean,
+): Promise<void> {
   await db
     .updateTable('outbox')
-    .set({
-      status: 'sent',
-      sent_at: sql<Date>`now()`,
+    .set((eb) => ({
+      ...('sent' in outcome
+        ? { status: 'sent' as const, sent_at: sql<Date>`now()`, last_error: null }
+        : {
+            status: 'undeliverable' as const,
+            undeliverable_at: sql<Date>`now()`,
+            attempts: eb('attempts', '+', 1),
+            last_error: outcome.undeliverable,
+          }),
       locked_until: null,
-      last_error: null,
       waiting_for_relay: false,
       ...erasedBodies(eraseBody),
-    })
+    }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .execute();
@@ -79,29 +93,6 @@ export async function markMailRetry(
       last_error: retry.error,
       waiting_for_relay: retry.waitingForRelay,
     })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .execute();
-}
-
-/** A permanent refusal of the recipient: kept with its reason for admins, never tried again. */
-export async function markMailUndeliverable(
-  db: Db,
-  id: string,
-  reason: string,
-  eraseBody: boolean,
-): Promise<void> {
-  await db
-    .updateTable('outbox')
-    .set((eb) => ({
-      status: 'undeliverable',
-      undeliverable_at: sql<Date>`now()`,
-      attempts: eb('attempts', '+', 1),
-      locked_until: null,
-      last_error: reason,
-      waiting_for_relay: false,
-      ...erasedBodies(eraseBody),
-    }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .execute();

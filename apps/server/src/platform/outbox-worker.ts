@@ -4,9 +4,8 @@ import type { Db } from './db';
 import { classifySmtpFailure, type SmtpFailure } from './mailer';
 import {
   claimDueMail,
+  finishMail,
   markMailRetry,
-  markMailSent,
-  markMailUndeliverable,
   releaseMailClaims,
   resetRelayBackoff,
   type OutboxRow,
@@ -77,7 +76,7 @@ export async function deliverDueMail(
       try {
         const failure = relayFailure ?? (await send(delivery, row));
         if (!failure) {
-          await markMailSent(db, row.id, !delivery.isStandalone);
+          await finishMail(db, row.id, { sent: true }, !delivery.isStandalone);
           round.sent += 1;
         } else {
           if (failure.relayDown) relayFailure = failure;
@@ -130,7 +129,7 @@ async function recordFailure(
   const attempts = row.attempts + 1;
   if (failure.permanent) {
     round.undeliverable += 1;
-    await markMailUndeliverable(db, row.id, failure.summary, !delivery.isStandalone);
+    await finishMail(db, row.id, { undeliverable: failure.summary }, !delivery.isStandalone);
     delivery.log?.warn(
       { outboxId: row.id, template: row.template, attempts, reason: failure.summary },
       'mail undeliverable: the relay refused its recipient',

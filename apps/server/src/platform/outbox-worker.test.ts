@@ -7,7 +7,7 @@ import { freePort, startRelay } from '../../test/support/smtp';
 import { createTestApp, TestClient, type TestApp } from '../../test/support/test-app';
 import { addOrganization, assignBrm, outbox } from '../../test/support/world';
 import { classifySmtpFailure, createMailer, smtpOptions, SMTP_CONNECTIONS } from './mailer';
-import { backoffSeconds, deliverDueMail, type OutboxDelivery } from './outbox-worker';
+import { backoffSeconds, deliverDueMail, startOutboxWorker, type OutboxDelivery } from './outbox-worker';
 
 describe('backoffSeconds', () => {
   it('doubles from 30 s and stops at an hour', () => {
@@ -329,6 +329,28 @@ describe.each(testDatabaseKinds)('outbox retries and stops on %s', (kind) => {
       const rows = await outbox(t);
       expect(rows.filter((r) => r.status === 'pending' && r.locked_until === null)).toHaveLength(3);
       expect(relay.total).toBe(1);
+    } finally {
+      delivery.transport.close();
+      await relay.close();
+    }
+  });
+
+  it('gives mails in flight the time it is told at stop, then hands them back too', async () => {
+    const port = await freePort();
+    await queue(['a@acme.example', 'b@acme.example']);
+    const relay = await startRelay(port, { delayMs: 3_000 });
+    const delivery = deliveryTo(port, { concurrency: 2 });
+    try {
+      const worker = startOutboxWorker(t.ctx.db, delivery, 10);
+      while (relay.total < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      const started = performance.now();
+      await worker.stop(200);
+      expect(performance.now() - started).toBeLessThan(1_000);
+      const rows = await outbox(t);
+      expect(rows.map((r) => [r.status, r.locked_until])).toEqual([
+        ['pending', null],
+        ['pending', null],
+      ]);
     } finally {
       delivery.transport.close();
       await relay.close();

@@ -121,3 +121,15 @@ export async function resetRelayBackoff(db: Db): Promise<number> {
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** Whether any mail waits only for the relay to answer again. */
+export async function hasMailWaitingForRelay(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom('outbox')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('waiting_for_relay', '=', true)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -356,4 +356,28 @@ describe.each(testDatabaseKinds)('outbox retries and stops on %s', (kind) => {
       await relay.close();
     }
   });
+
+  it('asks the relay whether it is back while mail waits for it, and sends that mail at once when it is', async () => {
+    const port = await freePort();
+    await queue(['a@acme.example', 'b@acme.example']);
+    const delivery = deliveryTo(port);
+    expect((await deliverDueMail(t.ctx.db, delivery)).retrying).toBe(2);
+    // Backed off to the cap, long after the outage began.
+    await t.ctx.db
+      .updateTable('outbox')
+      .set({ attempts: 12, next_attempt_at: sql<Date>`now() + interval '1 hour'` })
+      .execute();
+    const relay = await startRelay(port);
+    const worker = startOutboxWorker(t.ctx.db, delivery, 10);
+    try {
+      const deadline = Date.now() + 10_000;
+      while (relay.total < 2 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(Object.fromEntries(relay.received)).toEqual({ 'a@acme.example': 1, 'b@acme.example': 1 });
+    } finally {
+      await worker.stop();
+      delivery.transport.close();
+      await relay.close();
+    }
+  });
 });

@@ -5,6 +5,7 @@ import { classifySmtpFailure, type SmtpFailure } from './mailer';
 import {
   claimDueMail,
   finishMail,
+  hasMailWaitingForRelay,
   markMailRetry,
   releaseMailClaims,
   resetRelayBackoff,
@@ -157,15 +158,42 @@ export interface OutboxWorker {
   stop(withinMs?: number): Promise<void>;
 }
 
+/**
+ * While mail waits for the relay and nothing is due, the worker asks the relay this often whether it
+ * is back, so a backlog backed off to the 1 h cap leaves within seconds of its return, not at its slot.
+ */
+const RELAY_PROBE_MS = 30_000;
+
+/** Mail waits for the relay: if it answers now, that mail is due at once. Returns how many rows. */
+async function probeRelay(db: Db, delivery: OutboxDelivery): Promise<number> {
+  if (!delivery.transport || !(await hasMailWaitingForRelay(db))) return 0;
+  try {
+    await delivery.transport.verify();
+  } catch {
+    return 0;
+  }
+  return resetRelayBackoff(db);
+}
+
 /** Polls the outbox every `intervalMs`, and at once again while a backlog is going out. */
 export function startOutboxWorker(db: Db, delivery: OutboxDelivery, intervalMs = 2_000): OutboxWorker {
   const controller = new AbortController();
   const inFlight = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  let lastProbe = -Infinity;
+  const nextDelay = async (round: DeliveryRound) => {
+    if (round.more) return 0;
+    const idle = round.sent + round.retrying + round.undeliverable === 0;
+    if (idle && !controller.signal.aborted && performance.now() - lastProbe >= RELAY_PROBE_MS) {
+      lastProbe = performance.now();
+      if ((await probeRelay(db, delivery)) > 0) return 0;
+    }
+    return intervalMs;
+  };
   const tick = () => {
     running = deliverDueMail(db, delivery, { signal: controller.signal, inFlight })
-      .then((round) => (round.more ? 0 : intervalMs))
+      .then(nextDelay)
       .catch((error: unknown) => {
         delivery.log?.error({ err: error }, 'outbox round failed; will retry');
         return intervalMs;

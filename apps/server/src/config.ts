@@ -151,9 +151,16 @@ export const settingsSchema = z.object({
   SIGNIN_MAX_FAILURES: int(1, 100)
     .default(5)
     .describe('Failed sign-ins (password or passcode) before an account is locked for a while'),
-  SIGNIN_LOCKOUT_MINUTES: int(1, 24 * 60)
-    .default(15)
-    .describe('First lockout length; each further lockout doubles it'),
+  SIGNIN_LOCKOUT_MINUTES: int(1, 15)
+    .default(5)
+    .describe(
+      'First lockout length; each further lockout within a day doubles it, never beyond 15 minutes (the owner is mailed)',
+    ),
+  SIGNIN_ADDRESS_MAX_FAILURES: int(1, 10_000)
+    .default(20)
+    .describe(
+      'Failed sign-ins (any username, password or passcode) per client address per 15 minutes before that address is refused',
+    ),
   DEMO_DATA: bool
     .optional()
     .describe(

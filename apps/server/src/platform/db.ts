@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, sql, type Migration, type Transactio
 import pg from 'pg';
 import * as initial from '../migrations/0001-initial';
 import * as samlRequestBrowser from '../migrations/0002-saml-request-browser';
+import * as auditDeniedOutcome from '../migrations/0003-audit-denied-outcome';
 import type { Database } from './db-schema';
 import { PgliteDialect } from './pglite-dialect';
 
@@ -16,6 +17,7 @@ export type DbKind = 'postgres' | 'pglite';
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-saml-request-browser': samlRequestBrowser,
+  '0003-audit-denied-outcome': auditDeniedOutcome,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

@@ -69,7 +69,8 @@ export async function buildApp(
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
-        baseUri: ["'self'"],
+        // No page needs <base>; 'none' keeps an injected one from redirecting relative URLs.
+        baseUri: ["'none'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
         ...(ctx.config.insecureCookies ? {} : { upgradeInsecureRequests: [] }),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configurationTable, loadConfig } from './config';
+import { configurationTable, exposureWarning, loadConfig } from './config';
 
 describe('config', () => {
   it('defaults to standalone mode on port 8080 with the built-in IdP', () => {
@@ -11,6 +11,22 @@ describe('config', () => {
     expect(config.idp).toBe('builtin');
     expect(config.demoData).toBe(true);
     expect(config.insecureCookies).toBe(true);
+  });
+
+  it('listens on loopback in standalone mode unless HOST says otherwise', () => {
+    expect(loadConfig({}).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+  });
+
+  it('warns at start when standalone mode listens beyond this machine', () => {
+    for (const HOST of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]']) {
+      expect(exposureWarning(loadConfig({ HOST }))).toBeNull();
+    }
+    for (const HOST of ['0.0.0.0', '::', '192.168.1.10', 'portal.example']) {
+      expect(exposureWarning(loadConfig({ HOST }))).toMatch(
+        new RegExp(`^WARNING: standalone mode is listening on ${HOST.replace(/\./g, '\\.')}, reachable`),
+      );
+    }
   });
 
   it('names every bad variable', () => {
@@ -48,6 +64,8 @@ describe('config', () => {
       DATA_ENCRYPTION_KEY: 'y'.repeat(40),
     };
     const config = loadConfig(full);
+    expect(config.HOST).toBe('0.0.0.0');
+    expect(exposureWarning(config)).toBeNull();
     expect(config.idp).toBe('external');
     expect(config.demoData).toBe(false);
     expect(config.insecureCookies).toBe(false);

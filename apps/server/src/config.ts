@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLoopback } from './platform/loopback';
 
 /**
  * Every setting of the portal, read from environment variables once at boot. Each entry's
@@ -24,7 +25,13 @@ export const settingsSchema = z.object({
       'standalone: embedded database, built-in IdP, dev mailbox and demo data; production: your PostgreSQL, SMTP relay and IdP',
     ),
   PORT: int(0, 65535).default(8080).describe('TCP port the portal listens on'),
-  HOST: z.string().min(1).default('0.0.0.0').describe('Interface to listen on'),
+  HOST: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Interface to listen on; default 127.0.0.1 in standalone (one machine only), 0.0.0.0 in production',
+    ),
   PUBLIC_URL: z
     .url()
     .optional()
@@ -144,9 +151,16 @@ export const settingsSchema = z.object({
   SIGNIN_MAX_FAILURES: int(1, 100)
     .default(5)
     .describe('Failed sign-ins (password or passcode) before an account is locked for a while'),
-  SIGNIN_LOCKOUT_MINUTES: int(1, 24 * 60)
-    .default(15)
-    .describe('First lockout length; each further lockout doubles it'),
+  SIGNIN_LOCKOUT_MINUTES: int(1, 15)
+    .default(5)
+    .describe(
+      'First lockout length; each further lockout within a day doubles it, never beyond 15 minutes (the owner is mailed)',
+    ),
+  SIGNIN_ADDRESS_MAX_FAILURES: int(1, 10_000)
+    .default(20)
+    .describe(
+      'Failed sign-ins (any username, password or passcode) per client address per 15 minutes before that address is refused',
+    ),
   DEMO_DATA: bool
     .optional()
     .describe(
@@ -165,7 +179,9 @@ export const settingsSchema = z.object({
 export type Settings = z.infer<typeof settingsSchema>;
 
 /** The validated settings plus the values derived from them. */
-export interface Config extends Settings {
+export interface Config extends Omit<Settings, 'HOST'> {
+  /** HOST, or the mode's default: loopback in standalone, every interface in production. */
+  HOST: string;
   publicUrl: string;
   isStandalone: boolean;
   demoData: boolean;
@@ -214,12 +230,29 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const url = new URL(publicUrl);
   return {
     ...settings,
+    HOST: settings.HOST ?? (isStandalone ? '127.0.0.1' : '0.0.0.0'),
     publicUrl,
     isStandalone,
     demoData: settings.DEMO_DATA ?? isStandalone,
     idp,
     insecureCookies: url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname),
   };
+}
+
+/**
+ * What standalone mode says at start when HOST opens it to the network: its dev mailbox, demo
+ * accounts and generated secrets are meant for one person's machine. Null when there is nothing
+ * to say.
+ */
+export function exposureWarning(config: Pick<Config, 'isStandalone' | 'HOST'>): string | null {
+  if (!config.isStandalone || isLoopback(config.HOST)) return null;
+  return [
+    `WARNING: standalone mode is listening on ${config.HOST}, reachable from other machines.`,
+    '  Standalone mode is for one machine: its demo accounts share one password and its built-in',
+    '  identity provider is not hardened for a network. The dev mailbox still answers only this',
+    '  machine. Unset HOST (or set HOST=127.0.0.1) unless you mean it; run PRA_MODE=production',
+    '  for real use.',
+  ].join('\n');
 }
 
 /** The one place that reads the process environment. */

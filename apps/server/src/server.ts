@@ -1,5 +1,5 @@
 import { buildApp } from './app';
-import { ConfigError, loadConfigFromEnvironment, type Config } from './config';
+import { ConfigError, exposureWarning, loadConfigFromEnvironment, type Config } from './config';
 import { announceDemoAccounts, demoAccountsFile, seedDemoData } from './identity/demo-data';
 import { drainMilliseconds, registerDraining } from './http/draining';
 import { startHousekeeping } from './platform/housekeeping';
@@ -21,6 +21,8 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
+  const warning = exposureWarning(config);
+  if (warning) process.stderr.write(`${warning}\n`);
   const runtime = await openRuntime(config);
   const app = await buildApp(runtime.ctx);
 

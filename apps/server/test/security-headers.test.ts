@@ -15,10 +15,20 @@ describe('headers and fallbacks', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("base-uri 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
     expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('never signs out on HEAD /api/saml/logout (no automatic HEAD route runs the handler)', async () => {
+    await createAccount(t, { username: 'headvictim' });
+    const client = await signInAs(t, 'headvictim');
+    const head = await t.app.inject({ method: 'HEAD', url: '/api/saml/logout', headers: client.headers() });
+    expect(head.statusCode).toBe(404);
+    expect(head.headers['set-cookie']).toBeUndefined();
+    expect((await client.get('/api/saml/is-authenticated')).json()).toMatchObject({ isAuthenticated: true });
   });
 
   it('answers unknown API paths with a 404 envelope', async () => {

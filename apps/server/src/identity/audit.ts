@@ -3,7 +3,8 @@ import type { Db, Tx } from '../platform/db';
 export interface AuditEvent {
   /** What happened, as `area.verb` (e.g. `signin.success`, `request.approve`). */
   action: string;
-  outcome: 'success' | 'failure';
+  /** `denied`: a refused attempt to act outside one's organizations. */
+  outcome: 'success' | 'failure' | 'denied';
   actor?: { id: string | null; username: string } | null;
   target?: { id: string | null; username: string } | null;
   organizationId?: string | null;
@@ -28,4 +29,24 @@ export async function recordAudit(db: Db | Tx, event: AuditEvent): Promise<void>
       details: JSON.stringify(event.details ?? {}),
     })
     .execute();
+}
+
+/**
+ * Runs a use case whose refusal must be audited although its transaction rolls back: `deny`
+ * notes the refused attempt (outcome `denied`) just before the use case throws, and the note is
+ * written after the rollback, in its own statement.
+ */
+export async function auditingDenials<T>(
+  db: Db,
+  work: (deny: (event: Omit<AuditEvent, 'outcome'>) => void) => Promise<T>,
+): Promise<T> {
+  let denied: AuditEvent | null = null;
+  try {
+    return await work((event) => {
+      denied = { ...event, outcome: 'denied' };
+    });
+  } catch (error) {
+    if (denied) await recordAudit(db, denied);
+    throw error;
+  }
 }

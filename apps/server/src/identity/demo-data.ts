@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { roleName } from '@pra/contracts';
 import type { Db } from '../platform/db';
@@ -193,5 +193,10 @@ export function demoAccountsFile(dataDir: string): string {
 export function announceDemoAccounts(dataDir: string, publicUrl: string, password: string): void {
   const text = describeDemoAccounts(publicUrl, password);
   process.stdout.write(`${text}\n`);
-  writeFileSync(demoAccountsFile(dataDir), `${text}\n`, { mode: 0o600 });
+  const file = demoAccountsFile(dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // `mode` applies only when the file is created: an older copy is made owner-only before the
+  // password is written into it.
+  if (existsSync(file)) chmodSync(file, 0o600);
+  writeFileSync(file, `${text}\n`, { mode: 0o600 });
 }

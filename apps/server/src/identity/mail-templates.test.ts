@@ -6,6 +6,7 @@ import {
   headerSafe,
   registrationDeniedMail,
   registrationReceivedMail,
+  signInLockedMail,
 } from './mail-templates';
 
 const site = { hospitalName: 'St. <Mary> & Co', publicUrl: 'https://pra.hospital.example' };
@@ -23,6 +24,7 @@ describe('mail templates', () => {
     }),
     registrationDeniedMail(site, { firstName: 'Jane', organization: 'Acme', justification: evil }),
     accountActivatedMail(site, { firstName: evil, username: 'jdoe' }),
+    signInLockedMail(site, { firstName: evil, username: 'jdoe', minutes: 5 }),
   ];
 
   it.each(mails.map((m) => [m.template, m]))(

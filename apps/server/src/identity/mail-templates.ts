@@ -139,3 +139,26 @@ export function accountActivatedMail(
     para('If you did not activate this account, contact the PRA support team at once.'),
   ]);
 }
+
+/** To the account owner when failed sign-ins lock the account (at most once an hour). */
+export function signInLockedMail(
+  site: MailSite,
+  p: { firstName: string; username: string; minutes: number },
+): MailContent {
+  return compose(
+    site,
+    'signin-locked',
+    `${site.hospitalName} PRA Portal: sign-in locked after failed attempts`,
+    [
+      para(`Hello ${p.firstName},`),
+      para(
+        `Several sign-ins to your account ${p.username} failed in a row, so sign-in is locked for ` +
+          `${p.minutes} minutes. You can sign in again after that.`,
+      ),
+      para(
+        'If these attempts were not yours, someone may be guessing your password: change it after ' +
+          'signing in, and tell the PRA support team.',
+      ),
+    ],
+  );
+}

@@ -1,14 +1,12 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../http/context';
 import { recordAudit } from '../identity/audit';
-import { isLocked, lockKey, recordFailure } from './lockout';
+import { claimAttempt, lockKey, releaseAttempt, type AttemptClaim } from './lockout';
 import { signInMessages } from './password-step';
+import { recordSignInFailure, type FailedAccount } from './sign-in-failure';
 import { matchTotpStep } from './totp';
 
-export interface MfaAccount {
-  id: string;
-  username: string;
-}
+export type MfaAccount = FailedAccount;
 
 export type MfaOutcome = { ok: true } | { ok: false; message: string };
 
@@ -25,29 +23,29 @@ export async function findConfirmedDevice(ctx: AppContext, accountId: string) {
     .executeTakeFirst();
 }
 
+/** Counts the passcode attempt before it is checked, like a password (lockout.ts). */
+function claimPasscodeAttempt(ctx: AppContext, account: MfaAccount, clientAddress: string) {
+  return claimAttempt(ctx.db, ctx.config, {
+    lockKey: lockKey(account, account.username),
+    clientAddress,
+  });
+}
+
 /** A wrong passcode counts toward the same lockout as wrong passwords. */
 async function refuse(
   ctx: AppContext,
+  claim: AttemptClaim,
   account: MfaAccount,
   clientAddress: string,
   step: string,
 ): Promise<MfaOutcome> {
-  const key = lockKey(account, account.username);
-  const target = { id: account.id, username: account.username };
-  const { lockedNow } = await ctx.db.transaction().execute(async (tx) => {
-    const result = await recordFailure(tx, ctx.config, key);
-    await recordAudit(tx, {
-      action: 'signin.mfa',
-      outcome: 'failure',
-      target,
-      clientAddress,
-      details: { step },
-    });
-    if (result.lockedNow)
-      await recordAudit(tx, { action: 'signin.lockout', outcome: 'failure', target, clientAddress });
-    return result;
+  const { locked } = await recordSignInFailure(ctx, claim, {
+    account,
+    action: 'signin.mfa',
+    clientAddress,
+    details: { step },
   });
-  return { ok: false, message: lockedNow ? signInMessages.locked : signInMessages.badPasscode };
+  return { ok: false, message: locked ? signInMessages.locked : signInMessages.badPasscode };
 }
 
 /** Confirms a new authenticator with its first code and stores it (seed encrypted). */
@@ -61,12 +59,12 @@ export async function confirmEnrolment(
     clientAddress: string;
   },
 ): Promise<MfaOutcome> {
-  if (await isLocked(ctx.db, lockKey(input.account, input.account.username))) {
-    return { ok: false, message: signInMessages.locked };
-  }
+  const claim = await claimPasscodeAttempt(ctx, input.account, input.clientAddress);
+  if (!claim) return { ok: false, message: signInMessages.locked };
   const step = await matchTotpStep(ctx.encryptor.decrypt(input.secretEncrypted), input.code);
-  if (step === null) return refuse(ctx, input.account, input.clientAddress, 'enrol');
+  if (step === null) return refuse(ctx, claim, input.account, input.clientAddress, 'enrol');
   await ctx.db.transaction().execute(async (tx) => {
+    await releaseAttempt(tx, claim);
     await tx
       .insertInto('mfa_devices')
       .values({
@@ -96,14 +94,13 @@ export async function verifyPasscode(
   ctx: AppContext,
   input: { account: MfaAccount; device: ConfirmedDevice; code: string; clientAddress: string },
 ): Promise<MfaOutcome> {
-  if (await isLocked(ctx.db, lockKey(input.account, input.account.username))) {
-    return { ok: false, message: signInMessages.locked };
-  }
+  const claim = await claimPasscodeAttempt(ctx, input.account, input.clientAddress);
+  if (!claim) return { ok: false, message: signInMessages.locked };
   const { device } = input;
   const step = await matchTotpStep(ctx.encryptor.decrypt(device.secret_encrypted), input.code);
   const lastUsed = device.last_used_step === null ? null : Number(device.last_used_step);
   if (step === null || (lastUsed !== null && step <= lastUsed)) {
-    return refuse(ctx, input.account, input.clientAddress, 'verify');
+    return refuse(ctx, claim, input.account, input.clientAddress, 'verify');
   }
   // The guarded update makes the step single-use even when two instances check it at once.
   const claimed = await ctx.db
@@ -112,6 +109,9 @@ export async function verifyPasscode(
     .where('id', '=', device.id)
     .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)]))
     .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) return refuse(ctx, input.account, input.clientAddress, 'verify');
+  if (Number(claimed.numUpdatedRows) !== 1) {
+    return refuse(ctx, claim, input.account, input.clientAddress, 'verify');
+  }
+  await releaseAttempt(ctx.db, claim);
   return { ok: true };
 }

@@ -15,7 +15,7 @@ import { signInMessages } from './password-step';
 describe.each(testDatabaseKinds)('built-in IdP MFA step on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind, { SIGNIN_MAX_FAILURES: '4' });
+    t = await createTestApp(kind, { SIGNIN_MAX_FAILURES: '4', SIGNIN_ADDRESS_MAX_FAILURES: '1000' });
   });
   afterAll(async () => t?.close());
 

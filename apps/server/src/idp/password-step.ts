@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../http/context';
 import { findAccountByUsername } from '../identity/accounts';
-import { recordAudit } from '../identity/audit';
 import { hashPassword, verifyPassword } from '../identity/passwords';
-import { isAddressLimited, isLocked, lockKey, recordFailure, recordUnknownUserFailure } from './lockout';
+import { claimAttempt, lockKey, releaseAttempt } from './lockout';
+import { recordSignInFailure } from './sign-in-failure';
 
 export const signInMessages = {
   /** One message for every refusal, so it never tells which part was wrong. */
@@ -22,9 +22,10 @@ function dummyPasswordHash(): Promise<string> {
 export type PasswordOutcome = { ok: true; accountId: string } | { ok: false; message: string };
 
 /**
- * The password step: argon2id verification, only `active` accounts pass, consecutive failures
- * lock the account (shared across instances), unknown usernames cost the same and are also
- * limited per client address. Never records the password or the attempted username's secrets.
+ * The password step: argon2id verification, only `active` accounts pass. Every attempt is
+ * counted before the password is checked (lockout.ts), against the client address and the
+ * account, known or not, so both answer alike and concurrent guesses cannot outrun the limit.
+ * Never records the password.
  */
 export async function checkPassword(
   ctx: AppContext,
@@ -32,38 +33,27 @@ export async function checkPassword(
 ): Promise<PasswordOutcome> {
   const username = input.username.trim();
   const account = await findAccountByUsername(ctx.db, username);
-  const key = lockKey(account ?? null, username);
-  if ((await isLocked(ctx.db, key)) || (!account && (await isAddressLimited(ctx.db, input.clientAddress)))) {
-    return { ok: false, message: signInMessages.locked };
-  }
+  const claim = await claimAttempt(ctx.db, ctx.config, {
+    lockKey: lockKey(account ?? null, username),
+    clientAddress: input.clientAddress,
+  });
+  if (!claim) return { ok: false, message: signInMessages.locked };
 
   const passwordOk = await verifyPassword(
     account?.password_hash ?? (await dummyPasswordHash()),
     input.password,
   );
-  if (account && passwordOk && account.status === 'active') return { ok: true, accountId: account.id };
+  if (account && passwordOk && account.status === 'active') {
+    await releaseAttempt(ctx.db, claim);
+    return { ok: true, accountId: account.id };
+  }
 
   const reason = !account ? 'unknownUser' : passwordOk ? 'accountNotActive' : 'wrongPassword';
-  const target = account ? { id: account.id, username: account.username } : null;
-  const { lockedNow } = await ctx.db.transaction().execute(async (tx) => {
-    if (!account) await recordUnknownUserFailure(tx, input.clientAddress);
-    const result = await recordFailure(tx, ctx.config, key);
-    await recordAudit(tx, {
-      action: 'signin.password',
-      outcome: 'failure',
-      target,
-      clientAddress: input.clientAddress,
-      details: { reason },
-    });
-    if (result.lockedNow) {
-      await recordAudit(tx, {
-        action: 'signin.lockout',
-        outcome: 'failure',
-        target,
-        clientAddress: input.clientAddress,
-      });
-    }
-    return result;
+  const { locked } = await recordSignInFailure(ctx, claim, {
+    account: account ?? null,
+    action: 'signin.password',
+    clientAddress: input.clientAddress,
+    details: { reason },
   });
-  return { ok: false, message: lockedNow ? signInMessages.locked : signInMessages.generic };
+  return { ok: false, message: locked ? signInMessages.locked : signInMessages.generic };
 }

@@ -140,7 +140,7 @@ export interface AuditEventsTable {
   id: Generated<string>;
   occurred_at: Timestamp;
   action: string;
-  outcome: 'success' | 'failure';
+  outcome: 'success' | 'failure' | 'denied';
   actor_id: string | null;
   actor_username: Generated<string>;
   target_id: string | null;

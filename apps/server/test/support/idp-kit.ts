@@ -76,8 +76,10 @@ export function totpCode(secret: string, steps = 0): Promise<string> {
 export async function startSignIn(
   t: TestApp,
   relayState?: string,
+  remoteAddress?: string,
 ): Promise<{ client: TestClient; requestId: string; loginPage: string }> {
   const client = new TestClient(t.app);
+  client.remoteAddress = remoteAddress;
   const { path, requestId } = ssoPath(t.ctx, { relayState });
   await client.get(path);
   const login = await client.get('/idp/login');

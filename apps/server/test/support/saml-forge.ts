@@ -5,7 +5,8 @@ import type { KeyPair } from '../../src/platform/keys';
 
 /**
  * Builds SAML responses by hand for tests, so each negative case can break exactly one thing:
- * the signatures, the audience, Destination, Recipient, the validity window, InResponseTo.
+ * the signatures and their algorithms, the Issuers, the status, the audience, Destination,
+ * Recipient, the confirmation method, the validity window, InResponseTo.
  */
 export interface ForgeOptions {
   issuer: string;
@@ -26,30 +27,51 @@ export interface ForgeOptions {
   /** Edits the signed XML afterwards (e.g. a NameID changed after signing). */
   tamper?: (xml: string) => string;
   assertionId?: string;
+  /** The Response's own Issuer when it differs from `issuer` (null: none). */
+  responseIssuer?: string | null;
+  /** The Assertion's Issuer when it differs from `issuer`. */
+  assertionIssuer?: string;
+  /** The top-level StatusCode (Success unless told). */
+  statusCode?: string;
+  /** The SubjectConfirmation Method (bearer unless told). */
+  confirmationMethod?: string;
+  /** Signature and digest algorithms of both signatures (SHA-256 unless told). */
+  signatureAlgorithm?: string;
+  digestAlgorithm?: string;
 }
+
+const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
 
 const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
-function sign(xml: string, keys: KeyPair, localName: 'Assertion' | 'Response', embedCert: boolean): string {
+function sign(xml: string, o: ForgeOptions, localName: 'Assertion' | 'Response'): string {
+  const embedCert = o.embedCert ?? false;
   const sig = new SignedXml({
-    privateKey: keys.privateKeyPem,
-    publicCert: embedCert ? keys.certPem : undefined,
+    privateKey: o.keys.privateKeyPem,
+    publicCert: embedCert ? o.keys.certPem : undefined,
     canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
-    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+    signatureAlgorithm: o.signatureAlgorithm ?? RSA_SHA256,
   });
   sig.addReference({
     xpath: `/*[local-name(.)='Response']${localName === 'Assertion' ? "/*[local-name(.)='Assertion']" : ''}`,
-    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+    digestAlgorithm: o.digestAlgorithm ?? SHA256,
     transforms: [
       'http://www.w3.org/2000/09/xmldsig#enveloped-signature',
       'http://www.w3.org/2001/10/xml-exc-c14n#',
     ],
   });
-  const issuerPath =
+  // The signature goes after the Issuer (or first, in a Response without one).
+  const location =
     localName === 'Assertion'
-      ? "/*[local-name(.)='Response']/*[local-name(.)='Assertion']/*[local-name(.)='Issuer']"
-      : "/*[local-name(.)='Response']/*[local-name(.)='Issuer']";
-  sig.computeSignature(xml, { location: { reference: issuerPath, action: 'after' }, prefix: 'ds' });
+      ? {
+          reference: "/*[local-name(.)='Response']/*[local-name(.)='Assertion']/*[local-name(.)='Issuer']",
+          action: 'after' as const,
+        }
+      : o.responseIssuer === null
+        ? { reference: "/*[local-name(.)='Response']", action: 'prepend' as const }
+        : { reference: "/*[local-name(.)='Response']/*[local-name(.)='Issuer']", action: 'after' as const };
+  sig.computeSignature(xml, { location, prefix: 'ds' });
   return sig.getSignedXml();
 }
 
@@ -69,18 +91,18 @@ export function forgeResponseXml(o: ForgeOptions): string {
   const assertionId = o.assertionId ?? `_a${randomUUID()}`;
   let xml =
     `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID()}" Version="2.0" IssueInstant="${issueInstant}"${destination}${inResponseTo}>` +
-    `<saml:Issuer>${esc(o.issuer)}</saml:Issuer>` +
-    `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
+    (o.responseIssuer === null ? '' : `<saml:Issuer>${esc(o.responseIssuer ?? o.issuer)}</saml:Issuer>`) +
+    `<samlp:Status><samlp:StatusCode Value="${esc(o.statusCode ?? 'urn:oasis:names:tc:SAML:2.0:status:Success')}"/></samlp:Status>` +
     `<saml:Assertion ID="${assertionId}" Version="2.0" IssueInstant="${issueInstant}">` +
-    `<saml:Issuer>${esc(o.issuer)}</saml:Issuer>` +
+    `<saml:Issuer>${esc(o.assertionIssuer ?? o.issuer)}</saml:Issuer>` +
     `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${esc(o.nameId)}</saml:NameID>` +
-    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${notOnOrAfter}" Recipient="${esc(o.recipient ?? o.acsUrl)}"${inResponseTo}/></saml:SubjectConfirmation></saml:Subject>` +
+    `<saml:SubjectConfirmation Method="${esc(o.confirmationMethod ?? 'urn:oasis:names:tc:SAML:2.0:cm:bearer')}"><saml:SubjectConfirmationData NotOnOrAfter="${notOnOrAfter}" Recipient="${esc(o.recipient ?? o.acsUrl)}"${inResponseTo}/></saml:SubjectConfirmation></saml:Subject>` +
     `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${esc(o.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
     `<saml:AuthnStatement AuthnInstant="${issueInstant}" SessionIndex="_s${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     (attrs ? `<saml:AttributeStatement>${attrs}</saml:AttributeStatement>` : '') +
     `</saml:Assertion></samlp:Response>`;
-  if (o.signAssertion !== false) xml = sign(xml, o.keys, 'Assertion', o.embedCert ?? false);
-  if (o.signResponse !== false) xml = sign(xml, o.keys, 'Response', o.embedCert ?? false);
+  if (o.signAssertion !== false) xml = sign(xml, o, 'Assertion');
+  if (o.signResponse !== false) xml = sign(xml, o, 'Response');
   return o.tamper ? o.tamper(xml) : xml;
 }
 

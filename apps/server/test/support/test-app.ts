@@ -62,7 +62,13 @@ export class TestClient {
   /** Cookie name → value, as a browser keeps them for this origin. */
   readonly jar = new Map<string, string>();
   csrfToken = '';
+  /** The TCP peer every request comes from (light-my-request's default is 127.0.0.1). */
+  remoteAddress: string | undefined;
   constructor(private readonly app: FastifyInstance) {}
+
+  private get peer(): { remoteAddress?: string } {
+    return this.remoteAddress ? { remoteAddress: this.remoteAddress } : {};
+  }
 
   /** The session cookie as `name=value` ('' when there is none). */
   get cookie(): string {
@@ -89,7 +95,12 @@ export class TestClient {
   }
 
   async fetchCsrf(): Promise<string> {
-    const res = await this.app.inject({ method: 'GET', url: '/api/csrf', headers: this.headers() });
+    const res = await this.app.inject({
+      method: 'GET',
+      url: '/api/csrf',
+      headers: this.headers(),
+      ...this.peer,
+    });
     this.remember(res.headers['set-cookie']);
     this.csrfToken = res.json<{ csrfToken: string }>().csrfToken;
     return this.csrfToken;
@@ -104,7 +115,7 @@ export class TestClient {
   }
 
   async get(url: string) {
-    const res = await this.app.inject({ method: 'GET', url, headers: this.headers() });
+    const res = await this.app.inject({ method: 'GET', url, headers: this.headers(), ...this.peer });
     this.remember(res.headers['set-cookie']);
     return res;
   }
@@ -115,6 +126,7 @@ export class TestClient {
       url,
       payload: payload as object,
       headers: this.headers({ 'x-csrf-token': this.csrfToken, ...extra }),
+      ...this.peer,
     });
     this.remember(res.headers['set-cookie']);
     return res;
@@ -130,6 +142,7 @@ export class TestClient {
         'content-type': 'application/x-www-form-urlencoded',
         ...(this.jar.size ? { cookie: this.cookieHeader } : {}),
       },
+      ...this.peer,
     });
     this.remember(res.headers['set-cookie']);
     return res;

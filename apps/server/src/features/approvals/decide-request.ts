@@ -1,7 +1,7 @@
 import { approvalMessages, registrationMessages, type Decision } from '@pra/contracts';
 import type { AppContext } from '../../http/context';
 import { AppError } from '../../http/errors';
-import { recordAudit } from '../../identity/audit';
+import { auditingDenials, recordAudit } from '../../identity/audit';
 import { canDecide, deciderOf } from '../../identity/deciders';
 import { mailSite, registrationDeniedMail } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
@@ -29,40 +29,57 @@ export async function decideRequest(options: {
   clientAddress: string;
 }): Promise<void> {
   const { ctx, actor, decision, comment, clientAddress } = options;
-  await ctx.db.transaction().execute(async (tx) => {
-    const request = await findRequestForUpdate(tx, options.requestId);
-    if (!request) throw new AppError('notFound', approvalMessages.requestNotFound);
-    const all = await itemsOfRequest(tx, request.id);
-    const targeted = options.workItemId ? all.filter((i) => i.id === options.workItemId) : all;
-    if (targeted.length === 0) throw new AppError('notFound', approvalMessages.requestNotFound);
+  const action = decision === 'APPROVE' ? 'request.approve' : 'request.deny';
+  await auditingDenials(ctx.db, (deny) =>
+    ctx.db.transaction().execute(async (tx) => {
+      const request = await findRequestForUpdate(tx, options.requestId);
+      if (!request) throw new AppError('notFound', approvalMessages.requestNotFound);
+      const all = await itemsOfRequest(tx, request.id);
+      const targeted = options.workItemId ? all.filter((i) => i.id === options.workItemId) : all;
+      if (targeted.length === 0) throw new AppError('notFound', approvalMessages.requestNotFound);
 
-    const decider = await deciderOf(tx, actor);
-    const mine = targeted.filter((i) => canDecide(decider, { organizationId: i.organization_id }));
-    if (mine.length === 0) throw new AppError('forbidden', approvalMessages.notYourOrganization);
-    const pending = mine.filter((i) => i.status === 'pending');
-    if (pending.length === 0) throw new AppError('conflict', approvalMessages.alreadyDecided);
+      const decider = await deciderOf(tx, actor);
+      const mine = targeted.filter((i) => canDecide(decider, { organizationId: i.organization_id }));
+      if (mine.length === 0) {
+        deny({
+          action,
+          actor: { id: actor.id, username: actor.username },
+          target: { id: request.beneficiary_id, username: request.beneficiaryUsername ?? request.email },
+          organizationId: targeted.length === 1 ? targeted[0]!.organization_id : null,
+          clientAddress,
+          details: {
+            requestId: request.id,
+            workItemId: options.workItemId ?? null,
+            reason: 'notYourOrganization',
+          },
+        });
+        throw new AppError('forbidden', approvalMessages.notYourOrganization);
+      }
+      const pending = mine.filter((i) => i.status === 'pending');
+      if (pending.length === 0) throw new AppError('conflict', approvalMessages.alreadyDecided);
 
-    const status = decision === 'APPROVE' ? 'approved' : 'denied';
-    for (const item of pending) {
-      const won = await decideItem(tx, { id: item.id, status, deciderId: actor.id, comment });
-      // Lost a race with another decision: roll back everything this call did.
-      if (!won) throw new AppError('conflict', approvalMessages.alreadyDecided);
-      await recordAudit(tx, {
-        action: decision === 'APPROVE' ? 'request.approve' : 'request.deny',
-        outcome: 'success',
-        actor: { id: actor.id, username: actor.username },
-        target: {
-          id: request.beneficiary_id,
-          username: request.beneficiaryUsername ?? request.email,
-        },
-        organizationId: item.organization_id,
-        clientAddress,
-        details: { requestId: request.id, workItemId: item.id, type: request.type },
-      });
-    }
-    await settleRequest(tx, request.id);
-    await carryOut(tx, { ctx, actor, request, items: pending, decision, comment, clientAddress });
-  });
+      const status = decision === 'APPROVE' ? 'approved' : 'denied';
+      for (const item of pending) {
+        const won = await decideItem(tx, { id: item.id, status, deciderId: actor.id, comment });
+        // Lost a race with another decision: roll back everything this call did.
+        if (!won) throw new AppError('conflict', approvalMessages.alreadyDecided);
+        await recordAudit(tx, {
+          action,
+          outcome: 'success',
+          actor: { id: actor.id, username: actor.username },
+          target: {
+            id: request.beneficiary_id,
+            username: request.beneficiaryUsername ?? request.email,
+          },
+          organizationId: item.organization_id,
+          clientAddress,
+          details: { requestId: request.id, workItemId: item.id, type: request.type },
+        });
+      }
+      await settleRequest(tx, request.id);
+      await carryOut(tx, { ctx, actor, request, items: pending, decision, comment, clientAddress });
+    }),
+  );
 }
 
 /** What a decision does beyond recording it. */

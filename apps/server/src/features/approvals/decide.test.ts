@@ -163,6 +163,21 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
     }
     expect(await countRows(t, 'accounts')).toBe(before);
     expect((await listOf('brma')).map((p) => p.requestId)).toContain(requestId);
+    // Each refusal is audited, though the refused change rolled back.
+    const denied = (
+      await t.ctx.db.selectFrom('audit_events').selectAll().where('outcome', '=', 'denied').execute()
+    )
+      .filter((e) => (e.details as { requestId?: string }).requestId === requestId)
+      .map((e) => ({
+        action: e.action,
+        actor: e.actor_id,
+        organization: e.organization_id,
+        reason: (e.details as { reason?: string }).reason,
+      }));
+    expect(denied).toEqual([
+      { action: 'request.approve', actor: ids.brmB, organization: ids.acme, reason: 'notYourOrganization' },
+      { action: 'request.deny', actor: ids.brmB, organization: ids.acme, reason: 'notYourOrganization' },
+    ]);
   });
 
   it('rejects with a justification, mailing it to the registrant', async () => {
@@ -179,7 +194,8 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
     const mails = await outbox(t, 'deny.me@acme.example');
     expect(mails.at(-1)).toMatchObject({ template: 'registration-denied' });
     expect(mails.at(-1)!.text_body).toContain('Not one of our engineers');
-    expect(await auditActions(t, 'request.deny')).toHaveLength(1);
+    const denials = (await auditActions(t, 'request.deny')).filter((e) => e.outcome === 'success');
+    expect(denials).toHaveLength(1);
     const status = await clients.brma!.post('/api/user/new/email-in-use', { email: 'deny.me@acme.example' });
     expect(status.json()).toBe('available');
   });

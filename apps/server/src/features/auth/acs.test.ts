@@ -140,6 +140,55 @@ describe.each(testDatabaseKinds)('SAML assertion consumer on %s', (kind) => {
     expect(details).not.toMatch(/samlp:Response|PHNhbWxw|SignatureValue/);
   });
 
+  const SHA1 = {
+    signatureAlgorithm: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1',
+    digestAlgorithm: 'http://www.w3.org/2000/09/xmldsig#sha1',
+  };
+  // Each signed with the IdP's own key: node-saml accepts them, our checks must not.
+  const unchecked: [string, (o: ForgeOptions) => ForgeOptions, RegExp][] = [
+    [
+      "a Response Issuer other than the IdP's",
+      (o) => ({ ...o, responseIssuer: 'https://other-idp.example/metadata' }),
+      /Response Issuer/,
+    ],
+    ['a Response without an Issuer', (o) => ({ ...o, responseIssuer: null }), /Response Issuer/],
+    [
+      "an Assertion Issuer other than the IdP's",
+      (o) => ({ ...o, assertionIssuer: 'https://other-idp.example/metadata' }),
+      /Assertion Issuer/,
+    ],
+    [
+      'a top-level status other than Success',
+      (o) => ({ ...o, statusCode: 'urn:oasis:names:tc:SAML:2.0:status:Responder' }),
+      /status is not Success/,
+    ],
+    [
+      'a holder-of-key subject confirmation',
+      (o) => ({ ...o, confirmationMethod: 'urn:oasis:names:tc:SAML:2.0:cm:holder-of-key' }),
+      /not bearer/,
+    ],
+    [
+      'RSA-SHA1 signatures',
+      (o) => ({ ...o, signatureAlgorithm: SHA1.signatureAlgorithm }),
+      /SignatureMethod .*rsa-sha1 refused/,
+    ],
+    [
+      'SHA-1 digests',
+      (o) => ({ ...o, digestAlgorithm: SHA1.digestAlgorithm }),
+      /DigestMethod .*sha1 refused/,
+    ],
+  ];
+
+  it.each(unchecked)(
+    'refuses %s signed with the IdP key: /auth-failure, no session, audited with the reason',
+    async (_name, change, reason) => {
+      const before = await signedInSessions();
+      await expectRefused(await attempt(change));
+      expect(await signedInSessions()).toBe(before);
+      expect(await lastRefusalReason()).toMatch(reason);
+    },
+  );
+
   async function lastRefusalReason(): Promise<string> {
     const failures = await signInFailures();
     return String((failures.at(-1)?.details as { reason?: string } | undefined)?.reason ?? '');

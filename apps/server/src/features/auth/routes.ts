@@ -83,11 +83,16 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
       .send(sp.generateServiceProviderMetadata(null, ctx.keys.sp.certPem)),
   );
 
-  app.get(api.logout, { schema: { response: { 200: logoutResponse } } }, async (request, reply) => {
-    // A plain GET by the spec: the custom header keeps other sites from signing people out.
-    if (request.headers['x-pra-api-call'] !== 'true') throw new AppError('forbidden', messages.forbidden);
-    const redirectTo = await endSession(ctx, sp, request.session, request.account, request.ip);
-    clearSessionCookie(reply, ctx.session);
-    return redirectTo ? { redirectTo } : {};
-  });
+  // No automatic HEAD twin: a HEAD request must never run the sign-out.
+  app.get(
+    api.logout,
+    { exposeHeadRoute: false, schema: { response: { 200: logoutResponse } } },
+    async (request, reply) => {
+      // A plain GET by the spec: the custom header keeps other sites from signing people out.
+      if (request.headers['x-pra-api-call'] !== 'true') throw new AppError('forbidden', messages.forbidden);
+      const redirectTo = await endSession(ctx, sp, request.session, request.account, request.ip);
+      clearSessionCookie(reply, ctx.session);
+      return redirectTo ? { redirectTo } : {};
+    },
+  );
 };

@@ -58,7 +58,7 @@ export async function completeSignIn(ctx: AppContext, sp: SAML, input: SignInInp
   if (!responseXml || !assertionXml) throw new SignInRefused('SAML response without documents');
   let facts;
   try {
-    facts = checkAddressedToUs(responseXml, assertionXml, acsUrl);
+    facts = checkAddressedToUs(responseXml, assertionXml, { acsUrl, idpEntityId: ctx.idp.entityId });
   } catch (error) {
     throw new SignInRefused(error instanceof Error ? error.message : 'response not addressed to us');
   }

@@ -70,10 +70,43 @@ describe('dev mailbox in standalone mode', () => {
     expect((await t.app.inject({ method: 'GET', url: '/dev/mailbox/nope' })).statusCode).toBe(404);
   });
 
+  it('answers only clients on this machine, whatever X-Forwarded-For says', async () => {
+    const get = (url: string, remoteAddress: string, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'GET', url, remoteAddress, headers });
+    for (const address of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) {
+      expect((await get('/dev/mailbox/api/messages', address)).statusCode).toBe(200);
+    }
+    const id = (await get('/dev/mailbox/api/messages', '127.0.0.1')).json<{ id: string }[]>()[0]!.id;
+    for (const address of ['203.0.113.5', '10.0.0.2', '::ffff:192.168.1.4', '2001:db8::1', '128.0.0.1']) {
+      for (const url of ['/dev/mailbox', '/dev/mailbox/api/messages', `/dev/mailbox/${id}`]) {
+        const res = await get(url, address, { 'x-forwarded-for': '127.0.0.1' });
+        expect(res.statusCode).toBe(404);
+        expect(res.body).not.toContain('ABCD-EFGH-JKMN-PQRS');
+      }
+    }
+  });
+
   it('links only http(s) addresses', () => {
     expect(linkify('see javascript:alert(1) and https://a.example/x?y=1&z=2').value).toBe(
       'see javascript:alert(1) and <a href="https://a.example/x?y=1&amp;z=2">https://a.example/x?y=1&amp;z=2</a>',
     );
+  });
+});
+
+describe('dev mailbox behind a trusted proxy', () => {
+  it('still goes by the TCP peer, not the forwarded client address', async () => {
+    const t = await createTestApp('pglite', { TRUST_PROXY: '10.0.0.0/8' });
+    try {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/dev/mailbox/api/messages',
+        remoteAddress: '10.0.0.2',
+        headers: { 'x-forwarded-for': '127.0.0.1' },
+      });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -2,25 +2,33 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../http/context';
 import { sendPage } from '../../http/server-page';
+import { isLoopback } from '../../platform/loopback';
 import { findMessage, listMessages } from './queries';
 import { mailboxPage, messagePage, missingPage } from './pages';
 
 const idParams = z.object({ id: z.string().uuid() });
 
+const notFound = async (_request: unknown, reply: FastifyReply) =>
+  reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+
 /**
  * The development mailbox: every outbox mail, readable in the browser and as JSON for the browser
- * journeys. Standalone only; production answers 404 (the paths are claimed so the SPA fallback
- * does not answer them either).
+ * journeys. Standalone only, and only to clients on this machine whatever HOST listens on (the
+ * mails carry activation codes); everyone else, and production, gets 404 (the paths are claimed
+ * so the SPA fallback does not answer them either).
  */
 export const devMailboxRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const hospital = ctx.config.HOSPITAL_NAME;
   if (!ctx.config.isStandalone) {
-    const notFound = async (_request: unknown, reply: FastifyReply) =>
-      reply.status(404).type('text/plain; charset=utf-8').send('Not found');
     app.get('/dev/mailbox', notFound);
     app.get('/dev/mailbox/*', notFound);
     return;
   }
+  // Encapsulated in this plugin: applies to the mailbox's routes only. The raw socket's peer,
+  // never `request.ip`: with TRUST_PROXY that comes from X-Forwarded-For, which clients write.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isLoopback(request.raw.socket.remoteAddress)) return notFound(request, reply);
+  });
 
   app.get('/dev/mailbox', async (_request, reply) =>
     sendPage(reply, 200, mailboxPage(hospital, await listMessages(ctx.db))),

@@ -48,6 +48,15 @@ export async function registerUser(options: {
   // Registering on a vendor's behalf approves the registration: the same rule as deciding it.
   const onBehalf = caller !== null && policies.isBrmOrAdmin(caller);
   if (onBehalf && !canDecide(await deciderOf(ctx.db, caller), { organizationId: organization.id })) {
+    await recordAudit(ctx.db, {
+      action: 'registration.on-behalf',
+      outcome: 'denied',
+      actor: { id: caller.id, username: caller.username },
+      target: { id: null, username: body.email },
+      organizationId: organization.id,
+      clientAddress,
+      details: { reason: 'notYourOrganization' },
+    });
     throw new AppError('forbidden', approvalMessages.notYourOrganization);
   }
 

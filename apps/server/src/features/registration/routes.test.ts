@@ -273,6 +273,20 @@ describe.each(testDatabaseKinds)('registration on %s', (kind) => {
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ errors: [approvalMessages.notYourOrganization] });
       expect(await countRows(t, 'requests')).toBe(before);
+      const denied = await t.ctx.db
+        .selectFrom('audit_events')
+        .selectAll()
+        .where('action', '=', 'registration.on-behalf')
+        .where('outcome', '=', 'denied')
+        .execute();
+      expect(denied).toHaveLength(1);
+      expect(denied[0]).toMatchObject({
+        actor_id: ids.brmA,
+        actor_username: 'brma',
+        target_username: 'someone@globex.example',
+        organization_id: ids.globex,
+        details: { reason: 'notYourOrganization' },
+      });
     });
 
     it.each([

@@ -8,5 +8,5 @@ export function getSystemMessage(signal?: AbortSignal): Promise<SystemMessage> {
 
 /** GET /api/service_check: a plain-text status report. */
 export function getServiceCheck(signal?: AbortSignal): Promise<string> {
-  return call(textBody, { method: 'get', url: api.serviceCheck, signal, responseType: 'text' });
+  return call(textBody, { method: 'get', url: api.serviceCheck, signal });
 }

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from '../routing/router';
 import { loginUrl } from '@pra/contracts';
 import { useRouteTitle } from '../route-title';
 import { useIsAuthenticated } from '../use-auth-status';

@@ -1,6 +1,6 @@
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { useLocation } from 'react-router';
+import { useLocation } from '../routing/router';
 import { loginUrl } from '@pra/contracts';
 import { signOut } from '../sign-out';
 import { useAuthStatus } from '../use-auth-status';

@@ -1,6 +1,6 @@
 import { useEffect, useReducer, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { Link } from 'react-router';
+import { Link } from '../../app/routing/router';
 import { routes } from '@pra/contracts';
 import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';
 import { CodeStep } from './code-step';

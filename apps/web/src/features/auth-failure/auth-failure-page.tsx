@@ -1,5 +1,5 @@
 import Button from 'react-bootstrap/Button';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../app/routing/router';
 import { routes } from '@pra/contracts';
 
 /** Where a failed SAML sign-in lands. */

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../app/routing/router';
 import { routes } from '@pra/contracts';
 
 /** What the page shows once the registration is in: 'Registration Successful' and a Home button. */

@@ -1,13 +1,6 @@
-/** Chromium flags for every benchmark: headless, quiet (no background traffic skewing the network log). */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_FLAGS } from '../../e2e/support/chromium';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+export { CHROMIUM_PATH } from '../../e2e/support/chromium';
+
+/** The journeys' flags, headless also when chrome-launcher (Lighthouse) starts Chromium. */
+export const CHROMIUM_ARGS = ['--headless', ...CHROMIUM_FLAGS];

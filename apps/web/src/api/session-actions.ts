@@ -1,10 +1,6 @@
-import {
-  api,
-  extendSessionResponse,
-  logoutResponse,
-  type ExtendSessionResponse,
-  type LogoutResponse,
-} from '@pra/contracts';
+import type { ExtendSessionResponse, LogoutResponse } from '@pra/contracts';
+import { api } from '@pra/contracts/paths';
+import { extendSessionResponse, logoutResponse } from '@pra/contracts/session';
 import { call } from './client';
 
 /** POST /api/user/extend-session */

@@ -1,43 +1,19 @@
 // Page-load timings of the built portal in Chromium: starts `node apps/server/dist/server.js` on a
-// fresh data folder, loads /home and /status_check in new browser contexts (cold cache) and prints
+// free port and a fresh data folder, loads /home and /status_check in new browser contexts (cold cache) and prints
 // the median of First Contentful Paint, DOMContentLoaded, load, and the JavaScript bytes sent (compressed as the browser asks).
 // Needs `npm run build` first and /usr/bin/chromium.
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+import { startPortal } from './support/portal';
 
-const PORT = 8185;
 const RUNS = 10;
-
-async function waitForServer(url: string): Promise<void> {
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`server at ${url} did not start`);
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 export async function benchPageLoad(): Promise<void> {
-  const server = spawn('node', ['apps/server/dist/server.js'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'pra-bench-')),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
-  });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const portal = await startPortal();
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
-    await waitForServer(`http://localhost:${PORT}/api/service_check`);
     for (const path of ['/home', '/status_check']) {
       const fcp: number[] = [];
       const dcl: number[] = [];
@@ -46,13 +22,16 @@ export async function benchPageLoad(): Promise<void> {
       for (let i = 0; i < RUNS; i++) {
         const context = await browser.newContext();
         const page = await context.newPage();
-        let js = 0;
-        page.on('response', async (response) => {
-          if (response.url().endsWith('.js'))
-            js += Number((await response.headerValue('content-length')) ?? 0);
+        // Every script until the network is idle (lazy chunks and modulepreloads too), each size
+        // awaited before the context closes.
+        const jsSizes: Array<Promise<number>> = [];
+        page.on('response', (response) => {
+          if (response.request().resourceType() === 'script')
+            jsSizes.push(response.headerValue('content-length').then((length) => Number(length ?? 0)));
         });
-        await page.goto(`http://localhost:${PORT}${path}`, { waitUntil: 'load' });
+        await page.goto(`${portal.url}${path}`, { waitUntil: 'load' });
         await page.getByRole('heading', { level: 1 }).waitFor();
+        await page.waitForLoadState('networkidle');
         const timing = await page.evaluate(() => {
           const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
           const paint = performance.getEntriesByName('first-contentful-paint')[0];
@@ -61,15 +40,15 @@ export async function benchPageLoad(): Promise<void> {
         fcp.push(timing.fcp);
         dcl.push(timing.dcl);
         load.push(timing.load);
-        jsBytes.push(js);
+        jsBytes.push((await Promise.all(jsSizes)).reduce((a, b) => a + b, 0));
         await context.close();
       }
       console.log(
-        `${path.padEnd(14)} FCP ${median(fcp).toFixed(0)} ms  DOMContentLoaded ${median(dcl).toFixed(0)} ms  load ${median(load).toFixed(0)} ms  JS ${(median(jsBytes) / 1024).toFixed(1)} kB on the wire (${RUNS} cold loads)`,
+        `${path.padEnd(14)} FCP ${median(fcp).toFixed(0)} ms  DOMContentLoaded ${median(dcl).toFixed(0)} ms  load ${median(load).toFixed(0)} ms  JS ${(median(jsBytes) / 1000).toFixed(1)} kB on the wire until idle (${RUNS} cold loads)`,
       );
     }
   } finally {
     await browser.close();
-    server.kill('SIGTERM');
+    await portal.stop();
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLIENT_LOG_MAX_CHARS } from './limits';
 
 /** GET /api/system/message: the operator's banner. */
 export const systemMessage = z.object({
@@ -11,8 +12,7 @@ export const systemMessage = z.object({
 });
 export type SystemMessage = z.infer<typeof systemMessage>;
 
-/** Longest client-log message accepted; longer bodies are refused with 413. */
-export const CLIENT_LOG_MAX_CHARS = 2000;
+export { CLIENT_LOG_MAX_CHARS } from './limits';
 
 /** POST /api/client-log: a failure the browser saw (message, request url and method). */
 export const clientLogBody = z.strictObject({

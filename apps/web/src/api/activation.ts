@@ -1,11 +1,6 @@
-import {
-  activateResponse,
-  api,
-  decodeResponse,
-  type ActivateBody,
-  type ActivateResponse,
-  type DecodeResponse,
-} from '@pra/contracts';
+import type { ActivateBody, ActivateResponse, DecodeResponse } from '@pra/contracts';
+import { activateResponse, decodeResponse } from '@pra/contracts/activation';
+import { api } from '@pra/contracts/paths';
 import { call } from './client';
 
 /** POST /api/user/activate/decode: whether an activation code is good, and the account it is for. */

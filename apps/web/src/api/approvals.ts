@@ -1,14 +1,13 @@
-import {
-  api,
-  approveOrDenyResponse,
-  pendingApprovalsCountResponse,
-  pendingApprovalsResponse,
-  type ApproveOrDenyBody,
-  type ApproveOrDenyResponse,
-  type PendingApprovalsCountResponse,
-  type PendingApprovalsQuery,
-  type PendingApprovalsResponse,
+import type {
+  ApproveOrDenyBody,
+  ApproveOrDenyResponse,
+  PendingApprovalsCountResponse,
+  PendingApprovalsQuery,
+  PendingApprovalsResponse,
 } from '@pra/contracts';
+import { approveOrDenyResponse, pendingApprovalsResponse } from '@pra/contracts/approvals';
+import { pendingApprovalsCountResponse } from '@pra/contracts/approvals-count';
+import { api } from '@pra/contracts/paths';
 import { call } from './client';
 
 const countOnly: PendingApprovalsQuery = { getCountOnly: 'true' };

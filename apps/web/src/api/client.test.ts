@@ -1,42 +1,40 @@
-import { AxiosError, CanceledError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { api, csrfResponse } from '@pra/contracts';
-import { ApiError, call, http, textBody, UNKNOWN_ERROR } from './client';
+import { ApiError, call, isCancelled, textBody, transport, UNKNOWN_ERROR } from './client';
 import { setCsrfToken } from './csrf-token';
 
-type Reply = { status: number; data: unknown } | { cancel: true } | { network: true };
+type Reply = { status: number; data: unknown; contentType?: string } | { cancel: true } | { network: true };
 type Seen = {
   method: string;
   url: string;
-  headers: Record<string, unknown>;
+  headers: Record<string, string>;
   data: unknown;
-  withCredentials?: boolean;
+  credentials: RequestCredentials | undefined;
+  signal: AbortSignal | null | undefined;
 };
 
 let replies: Map<string, Reply>;
 let seen: Seen[];
+const realFetch = transport.fetch;
 
 // A fake transport: answers by URL and records what the client sent.
-function fakeAdapter(config: InternalAxiosRequestConfig): Promise<AxiosResponse> {
-  const url = http.getUri(config);
+function fakeFetch(url: string, init: RequestInit): Promise<Response> {
   seen.push({
-    method: (config.method ?? 'get').toUpperCase(),
+    method: init.method ?? 'GET',
     url,
-    headers: config.headers.toJSON(),
-    data: typeof config.data === 'string' ? JSON.parse(config.data) : config.data,
-    withCredentials: config.withCredentials,
+    headers: { ...(init.headers as Record<string, string>) },
+    data: typeof init.body === 'string' ? JSON.parse(init.body) : init.body,
+    credentials: init.credentials,
+    signal: init.signal,
   });
   const reply = replies.get(url) ?? { status: 200, data: {} };
-  if ('cancel' in reply) return Promise.reject(new CanceledError(undefined, undefined, config));
-  if ('network' in reply) return Promise.reject(new AxiosError('Network Error', 'ERR_NETWORK', config));
-  const response: AxiosResponse = { ...reply, statusText: '', headers: {}, config };
-  if (reply.status >= 400) {
-    const code = reply.status >= 500 ? 'ERR_BAD_RESPONSE' : 'ERR_BAD_REQUEST';
-    return Promise.reject(
-      new AxiosError(`Request failed with status code ${reply.status}`, code, config, null, response),
-    );
-  }
-  return Promise.resolve(response);
+  if ('cancel' in reply) return Promise.reject(new DOMException('This operation was aborted', 'AbortError'));
+  if ('network' in reply) return Promise.reject(new TypeError('Failed to fetch'));
+  const contentType = reply.contentType ?? 'application/json; charset=utf-8';
+  const body = typeof reply.data === 'string' ? reply.data : JSON.stringify(reply.data);
+  return Promise.resolve(
+    new Response(body, { status: reply.status, headers: { 'content-type': contentType } }),
+  );
 }
 
 const logCalls = () => seen.filter((s) => s.url === api.clientLog);
@@ -45,18 +43,39 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 beforeEach(() => {
   replies = new Map();
   seen = [];
-  http.defaults.adapter = fakeAdapter;
+  transport.fetch = fakeFetch;
   setCsrfToken('token-123');
 });
-afterEach(() => setCsrfToken(undefined));
+afterEach(() => {
+  transport.fetch = realFetch;
+  setCsrfToken(undefined);
+});
 
 describe('api client', () => {
   it('sends cookies and the API-call header on every call, and no timeout', async () => {
     replies.set(api.csrf, { status: 200, data: { csrfToken: 'x' } });
     await call(csrfResponse, { method: 'get', url: api.csrf });
     expect(seen[0]?.headers['x-pra-api-call']).toBe('true');
-    expect(seen[0]?.withCredentials).toBe(true);
-    expect(http.defaults.timeout ?? 0).toBe(0);
+    expect(seen[0]?.credentials).toBe('include');
+    // No timeout: nothing but the caller's own signal may end a call (MFA push waits are long).
+    expect(seen[0]?.signal).toBeNull();
+  });
+
+  it("passes the caller's AbortSignal on", async () => {
+    const controller = new AbortController();
+    await call({ parse: (d) => d }, { method: 'get', url: '/api/a', signal: controller.signal });
+    expect(seen[0]?.signal).toBe(controller.signal);
+  });
+
+  it('sends POST data as JSON', async () => {
+    await call({ parse: (d) => d }, { method: 'post', url: '/api/b', data: { email: 'a@b.example' } });
+    expect(seen[0]?.data).toEqual({ email: 'a@b.example' });
+    expect(seen[0]?.headers['content-type']).toBe('application/json');
+  });
+
+  it('returns text bodies as text', async () => {
+    replies.set(api.serviceCheck, { status: 200, data: 'database: ok', contentType: 'text/plain' });
+    await expect(call(textBody, { method: 'get', url: api.serviceCheck })).resolves.toBe('database: ok');
   });
 
   it('sends the CSRF token on POSTs only', async () => {
@@ -80,6 +99,7 @@ describe('api client', () => {
     const message = (log?.data as { errorMessage: string }).errorMessage;
     expect(message).toContain('Not allowed here');
     expect(message).toContain('GET /api/user');
+    expect(message).toContain('Request failed with status code 403');
   });
 
   it('uses the default message when the failure carries none', async () => {
@@ -114,7 +134,8 @@ describe('api client', () => {
   it('neither logs nor rewraps cancelled requests', async () => {
     replies.set('/api/slow', { cancel: true });
     const error = await call(textBody, { method: 'get', url: '/api/slow' }).catch((e: unknown) => e);
-    expect((error as AxiosError).code).toBe('ERR_CANCELED');
+    expect(isCancelled(error)).toBe(true);
+    expect(error).not.toBeInstanceOf(ApiError);
     await flush();
     expect(logCalls()).toHaveLength(0);
   });

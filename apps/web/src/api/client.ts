@@ -1,5 +1,6 @@
-import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
-import { api, CLIENT_LOG_MAX_CHARS, type ClientLogBody } from '@pra/contracts';
+import { api } from '@pra/contracts/paths';
+import { CLIENT_LOG_MAX_CHARS } from '@pra/contracts/limits';
+import type { ClientLogBody } from '@pra/contracts';
 import { getCsrfToken } from './csrf-token';
 
 /** Shown when a call fails without a message of its own. */
@@ -8,6 +9,15 @@ export const UNKNOWN_ERROR = 'An unknown error occurred';
 /** Anything with zod's `parse`: the contracts' schemas, or a small hand-made parser. */
 export interface ResponseParser<T> {
   parse(data: unknown): T;
+}
+
+/** One call: the path, its query parameters, and a JSON body for POSTs. */
+export interface CallConfig {
+  method: 'get' | 'post';
+  url: string;
+  params?: Record<string, string | undefined>;
+  data?: unknown;
+  signal?: AbortSignal | undefined;
 }
 
 /** A failed call: `message` is ready to show to the user. */
@@ -22,27 +32,28 @@ export class ApiError extends Error {
 }
 
 /**
- * The one axios instance: cookies on every call, the API-call marker header, no timeout
- * (axios' default of 0 means none; long MFA push waits depend on it).
+ * The browser's fetch, behind an object so tests can put a fake server in its place. fetch has no
+ * timeout of its own, which long MFA push waits depend on.
  */
-export const http = axios.create({
-  withCredentials: true,
-  headers: { 'x-pra-api-call': 'true' },
-});
+export const transport: { fetch: (url: string, init: RequestInit) => Promise<Response> } = {
+  fetch: (url, init) => fetch(url, init),
+};
 
 const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);
 
-http.interceptors.request.use((config) => {
-  const token = getCsrfToken();
-  if (token && STATE_CHANGING.has((config.method ?? 'get').toLowerCase())) {
-    config.headers.set('x-csrf-token', token);
-  }
-  return config;
-});
+/** The path with its query string, as sent and as logged. */
+export function requestUrl(config: CallConfig): string {
+  const given = Object.entries(config.params ?? {}).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined,
+  );
+  const query = new URLSearchParams(given).toString();
+  return query ? `${config.url}?${query}` : config.url;
+}
 
 /** True for a request aborted through its AbortSignal: such failures are neither logged nor shown. */
 export function isCancelled(error: unknown): boolean {
-  return axios.isCancel(error) || (error instanceof AxiosError && error.code === AxiosError.ERR_CANCELED);
+  // fetch rejects with a DOMException, which is not an Error subclass in every environment.
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
 }
 
 /** The spec counts a body with an errors or warnings member as a failure; returns its messages. */
@@ -61,34 +72,59 @@ function toMessages(member: unknown): string[] {
   return [];
 }
 
+/**
+ * Sends one request: cookies, the API-call marker header, the CSRF token on state-changing calls,
+ * a JSON body. Resolves with the status and the body (JSON when the server says so, else text);
+ * a status of 400 or more becomes an ApiError carrying the body's messages.
+ */
+async function send(config: CallConfig): Promise<{ status: number; data: unknown }> {
+  const headers: Record<string, string> = { 'x-pra-api-call': 'true' };
+  const token = getCsrfToken();
+  if (token && STATE_CHANGING.has(config.method)) headers['x-csrf-token'] = token;
+  if (config.data !== undefined) headers['content-type'] = 'application/json';
+  const response = await transport.fetch(requestUrl(config), {
+    method: config.method.toUpperCase(),
+    credentials: 'include',
+    headers,
+    body: config.data === undefined ? null : JSON.stringify(config.data),
+    signal: config.signal ?? null,
+  });
+  const text = await response.text();
+  const isJson = (response.headers.get('content-type') ?? '').includes('json');
+  let data: unknown = text;
+  if (isJson && text) {
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      throw new ApiError(UNKNOWN_ERROR, response.status, { cause: error });
+    }
+  }
+  if (response.status >= 400) {
+    const cause = new Error(`Request failed with status code ${response.status}`);
+    throw new ApiError(failureMessages(data)?.join(' ') ?? UNKNOWN_ERROR, response.status, { cause });
+  }
+  return { status: response.status, data };
+}
+
 /** POST /api/client-log. Fire and forget: its own failure is deliberately neither caught nor logged. */
 function postClientLog(body: ClientLogBody): Promise<unknown> {
-  return http.post(api.clientLog, body);
+  return send({ method: 'post', url: api.clientLog, data: body });
 }
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof AxiosError) {
-    const messages = failureMessages(error.response?.data);
-    return new ApiError(messages?.join(' ') ?? UNKNOWN_ERROR, error.response?.status, { cause: error });
-  }
   return new ApiError(UNKNOWN_ERROR, undefined, { cause: error });
 }
 
-function describeRequest(config: AxiosRequestConfig): string {
-  const method = (config.method ?? 'get').toUpperCase();
-  return `${method} ${http.getUri(config)}`;
-}
-
-function logFailure(apiError: ApiError, config: AxiosRequestConfig): void {
+function logFailure(apiError: ApiError, config: CallConfig): void {
   const cause = apiError.cause instanceof Error ? apiError.cause.message : undefined;
   const detail = cause && cause !== apiError.message ? ` (${cause})` : '';
-  const errorMessage = `${apiError.message}${detail} [${describeRequest(config)}]`;
-  void postClientLog({ errorMessage: errorMessage.slice(0, CLIENT_LOG_MAX_CHARS) });
+  const errorMessage = `${apiError.message}${detail} [${config.method.toUpperCase()} ${requestUrl(config)}]`;
+  postClientLog({ errorMessage: errorMessage.slice(0, CLIENT_LOG_MAX_CHARS) }).catch(() => undefined);
 }
 
 /** Turns any failure into what callers see, logging it first unless cancelled or itself the log call. */
-function fail(error: unknown, config: AxiosRequestConfig): unknown {
+function fail(error: unknown, config: CallConfig): unknown {
   if (isCancelled(error)) return error;
   const apiError = toApiError(error);
   if (config.url !== api.clientLog) logFailure(apiError, config);
@@ -96,11 +132,11 @@ function fail(error: unknown, config: AxiosRequestConfig): unknown {
 }
 
 /** Makes one call and parses its body; every endpoint function goes through here. */
-export async function call<T>(parser: ResponseParser<T>, config: AxiosRequestConfig): Promise<T> {
+export async function call<T>(parser: ResponseParser<T>, config: CallConfig): Promise<T> {
   let data: unknown;
   let status: number | undefined;
   try {
-    ({ data, status } = await http.request(config));
+    ({ data, status } = await send(config));
   } catch (error) {
     throw fail(error, config);
   }

@@ -1,4 +1,6 @@
-import { api, passwordRequirements, type PasswordRequirements } from '@pra/contracts';
+import type { PasswordRequirements } from '@pra/contracts';
+import { passwordRequirements } from '@pra/contracts/password-policy';
+import { api } from '@pra/contracts/paths';
 import { call } from './client';
 
 /** GET /api/user/auth/password-requirements?username= : the policy the server enforces for that user. */

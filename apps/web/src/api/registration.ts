@@ -1,14 +1,12 @@
-import {
-  api,
-  emailInUseResult,
-  orgsByDomainResponse,
-  registrationResponse,
-  type EmailInUseResult,
-  type OrgsByDomainQuery,
-  type OrgsByDomainResponse,
-  type RegistrationBody,
-  type RegistrationResponse,
+import type {
+  EmailInUseResult,
+  OrgsByDomainQuery,
+  OrgsByDomainResponse,
+  RegistrationBody,
+  RegistrationResponse,
 } from '@pra/contracts';
+import { api } from '@pra/contracts/paths';
+import { emailInUseResult, orgsByDomainResponse, registrationResponse } from '@pra/contracts/registration';
 import { call } from './client';
 
 /** POST /api/user/new/email-in-use: whether the email may register. */

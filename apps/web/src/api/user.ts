@@ -1,4 +1,6 @@
-import { api, currentUser, type CurrentUser } from '@pra/contracts';
+import type { CurrentUser } from '@pra/contracts';
+import { api } from '@pra/contracts/paths';
+import { currentUser } from '@pra/contracts/user';
 import { call } from './client';
 
 /** GET /api/user: the signed-in person. */

@@ -1,4 +1,5 @@
-import { routes, type CurrentUser } from '@pra/contracts';
+import type { CurrentUser } from '@pra/contracts';
+import { routes } from '@pra/contracts/paths';
 import { isBrmOrAdmin, isVendor } from './roles';
 import { siteLinks } from './site-links';
 

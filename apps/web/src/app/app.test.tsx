@@ -39,12 +39,12 @@ describe('the app shell', () => {
   it('redirects / to /home when anonymous and to /welcome when signed in', async () => {
     installFakeServer(bootReplies(anonymous));
     const first = renderApp('/');
-    await waitFor(() => expect(first.router.state.location.pathname).toBe('/home'));
+    await waitFor(() => expect(first.history.location.pathname).toBe('/home'));
     first.unmount();
 
     installFakeServer(bootReplies(signedIn(), makeUser()));
     const second = renderApp('/');
-    await waitFor(() => expect(second.router.state.location.pathname).toBe('/welcome'));
+    await waitFor(() => expect(second.history.location.pathname).toBe('/welcome'));
   });
 
   it('sends anonymous visitors of a signed-in page to the SAML login with a full navigation', async () => {
@@ -66,8 +66,8 @@ describe('the app shell', () => {
 
   it('sends employees away from vendor routes to welcome', async () => {
     installFakeServer({ ...bootReplies(signedIn(), brm), [countKey]: { data: { count: 0 } } });
-    const { router } = renderApp('/vendor/profile');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/welcome'));
+    const { history } = renderApp('/vendor/profile');
+    await waitFor(() => expect(history.location.pathname).toBe('/welcome'));
   });
 
   it("shows a BRM's welcome cards with the approvals count", async () => {

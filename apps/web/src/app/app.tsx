@@ -1,15 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import Alert from 'react-bootstrap/Alert';
-import { RouterProvider, type createBrowserRouter } from 'react-router';
+import { useState } from 'react';
 import { UNKNOWN_ERROR } from '../api/client';
 import { loadCsrfToken } from '../api/session';
 import { queryKeys } from './query-keys';
+import { appRoutes } from './router';
+import type { RouterHistory } from './routing/history';
+import { preloadRoutes, Router } from './routing/router';
 import { useAuthStatus } from './use-auth-status';
 
-type AppRouter = ReturnType<typeof createBrowserRouter>;
-
 /** Renders nothing until the CSRF token and the auth status are in; every screen relies on both. */
-export function App({ router }: { router: AppRouter }) {
+export function App({ history }: { history: RouterHistory }) {
+  // The first page's code loads while the boot calls are under way.
+  useState(() => preloadRoutes(appRoutes, history.location.pathname));
   const csrf = useQuery({
     queryKey: queryKeys.csrf,
     queryFn: ({ signal }) => loadCsrfToken(signal),
@@ -19,14 +21,16 @@ export function App({ router }: { router: AppRouter }) {
 
   if (csrf.isError || auth.isError) return <BootFailure />;
   if (!csrf.isSuccess || !auth.isSuccess) return null;
-  return <RouterProvider router={router} />;
+  return <Router history={history} routes={appRoutes} />;
 }
 
 function BootFailure() {
   return (
     <main className="container py-5">
       <h1 className="visually-hidden">PRA Portal</h1>
-      <Alert variant="danger">{UNKNOWN_ERROR}</Alert>
+      <div className="alert alert-danger" role="alert">
+        {UNKNOWN_ERROR}
+      </div>
     </main>
   );
 }

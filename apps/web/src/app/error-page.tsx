@@ -1,5 +1,5 @@
-import { Link, useRouteError } from 'react-router';
-import { routes } from '@pra/contracts';
+import { Link, useRouteError } from './routing/router';
+import { routes } from '@pra/contracts/paths';
 import { BrandLogo } from '../components/brand-logo';
 import { describeRouteError } from './route-error';
 

@@ -1,17 +1,25 @@
-import { Outlet, ScrollRestoration } from 'react-router';
-import { AlertToasts } from './alert-toasts';
+import { lazy, Suspense } from 'react';
+import { useAlerts } from './alerts';
 import { LoadingOverlay } from './loading-overlay';
+import { Outlet } from './routing/router';
 import { useDocumentTitle } from './route-title';
+
+// The toasts' code (react-bootstrap's Toast and its transitions) loads with the first toast.
+const AlertToasts = lazy(async () => ({ default: (await import('./alert-toasts')).AlertToasts }));
 
 /** Around every route: page title, toasts and the loading overlay. */
 export function RootShell() {
   useDocumentTitle();
+  const hasAlerts = useAlerts().length > 0;
   return (
     <>
       <Outlet />
-      <AlertToasts />
+      {hasAlerts && (
+        <Suspense fallback={null}>
+          <AlertToasts />
+        </Suspense>
+      )}
       <LoadingOverlay />
-      <ScrollRestoration />
     </>
   );
 }

@@ -1,9 +1,15 @@
-import { isRouteErrorResponse } from 'react-router';
 import { UNKNOWN_ERROR } from '../api/client';
 
-/** The status and status text of a routing error, or the message of anything else thrown. */
+/** Something thrown with an HTTP-like status (e.g. a failed response). */
+function isStatusError(error: unknown): error is { status: number; statusText: string } {
+  if (typeof error !== 'object' || error === null) return false;
+  const { status, statusText } = error as Record<string, unknown>;
+  return typeof status === 'number' && typeof statusText === 'string';
+}
+
+/** The status and status text of a failed response, or the message of anything else thrown. */
 export function describeRouteError(error: unknown): string {
-  if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`.trim();
+  if (isStatusError(error)) return `${error.status} ${error.statusText}`.trim();
   if (error instanceof Error && error.message) return error.message;
   return UNKNOWN_ERROR;
 }

@@ -1,133 +1,135 @@
-import type { RouteObject } from 'react-router';
-import { routes } from '@pra/contracts';
-import { AuthFailurePage } from '../features/auth-failure/auth-failure-page';
-import { FakeSpPage } from '../features/fake-sp/fake-sp-page';
+import { routes } from '@pra/contracts/paths';
 import { HomePage } from '../features/home/home-page';
-import { StatusCheckPage } from '../features/status-check/status-check-page';
+import { FakeSpPage } from '../features/fake-sp/fake-sp-page';
 import { ErrorPage, NotFoundPage, StandaloneErrorPage } from './error-page';
-import { RequireAccess } from './guards/require-access';
+import type { AccessRule } from './guards/access-rules';
 import { RootRedirect } from './guards/root-redirect';
-import type { RouteHandle } from './route-title';
 import { RootShell } from './root-shell';
+import { lazyRoute, type Route } from './routing/router';
 
-function BlankFallback() {
-  return null;
+// Only the landing page's own code loads up front: every other page, the shared layout and the
+// sign-in guards (which bring the schema library with them) load on demand, so /home stays small.
+const page = (title: string, load: () => Promise<React.ComponentType>): Route => ({
+  title,
+  ...lazyRoute(load),
+});
+
+/** A layout route letting `children` render only when `rule` allows the current person. */
+function guarded(rule: AccessRule, children: Route[]): Route {
+  const load = async () => {
+    const { RequireAccess } = await import('./guards/require-access');
+    return function Guard() {
+      return <RequireAccess rule={rule} />;
+    };
+  };
+  return { ...lazyRoute(load), children };
 }
 
-const titled = (title: string): RouteHandle => ({ title });
-
-// Everything behind sign-in, and the larger public flows, load on demand so /home stays small.
-const routesInSharedLayout: RouteObject[] = [
-  { path: routes.authFailure, element: <AuthFailurePage />, handle: titled('Authentication Failure') },
-  { path: routes.statusCheck, element: <StatusCheckPage />, handle: titled('Service Status') },
+const routesInSharedLayout: Route[] = [
+  {
+    path: routes.authFailure,
+    ...page(
+      'Authentication Failure',
+      async () => (await import('../features/auth-failure/auth-failure-page')).AuthFailurePage,
+    ),
+  },
+  {
+    path: routes.statusCheck,
+    ...page(
+      'Service Status',
+      async () => (await import('../features/status-check/status-check-page')).StatusCheckPage,
+    ),
+  },
   {
     path: routes.activateAccount,
-    handle: titled('Account Activation'),
-    lazy: async () => ({
-      Component: (await import('../features/activate-account/activate-account-page')).ActivateAccountPage,
-    }),
+    ...page(
+      'Account Activation',
+      async () => (await import('../features/activate-account/activate-account-page')).ActivateAccountPage,
+    ),
   },
   {
     path: routes.forgotUserId,
-    handle: titled('Forgot User ID'),
-    lazy: async () => ({
-      Component: (await import('../features/forgot-user-id/forgot-user-id-page')).ForgotUserIdPage,
-    }),
+    ...page(
+      'Forgot User ID',
+      async () => (await import('../features/forgot-user-id/forgot-user-id-page')).ForgotUserIdPage,
+    ),
   },
   {
     path: routes.forgotPassword,
-    handle: titled('Forgot Password'),
-    lazy: async () => ({
-      Component: (await import('../features/forgot-password/forgot-password-page')).ForgotPasswordPage,
-    }),
+    ...page(
+      'Forgot Password',
+      async () => (await import('../features/forgot-password/forgot-password-page')).ForgotPasswordPage,
+    ),
   },
-  {
-    element: <RequireAccess rule="registration" />,
-    children: [
-      {
-        path: routes.newUser,
-        handle: titled('New User Registration'),
-        lazy: async () => ({ Component: (await import('../features/new-user/new-user-page')).NewUserPage }),
-      },
-    ],
-  },
-  {
-    element: <RequireAccess rule="login" />,
-    children: [
-      {
-        path: routes.welcome,
-        handle: titled('Welcome'),
-        lazy: async () => ({ Component: (await import('../features/welcome/welcome-page')).WelcomePage }),
-      },
-    ],
-  },
-  {
-    element: <RequireAccess rule="vendor" />,
-    children: [
-      {
-        path: routes.profile,
-        handle: titled('Manage Profile'),
-        lazy: async () => ({ Component: (await import('../features/profile/profile-page')).ProfilePage }),
-      },
-      {
-        path: routes.requestAccess,
-        handle: titled('Manage Access'),
-        lazy: async () => ({
-          Component: (await import('../features/request-access/request-access-page')).RequestAccessPage,
-        }),
-      },
-    ],
-  },
-  {
-    element: <RequireAccess rule="brm" />,
-    children: [
-      {
-        path: routes.pendingApprovals,
-        handle: titled('Approvals and Provisioning'),
-        lazy: async () => ({
-          Component: (await import('../features/pending-approvals/pending-approvals-page'))
-            .PendingApprovalsPage,
-        }),
-      },
-      {
-        path: routes.manageUsers,
-        handle: titled('Manage Users'),
-        lazy: async () => ({
-          Component: (await import('../features/manage-users/manage-users-page')).ManageUsersPage,
-        }),
-      },
-    ],
-  },
-  {
-    element: <RequireAccess rule="employeeBrm" />,
-    children: [
-      {
-        path: routes.terminateVendors,
-        handle: titled('Terminate Vendors'),
-        lazy: async () => ({
-          Component: (await import('../features/terminate-vendors/terminate-vendors-page'))
-            .TerminateVendorsPage,
-        }),
-      },
-    ],
-  },
-  { path: '*', element: <NotFoundPage />, handle: titled('Page Not Found') },
+  guarded('registration', [
+    {
+      path: routes.newUser,
+      ...page(
+        'New User Registration',
+        async () => (await import('../features/new-user/new-user-page')).NewUserPage,
+      ),
+    },
+  ]),
+  guarded('login', [
+    {
+      path: routes.welcome,
+      ...page('Welcome', async () => (await import('../features/welcome/welcome-page')).WelcomePage),
+    },
+  ]),
+  guarded('vendor', [
+    {
+      path: routes.profile,
+      ...page('Manage Profile', async () => (await import('../features/profile/profile-page')).ProfilePage),
+    },
+    {
+      path: routes.requestAccess,
+      ...page(
+        'Manage Access',
+        async () => (await import('../features/request-access/request-access-page')).RequestAccessPage,
+      ),
+    },
+  ]),
+  guarded('brm', [
+    {
+      path: routes.pendingApprovals,
+      ...page(
+        'Approvals and Provisioning',
+        async () =>
+          (await import('../features/pending-approvals/pending-approvals-page')).PendingApprovalsPage,
+      ),
+    },
+    {
+      path: routes.manageUsers,
+      ...page(
+        'Manage Users',
+        async () => (await import('../features/manage-users/manage-users-page')).ManageUsersPage,
+      ),
+    },
+  ]),
+  guarded('employeeBrm', [
+    {
+      path: routes.terminateVendors,
+      ...page(
+        'Terminate Vendors',
+        async () =>
+          (await import('../features/terminate-vendors/terminate-vendors-page')).TerminateVendorsPage,
+      ),
+    },
+  ]),
+  { path: '*', element: <NotFoundPage />, title: 'Page Not Found' },
 ];
 
 /** The spec's route table (section 2). */
-export const appRoutes: RouteObject[] = [
+export const appRoutes: Route[] = [
   {
-    path: routes.root,
     element: <RootShell />,
     errorElement: <StandaloneErrorPage />,
-    // While the first lazy route loads, render nothing (the app is blank until it can show a page).
-    HydrateFallback: BlankFallback,
     children: [
-      { index: true, element: <RootRedirect /> },
-      { path: routes.home, element: <HomePage />, handle: titled('Home') },
-      { path: routes.fakeSp, element: <FakeSpPage />, handle: titled('Test Service Provider') },
+      { path: routes.root, element: <RootRedirect /> },
+      { path: routes.home, element: <HomePage />, title: 'Home' },
+      { path: routes.fakeSp, element: <FakeSpPage />, title: 'Test Service Provider' },
       {
-        lazy: async () => ({ Component: (await import('./layout/main-layout')).MainLayout }),
+        ...lazyRoute(async () => (await import('./layout/main-layout')).MainLayout),
         // Errors inside a page keep the navigation around them.
         children: [{ errorElement: <ErrorPage />, children: routesInSharedLayout }],
       },

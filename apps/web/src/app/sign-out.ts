@@ -1,4 +1,4 @@
-import { logout } from '../api/session';
+import { logout } from '../api/session-actions';
 import { navigateAway } from './full-navigation';
 
 /** Ends the session, then leaves for the server's redirect target or the landing page (errors ignored). */

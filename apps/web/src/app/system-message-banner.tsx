@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import Alert from 'react-bootstrap/Alert';
 import { getSystemMessage } from '../api/system';
 import { queryKeys } from './query-keys';
 import { useIsAuthenticated } from './use-auth-status';
@@ -14,13 +13,10 @@ export function SystemMessageBanner() {
   });
   if (!message?.enabled || (message.loggedInOnly && !isAuthenticated)) return null;
   return (
-    <Alert variant={message.severity} role="status">
-      {message.title && (
-        <Alert.Heading as="h2" className="h5">
-          {message.title}
-        </Alert.Heading>
-      )}
+    // Bootstrap's alert markup without react-bootstrap: this banner is on the first page.
+    <div className={`alert alert-${message.severity}`} role="status">
+      {message.title && <h2 className="alert-heading h5">{message.title}</h2>}
       <p className="mb-0">{message.text}</p>
-    </Alert>
+    </div>
   );
 }

@@ -1,8 +1,7 @@
-import { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { api, type AuthStatusResponse, type CurrentUser } from '@pra/contracts';
-import { http } from '../api/client';
+import { transport } from '../api/client';
 
-/** A reply by `METHOD /path?query`; status >= 400 rejects like axios does. */
+/** A reply by `METHOD /path?query`; a status of 400 or more is a failed call. */
 export interface FakeReply {
   status?: number;
   data: unknown;
@@ -15,21 +14,22 @@ export interface FakeServer {
   requests: { key: string; data: unknown }[];
 }
 
-/** Routes the shared axios instance to canned replies; unknown calls answer 404. */
+/** Routes the API client's fetch to canned replies; unknown calls answer 404. */
 export function installFakeServer(replies: Record<string, FakeReply> = {}): FakeServer {
   const server: FakeServer = { replies: new Map(Object.entries(replies)), requests: [] };
-  http.defaults.adapter = async (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
-    const key = `${(config.method ?? 'get').toUpperCase()} ${http.getUri(config)}`;
+  transport.fetch = async (url, init) => {
+    const key = `${init.method ?? 'GET'} ${url}`;
     server.requests.push({
       key,
-      data: typeof config.data === 'string' ? JSON.parse(config.data) : undefined,
+      data: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
     });
     const reply = server.replies.get(key) ?? { status: 404, data: { errors: ['Not found'] } };
     await reply.until;
-    const status = reply.status ?? 200;
-    const response: AxiosResponse = { data: reply.data, status, statusText: '', headers: {}, config };
-    if (status < 400) return response;
-    throw new AxiosError('Request failed', 'ERR_BAD_REQUEST', config, null, response);
+    const isText = typeof reply.data === 'string';
+    return new Response(isText ? (reply.data as string) : JSON.stringify(reply.data), {
+      status: reply.status ?? 200,
+      headers: { 'content-type': isText ? 'text/plain' : 'application/json' },
+    });
   };
   return server;
 }

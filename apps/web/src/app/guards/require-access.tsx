@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import { Navigate, Outlet, useLocation } from 'react-router';
-import { loginUrl } from '@pra/contracts';
+import { Navigate, Outlet, useLocation } from '../routing/router';
+import { loginUrl } from '@pra/contracts/paths';
 import { useRouteTitle } from '../route-title';
 import { useIsAuthenticated } from '../use-auth-status';
 import { useCurrentUser } from '../use-current-user';

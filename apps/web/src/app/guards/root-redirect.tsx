@@ -1,5 +1,5 @@
-import { Navigate } from 'react-router';
-import { routes } from '@pra/contracts';
+import { Navigate } from '../routing/router';
+import { routes } from '@pra/contracts/paths';
 import { useIsAuthenticated } from '../use-auth-status';
 
 /** `/`: signed-in people go to welcome, everyone else to the landing page. */

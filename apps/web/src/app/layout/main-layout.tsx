@@ -1,4 +1,5 @@
-import { Outlet } from 'react-router';
+import '../../styles/layout.scss';
+import { Outlet } from '../routing/router';
 import { SessionTimeout } from '../session/session-timeout';
 import { SystemMessageBanner } from '../system-message-banner';
 import { useIsAuthenticated } from '../use-auth-status';

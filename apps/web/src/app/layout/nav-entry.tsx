@@ -1,5 +1,5 @@
 import Nav from 'react-bootstrap/Nav';
-import { Link } from 'react-router';
+import { Link } from '../routing/router';
 import type { CurrentUser } from '@pra/contracts';
 import { WithTooltip } from '../../components/with-tooltip';
 import type { ActionItem } from '../action-items';

@@ -1,8 +1,8 @@
 import Container from 'react-bootstrap/Container';
 import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
-import { Link, useLocation } from 'react-router';
-import { loginUrl, routes } from '@pra/contracts';
+import { Link, useLocation } from '../routing/router';
+import { loginUrl, routes } from '@pra/contracts/paths';
 import { BrandLogo } from '../../components/brand-logo';
 import { WithTooltip } from '../../components/with-tooltip';
 import { actionItems } from '../action-items';

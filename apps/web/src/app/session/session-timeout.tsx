@@ -1,7 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { useLocation } from 'react-router';
-import { loginUrl } from '@pra/contracts';
+import { useLocation } from '../routing/router';
+import { loginUrl } from '@pra/contracts/paths';
 import { signOut } from '../sign-out';
 import { useAuthStatus } from '../use-auth-status';
 import { useExtendSession } from './use-extend-session';

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { sessionMessages } from '@pra/contracts';
-import { extendSession } from '../../api/session';
+import { sessionMessages } from '@pra/contracts/session';
+import { extendSession } from '../../api/session-actions';
 import { showAlert } from '../alerts';
 import { withLoading } from '../loading';
 import { queryKeys } from '../query-keys';

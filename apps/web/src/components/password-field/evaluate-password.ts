@@ -1,4 +1,5 @@
-import { checkPassword, type PasswordCheck, type PasswordRequirements } from '@pra/contracts';
+import type { PasswordCheck, PasswordRequirements } from '@pra/contracts';
+import { checkPassword } from '@pra/contracts/password-policy';
 
 /** The two inputs of the password component. */
 export interface PasswordPair {

@@ -1,7 +1,7 @@
 import { useEffect, useReducer, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { Link } from 'react-router';
-import { routes } from '@pra/contracts';
+import { Link } from '../../app/routing/router';
+import { routes } from '@pra/contracts/paths';
 import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';
 import { CodeStep } from './code-step';
 import { PasswordStep } from './password-step';

@@ -1,7 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import { claimCode } from '@pra/contracts';
+import { claimCode } from '@pra/contracts/activation';
 import type { CodeCheck } from './wizard-state';
 
 const CODE_ACCEPTED = 'Activation code accepted.';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { loginUrl, routes, type AccountSummary } from '@pra/contracts';
+import type { AccountSummary } from '@pra/contracts';
+import { loginUrl, routes } from '@pra/contracts/paths';
 import {
   AcceptableUsePolicyModal,
   AcceptableUsePolicyText,

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { activationMessages, type ActivateBody, type DecodeResponse } from '@pra/contracts';
+import type { ActivateBody, DecodeResponse } from '@pra/contracts';
+import { activationMessages } from '@pra/contracts/activation';
 import { activateWithPassword, decodeActivationCode } from '../../api/activation';
 import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../app/alerts';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../app/routing/router';
 import { decodeActivationCode } from '../../api/activation';
 import { queryKeys } from '../../app/query-keys';
 import { decodeFailureMessage } from './use-activation';

@@ -1,6 +1,6 @@
 import Button from 'react-bootstrap/Button';
-import { useNavigate } from 'react-router';
-import { routes } from '@pra/contracts';
+import { useNavigate } from '../../app/routing/router';
+import { routes } from '@pra/contracts/paths';
 
 /** Where a failed SAML sign-in lands. */
 export function AuthFailurePage() {

@@ -1,6 +1,5 @@
-import Container from 'react-bootstrap/Container';
-import { Link } from 'react-router';
-import { loginUrl, routes } from '@pra/contracts';
+import { Link } from '../../app/routing/router';
+import { loginUrl, routes } from '@pra/contracts/paths';
 import { SiteFooter } from '../../app/layout/site-footer';
 import { siteLinks } from '../../app/site-links';
 import { SystemMessageBanner } from '../../app/system-message-banner';
@@ -11,9 +10,9 @@ export function HomePage() {
   return (
     <>
       <header className="bg-white border-bottom">
-        <Container className="py-2">
+        <div className="container py-2">
           <BrandLogo />
-        </Container>
+        </div>
       </header>
       <main className="container py-5 flex-grow-1">
         <SystemMessageBanner />

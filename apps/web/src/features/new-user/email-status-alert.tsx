@@ -1,5 +1,7 @@
 import Alert from 'react-bootstrap/Alert';
-import { loginUrl, registrationMessages, routes, type EmailInUseResult } from '@pra/contracts';
+import type { EmailInUseResult } from '@pra/contracts';
+import { loginUrl, routes } from '@pra/contracts/paths';
+import { registrationMessages } from '@pra/contracts/registration';
 
 /** The warning below the email when it cannot register; self-registrants may log in instead. */
 export function EmailStatusAlert({

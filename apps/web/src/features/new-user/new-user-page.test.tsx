@@ -39,7 +39,7 @@ const orgSelect = () => screen.getByLabelText<HTMLSelectElement>('Organization')
 describe('New User Registration', () => {
   it('lets a visitor register after choosing an organization and agreeing to the policy', async () => {
     const server = setup();
-    const { router } = renderApp('/new-user');
+    const { history } = renderApp('/new-user');
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('New User Registration');
     await fillForm();
     await waitFor(() => expect(orgSelect().disabled).toBe(false), { timeout: 3000 });
@@ -62,7 +62,7 @@ describe('New User Registration', () => {
       org: 'Acme Labs',
     });
     await userEvent.click(screen.getByRole('link', { name: 'Home' }));
-    expect(router.state.location.pathname).toBe('/home');
+    expect(history.location.pathname).toBe('/home');
   });
 
   it("shows 'Required' and 'Invalid email' and keeps Register disabled", async () => {
@@ -123,7 +123,7 @@ describe('New User Registration', () => {
 
   it('lets a BRM register on behalf without the policy, only for its own organizations', async () => {
     setup({ [inUseKey]: { data: 'available' } }, signedIn(), brm);
-    const { router } = renderApp('/new-user');
+    const { history } = renderApp('/new-user');
     await fillForm();
     // One own organization owns the domain: it is chosen already.
     await waitFor(() => expect(orgSelect().value).toBe('Acme Imaging'), { timeout: 3000 });
@@ -133,7 +133,7 @@ describe('New User Registration', () => {
     await userEvent.click(registerButton());
     await userEvent.click(await screen.findByRole('link', { name: 'Home' }));
     // /welcome is a lazy route: the navigation completes once its chunk has loaded.
-    await waitFor(() => expect(router.state.location.pathname).toBe('/welcome'));
+    await waitFor(() => expect(history.location.pathname).toBe('/welcome'));
   });
 
   it("tells a BRM when none of its organizations owns the email's domain", async () => {

@@ -1,5 +1,5 @@
-import { Link } from 'react-router';
-import { routes } from '@pra/contracts';
+import { Link } from '../../app/routing/router';
+import { routes } from '@pra/contracts/paths';
 
 /** What the page shows once the registration is in: 'Registration Successful' and a Home button. */
 export function RegistrationSuccess({ email, isOnBehalf }: { email: string; isOnBehalf: boolean }) {

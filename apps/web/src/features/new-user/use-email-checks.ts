@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { emailDomain, registrationBody } from '@pra/contracts';
+import { emailDomain, registrationBody } from '@pra/contracts/registration';
 import { checkEmailInUse, getOrgsByDomain } from '../../api/registration';
 import { queryKeys } from '../../app/query-keys';
 import { useDebouncedValue } from '../../components/use-debounced-value';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
-import { approvalMessages, type PendingApproval } from '@pra/contracts';
+import type { PendingApproval } from '@pra/contracts';
+import { approvalMessages } from '@pra/contracts/approvals';
 import { useCurrentUser } from '../../app/use-current-user';
 import { DataTable } from '../../components/data-table/data-table';
 import { useDataTable } from '../../components/data-table/use-data-table';

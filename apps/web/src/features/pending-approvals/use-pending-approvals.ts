@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { approvalMessages, approveOrDenyBody, type Decision, type PendingApproval } from '@pra/contracts';
+import type { Decision, PendingApproval } from '@pra/contracts';
+import { approvalMessages, approveOrDenyBody } from '@pra/contracts/approvals';
 import { approveOrDeny, getPendingApprovals } from '../../api/approvals';
 import { ApiError, UNKNOWN_ERROR } from '../../api/client';
 import { showAlert } from '../../app/alerts';

@@ -1,6 +1,6 @@
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
-import { Link } from 'react-router';
+import { Link } from '../../app/routing/router';
 import type { ActionItem } from '../../app/action-items';
 
 interface ActionCardProps {

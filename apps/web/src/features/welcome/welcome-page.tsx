@@ -1,7 +1,7 @@
 import Alert from 'react-bootstrap/Alert';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import { fullName } from '@pra/contracts';
+import { fullName } from '@pra/contracts/user';
 import { actionItems } from '../../app/action-items';
 import { isBrmOrAdmin } from '../../app/roles';
 import { useCurrentUser } from '../../app/use-current-user';

@@ -1,0 +1,66 @@
+// Hand-written checks for the answers the first page waits for (CSRF token, auth status, system
+// message), so /home does not load the schema library. Each mirrors its contract schema in
+// @pra/contracts; boot-parsers.test.ts runs both over the same bodies to keep them in step.
+import type { AuthStatusResponse, CsrfResponse, SystemMessage } from '@pra/contracts';
+import type { ResponseParser } from './client';
+
+type Body = Record<string, unknown>;
+
+function object(data: unknown): Body {
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new TypeError('Expected an object');
+  return data as Body;
+}
+
+function field<T>(body: Body, key: string, check: (value: unknown) => value is T, what: string): T {
+  const value = body[key];
+  if (!check(value)) throw new TypeError(`${key}: expected ${what}`);
+  return value;
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
+const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
+/** zod's z.iso.datetime(): UTC with a Z, optional fraction, no offset. */
+const isIsoDateTime = (value: unknown): value is string =>
+  typeof value === 'string' &&
+  /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z$/.test(value) &&
+  !isNaN(Date.parse(value));
+const SEVERITIES = ['info', 'success', 'warning', 'danger'] as const;
+const isSeverity = (value: unknown): value is SystemMessage['severity'] =>
+  SEVERITIES.includes(value as SystemMessage['severity']);
+
+/** GET /api/csrf */
+export const csrfBody: ResponseParser<CsrfResponse> = {
+  parse: (data) => ({ csrfToken: field(object(data), 'csrfToken', isString, 'a string') }),
+};
+
+/** GET /api/saml/is-authenticated */
+export const authStatusBody: ResponseParser<AuthStatusResponse> = {
+  parse(data) {
+    const body = object(data);
+    const status: AuthStatusResponse = {
+      isAuthenticated: field(body, 'isAuthenticated', isBoolean, 'a boolean'),
+    };
+    if (body.expires !== undefined)
+      status.expires = field(body, 'expires', isIsoDateTime, 'an ISO date-time');
+    if (body.remainingSessionExtentions !== undefined) {
+      status.remainingSessionExtentions = field(body, 'remainingSessionExtentions', isCount, 'a count');
+    }
+    return status;
+  },
+};
+
+/** GET /api/system/message */
+export const systemMessageBody: ResponseParser<SystemMessage> = {
+  parse(data) {
+    const body = object(data);
+    return {
+      enabled: field(body, 'enabled', isBoolean, 'a boolean'),
+      loggedInOnly: field(body, 'loggedInOnly', isBoolean, 'a boolean'),
+      severity: field(body, 'severity', isSeverity, SEVERITIES.join('|')),
+      title: field(body, 'title', isString, 'a string'),
+      text: field(body, 'text', isString, 'a string'),
+    };
+  },
+};

@@ -1,0 +1,238 @@
+// The app's router: a route table of fixed paths (the spec's routes have no parameters), nested
+// layouts through <Outlet />, page titles, error boundaries, and pages loaded on demand. Written
+// here instead of using react-router, whose ~30 kB gzip alone kept /home over its 90 kB budget
+// (see docs/ARCHITECTURE.md).
+import {
+  Component,
+  createContext,
+  lazy,
+  startTransition,
+  Suspense,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useState,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
+import type { NavigationAction, RouterHistory, RouterLocation } from './history';
+
+export interface Route {
+  /** An absolute path matched exactly, or '*' for any path. Absent: a layout around `children`. */
+  path?: string;
+  /** What the route renders; a layout renders its matched child where it puts <Outlet />. */
+  element?: ReactNode;
+  /** Page name for the browser tab; the deepest matched route with one wins. */
+  title?: string;
+  /** Rendered in place of this route's subtree when rendering it throws (read it with useRouteError). */
+  errorElement?: ReactNode;
+  children?: Route[];
+  /** Fetches the route's code as soon as it matches, so nested lazy parts load side by side. */
+  preload?: () => Promise<unknown>;
+}
+
+/** The chain of routes from the outermost layout to the route of `pathname`, or none. */
+export function matchRoutes(routes: Route[], pathname: string): Route[] | undefined {
+  for (const route of routes) {
+    if (route.children) {
+      const inner = matchRoutes(route.children, pathname);
+      if (inner) return [route, ...inner];
+    } else if (route.path === pathname || route.path === '*') {
+      return [route];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Matches `pathname` and starts loading every lazy part of the match at once, rather than one
+ * after the other as each renders. The app calls it at boot too, beside its first API calls.
+ */
+export function preloadRoutes(routes: Route[], pathname: string): Route[] {
+  const matched = matchRoutes(routes, pathname) ?? [];
+  matched.forEach((route) => void route.preload?.());
+  return matched;
+}
+
+interface RouterState {
+  history: RouterHistory;
+  location: RouterLocation;
+  matches: Route[];
+}
+
+const RouterContext = createContext<RouterState | null>(null);
+const DepthContext = createContext(0);
+const RouteErrorContext = createContext<unknown>(undefined);
+
+function useRouter(): RouterState {
+  const router = useContext(RouterContext);
+  if (!router) throw new Error('used outside <Router>');
+  return router;
+}
+
+/** Renders the routes matching the history's location, and follows it. */
+export function Router({ history, routes }: { history: RouterHistory; routes: Route[] }) {
+  const [current, setCurrent] = useState<{ location: RouterLocation; action: NavigationAction }>({
+    location: history.location,
+    action: 'pop',
+  });
+  // A transition keeps the current page on screen while the next one's code loads.
+  useLayoutEffect(
+    () =>
+      history.subscribe((action) =>
+        startTransition(() => setCurrent({ location: history.location, action })),
+      ),
+    [history],
+  );
+  const { location, action } = current;
+  useEffect(() => {
+    if (action !== 'pop') window.scrollTo(0, 0);
+  }, [location, action]);
+  const matches = useMemo(() => preloadRoutes(routes, location.pathname), [routes, location.pathname]);
+  const state = useMemo(() => ({ history, location, matches }), [history, location, matches]);
+  return (
+    <RouterContext.Provider value={state}>
+      {/* One boundary: a page appears whole, once all its lazy parts are in (React 19 spaces out
+          the reveals of nested boundaries, which made pages appear in steps). */}
+      <Suspense fallback={null}>
+        <RouteLevel depth={0} />
+      </Suspense>
+    </RouterContext.Provider>
+  );
+}
+
+function RouteLevel({ depth }: { depth: number }) {
+  const { matches, location } = useRouter();
+  const route = matches[depth];
+  if (!route) return null;
+  const content = (
+    <DepthContext.Provider value={depth + 1}>{route.element ?? <Outlet />}</DepthContext.Provider>
+  );
+  if (!route.errorElement) return content;
+  return (
+    <RouteErrorBoundary fallback={route.errorElement} pathname={location.pathname}>
+      {content}
+    </RouteErrorBoundary>
+  );
+}
+
+/** Where a layout shows its matched child route. */
+export function Outlet() {
+  return <RouteLevel depth={useContext(DepthContext)} />;
+}
+
+interface BoundaryProps {
+  fallback: ReactNode;
+  pathname: string;
+  children: ReactNode;
+}
+
+/** Shows `fallback` when its routes throw; moving to another path tries them again. */
+class RouteErrorBoundary extends Component<BoundaryProps, { error: unknown; pathname: string }> {
+  override state = { error: undefined as unknown, pathname: this.props.pathname };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error: error ?? new Error() };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: { error: unknown; pathname: string }) {
+    return props.pathname === state.pathname ? null : { error: undefined, pathname: props.pathname };
+  }
+
+  override render() {
+    if (this.state.error === undefined) return this.props.children;
+    return (
+      <RouteErrorContext.Provider value={this.state.error}>{this.props.fallback}</RouteErrorContext.Provider>
+    );
+  }
+}
+
+/** In an errorElement: what the routes threw. */
+export function useRouteError(): unknown {
+  return useContext(RouteErrorContext);
+}
+
+export function useLocation(): RouterLocation {
+  return useRouter().location;
+}
+
+/** The matched routes, outermost first. */
+export function useMatches(): Route[] {
+  return useRouter().matches;
+}
+
+export function useSearchParams(): [URLSearchParams] {
+  const { search } = useLocation();
+  return [useMemo(() => new URLSearchParams(search), [search])];
+}
+
+export interface NavigateOptions {
+  replace?: boolean;
+  state?: unknown;
+}
+
+/** navigate('/path', options) within the app, or navigate(-1) to go back. */
+export function useNavigate(): (to: string | number, options?: NavigateOptions) => void {
+  const { history } = useRouter();
+  return useMemo(
+    () =>
+      (to: string | number, options: NavigateOptions = {}) => {
+        if (typeof to === 'number') history.go(to);
+        else if (options.replace) history.replace(to, options.state);
+        else history.push(to, options.state);
+      },
+    [history],
+  );
+}
+
+/** Navigates once rendered (redirects). */
+export function Navigate({ to, replace, state }: { to: string } & NavigateOptions) {
+  const navigate = useNavigate();
+  useEffect(() => navigate(to, { replace, state }), [navigate, to, replace, state]);
+  return null;
+}
+
+type AnchorProps = Omit<React.ComponentPropsWithRef<'a'>, 'href'>;
+
+/** An in-app link: a real <a href>, whose plain left click navigates without reloading. */
+export function Link({
+  to,
+  state,
+  replace,
+  onClick,
+  ...rest
+}: AnchorProps & { to: string } & NavigateOptions) {
+  const navigate = useNavigate();
+  return (
+    <a
+      {...rest}
+      href={to}
+      onClick={(event) => {
+        onClick?.(event);
+        const modified = event.metaKey || event.altKey || event.ctrlKey || event.shiftKey;
+        const elsewhere = rest.target !== undefined && rest.target !== '_self';
+        if (event.defaultPrevented || event.button !== 0 || modified || elsewhere) return;
+        event.preventDefault();
+        navigate(to, { replace, state });
+      }}
+    />
+  );
+}
+
+/** A route part loaded on demand: its element, and the preload the router calls once it matches. */
+export function lazyRoute(load: () => Promise<ComponentType>): Pick<Route, 'element' | 'preload'> {
+  let loading: Promise<{ default: ComponentType }> | undefined;
+  let Loaded: ComponentType | undefined;
+  const preload = () =>
+    (loading ??= load().then((component) => {
+      Loaded = component;
+      return { default: component };
+    }));
+  const Lazy = lazy(preload);
+  // Once loaded (e.g. preloaded during the boot calls), rendered directly: no suspending at all.
+  function LazyPart() {
+    return Loaded ? <Loaded /> : <Lazy />;
+  }
+  return { element: <LazyPart />, preload };
+}

@@ -121,6 +121,36 @@ describe('New User Registration', () => {
     expect(alert.textContent).toBe(registrationMessages.pending);
   });
 
+  it('after the email changes, submits only the organization the select shows', async () => {
+    const server = setup();
+    renderApp('/new-user');
+    await fillForm();
+    await waitFor(() => expect(orgSelect().disabled).toBe(false), { timeout: 3000 });
+    await userEvent.selectOptions(orgSelect(), 'Acme Labs');
+    await userEvent.click(screen.getByLabelText('I agree to the Acceptable Use Policy'));
+    await waitFor(() => expect(registerButton()).toHaveProperty('disabled', false));
+
+    // Another address at the same domain: the organization list reloads and shows no choice.
+    await userEvent.clear(screen.getByLabelText('Email'));
+    await userEvent.type(screen.getByLabelText('Email'), 'john@acme.example');
+    await waitFor(() => expect(orgSelect().disabled).toBe(false), { timeout: 3000 });
+    await waitFor(() => expect(orgSelect().options).toHaveLength(3));
+    expect(orgSelect().value).toBe('');
+    expect(orgSelect().selectedOptions[0]?.textContent).toBe('Select an organization');
+    expect(registerButton()).toHaveProperty('disabled', true);
+    await userEvent.click(registerButton());
+    expect(server.requests.some((r) => r.key === submitKey)).toBe(false);
+
+    await userEvent.selectOptions(orgSelect(), 'Acme Imaging');
+    await waitFor(() => expect(registerButton()).toHaveProperty('disabled', false));
+    await userEvent.click(registerButton());
+    await screen.findByRole('heading', { level: 1, name: 'Registration Successful' });
+    expect(server.requests.find((r) => r.key === submitKey)?.data).toMatchObject({
+      email: 'john@acme.example',
+      org: 'Acme Imaging',
+    });
+  });
+
   it('lets a BRM register on behalf without the policy, only for its own organizations', async () => {
     setup({ [inUseKey]: { data: 'available' } }, signedIn(), brm);
     const { router } = renderApp('/new-user');

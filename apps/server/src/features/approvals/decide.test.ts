@@ -1,4 +1,4 @@
-import { approvalMessages, type PendingApproval } from '@pra/contracts';
+import { approvalMessages, textFieldMessages, type PendingApproval } from '@pra/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
@@ -207,6 +207,25 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
     }
     const badId = await clients.adminone!.post(DECIDE, { decision: 'APPROVE', requestId: '' });
     expect(badId.json()).toEqual({ errors: [`requestId: ${approvalMessages.noneSelected}`] });
+  });
+
+  it('refuses a justification with a line break, a bidi override or over 2000 characters, deciding nothing', async () => {
+    const requestId = await register('text.decide@acme.example');
+    for (const [comment, error] of [
+      ['Denied.\nCall +1 555 0100 to appeal', textFieldMessages.invalidCharacters],
+      ['Denied \u202Edeifitsuj', textFieldMessages.invalidCharacters],
+      ['x'.repeat(2001), 'Max 2000 characters'],
+    ] as const) {
+      const res = await clients.brma!.post(DECIDE, { decision: 'DENY', requestId, comment });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ errors: [`comment: ${error}`] });
+    }
+    const row = await t.ctx.db
+      .selectFrom('requests')
+      .select('status')
+      .where('id', '=', requestId)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('pending');
   });
 
   it('creates one account, one mail and one audit event when two approve at once (a real race on PostgreSQL)', async () => {

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { api, registrationMessages } from '@pra/contracts';
+import { api, registrationMessages, textFieldMessages } from '@pra/contracts';
 import {
   anonymous,
   bootReplies,
@@ -74,6 +74,23 @@ describe('New User Registration', () => {
     await userEvent.type(screen.getByLabelText('Email'), 'not-an-email');
     await userEvent.tab();
     expect(await screen.findByText('Invalid email')).toBeTruthy();
+    expect(registerButton()).toHaveProperty('disabled', true);
+  });
+
+  it('refuses an over-long pasted name and invisible characters with a message, never cutting them', async () => {
+    setup();
+    renderApp('/new-user');
+    const first = await screen.findByLabelText<HTMLInputElement>('First Name');
+    await userEvent.click(first);
+    await userEvent.paste('J'.repeat(300));
+    await userEvent.tab();
+    expect(first.value).toHaveLength(300);
+    expect(await screen.findByText('Max 255 characters')).toBeTruthy();
+    await userEvent.click(screen.getByLabelText('Last Name'));
+    await userEvent.paste('Doe\u202Egpj.exe');
+    await userEvent.tab();
+    expect(await screen.findByText(textFieldMessages.invalidCharacters)).toBeTruthy();
+    expect(screen.getByLabelText('Last Name').getAttribute('aria-invalid')).toBe('true');
     expect(registerButton()).toHaveProperty('disabled', true);
   });
 

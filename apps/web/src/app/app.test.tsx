@@ -105,16 +105,36 @@ describe('the app shell', () => {
     expect(await screen.findByText('An unknown error occurred')).toBeTruthy();
   });
 
-  it('offers Extend Session once the session has timed out and extends it', async () => {
+  it('offers Login Again, not a failing Extend Session, once the server has ended a session with extensions left', async () => {
+    const server = installFakeServer(bootReplies(signedIn(2, 2), makeUser()));
+    renderApp('/welcome?tab=1');
+    // The server ends the session at its expiry, as the real one does: it then answers anonymous.
+    await waitFor(() =>
+      expect(server.requests.some((r) => r.key === `GET ${api.isAuthenticated}`)).toBe(true),
+    );
+    server.replies.set(`GET ${api.isAuthenticated}`, { data: anonymous });
+    const dialog = await screen.findByRole('dialog', undefined, { timeout: 6000 });
+    expect(within(dialog).getByText('Session Timeout')).toBeTruthy();
+    const login = await within(dialog).findByRole('button', { name: 'Login Again' });
+    await waitFor(() =>
+      expect(server.requests.filter((r) => r.key === `GET ${api.isAuthenticated}`)).toHaveLength(2),
+    );
+    expect(within(dialog).queryByRole('button', { name: 'Extend Session' })).toBeNull();
+    await userEvent.click(login);
+    expect(navigateAway).toHaveBeenCalledWith('/api/saml/login/standard?next=%2Fwelcome%3Ftab%3D1');
+  }, 10_000);
+
+  it('also offers Extend Session when the browser clock ran ahead and the server still holds the session', async () => {
     const server = installFakeServer({
       ...bootReplies(signedIn(-5, 2), makeUser()),
       [`POST ${api.extendSession}`]: { data: { success: true } },
     });
     renderApp('/welcome');
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Session Timeout')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Login Again' })).toBeTruthy();
+    const extend = await within(dialog).findByRole('button', { name: 'Extend Session' });
     server.replies.set(`GET ${api.isAuthenticated}`, { data: signedIn() });
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Extend Session' }));
+    await userEvent.click(extend);
     expect(await screen.findByText('Session extended')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });

@@ -253,7 +253,7 @@ describe.each(testDatabaseKinds)('sign-in through an external samlify IdP on %s'
     for (const [givenName, sn] of [
       ['B'.repeat(300), 'Adams'],
       ['Brenda', 'Adams\nApprove at https://evil.example'],
-    ]) {
+    ] as const) {
       const client = new TestClient(t.app);
       const { parsed } = await startSignIn(client, '/welcome');
       const request = parsed.extract.request as { id: string };

@@ -1,4 +1,9 @@
-import { checkPassword, type PasswordCheck, type PasswordRequirements } from '@pra/contracts';
+import {
+  checkPassword,
+  type CommonPasswords,
+  type PasswordCheck,
+  type PasswordRequirements,
+} from '@pra/contracts';
 
 /** The two inputs of the password component. */
 export interface PasswordPair {
@@ -23,8 +28,9 @@ export interface PasswordEvaluation {
 export function evaluatePassword(
   pair: PasswordPair,
   requirements: PasswordRequirements | undefined,
+  commonPasswords?: CommonPasswords,
 ): PasswordEvaluation {
-  const checks = requirements ? checkPassword(pair.newPassword, requirements) : [];
+  const checks = requirements ? checkPassword(pair.newPassword, requirements, commonPasswords) : [];
   const matches = pair.newPassword === pair.confirmPassword;
   const isValid =
     requirements !== undefined && pair.newPassword.length > 0 && checks.every((check) => check.ok) && matches;

@@ -6,6 +6,7 @@ import { anonymous, bootReplies, installFakeServer, makeUser, signedIn } from '.
 import { renderApp } from '../test/render-app';
 import { navigateAway } from './full-navigation';
 import { BRM_NOTICE } from './guards/access-rules';
+import { logInHref } from './layout/top-nav';
 
 vi.mock('./full-navigation', () => ({ navigateAway: vi.fn() }));
 
@@ -34,6 +35,24 @@ describe('the app shell', () => {
       '/api/saml/login/standard?next=%2Fwelcome',
     );
     await waitFor(() => expect(document.title).toBe('Home · PRA Portal'));
+  });
+
+  it("sends the nav's Log In to /home when there is no current-user record with a login URL", async () => {
+    installFakeServer(bootReplies(anonymous));
+    renderApp('/new-user');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Log In' }).getAttribute('href')).toBe('/home');
+  });
+
+  it("builds Log In from the record's login URL with next=/welcome", () => {
+    expect(logInHref(makeUser({ loginUrl: '/api/saml/login/standard' }))).toBe(
+      '/api/saml/login/standard?next=%2Fwelcome',
+    );
+    expect(logInHref(makeUser({ loginUrl: 'https://sso.example/start?app=pra' }))).toBe(
+      'https://sso.example/start?app=pra&next=%2Fwelcome',
+    );
+    expect(logInHref(makeUser({ loginUrl: '' }))).toBe('/home');
+    expect(logInHref(undefined)).toBe('/home');
   });
 
   it('redirects / to /home when anonymous and to /welcome when signed in', async () => {

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { api, registrationMessages, textFieldMessages } from '@pra/contracts';
@@ -49,6 +49,8 @@ describe('New User Registration', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Read the Acceptable Use Policy' }));
     const dialog = await screen.findByRole('dialog', { name: 'Acceptable Use Policy' });
+    // Its scrolling text is reachable by keyboard (axe: scrollable-region-focusable).
+    expect(within(dialog).getByRole('region', { name: 'Acceptable Use Policy text' }).tabIndex).toBe(0);
     await userEvent.click(dialog.querySelector('.modal-footer button')!);
     await userEvent.click(screen.getByLabelText('I agree to the Acceptable Use Policy'));
     await waitFor(() => expect(registerButton()).toHaveProperty('disabled', false));

@@ -65,7 +65,7 @@ describe('New User Registration', () => {
     });
     await userEvent.click(screen.getByRole('link', { name: 'Home' }));
     expect(router.state.location.pathname).toBe('/home');
-  });
+  }, 15_000);
 
   it("shows 'Required' and 'Invalid email' and keeps Register disabled", async () => {
     setup();

@@ -96,11 +96,20 @@ describe('the app shell', () => {
     await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Welcome Bo Rm'));
     const cards = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
     expect(cards).toEqual(['Approvals', 'Users', 'Terminate Vendors', 'New User', 'User Guides']);
-    await screen.findByText('4');
+    expect((await screen.findByText('4')).className).toContain('bg-danger');
     expect(
       screen.getByText('Manage your profile, request additional access or access applications'),
     ).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('Welcome · PRA Portal'));
+  });
+
+  it('shows an approvals count of 0 in grey, not alarm red', async () => {
+    installFakeServer({ ...bootReplies(signedIn(), brm), [countKey]: { data: { count: 0 } } });
+    renderApp('/welcome');
+    const badge = await screen.findByText('0');
+    expect(badge.textContent).toBe('0 pending');
+    expect(badge.className).toContain('bg-secondary');
+    expect(badge.className).not.toContain('bg-danger');
   });
 
   it('shows the IIQ banner and disables account management while IIQ is down', async () => {

@@ -1,5 +1,5 @@
 import { routes, type CurrentUser } from '@pra/contracts';
-import { isBrmOrAdmin, isVendor } from './roles';
+import { isBrmOrAdmin, isEmployeeBrm, isVendor } from './account-kinds';
 import { siteLinks } from './site-links';
 
 export type ActionKey =
@@ -50,7 +50,7 @@ const definitions: ActionDefinition[] = [
     label: 'Terminate Vendors',
     description: 'Remove vendor access from all of your organizations',
     target: { kind: 'route', to: routes.terminateVendors },
-    isFor: (user) => user.isEmployeeBrm,
+    isFor: isEmployeeBrm,
   },
   {
     key: 'profile',

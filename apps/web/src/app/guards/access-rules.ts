@@ -1,5 +1,5 @@
 import { routes, type CurrentUser } from '@pra/contracts';
-import { isBrmOrAdmin, isVendor } from '../roles';
+import { isBrmOrAdmin, isEmployeeBrm, isVendor } from '../account-kinds';
 
 /** The notice shown on BRM routes to people without a BRM role (spec, section 6). */
 export const BRM_NOTICE =
@@ -49,6 +49,6 @@ export function decideAccess(rule: AccessRule, { isAuthenticated, user }: Access
     case 'brm':
       return isBrmOrAdmin(user) ? allow : { kind: 'notice', message: BRM_NOTICE };
     case 'employeeBrm':
-      return user.isEmployeeBrm ? allow : { kind: 'notice', message: BRM_NOTICE };
+      return isEmployeeBrm(user) ? allow : { kind: 'notice', message: BRM_NOTICE };
   }
 }

@@ -1,3 +1,4 @@
+export * from './account-kinds';
 export * from './activation';
 export * from './approvals';
 export * from './approvals-count';

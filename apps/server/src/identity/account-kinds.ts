@@ -1,32 +1,27 @@
+import * as kinds from '@pra/contracts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Account } from '../platform/db-schema';
 
 /**
- * Who is a vendor, an employee BRM, an admin: decided here and nowhere else (guards, deciders,
- * queries and the current-user record all ask this module). The BRM and admin flags count only on
- * employee accounts; the accounts table's check constraint also refuses them on vendor rows.
+ * Who is a vendor, an employee BRM, an admin, for everything on the server (guards, deciders,
+ * queries, the current-user record): the contracts' rule applied to an account row. The accounts
+ * table's check constraint also refuses the BRM and admin flags on vendor rows.
  */
 export type AccountKinds = Pick<Account, 'type' | 'is_employee_brm' | 'is_admin'>;
 
-export function isVendor(account: AccountKinds): boolean {
-  return account.type === 'vendor';
-}
+const flags = (a: AccountKinds): kinds.AccountKinds => ({
+  type: a.type,
+  isEmployeeBrm: a.is_employee_brm,
+  isAdmin: a.is_admin,
+});
 
-export function isEmployeeBrm(account: AccountKinds): boolean {
-  return account.type === 'employee' && account.is_employee_brm;
-}
-
-export function isAdmin(account: AccountKinds): boolean {
-  return account.type === 'employee' && account.is_admin;
-}
-
-/** BRM features (approvals, users, registering on a vendor's behalf). */
-export function isBrmOrAdmin(account: AccountKinds): boolean {
-  return isEmployeeBrm(account) || isAdmin(account);
-}
+export const isVendor = (a: AccountKinds) => kinds.isVendor(flags(a));
+export const isEmployeeBrm = (a: AccountKinds) => kinds.isEmployeeBrm(flags(a));
+export const isAdmin = (a: AccountKinds) => kinds.isAdmin(flags(a));
+export const isBrmOrAdmin = (a: AccountKinds) => kinds.isBrmOrAdmin(flags(a));
 
 /**
- * The same rules as a SQL condition on the accounts table under `alias`, for queries that pick
+ * The same rule as a SQL condition on the accounts table under `alias`, for queries that pick
  * BRMs or admins (e.g. whom to mail about a registration).
  */
 export function hasKindSql(alias: string, kind: 'employeeBrm' | 'admin'): RawBuilder<boolean> {

@@ -29,6 +29,14 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
     if (res.statusCode !== 200) throw new Error(`registration failed: ${res.body}`);
     return res.json<{ requestID: string }>().requestID;
   }
+  const requestStatus = async (requestId: string) =>
+    (
+      await t.ctx.db
+        .selectFrom('requests')
+        .select('status')
+        .where('id', '=', requestId)
+        .executeTakeFirstOrThrow()
+    ).status;
   const listOf = async (name: string) =>
     (await clients[name]!.get(LIST)).json<{ pendingApprovals: PendingApproval[] }>().pendingApprovals;
 
@@ -220,12 +228,7 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ errors: [`comment: ${error}`] });
     }
-    const row = await t.ctx.db
-      .selectFrom('requests')
-      .select('status')
-      .where('id', '=', requestId)
-      .executeTakeFirstOrThrow();
-    expect(row.status).toBe('pending');
+    expect(await requestStatus(requestId)).toBe('pending');
   });
 
   it('creates one account, one mail and one audit event when two approve at once (a real race on PostgreSQL)', async () => {
@@ -327,12 +330,7 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
           clients.brmb!.post(DECIDE, { decision: 'DENY', requestId, comment: 'not for us' }),
         ]);
         expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
-        const request = await t.ctx.db
-          .selectFrom('requests')
-          .select('status')
-          .where('id', '=', requestId)
-          .executeTakeFirstOrThrow();
-        expect(request.status).toBe('approved');
+        expect(await requestStatus(requestId)).toBe('approved');
         const items = await t.ctx.db
           .selectFrom('request_items')
           .select(['organization_id', 'status'])

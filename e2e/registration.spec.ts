@@ -26,12 +26,29 @@ async function selfRegister(page: Page, person: { first: string; last: string; e
   await fillRegistration(page, person);
   const register = page.getByRole('button', { name: 'Register' });
   await expect(register).toBeDisabled();
+  await readPolicy(page);
   await page.getByLabel('I agree to the Acceptable Use Policy').check();
   await expect(register).toBeEnabled();
   await expectAccessible(page, '/new-user');
   await register.click();
   await expect(page.getByRole('heading', { name: 'Registration Successful' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Home' })).toBeVisible();
+}
+
+/** Opens the policy dialog, scrolls its text by keyboard, checks it with axe and closes it. */
+async function readPolicy(page: Page) {
+  await page.getByRole('button', { name: 'Read the Acceptable Use Policy' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Acceptable Use Policy' });
+  await expect(dialog).toBeVisible();
+  const text = dialog.getByRole('region', { name: 'Acceptable Use Policy text' });
+  await text.focus();
+  await expect(text).toBeFocused();
+  const before = await text.evaluate((el) => el.scrollTop);
+  await page.keyboard.press('PageDown');
+  await expect.poll(() => text.evaluate((el) => el.scrollTop)).toBeGreaterThan(before);
+  await expectAccessible(page, 'Acceptable Use Policy dialog');
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await expect(dialog).toHaveCount(0);
 }
 
 async function logOut(page: Page) {
@@ -130,4 +147,15 @@ test('a BRM registers a vendor on their behalf, approved at once', async ({ page
   await expect(page).toHaveURL(/\/welcome$/);
   const mail = await waitForMail(page.request, onBehalf.email, /activate your account/);
   expect(activationLink(mail)).toContain('/activate-account?code=');
+});
+
+test('an email already in use warns with a readable Login with Existing Account', async ({ page }) => {
+  await page.goto('/new-user');
+  await page.getByLabel('First Name').fill('Jane');
+  await page.getByLabel('Last Name').fill('Doe');
+  await page.getByLabel('Email').fill('jane.doe@acme-imaging.example');
+  const login = page.getByRole('link', { name: 'Login with Existing Account' });
+  await expect(login).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Register' })).toBeDisabled();
+  await expectAccessible(page, 'email-in-use warning');
 });

@@ -87,7 +87,38 @@ test.describe('the session timer', () => {
     await expect(dialog).toContainText(
       'Your session has timed out. You can login again to start a new session.',
     );
+    // Only the browser's clock ran ahead: the server still holds the session, so Extend Session
+    // is offered beside Login Again.
     await expect(dialog.getByRole('button', { name: 'Extend Session' })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Login Again' })).toBeVisible();
     await expectAccessible(page, 'session timeout dialog');
+  });
+
+  test('a session that runs out with extensions left offers Login Again, which signs in again and returns to the page', async ({
+    page,
+  }) => {
+    // The real clock this time: the server must really have ended the one-minute session.
+    test.setTimeout(180_000);
+    await signInFromHome(page, 'msmith');
+    await page.goto('/vendor/profile?from=timeout');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const status = await (await page.request.get('/api/saml/is-authenticated')).json();
+    expect(status.remainingSessionExtentions).toBeGreaterThan(0);
+
+    const dialog = page.getByRole('dialog', { name: 'Session Timeout' });
+    await expect(dialog).toBeVisible({ timeout: 90_000 });
+    const loginAgain = dialog.getByRole('button', { name: 'Login Again' });
+    await expect(loginAgain).toBeVisible();
+    expect(await (await page.request.get('/api/saml/is-authenticated')).json()).toEqual({
+      isAuthenticated: false,
+    });
+    await expect(dialog.getByRole('button', { name: 'Extend Session' })).toHaveCount(0);
+    await expectAccessible(page, 'session timeout dialog after the session ended');
+
+    await loginAgain.click();
+    await expect(page).toHaveURL(/\/idp\/login/);
+    await completeIdpSignIn(page, 'msmith');
+    await expect(page).toHaveURL(/\/vendor\/profile\?from=timeout$/);
+    await expect(page.getByRole('dialog', { name: 'Session Timeout' })).toHaveCount(0);
   });
 });

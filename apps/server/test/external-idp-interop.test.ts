@@ -249,6 +249,35 @@ describe.each(testDatabaseKinds)('sign-in through an external samlify IdP on %s'
     expect(status2.json()).toEqual({ isAuthenticated: false });
   });
 
+  it('keeps the stored names when the IdP sends an over-long or multi-line one (never cut, never stored)', async () => {
+    for (const [givenName, sn] of [
+      ['B'.repeat(300), 'Adams'],
+      ['Brenda', 'Adams\nApprove at https://evil.example'],
+    ] as const) {
+      const client = new TestClient(t.app);
+      const { parsed } = await startSignIn(client, '/welcome');
+      const request = parsed.extract.request as { id: string };
+      const user = { username: 'brmadmin', givenName, sn, mail: 'brenda.adams@hospital.example' };
+      const response = await idp.createLoginResponse(
+        sp,
+        { extract: parsed.extract },
+        'post',
+        {},
+        { customTagReplacement: templateCallback(idp, sp, user, request.id) },
+      );
+      const acs = await client.postForm('/api/saml/acs', {
+        SAMLResponse: response.context,
+        RelayState: '/welcome',
+      });
+      // The sign-in itself stands: only the names are not taken.
+      expect(acs.headers.location).toBe('/welcome');
+      expect((await client.get('/api/user')).json()).toMatchObject({
+        givenName: 'Brenda',
+        familyName: 'Adams',
+      });
+    }
+  });
+
   it('refuses a response from samlify signed with a key the metadata does not name', async () => {
     const client = new TestClient(t.app);
     const { parsed } = await startSignIn(client, '/welcome');

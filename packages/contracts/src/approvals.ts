@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { successResponse } from './system';
+import { commentText } from './text-fields';
 
 /** One approval task as the approvals page lists it (spec section 3, "Pending approval"). */
 export const pendingApproval = z.object({
@@ -48,7 +49,7 @@ export const approveOrDenyBody = z
     decision,
     requestId: z.string().uuid('Unexpected error occurred: no pending approval selected'),
     workItemId: z.string().uuid().optional(),
-    comment: z.string().trim().max(2000).default(''),
+    comment: commentText.default(''),
   })
   .refine((body) => body.decision === 'APPROVE' || body.comment.length > 0, {
     message: 'A justification is required to reject a request',

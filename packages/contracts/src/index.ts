@@ -1,3 +1,4 @@
+export * from './account-kinds';
 export * from './activation';
 export * from './approvals';
 export * from './approvals-count';
@@ -6,4 +7,5 @@ export * from './paths';
 export * from './registration';
 export * from './session';
 export * from './system';
+export * from './text-fields';
 export * from './user';

@@ -10,6 +10,7 @@ const policy: PasswordRequirements = {
   status: 'success',
   Password_Complexity: defaultPasswordComplexity,
   blockedTerms: ['jdoe', 'Password', 'General Hospital'],
+  rejectCommonPasswords: false,
 };
 
 const failing = (pw: string) =>
@@ -40,5 +41,19 @@ describe('checkPassword', () => {
   });
   it('counts letters beyond ASCII', () => {
     expect(failing('Ärger-über-Öl-77')).toEqual([]);
+  });
+  it('shows the common-password rule when the policy has it, unmet until the list is known', () => {
+    const withRule = { ...policy, rejectCommonPasswords: true };
+    const list = new Set(['qwerty-123-abc!']);
+    const rule = (pw: string, common?: Set<string>) =>
+      checkPassword(pw, withRule, common).find((check) => check.rule === 'notCommon');
+    expect(rule('Tr4vel-Lantern-9', list)).toEqual({
+      rule: 'notCommon',
+      message: 'Not a commonly used password',
+      ok: true,
+    });
+    expect(rule('QWERTY-123-abc!', list)?.ok).toBe(false);
+    expect(rule('Tr4vel-Lantern-9')?.ok).toBe(false);
+    expect(checkPassword('Tr4vel-Lantern-9', policy).some((check) => check.rule === 'notCommon')).toBe(false);
   });
 });

@@ -33,6 +33,11 @@ export const passwordRequirements = z.object({
   status: z.literal('success'),
   Password_Complexity: passwordComplexity,
   blockedTerms: z.array(z.string()),
+  /**
+   * An addition to the spec's fields: passwords on the common-password list (zxcvbn's) are
+   * refused, and the checklist shows the rule ('Not a commonly used password').
+   */
+  rejectCommonPasswords: z.boolean(),
 });
 export type PasswordRequirements = z.infer<typeof passwordRequirements>;
 
@@ -42,6 +47,18 @@ export interface PasswordCheck {
   /** The spec's message for the rule. */
   message: string;
   ok: boolean;
+}
+
+export const COMMON_PASSWORD_MESSAGE = 'Not a commonly used password';
+
+/** The common-password list as a lookup of lower-cased entries (a Set will do). */
+export interface CommonPasswords {
+  has(lowerCased: string): boolean;
+}
+
+/** The lookup the rule uses, built the same way on the server and in the browser. */
+export function commonPasswordLookup(entries: readonly string[]): CommonPasswords {
+  return new Set(entries.map((entry) => entry.toLowerCase()));
 }
 
 const count = (value: string, pattern: RegExp) => (value.match(pattern) ?? []).length;
@@ -61,9 +78,15 @@ function longestRun(value: string): number {
 
 /**
  * Every rule of the policy checked against a password, in the order the checklist shows them.
- * The server enforces exactly this list; the web app shows it live.
+ * The server enforces exactly this list; the web app shows it live. `commonPasswords` is the list
+ * the common-password rule needs; until it is given (the web app loads it lazily) that rule
+ * counts as not met.
  */
-export function checkPassword(password: string, policy: PasswordRequirements): PasswordCheck[] {
+export function checkPassword(
+  password: string,
+  policy: PasswordRequirements,
+  commonPasswords?: CommonPasswords,
+): PasswordCheck[] {
   const c = policy.Password_Complexity;
   const upper = count(password, /\p{Lu}/gu);
   const lower = count(password, /\p{Ll}/gu);
@@ -106,6 +129,13 @@ export function checkPassword(password: string, policy: PasswordRequirements): P
       ok: types >= c.minCharTypes,
     });
   }
+  if (policy.rejectCommonPasswords) {
+    checks.push({
+      rule: 'notCommon',
+      message: COMMON_PASSWORD_MESSAGE,
+      ok: commonPasswords !== undefined && !commonPasswords.has(password.toLowerCase()),
+    });
+  }
   // Blocked terms appear in the list only when the password contains one: a tick beside
   // "Contains blocked term" would read as the opposite of what it means.
   const folded = password.toLowerCase();
@@ -118,6 +148,10 @@ export function checkPassword(password: string, policy: PasswordRequirements): P
 }
 
 /** True when every rule passes. */
-export function passwordMeetsPolicy(password: string, policy: PasswordRequirements): boolean {
-  return checkPassword(password, policy).every((check) => check.ok);
+export function passwordMeetsPolicy(
+  password: string,
+  policy: PasswordRequirements,
+  commonPasswords?: CommonPasswords,
+): boolean {
+  return checkPassword(password, policy, commonPasswords).every((check) => check.ok);
 }

@@ -39,7 +39,10 @@ export const routes = {
   devMailbox: '/dev/mailbox',
 } as const;
 
-/** The SAML login URL that returns to `next` (a same-origin path) after sign-in. */
-export function loginUrl(next: string): string {
-  return `${api.login}?next=${encodeURIComponent(next)}`;
+/**
+ * The SAML login URL that returns to `next` (a same-origin path) after sign-in; `base` is the
+ * login endpoint, e.g. the current-user record's `loginUrl`.
+ */
+export function loginUrl(next: string, base: string = api.login): string {
+  return `${base}${base.includes('?') ? '&' : '?'}next=${encodeURIComponent(next)}`;
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { personName, plainText } from './text-fields';
 
-/** Text fields: required, at most 255 characters (spec section 5). */
-const text = z.string().trim().min(1, 'Required').max(255, 'Max 255 characters');
 const email = z.string().trim().max(255, 'Max 255 characters').pipe(z.email('Invalid email'));
 
 /** POST /api/user/new/email-in-use */
@@ -14,11 +13,11 @@ export type EmailInUseResult = z.infer<typeof emailInUseResult>;
 
 /** POST /api/user/new/submit: a registration (self-service, or by a BRM/admin on a vendor's behalf). */
 export const registrationBody = z.strictObject({
-  firstName: text,
-  lastName: text,
+  firstName: personName,
+  lastName: personName,
   email,
   /** Organization name, one of those owning the email's domain. */
-  org: text,
+  org: plainText(),
 });
 export type RegistrationBody = z.infer<typeof registrationBody>;
 

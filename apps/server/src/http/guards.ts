@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { isBrmOrAdmin, isEmployeeBrm, isVendor } from '../identity/account-kinds';
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from './context';
 import { AppError, messages } from './errors';
@@ -10,19 +11,12 @@ const guardMessages = {
   iiqUnavailable: 'Account management features are currently unavailable',
 } as const;
 
-/** Pure role rules, so they can be tested without HTTP. */
-export const policies = {
-  isBrmOrAdmin: (a: Account) => a.type === 'employee' && (a.is_employee_brm || a.is_admin),
-  isEmployeeBrm: (a: Account) => a.type === 'employee' && a.is_employee_brm,
-  isVendor: (a: Account) => a.type === 'vendor',
-};
-
 function signedIn(request: FastifyRequest): Account {
   if (!request.account) throw new AppError('unauthenticated', messages.signInRequired);
   return request.account;
 }
 
-/** The guards, bound to the app's context; use them as route `preHandler`s, in this order. */
+/** The guards, bound to the app's context (role rules from identity/account-kinds); use them as route `preHandler`s, in this order. */
 export function createGuards(ctx: AppContext) {
   // The session plugin has already loaded the active account (or none) for this request.
   const requireLogin = async (request: FastifyRequest) => {
@@ -31,14 +25,13 @@ export function createGuards(ctx: AppContext) {
   return {
     requireLogin,
     requireBrmOrAdmin: async (request: FastifyRequest) => {
-      if (!policies.isBrmOrAdmin(signedIn(request))) throw new AppError('forbidden', guardMessages.notBrm);
+      if (!isBrmOrAdmin(signedIn(request))) throw new AppError('forbidden', guardMessages.notBrm);
     },
     requireEmployeeBrm: async (request: FastifyRequest) => {
-      if (!policies.isEmployeeBrm(signedIn(request)))
-        throw new AppError('forbidden', guardMessages.notEmployeeBrm);
+      if (!isEmployeeBrm(signedIn(request))) throw new AppError('forbidden', guardMessages.notEmployeeBrm);
     },
     requireVendor: async (request: FastifyRequest) => {
-      if (!policies.isVendor(signedIn(request))) throw new AppError('forbidden', guardMessages.notVendor);
+      if (!isVendor(signedIn(request))) throw new AppError('forbidden', guardMessages.notVendor);
     },
     /** Account-changing calls while the identity service is in maintenance answer 503. */
     requireIdentityService: async () => {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
+import { isAdmin, isVendor } from './account-kinds';
 
 export async function findAccountByUsername(db: Db | Tx, username: string): Promise<Account | undefined> {
   return db
@@ -19,7 +20,7 @@ export async function findAccountById(db: Db | Tx, id: string): Promise<Account 
  * every active organization for an admin. Names, sorted.
  */
 export async function organizationsOf(db: Db | Tx, account: Account): Promise<string[]> {
-  if (account.type === 'employee' && account.is_admin) {
+  if (isAdmin(account)) {
     const rows = await db
       .selectFrom('organizations')
       .select('name')
@@ -28,21 +29,20 @@ export async function organizationsOf(db: Db | Tx, account: Account): Promise<st
       .execute();
     return rows.map((r) => r.name);
   }
-  const rows =
-    account.type === 'employee'
-      ? await db
-          .selectFrom('brm_assignments as b')
-          .innerJoin('organizations as o', 'o.id', 'b.organization_id')
-          .select('o.name')
-          .where('b.account_id', '=', account.id)
-          .orderBy('o.name')
-          .execute()
-      : await db
-          .selectFrom('role_grants as g')
-          .innerJoin('organizations as o', 'o.id', 'g.organization_id')
-          .select('o.name')
-          .where('g.account_id', '=', account.id)
-          .orderBy('o.name')
-          .execute();
+  const rows = !isVendor(account)
+    ? await db
+        .selectFrom('brm_assignments as b')
+        .innerJoin('organizations as o', 'o.id', 'b.organization_id')
+        .select('o.name')
+        .where('b.account_id', '=', account.id)
+        .orderBy('o.name')
+        .execute()
+    : await db
+        .selectFrom('role_grants as g')
+        .innerJoin('organizations as o', 'o.id', 'g.organization_id')
+        .select('o.name')
+        .where('g.account_id', '=', account.id)
+        .orderBy('o.name')
+        .execute();
   return rows.map((r) => r.name);
 }

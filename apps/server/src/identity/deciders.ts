@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
+import { isAdmin, isEmployeeBrm } from './account-kinds';
 
 /** Who decides: an admin decides everything, a BRM the items of the organizations it manages. */
 export interface Decider {
@@ -30,8 +31,8 @@ export async function deciderOf(db: Db | Tx, account: Account): Promise<Decider>
     .where('account_id', '=', account.id)
     .execute();
   return {
-    isAdmin: account.is_admin,
-    isEmployeeBrm: account.is_employee_brm,
+    isAdmin: isAdmin(account),
+    isEmployeeBrm: isEmployeeBrm(account),
     managedOrganizationIds: new Set(rows.map((r) => r.organization_id)),
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isCommonPassword, passwordPolicy, passwordProblems, TOO_COMMON } from './password-policy';
+import { checkPassword, COMMON_PASSWORD_MESSAGE } from '@pra/contracts';
+import { commonPasswords, passwordPolicy, passwordProblems } from './password-policy';
 
 const config = { PASSWORD_BLOCKED_WORDS: ['password'], HOSPITAL_NAME: 'General Hospital' };
 const account = { given_name: 'Al', family_name: 'Morgan', email: 'alex.morgan@vendor.example' };
@@ -46,8 +47,17 @@ describe('passwordProblems', () => {
     ]);
     expect(passwordProblems('My-Morgan-Pass1', policy)).toEqual(['Contains blocked term: Morgan']);
   });
-  it('refuses common passwords', () => {
-    expect(isCommonPassword('P030710p$e4o')).toBe(true);
-    expect(passwordProblems('P030710p$e4o', policy)).toEqual([TOO_COMMON]);
+  it('refuses common passwords with the rule the checklist shows, whatever their case', () => {
+    expect(policy.rejectCommonPasswords).toBe(true);
+    expect(passwordProblems('P030710p$e4o', policy)).toEqual([COMMON_PASSWORD_MESSAGE]);
+    expect(passwordProblems('p030710P$E4O', policy)).toEqual([COMMON_PASSWORD_MESSAGE]);
+  });
+  it('refuses exactly what the returned rules say, nothing more', () => {
+    for (const password of ['P030710p$e4o', 'Tr1cky-Zebra-Lamp', 'aaab', 'My-Morgan-Pass1', 'Password1!x']) {
+      const shown = checkPassword(password, policy, commonPasswords())
+        .filter((check) => !check.ok)
+        .map((check) => check.message);
+      expect(passwordProblems(password, policy)).toEqual(shown);
+    }
   });
 });

@@ -1,12 +1,16 @@
-import { checkPassword, defaultPasswordComplexity, type PasswordRequirements } from '@pra/contracts';
+import {
+  checkPassword,
+  commonPasswordLookup,
+  defaultPasswordComplexity,
+  type CommonPasswords,
+  type PasswordRequirements,
+} from '@pra/contracts';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import type { Config } from '../config';
 import type { Account } from '../platform/db-schema';
 
 /** Terms shorter than this would block too much ("al", "li") and protect nothing. */
 const MIN_TERM_LENGTH = 3;
-
-export const TOO_COMMON = 'This password is too common';
 
 /**
  * The policy for a username: its own terms (the username, and — when the caller may see them —
@@ -29,22 +33,28 @@ export function passwordPolicy(
     seen.add(key);
     blockedTerms.push(term);
   }
-  return { status: 'success', Password_Complexity: { ...defaultPasswordComplexity }, blockedTerms };
+  return {
+    status: 'success',
+    Password_Complexity: { ...defaultPasswordComplexity },
+    blockedTerms,
+    rejectCommonPasswords: true,
+  };
 }
 
-let common: Set<string> | undefined;
+let common: CommonPasswords | undefined;
 
-/** True for a password on the common-password list (zxcvbn's), whatever its case. */
-export function isCommonPassword(password: string): boolean {
-  common ??= new Set(dictionary['passwords-common']);
-  return common.has(password.toLowerCase());
+/** zxcvbn's common-password list, lower-cased, loaded on first use (the web app loads the same). */
+export function commonPasswords(): CommonPasswords {
+  common ??= commonPasswordLookup(dictionary['passwords-common']);
+  return common;
 }
 
-/** The messages of every rule the password fails; empty when it is acceptable. */
+/**
+ * The messages of every rule the password fails; empty when it is acceptable. Exactly the rules
+ * `password-requirements` returns and the checklist shows, the common-password one included.
+ */
 export function passwordProblems(password: string, policy: PasswordRequirements): string[] {
-  const failed = checkPassword(password, policy)
+  return checkPassword(password, policy, commonPasswords())
     .filter((check) => !check.ok)
     .map((check) => check.message);
-  if (isCommonPassword(password)) failed.push(TOO_COMMON);
-  return failed;
 }

@@ -3,13 +3,14 @@ import type { FastifyInstance } from 'fastify';
 /** The IdP pages' own styles; served as a file because the CSP allows no inline <style>. */
 const idpCss = `
 .idp-body { min-height: 100vh; display: flex; flex-direction: column; background: #f4f6f9; }
-.idp-header { background: #0b3d6e; color: #fff; }
-.idp-brand { font-size: 1.35rem; font-weight: 600; }
-.idp-hospital { color: #fff; }
+.idp-logo { display: block; max-width: 100%; height: auto; }
+.idp-hospital { color: #495057; }
 .idp-main { flex: 1; padding-top: 2rem; padding-bottom: 2rem; }
 .idp-card { max-width: 30rem; }
-.idp-footer { background: #fff; color: #495057; border-top: 1px solid #dee2e6; }
-.idp-secret code { font-size: 1.1rem; color: #212529; letter-spacing: 0.05em; word-break: break-word; }
+.idp-footer { background: #1d2b3a; color: #fff; }
+.idp-secret code { font-size: 1.1rem; color: #212529; letter-spacing: 0.05em; }
+/* The secret wraps between whole groups only, never inside one. */
+.idp-secret-group { white-space: nowrap; }
 .idp-code { font-size: 1.25rem; letter-spacing: 0.3em; }
 .idp-qr { max-width: 100%; height: auto; image-rendering: pixelated; }
 @media (max-width: 575.98px) { .idp-main { padding-top: 1rem; } .idp-card .card-body { padding: 1rem !important; } }

@@ -10,7 +10,13 @@ export interface PageOptions {
   scripts?: string[];
 }
 
-/** The portal's look for the IdP pages: Bootstrap, a brand header, one centred card, a footer. */
+/** The portal's own logo, served with the web app (the same file its top navigation shows). */
+export const PORTAL_LOGO_PATH = '/logo.svg';
+
+/**
+ * The portal's look for the IdP pages, so a vendor sees one product: the portal's header (white,
+ * its 250x80 logo linking to the landing page), one centred card, the portal's dark footer.
+ */
 export function renderPage(options: PageOptions): string {
   const { hospitalName, heading, body, scripts = [] } = options;
   return renderDocument({
@@ -18,9 +24,11 @@ export function renderPage(options: PageOptions): string {
     bodyClass: 'idp-body',
     stylesheets: ['/idp/assets/idp.css'],
     scripts,
-    body: html`<header class="idp-header">
-        <div class="container d-flex flex-wrap align-items-baseline gap-2 py-3">
-          <span class="idp-brand">PRA Portal</span>
+    body: html`<header class="idp-header bg-white border-bottom">
+        <div class="container-fluid d-flex flex-wrap align-items-center column-gap-3 py-2">
+          <a href="/home" class="idp-brand"
+            ><img src="${PORTAL_LOGO_PATH}" width="250" height="80" alt="PRA Portal" class="idp-logo"
+          /></a>
           <span class="idp-hospital">${hospitalName}</span>
         </div>
       </header>
@@ -33,7 +41,7 @@ export function renderPage(options: PageOptions): string {
         </div>
       </main>
       <footer class="idp-footer">
-        <div class="container py-3 small">&copy; 2025 ${hospitalName}. Privileged Remote Access Portal.</div>
+        <div class="container py-3">Copyright &copy; 2025 ${hospitalName} &middot; PRA Portal</div>
       </footer>`,
   });
 }

@@ -12,7 +12,7 @@ import { checkCsrf, parseForm, sendExpired } from './page-replies';
 import { enrolPage, passcodePage, postResponsePage } from './pages';
 import { samlUrls } from './saml-entities';
 import { createSignedResponse } from './saml-response';
-import { groupSecret, newTotpSecret, totpQrDataUrl } from './totp';
+import { newTotpSecret, secretGroups, totpQrDataUrl } from './totp';
 
 const mfaForm = z.strictObject({
   csrfToken: z.string(),
@@ -56,7 +56,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
       hospitalName,
       csrfToken: session.csrfToken,
       qrDataUrl,
-      groupedSecret: groupSecret(secret),
+      secretGroups: secretGroups(secret),
       error,
       nickname,
     });

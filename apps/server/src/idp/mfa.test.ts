@@ -57,7 +57,14 @@ describe.each(testDatabaseKinds)('built-in IdP MFA step on %s', (kind) => {
     const { mfaPage } = await passPasswordStep(t, account.username);
     expect(mfaPage).toMatch(/<img\s+src="data:image\/png;base64,[^"]+"/);
     expect(mfaPage).toMatch(/alt="QR code[^"]+"/);
-    expect(mfaPage).toMatch(/id="totp-secret"><code>[A-Z2-7]{4}( [A-Z2-7]{1,4})+<\/code>/);
+    // Each group of four unbreakable, so the secret wraps between whole groups only.
+    expect(mfaPage).toMatch(
+      /id="totp-secret"><code><span class="idp-secret-group">[A-Z2-7]{4}<\/span>( <span class="idp-secret-group">[A-Z2-7]{1,4}<\/span>)+<\/code>/,
+    );
+    // The portal's header: its logo, linking to the landing page.
+    expect(mfaPage).toMatch(
+      /<a href="\/home" class="idp-brand"\s*><img src="\/logo.svg" width="250" height="80" alt="PRA Portal"/,
+    );
     expect(mfaPage).toMatch(/<label for="passcode"[^>]*>\s*Passcode\s*<\/label>/);
     expect(mfaPage).toMatch(/<label for="nickname"[^>]*>\s*Device nickname\s*<\/label>/);
     expect(secretOf(mfaPage).length).toBeGreaterThanOrEqual(26);

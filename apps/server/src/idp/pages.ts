@@ -69,9 +69,13 @@ const passcodeField = (error: string | null | undefined, help: string) =>
     <div id="passcode-help" class="form-text">${help}</div>
   </div>`;
 
+/** The secret's groups, each unbreakable, separated by spaces where a line may wrap. */
+const secretGroups = (groups: string[]) =>
+  groups.map((group, i) => html`${i > 0 ? ' ' : ''}<span class="idp-secret-group">${group}</span>`);
+
 /** First sign-in: add the portal to an authenticator app and confirm it with a first code. */
 export function enrolPage(
-  p: Common & { qrDataUrl: string; groupedSecret: string; nickname?: string },
+  p: Common & { qrDataUrl: string; secretGroups: string[]; nickname?: string },
 ): string {
   return renderPage({
     hospitalName: p.hospitalName,
@@ -90,7 +94,7 @@ export function enrolPage(
         />
       </div>
       <p>If you cannot scan it, enter this key in the app instead:</p>
-      <p class="idp-secret text-center" id="totp-secret"><code>${p.groupedSecret}</code></p>
+      <p class="idp-secret text-center" id="totp-secret"><code>${secretGroups(p.secretGroups)}</code></p>
       ${errorAlert(p.error)}
       <form method="post" action="/idp/mfa">
         <input type="hidden" name="csrfToken" value="${p.csrfToken}" />

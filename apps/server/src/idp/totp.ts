@@ -10,8 +10,8 @@ export function newTotpSecret(): string {
 }
 
 /** The seed in groups of four characters, easier to read and type by hand. */
-export function groupSecret(secret: string): string {
-  return secret.replace(/(.{4})(?=.)/g, '$1 ');
+export function secretGroups(secret: string): string[] {
+  return secret.match(/.{1,4}/g) ?? [];
 }
 
 /** A data: URL of the QR code an authenticator app scans to add the account. */

@@ -62,9 +62,9 @@ export function csrfOf(page: string): string {
 
 /** The TOTP seed as the enrolment page shows it, without the grouping spaces. */
 export function secretOf(page: string): string {
-  const match = /id="totp-secret"><code>([A-Z2-7 ]+)<\/code>/.exec(page);
+  const match = /id="totp-secret"><code>(.*?)<\/code>/s.exec(page);
   if (!match?.[1]) throw new Error('no secret on the page');
-  return match[1].replace(/ /g, '');
+  return match[1].replace(/<[^>]+>|\s/g, '');
 }
 
 /** The code an authenticator shows `steps` periods away from now. */

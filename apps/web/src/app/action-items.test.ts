@@ -39,8 +39,9 @@ describe('actionItems (welcome cards and nav entries)', () => {
     expect(keys(actionItems(undefined))).toEqual(['userGuides']);
   });
 
-  it('treats a vendor flagged BRM as a BRM, not a vendor', () => {
-    expect(keys(actionItems({ ...vendor, isEmployeeBrm: true }))).not.toContain('profile');
+  it('treats a vendor record carrying a BRM flag as a vendor, as the server does', () => {
+    const flagged = keys(actionItems({ ...vendor, isEmployeeBrm: true, isAdmin: true }));
+    expect(flagged).toEqual(keys(actionItems(vendor)));
   });
 
   it('enables everything while IIQ is available', () => {

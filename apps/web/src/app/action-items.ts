@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@pra/contracts';
 import { routes } from '@pra/contracts/paths';
-import { isBrmOrAdmin, isVendor } from './roles';
+import { isBrmOrAdmin, isEmployeeBrm, isVendor } from './account-kinds';
 import { siteLinks } from './site-links';
 
 export type ActionKey =
@@ -51,7 +51,7 @@ const definitions: ActionDefinition[] = [
     label: 'Terminate Vendors',
     description: 'Remove vendor access from all of your organizations',
     target: { kind: 'route', to: routes.terminateVendors },
-    isFor: (user) => user.isEmployeeBrm,
+    isFor: isEmployeeBrm,
   },
   {
     key: 'profile',

@@ -6,6 +6,7 @@ import { anonymous, bootReplies, installFakeServer, makeUser, signedIn } from '.
 import { renderApp } from '../test/render-app';
 import { navigateAway } from './full-navigation';
 import { BRM_NOTICE } from './guards/access-rules';
+import { logInHref } from './layout/top-nav';
 
 vi.mock('./full-navigation', () => ({ navigateAway: vi.fn() }));
 
@@ -34,6 +35,24 @@ describe('the app shell', () => {
       '/api/saml/login/standard?next=%2Fwelcome',
     );
     await waitFor(() => expect(document.title).toBe('Home · PRA Portal'));
+  });
+
+  it("sends the nav's Log In to /home when there is no current-user record with a login URL", async () => {
+    installFakeServer(bootReplies(anonymous));
+    renderApp('/new-user');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Log In' }).getAttribute('href')).toBe('/home');
+  });
+
+  it("builds Log In from the record's login URL with next=/welcome", () => {
+    expect(logInHref(makeUser({ loginUrl: '/api/saml/login/standard' }))).toBe(
+      '/api/saml/login/standard?next=%2Fwelcome',
+    );
+    expect(logInHref(makeUser({ loginUrl: 'https://sso.example/start?app=pra' }))).toBe(
+      'https://sso.example/start?app=pra&next=%2Fwelcome',
+    );
+    expect(logInHref(makeUser({ loginUrl: '' }))).toBe('/home');
+    expect(logInHref(undefined)).toBe('/home');
   });
 
   it('redirects / to /home when anonymous and to /welcome when signed in', async () => {
@@ -77,11 +96,20 @@ describe('the app shell', () => {
     await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Welcome Bo Rm'));
     const cards = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
     expect(cards).toEqual(['Approvals', 'Users', 'Terminate Vendors', 'New User', 'User Guides']);
-    await screen.findByText('4');
+    expect((await screen.findByText('4')).className).toContain('bg-danger');
     expect(
       screen.getByText('Manage your profile, request additional access or access applications'),
     ).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('Welcome · PRA Portal'));
+  });
+
+  it('shows an approvals count of 0 in grey, not alarm red', async () => {
+    installFakeServer({ ...bootReplies(signedIn(), brm), [countKey]: { data: { count: 0 } } });
+    renderApp('/welcome');
+    const badge = await screen.findByText('0');
+    expect(badge.textContent).toBe('0 pending');
+    expect(badge.className).toContain('bg-secondary');
+    expect(badge.className).not.toContain('bg-danger');
   });
 
   it('shows the IIQ banner and disables account management while IIQ is down', async () => {
@@ -105,16 +133,36 @@ describe('the app shell', () => {
     expect(await screen.findByText('An unknown error occurred')).toBeTruthy();
   });
 
-  it('offers Extend Session once the session has timed out and extends it', async () => {
+  it('offers Login Again, not a failing Extend Session, once the server has ended a session with extensions left', async () => {
+    const server = installFakeServer(bootReplies(signedIn(2, 2), makeUser()));
+    renderApp('/welcome?tab=1');
+    // The server ends the session at its expiry, as the real one does: it then answers anonymous.
+    await waitFor(() =>
+      expect(server.requests.some((r) => r.key === `GET ${api.isAuthenticated}`)).toBe(true),
+    );
+    server.replies.set(`GET ${api.isAuthenticated}`, { data: anonymous });
+    const dialog = await screen.findByRole('dialog', undefined, { timeout: 6000 });
+    expect(within(dialog).getByText('Session Timeout')).toBeTruthy();
+    const login = await within(dialog).findByRole('button', { name: 'Login Again' });
+    await waitFor(() =>
+      expect(server.requests.filter((r) => r.key === `GET ${api.isAuthenticated}`)).toHaveLength(2),
+    );
+    expect(within(dialog).queryByRole('button', { name: 'Extend Session' })).toBeNull();
+    await userEvent.click(login);
+    expect(navigateAway).toHaveBeenCalledWith('/api/saml/login/standard?next=%2Fwelcome%3Ftab%3D1');
+  }, 10_000);
+
+  it('also offers Extend Session when the browser clock ran ahead and the server still holds the session', async () => {
     const server = installFakeServer({
       ...bootReplies(signedIn(-5, 2), makeUser()),
       [`POST ${api.extendSession}`]: { data: { success: true } },
     });
     renderApp('/welcome');
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Session Timeout')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Login Again' })).toBeTruthy();
+    const extend = await within(dialog).findByRole('button', { name: 'Extend Session' });
     server.replies.set(`GET ${api.isAuthenticated}`, { data: signedIn() });
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Extend Session' }));
+    await userEvent.click(extend);
     expect(await screen.findByText('Session extended')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });

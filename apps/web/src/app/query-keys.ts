@@ -2,6 +2,8 @@
 export const queryKeys = {
   csrf: ['csrf'],
   authStatus: ['auth-status'],
+  /** The server asked again, once the countdown says the session ended, whether it still holds it. */
+  sessionStillHeld: ['session-still-held'],
   currentUser: ['current-user'],
   systemMessage: ['system-message'],
   /** The plain-text service check of /status_check. */

@@ -6,6 +6,7 @@ export function makePasswordRequirements(blockedTerms: string[] = []): PasswordR
     status: 'success',
     Password_Complexity: defaultPasswordComplexity,
     blockedTerms,
+    rejectCommonPasswords: true,
   };
 }
 

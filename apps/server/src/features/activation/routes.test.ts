@@ -171,6 +171,7 @@ describe.each(testDatabaseKinds)('activation on %s', (kind) => {
         'password',
         'General Hospital',
       ],
+      rejectCommonPasswords: true,
     });
     expect((await client.get(`${REQUIREMENTS}?username=${'x'.repeat(300)}`)).statusCode).toBe(400);
     expect((await client.get(`${REQUIREMENTS}?username=a&b=c`)).statusCode).toBe(400);
@@ -192,7 +193,7 @@ describe.each(testDatabaseKinds)('activation on %s', (kind) => {
     const personal = await client.post(ACTIVATE, { claimCode: code, newPassword: 'Torvalds-Rules-1' });
     expect(personal.json()).toEqual({ errors: ['Contains blocked term: Torvalds'] });
     const common = await client.post(ACTIVATE, { claimCode: code, newPassword: 'P030710p$e4o' });
-    expect(common.json()).toEqual({ errors: ['This password is too common'] });
+    expect(common.json()).toEqual({ errors: ['Not a commonly used password'] });
     const row = await t.ctx.db
       .selectFrom('accounts')
       .selectAll()

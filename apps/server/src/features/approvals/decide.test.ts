@@ -1,4 +1,4 @@
-import { approvalMessages, type PendingApproval } from '@pra/contracts';
+import { approvalMessages, textFieldMessages, type PendingApproval } from '@pra/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
@@ -29,6 +29,14 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
     if (res.statusCode !== 200) throw new Error(`registration failed: ${res.body}`);
     return res.json<{ requestID: string }>().requestID;
   }
+  const requestStatus = async (requestId: string) =>
+    (
+      await t.ctx.db
+        .selectFrom('requests')
+        .select('status')
+        .where('id', '=', requestId)
+        .executeTakeFirstOrThrow()
+    ).status;
   const listOf = async (name: string) =>
     (await clients[name]!.get(LIST)).json<{ pendingApprovals: PendingApproval[] }>().pendingApprovals;
 
@@ -225,6 +233,20 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
     expect(badId.json()).toEqual({ errors: [`requestId: ${approvalMessages.noneSelected}`] });
   });
 
+  it('refuses a justification with a line break, a bidi override or over 2000 characters, deciding nothing', async () => {
+    const requestId = await register('text.decide@acme.example');
+    for (const [comment, error] of [
+      ['Denied.\nCall +1 555 0100 to appeal', textFieldMessages.invalidCharacters],
+      ['Denied \u202Edeifitsuj', textFieldMessages.invalidCharacters],
+      ['x'.repeat(2001), 'Max 2000 characters'],
+    ] as const) {
+      const res = await clients.brma!.post(DECIDE, { decision: 'DENY', requestId, comment });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ errors: [`comment: ${error}`] });
+    }
+    expect(await requestStatus(requestId)).toBe('pending');
+  });
+
   it('creates one account, one mail and one audit event when two approve at once (a real race on PostgreSQL)', async () => {
     const requestId = await register('race.approve@acme.example', 'Acme Imaging', 'Race', 'Condition');
     const results = await Promise.all([
@@ -324,12 +346,7 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
           clients.brmb!.post(DECIDE, { decision: 'DENY', requestId, comment: 'not for us' }),
         ]);
         expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
-        const request = await t.ctx.db
-          .selectFrom('requests')
-          .select('status')
-          .where('id', '=', requestId)
-          .executeTakeFirstOrThrow();
-        expect(request.status).toBe('approved');
+        expect(await requestStatus(requestId)).toBe('approved');
         const items = await t.ctx.db
           .selectFrom('request_items')
           .select(['organization_id', 'status'])

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../platform/db';
+import { isAdmin, isEmployeeBrm } from '../../identity/account-kinds';
 import type { Account } from '../../platform/db-schema';
 
 /**
@@ -8,8 +9,8 @@ import type { Account } from '../../platform/db-schema';
  */
 function decidableItems(db: Db | Tx, account: Account) {
   const pending = db.selectFrom('request_items as i').where('i.status', '=', 'pending');
-  if (account.is_admin) return pending;
-  if (!account.is_employee_brm) return pending.where(sql<boolean>`false`);
+  if (isAdmin(account)) return pending;
+  if (!isEmployeeBrm(account)) return pending.where(sql<boolean>`false`);
   return pending.where('i.organization_id', 'in', (eb) =>
     eb.selectFrom('brm_assignments').select('organization_id').where('account_id', '=', account.id),
   );

@@ -1,4 +1,5 @@
 import type { SAML } from '@node-saml/node-saml';
+import { personName } from '@pra/contracts';
 import type { AppContext } from '../../http/context';
 import { insertSession, revokeSession, type Session } from '../../http/session';
 import { findAccountByUsername } from '../../identity/accounts';
@@ -103,10 +104,14 @@ export async function completeSignIn(ctx: AppContext, sp: SAML, input: SignInInp
     // External IdPs may carry fresher names and email; the portal's own flags stay as they are.
     const givenName = attribute(attrs, ctx.config.IDP_ATTR_GIVEN_NAME);
     const familyName = attribute(attrs, ctx.config.IDP_ATTR_FAMILY_NAME);
-    if (ctx.config.idp === 'external' && givenName && familyName) {
+    // Names that fail the portal's own field rules (too long, line breaks, bidi or zero-width
+    // characters) are not taken, and never cut: the stored ones stay.
+    const given = personName.safeParse(givenName);
+    const family = personName.safeParse(familyName);
+    if (ctx.config.idp === 'external' && given.success && family.success) {
       await tx
         .updateTable('accounts')
-        .set({ given_name: givenName.slice(0, 255), family_name: familyName.slice(0, 255) })
+        .set({ given_name: given.data, family_name: family.data })
         .where('id', '=', account.id)
         .execute();
     }

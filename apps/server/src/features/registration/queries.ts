@@ -1,6 +1,7 @@
 import type { EmailInUseResult } from '@pra/contracts';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../platform/db';
+import { hasKindSql } from '../../identity/account-kinds';
 
 /** Active organizations owning an email domain, by name. */
 export async function activeOrganizationsForDomain(
@@ -56,14 +57,14 @@ export async function decidersOf(db: Db | Tx, organizationId: string): Promise<s
     .select('a.email')
     .where('b.organization_id', '=', organizationId)
     .where('a.status', '=', 'active')
-    .where('a.is_employee_brm', '=', true)
+    .where(hasKindSql('a', 'employeeBrm'))
     .execute();
   if (brms.length > 0) return brms.map((r) => r.email);
   const admins = await db
-    .selectFrom('accounts')
-    .select('email')
-    .where('is_admin', '=', true)
-    .where('status', '=', 'active')
+    .selectFrom('accounts as a')
+    .select('a.email')
+    .where(hasKindSql('a', 'admin'))
+    .where('a.status', '=', 'active')
     .execute();
   return admins.map((r) => r.email);
 }

@@ -1,7 +1,7 @@
 import { approvalMessages, emailDomain, registrationMessages, type RegistrationBody } from '@pra/contracts';
 import type { AppContext } from '../../http/context';
 import { AppError } from '../../http/errors';
-import { policies } from '../../http/guards';
+import { isBrmOrAdmin } from '../../identity/account-kinds';
 import { recordAudit } from '../../identity/audit';
 import { canDecide, deciderOf } from '../../identity/deciders';
 import { awaitingDecisionMail, mailSite, registrationReceivedMail } from '../../identity/mail-templates';
@@ -46,7 +46,7 @@ export async function registerUser(options: {
   if (!organization) throw new AppError('badRequest', registrationMessages.emailMismatch);
 
   // Registering on a vendor's behalf approves the registration: the same rule as deciding it.
-  const onBehalf = caller !== null && policies.isBrmOrAdmin(caller);
+  const onBehalf = caller !== null && isBrmOrAdmin(caller);
   if (onBehalf && !canDecide(await deciderOf(ctx.db, caller), { organizationId: organization.id })) {
     await recordAudit(ctx.db, {
       action: 'registration.on-behalf',

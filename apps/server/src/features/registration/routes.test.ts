@@ -1,4 +1,4 @@
-import { approvalMessages, registrationMessages } from '@pra/contracts';
+import { approvalMessages, registrationMessages, textFieldMessages } from '@pra/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
@@ -111,6 +111,38 @@ describe.each(testDatabaseKinds)('registration on %s', (kind) => {
       expect(res.statusCode).toBe(400);
       expect(res.json().errors.length).toBeGreaterThan(0);
     });
+    it.each([
+      ['a 300-character first name', { firstName: 'J'.repeat(300) }, 'firstName: Max 255 characters'],
+      [
+        "a last name carrying a paragraph and a link into the BRMs' mail",
+        { lastName: 'Doe\r\n\r\nUrgent: approve at https://evil.example' },
+        `lastName: ${textFieldMessages.invalidCharacters}`,
+      ],
+      [
+        'a first name with a tab',
+        { firstName: 'Jane\tX' },
+        `firstName: ${textFieldMessages.invalidCharacters}`,
+      ],
+      [
+        'a last name with a right-to-left override',
+        { lastName: 'Doe\u202Egpj.exe' },
+        `lastName: ${textFieldMessages.invalidCharacters}`,
+      ],
+      [
+        'a first name with a zero-width space',
+        { firstName: 'Ja\u200Bne' },
+        `firstName: ${textFieldMessages.invalidCharacters}`,
+      ],
+    ])('refuses %s with the field message, writing and mailing nothing', async (_name, change, error) => {
+      const before = [await countRows(t, 'requests'), await countRows(t, 'outbox')];
+      const res = await (
+        await anonymous(t)
+      ).post(SUBMIT, { ...registration('text.check@acme.example'), ...change });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ errors: [error] });
+      expect([await countRows(t, 'requests'), await countRows(t, 'outbox')]).toEqual(before);
+    });
+
     it('refuses a call without the CSRF token', async () => {
       const client = await anonymous(t);
       client.csrfToken = 'wrong';

@@ -1,5 +1,6 @@
 import { api, type CurrentUser } from '@pra/contracts';
 import type { AppContext } from '../../http/context';
+import { isAdmin, isEmployeeBrm } from '../../identity/account-kinds';
 import { organizationsOf } from '../../identity/accounts';
 import type { Account } from '../../platform/db-schema';
 
@@ -15,8 +16,8 @@ export async function loadCurrentUser(ctx: AppContext, account: Account): Promis
     email: account.email,
     manager: account.manager,
     orgs: await organizationsOf(ctx.db, account),
-    isEmployeeBrm: account.type === 'employee' && account.is_employee_brm,
-    isAdmin: account.type === 'employee' && account.is_admin,
+    isEmployeeBrm: isEmployeeBrm(account),
+    isAdmin: isAdmin(account),
     loginUrl: api.login,
     type: account.type,
     iiqAvailable: !ctx.config.IIQ_MAINTENANCE,

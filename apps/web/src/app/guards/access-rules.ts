@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@pra/contracts';
 import { routes } from '@pra/contracts/paths';
-import { isBrmOrAdmin, isVendor } from '../roles';
+import { isBrmOrAdmin, isEmployeeBrm, isVendor } from '../account-kinds';
 
 /** The notice shown on BRM routes to people without a BRM role (spec, section 6). */
 export const BRM_NOTICE =
@@ -50,6 +50,6 @@ export function decideAccess(rule: AccessRule, { isAuthenticated, user }: Access
     case 'brm':
       return isBrmOrAdmin(user) ? allow : { kind: 'notice', message: BRM_NOTICE };
     case 'employeeBrm':
-      return user.isEmployeeBrm ? allow : { kind: 'notice', message: BRM_NOTICE };
+      return isEmployeeBrm(user) ? allow : { kind: 'notice', message: BRM_NOTICE };
   }
 }

@@ -2,6 +2,7 @@ import Container from 'react-bootstrap/Container';
 import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
 import { Link, useLocation } from '../routing/router';
+import type { CurrentUser } from '@pra/contracts';
 import { loginUrl, routes } from '@pra/contracts/paths';
 import { BrandLogo } from '../../components/brand-logo';
 import { WithTooltip } from '../../components/with-tooltip';
@@ -11,6 +12,15 @@ import { siteLinks } from '../site-links';
 import { useIsAuthenticated } from '../use-auth-status';
 import { useCurrentUser } from '../use-current-user';
 import { NavEntry } from './nav-entry';
+
+/**
+ * Where the nav's Log In goes (spec, top navigation): the current-user record's login URL with
+ * next set to /welcome, or /home when there is no login URL. The server takes only same-origin
+ * paths for next, so "origin plus /welcome" is sent as the path.
+ */
+export function logInHref(user: Pick<CurrentUser, 'loginUrl'> | undefined): string {
+  return user?.loginUrl ? loginUrl(routes.welcome, user.loginUrl) : routes.home;
+}
 
 /** Top navigation of the shared layout. */
 export function TopNav() {
@@ -45,8 +55,7 @@ export function TopNav() {
                 </WithTooltip>
               ) : (
                 <WithTooltip id="nav-tip-session" text="Start your PRA session">
-                  {/* The server only accepts same-origin paths for next; it resolves them against its origin. */}
-                  <Nav.Link href={loginUrl(routes.welcome)}>Log In</Nav.Link>
+                  <Nav.Link href={logInHref(user)}>Log In</Nav.Link>
                 </WithTooltip>
               )}
             </Nav.Item>

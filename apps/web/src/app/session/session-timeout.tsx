@@ -1,7 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useLocation } from '../routing/router';
 import { loginUrl } from '@pra/contracts/paths';
+import { getAuthStatus } from '../../api/session';
+import { queryKeys } from '../query-keys';
 import { signOut } from '../sign-out';
 import { useAuthStatus } from '../use-auth-status';
 import { useExtendSession } from './use-extend-session';
@@ -19,6 +22,20 @@ export function SessionTimeout() {
   const extend = useExtendSession();
   const { pathname, search } = useLocation();
   const canExtend = (auth?.remainingSessionExtentions ?? 0) > 0;
+  const isExpired = state.kind === 'expired';
+  // Extend Session works only while the server still holds the session, so once the countdown
+  // says it ended the server is asked again: normally it has ended it (Login Again only); with a
+  // browser clock ahead of the server's it may still hold it, and Extend Session is offered too.
+  const stillHeld = useQuery({
+    queryKey: queryKeys.sessionStillHeld,
+    queryFn: ({ signal }) => getAuthStatus(signal),
+    enabled: isExpired,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+  const canExtendEnded =
+    stillHeld.data?.isAuthenticated === true && (stillHeld.data.remainingSessionExtentions ?? 0) > 0;
 
   const handleExtend = () => {
     if (!extend.isPending) extend.mutate();
@@ -47,7 +64,7 @@ export function SessionTimeout() {
         </div>
       )}
       <Modal
-        show={state.kind === 'expired'}
+        show={isExpired}
         backdrop="static"
         keyboard={false}
         centered
@@ -60,15 +77,15 @@ export function SessionTimeout() {
         </Modal.Header>
         <Modal.Body>Your session has timed out. You can login again to start a new session.</Modal.Body>
         <Modal.Footer>
-          {canExtend ? (
-            <Button variant="primary" onClick={handleExtend} disabled={extend.isPending}>
+          {/* Login Again is always there, so a failed extension never strands anyone. */}
+          {canExtendEnded && (
+            <Button variant="outline-primary" onClick={handleExtend} disabled={extend.isPending}>
               Extend Session
             </Button>
-          ) : (
-            <Button variant="primary" onClick={handleLogin}>
-              Login Again
-            </Button>
           )}
+          <Button variant="primary" onClick={handleLogin}>
+            Login Again
+          </Button>
         </Modal.Footer>
       </Modal>
     </>

@@ -81,7 +81,8 @@ export function AcceptableUsePolicyModal({ show, onHide }: { show: boolean; onHi
           {POLICY_TITLE}
         </Modal.Title>
       </Modal.Header>
-      <Modal.Body>
+      {/* The body scrolls: focusable and named, so keyboard users can scroll it too. */}
+      <Modal.Body tabIndex={0} role="region" aria-label={`${POLICY_TITLE} text`}>
         <AcceptableUsePolicyText />
       </Modal.Body>
       <Modal.Footer>

@@ -3,12 +3,18 @@ import { GOOD_PASSWORD, makePasswordRequirements } from '../../test/password-pol
 import { evaluatePassword } from './evaluate-password';
 
 const policy = makePasswordRequirements(['jdoe']);
+const commonList = new Set(['p030710p$e4o']);
 
 describe('evaluatePassword', () => {
   it('is valid only with the policy known, every rule passed and the confirmation equal', () => {
-    expect(
-      evaluatePassword({ newPassword: GOOD_PASSWORD, confirmPassword: GOOD_PASSWORD }, policy).isValid,
-    ).toBe(true);
+    const good = { newPassword: GOOD_PASSWORD, confirmPassword: GOOD_PASSWORD };
+    expect(evaluatePassword(good, policy, commonList).isValid).toBe(true);
+    // The common-password list not loaded yet: that rule is not known to pass.
+    expect(evaluatePassword(good, policy).isValid).toBe(false);
+    const common = { newPassword: 'P030710p$e4o', confirmPassword: 'P030710p$e4o' };
+    expect(evaluatePassword(common, policy, commonList).checks.filter((c) => !c.ok)).toEqual([
+      { rule: 'notCommon', message: 'Not a commonly used password', ok: false },
+    ]);
     expect(
       evaluatePassword({ newPassword: GOOD_PASSWORD, confirmPassword: GOOD_PASSWORD }, undefined).isValid,
     ).toBe(false);

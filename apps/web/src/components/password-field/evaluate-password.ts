@@ -1,4 +1,4 @@
-import type { PasswordCheck, PasswordRequirements } from '@pra/contracts';
+import type { CommonPasswords, PasswordCheck, PasswordRequirements } from '@pra/contracts';
 import { checkPassword } from '@pra/contracts/password-policy';
 
 /** The two inputs of the password component. */
@@ -24,8 +24,9 @@ export interface PasswordEvaluation {
 export function evaluatePassword(
   pair: PasswordPair,
   requirements: PasswordRequirements | undefined,
+  commonPasswords?: CommonPasswords,
 ): PasswordEvaluation {
-  const checks = requirements ? checkPassword(pair.newPassword, requirements) : [];
+  const checks = requirements ? checkPassword(pair.newPassword, requirements, commonPasswords) : [];
   const matches = pair.newPassword === pair.confirmPassword;
   const isValid =
     requirements !== undefined && pair.newPassword.length > 0 && checks.every((check) => check.ok) && matches;

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
@@ -51,6 +51,8 @@ describe('PasswordField', () => {
       'Min amount of numbers: 1 (not met)',
       'Max repeated characters: 2 (met)',
       'Min character types: 3 (not met)',
+      // Unmet only until the common-password list has loaded.
+      expect.stringMatching(/^Not a commonly used password \((met|not met)\)$/),
     ]);
     await userEvent.type(screen.getByLabelText('New Password'), 'abcD');
     expect(item('Min uppercase characters: 1').textContent).toContain('(met)');
@@ -87,8 +89,26 @@ describe('PasswordField', () => {
     expect(screen.getByLabelText('Confirm Password').hasAttribute('aria-describedby')).toBe(false);
     expect(screen.getByLabelText('Confirm Password').hasAttribute('aria-invalid')).toBe(false);
     expect(screen.queryByText('Passwords must match')).toBeNull();
-    expect(onValidityChange).toHaveBeenLastCalledWith(true);
+    await waitFor(() => expect(onValidityChange).toHaveBeenLastCalledWith(true), { timeout: 5000 });
     expect(screen.getByRole('status').textContent).toBe('All password requirements met');
+  });
+
+  it('shows the common-password rule the server enforces and refuses a password on the list', async () => {
+    const onValidityChange = renderField();
+    await screen.findByRole('list');
+    // Meets every other rule, but is on zxcvbn's common-password list.
+    const common = 'P030710p$e4o';
+    await userEvent.type(screen.getByLabelText('New Password'), common);
+    await userEvent.type(screen.getByLabelText('Confirm Password'), common);
+    await waitFor(() => expect(item('Not a commonly used password').textContent).toContain('(not met)'));
+    expect(screen.getByRole('status').textContent).toBe('1 password requirements not met');
+    expect(onValidityChange).toHaveBeenLastCalledWith(false);
+    await userEvent.type(screen.getByLabelText('New Password'), 'x');
+    await userEvent.type(screen.getByLabelText('Confirm Password'), 'x');
+    await waitFor(() => expect(item('Not a commonly used password').textContent).toContain('(met)'), {
+      timeout: 5000,
+    });
+    expect(onValidityChange).toHaveBeenLastCalledWith(true);
   });
 
   it('shows an advisory strength meter once the estimator has loaded', async () => {

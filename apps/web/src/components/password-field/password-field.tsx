@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
+import { useCommonPasswords } from './common-passwords';
 import { evaluatePassword, PASSWORDS_MUST_MATCH, type PasswordPair } from './evaluate-password';
 import { PasswordChecklist } from './password-checklist';
 import { PasswordStrength } from './password-strength';
@@ -28,7 +29,8 @@ export function PasswordField({ username, value, onChange, onValidityChange, dis
   const [isShown, setIsShown] = useState(false);
   const [isConfirmTouched, setIsConfirmTouched] = useState(false);
   const requirements = usePasswordRequirements(username);
-  const { checks, matches, isValid } = evaluatePassword(value, requirements.data);
+  const commonPasswords = useCommonPasswords(requirements.data?.rejectCommonPasswords === true);
+  const { checks, matches, isValid } = evaluatePassword(value, requirements.data, commonPasswords);
 
   useEffect(() => {
     onValidityChange?.(isValid);

@@ -1,7 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { api, registrationMessages } from '@pra/contracts';
+import { api, registrationMessages, textFieldMessages } from '@pra/contracts';
 import {
   anonymous,
   bootReplies,
@@ -49,6 +49,8 @@ describe('New User Registration', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Read the Acceptable Use Policy' }));
     const dialog = await screen.findByRole('dialog', { name: 'Acceptable Use Policy' });
+    // Its scrolling text is reachable by keyboard (axe: scrollable-region-focusable).
+    expect(within(dialog).getByRole('region', { name: 'Acceptable Use Policy text' }).tabIndex).toBe(0);
     await userEvent.click(dialog.querySelector('.modal-footer button')!);
     await userEvent.click(screen.getByLabelText('I agree to the Acceptable Use Policy'));
     await waitFor(() => expect(registerButton()).toHaveProperty('disabled', false));
@@ -63,7 +65,7 @@ describe('New User Registration', () => {
     });
     await userEvent.click(screen.getByRole('link', { name: 'Home' }));
     expect(history.location.pathname).toBe('/home');
-  });
+  }, 15_000);
 
   it("shows 'Required' and 'Invalid email' and keeps Register disabled", async () => {
     setup();
@@ -74,6 +76,23 @@ describe('New User Registration', () => {
     await userEvent.type(screen.getByLabelText('Email'), 'not-an-email');
     await userEvent.tab();
     expect(await screen.findByText('Invalid email')).toBeTruthy();
+    expect(registerButton()).toHaveProperty('disabled', true);
+  });
+
+  it('refuses an over-long pasted name and invisible characters with a message, never cutting them', async () => {
+    setup();
+    renderApp('/new-user');
+    const first = await screen.findByLabelText<HTMLInputElement>('First Name');
+    await userEvent.click(first);
+    await userEvent.paste('J'.repeat(300));
+    await userEvent.tab();
+    expect(first.value).toHaveLength(300);
+    expect(await screen.findByText('Max 255 characters')).toBeTruthy();
+    await userEvent.click(screen.getByLabelText('Last Name'));
+    await userEvent.paste('Doe\u202Egpj.exe');
+    await userEvent.tab();
+    expect(await screen.findByText(textFieldMessages.invalidCharacters)).toBeTruthy();
+    expect(screen.getByLabelText('Last Name').getAttribute('aria-invalid')).toBe('true');
     expect(registerButton()).toHaveProperty('disabled', true);
   });
 
@@ -119,6 +138,36 @@ describe('New User Registration', () => {
     await userEvent.click(registerButton());
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe(registrationMessages.pending);
+  });
+
+  it('after the email changes, submits only the organization the select shows', async () => {
+    const server = setup();
+    renderApp('/new-user');
+    await fillForm();
+    await waitFor(() => expect(orgSelect().disabled).toBe(false), { timeout: 3000 });
+    await userEvent.selectOptions(orgSelect(), 'Acme Labs');
+    await userEvent.click(screen.getByLabelText('I agree to the Acceptable Use Policy'));
+    await waitFor(() => expect(registerButton()).toHaveProperty('disabled', false));
+
+    // Another address at the same domain: the organization list reloads and shows no choice.
+    await userEvent.clear(screen.getByLabelText('Email'));
+    await userEvent.type(screen.getByLabelText('Email'), 'john@acme.example');
+    await waitFor(() => expect(orgSelect().disabled).toBe(false), { timeout: 3000 });
+    await waitFor(() => expect(orgSelect().options).toHaveLength(3));
+    expect(orgSelect().value).toBe('');
+    expect(orgSelect().selectedOptions[0]?.textContent).toBe('Select an organization');
+    expect(registerButton()).toHaveProperty('disabled', true);
+    await userEvent.click(registerButton());
+    expect(server.requests.some((r) => r.key === submitKey)).toBe(false);
+
+    await userEvent.selectOptions(orgSelect(), 'Acme Imaging');
+    await waitFor(() => expect(registerButton()).toHaveProperty('disabled', false));
+    await userEvent.click(registerButton());
+    await screen.findByRole('heading', { level: 1, name: 'Registration Successful' });
+    expect(server.requests.find((r) => r.key === submitKey)?.data).toMatchObject({
+      email: 'john@acme.example',
+      org: 'Acme Imaging',
+    });
   });
 
   it('lets a BRM register on behalf without the policy, only for its own organizations', async () => {

@@ -1,5 +1,5 @@
 import type { CurrentUser } from '@pra/contracts';
-import { isBrmOrAdmin } from '../../app/roles';
+import { isAdmin, isBrmOrAdmin } from '../../app/account-kinds';
 
 export type Registrant = Pick<CurrentUser, 'orgs' | 'isAdmin' | 'isEmployeeBrm' | 'type'>;
 
@@ -13,7 +13,7 @@ export function registersOnBehalf(user: Registrant | undefined): boolean {
  * only those the BRM manages to a BRM (the server refuses the others anyway).
  */
 export function organizationChoices(domainOrgs: readonly string[], user: Registrant | undefined): string[] {
-  if (!registersOnBehalf(user) || user?.isAdmin) return [...domainOrgs];
+  if (!registersOnBehalf(user) || (user && isAdmin(user))) return [...domainOrgs];
   const own = new Set(user?.orgs);
   return domainOrgs.filter((org) => own.has(org));
 }

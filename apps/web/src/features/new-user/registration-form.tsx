@@ -45,9 +45,14 @@ export function RegistrationForm({ user, isOnBehalf, onRegistered }: Registratio
   const choices = checks.domainOrgs ? organizationChoices(checks.domainOrgs, user) : undefined;
   const choicesKey = choices?.join('\n');
 
-  // Keep the chosen organization among the choices; pick it when there is only one.
+  // The form submits only what the select shows. While the list is (re)loading after an email
+  // change the select shows no organization, so the choice is dropped and must be made again;
+  // once loaded, a lone organization is picked.
   useEffect(() => {
-    if (choicesKey === undefined) return; // Still loading: keep the choice until the list is known.
+    if (choicesKey === undefined) {
+      if (org) setValue('org', '', { shouldValidate: true });
+      return;
+    }
     const options = choicesKey ? choicesKey.split('\n') : [];
     const [only] = options;
     if (options.length === 1 && only !== undefined && org !== only)
@@ -111,6 +116,7 @@ export function RegistrationForm({ user, isOnBehalf, onRegistered }: Registratio
         <Form.Label>Organization</Form.Label>
         <Form.Select
           {...register('org')}
+          value={org}
           disabled={!choices?.length}
           isInvalid={!!orgError}
           aria-invalid={!!orgError}

@@ -11,7 +11,10 @@ interface TextFieldProps extends UseFormRegisterReturn {
   after?: ReactNode;
 }
 
-/** A labelled text input of the registration form with its error announced through aria-describedby. */
+/**
+ * A labelled text input of the registration form with its error announced through aria-describedby.
+ * No maxLength: the browser would cut a pasted value silently; 'Max 255 characters' says so instead.
+ */
 export function TextField({ label, type = 'text', autoComplete, error, after, ...field }: TextFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
@@ -21,7 +24,6 @@ export function TextField({ label, type = 'text', autoComplete, error, after, ..
       <Form.Control
         type={type}
         autoComplete={autoComplete}
-        maxLength={255}
         isInvalid={!!error}
         aria-invalid={!!error}
         aria-describedby={error ? errorId : undefined}

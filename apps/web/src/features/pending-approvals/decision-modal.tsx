@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import type { Decision, PendingApproval } from '@pra/contracts';
+import { commentText, fieldError } from '@pra/contracts/text-fields';
 import { approvalPersonName } from './approval-person';
 
 interface DecisionModalProps {
@@ -27,7 +28,9 @@ export function DecisionModal({
   const titleId = useId();
   const [comment, setComment] = useState('');
   const isReject = decision === 'DENY';
-  const canConfirm = !isSubmitting && (!isReject || comment.trim().length > 0);
+  // The server's own field rule (length, no line breaks or invisible characters), shown as typed.
+  const commentError = fieldError(commentText, comment);
+  const canConfirm = !isSubmitting && !commentError && (!isReject || comment.trim().length > 0);
   const who = item ? approvalPersonName(item) : '';
 
   return (
@@ -53,11 +56,16 @@ export function DecisionModal({
             <Form.Control
               as="textarea"
               rows={3}
-              maxLength={2000}
               value={comment}
               required={isReject}
+              isInvalid={!!commentError}
+              aria-invalid={!!commentError}
+              aria-describedby={commentError ? `${titleId}-comment-error` : undefined}
               onChange={(event) => setComment(event.target.value)}
             />
+            <Form.Control.Feedback type="invalid" id={`${titleId}-comment-error`}>
+              {commentError}
+            </Form.Control.Feedback>
             {isReject && <Form.Text>A justification is required to reject a request.</Form.Text>}
           </Form.Group>
         </Modal.Body>

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { api, type PendingApproval } from '@pra/contracts';
+import { api, textFieldMessages, type PendingApproval } from '@pra/contracts';
 import { bootReplies, installFakeServer, makeUser, signedIn } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
 
@@ -108,6 +108,29 @@ describe('Approvals and Provisioning', () => {
     });
     await waitFor(() => expect(screen.queryByText('user2@acme.example')).toBeNull());
     expect(server.requests.filter((r) => r.key === listKey)).toHaveLength(2);
+  });
+
+  it('refuses a justification with a line break or over 2000 characters, saying why', async () => {
+    const server = setup([makeApproval(1)]);
+    renderApp('/brm/pending-approvals');
+    await userEvent.click(await screen.findByRole('button', { name: 'Reject' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject Request' });
+    const field = within(dialog).getByLabelText('Justification');
+    const confirm = within(dialog).getByRole('button', { name: 'Reject' });
+    await userEvent.type(field, 'Unknown{Enter}person');
+    expect(within(dialog).getByText(textFieldMessages.invalidCharacters)).toBeTruthy();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(confirm).toHaveProperty('disabled', true);
+
+    await userEvent.clear(field);
+    await userEvent.click(field);
+    await userEvent.paste('x'.repeat(2001));
+    // Not cut to 2000 by the browser: the whole text stays and the message says what is wrong.
+    expect((field as HTMLTextAreaElement).value).toHaveLength(2001);
+    expect(within(dialog).getByText('Max 2000 characters')).toBeTruthy();
+    expect(confirm).toHaveProperty('disabled', true);
+    await userEvent.click(confirm);
+    expect(server.requests.some((r) => r.key === decideKey)).toBe(false);
   });
 
   it('approves after confirmation', async () => {

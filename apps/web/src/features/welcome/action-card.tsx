@@ -17,7 +17,8 @@ export function ActionCard({ item, state, count }: ActionCardProps) {
     <>
       {item.label}
       {count !== undefined && (
-        <Badge bg="danger" pill className="ms-2">
+        // Alarm red only when something waits; a 0 is plain grey.
+        <Badge bg={count > 0 ? 'danger' : 'secondary'} pill className="ms-2">
           {count}
           <span className="visually-hidden"> pending</span>
         </Badge>

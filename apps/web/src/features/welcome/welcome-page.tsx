@@ -3,7 +3,7 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { fullName } from '@pra/contracts/user';
 import { actionItems } from '../../app/action-items';
-import { isBrmOrAdmin } from '../../app/roles';
+import { isBrmOrAdmin } from '../../app/account-kinds';
 import { useCurrentUser } from '../../app/use-current-user';
 import { ActionCard } from './action-card';
 import { usePendingApprovalsCount } from './use-pending-approvals-count';

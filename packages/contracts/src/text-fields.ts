@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** Longest name, job title or other one-line text field (spec section 5). */
+export const TEXT_MAX_LENGTH = 255;
+/** Longest justification or comment. */
+export const COMMENT_MAX_LENGTH = 2000;
+
+export const textFieldMessages = {
+  required: 'Required',
+  tooLong: (max: number) => `Max ${max} characters`,
+  invalidCharacters: 'Line breaks, tabs and invisible formatting characters are not allowed',
+} as const;
+
+/**
+ * Characters a typed name or comment never needs and that can disguise what a reader sees:
+ * control characters (CR, LF and tab included), line and paragraph separators, bidirectional
+ * marks, overrides and isolates (U+200E/F, U+202A–E, U+2066–9), and zero-width characters
+ * (U+200B–D, U+2060–4, U+FEFF). Such text ends up in BRMs' mails and lists.
+ */
+const FORBIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u;
+
+/** True when the text holds none of the forbidden characters. */
+export function isPlainText(value: string): boolean {
+  return !FORBIDDEN.test(value);
+}
+
+/**
+ * The one schema of every person-typed text field (names, job title, justifications, comments):
+ * trimmed; refused — never cut — when longer than `max`; refused when it holds control, bidi or
+ * zero-width characters. `required` adds the spec's 'Required'.
+ */
+export function plainText({
+  max = TEXT_MAX_LENGTH,
+  required = true,
+}: { max?: number; required?: boolean } = {}) {
+  const base = z.string().trim();
+  return (required ? base.min(1, textFieldMessages.required) : base)
+    .max(max, textFieldMessages.tooLong(max))
+    .refine(isPlainText, textFieldMessages.invalidCharacters);
+}
+
+/** Given name, family name. */
+export const personName = plainText();
+/** Job title (may be empty). */
+export const jobTitle = plainText({ required: false });
+/** A justification or comment (may be empty; a rejection requires one, see approveOrDenyBody). */
+export const commentText = plainText({ max: COMMENT_MAX_LENGTH, required: false });
+
+/** The first message a field schema gives for `value`, or undefined when it passes. */
+export function fieldError(schema: z.ZodType, value: unknown): string | undefined {
+  const result = schema.safeParse(value);
+  return result.success ? undefined : result.error.issues[0]?.message;
+}

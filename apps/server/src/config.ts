@@ -40,6 +40,20 @@ export const settingsSchema = z.object({
     .optional()
     .describe('PostgreSQL connection URL; when unset the embedded database in DATA_DIR is used'),
   DATABASE_POOL_SIZE: int(1, 200).default(10).describe('Connections per instance to PostgreSQL'),
+  DATABASE_STATEMENT_TIMEOUT_MS: int(0, 600_000)
+    .default(2_000)
+    .describe(
+      'PostgreSQL cancels a statement (or lock wait) running longer, and the request answers 503; 0: no limit',
+    ),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(0, 600_000)
+    .default(5_000)
+    .describe('PostgreSQL ends a connection left idle inside a transaction this long; 0: no limit'),
+  DATABASE_CONNECTION_WAIT_MS: int(100, 60_000)
+    .default(2_000)
+    .describe('Longest wait for a pool connection before the request answers 503'),
+  DATABASE_STARTUP_WAIT_SECONDS: int(0, 3600)
+    .default(60)
+    .describe('At start, how long to keep retrying an unreachable PostgreSQL before exiting'),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')

@@ -1,4 +1,6 @@
+import pino, { type LoggerOptions } from 'pino';
 import { buildApp } from './app';
+import { loggerOptions } from './platform/logger';
 import { ConfigError, loadConfigFromEnvironment, type Config } from './config';
 import { announceDemoAccounts, demoAccountsFile, seedDemoData } from './identity/demo-data';
 import { startHousekeeping } from './platform/housekeeping';
@@ -19,7 +21,9 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const runtime = await openRuntime(config);
+  // Start-up messages (e.g. waiting for the database) before the app and its logger exist.
+  const startupLog = pino(loggerOptions(config.LOG_LEVEL) as LoggerOptions);
+  const runtime = await openRuntime(config, startupLog);
   const app = await buildApp(runtime.ctx);
 
   if (config.demoData) {

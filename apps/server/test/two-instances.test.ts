@@ -1,74 +1,22 @@
 // Two server processes sharing one PostgreSQL database, as behind a load balancer: a sign-in
 // started on one finishes on the other, and a session made on one is valid, and ends, on both.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readKeyPair } from '../src/platform/keys';
 import { authnRequestIdFromUrl, forgeResponse } from './support/saml-forge';
+import {
+  buildServer,
+  freePort,
+  scratchDatabase,
+  startServer as start,
+  stopServer,
+  waitUntilUp,
+  type Instance,
+} from './support/server-process';
 
-const serverDir = fileURLToPath(new URL('..', import.meta.url));
 const DEMO_PASSWORD = 'Demo-Secret-2024!xyz';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-interface Instance {
-  name: string;
-  url: string;
-  child: ChildProcess;
-  output: string[];
-  exit: Promise<number | null>;
-}
-
-function start(name: string, port: number, env: Record<string, string>): Instance {
-  const child = spawn(process.execPath, ['dist/server.js'], {
-    cwd: serverDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? tmpdir(),
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { name, url: `http://127.0.0.1:${port}`, child, output, exit };
-}
-
-async function waitUntilUp(instance: Instance, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (instance.child.exitCode !== null) break;
-    try {
-      const res = await fetch(`${instance.url}/api/service_check`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${instance.name} did not come up:\n${instance.output.join('')}`);
-}
 
 /** The cookie `name` a response sets, as `name=value`; '' when it clears it. */
 function sessionCookie(res: Response, name = 'pra_session'): string | undefined {
@@ -79,34 +27,21 @@ function sessionCookie(res: Response, name = 'pra_session'): string | undefined 
 }
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one PostgreSQL database', () => {
-  const adminUrl = process.env.TEST_DATABASE_URL ?? '';
-  const dbName = `pra_test_${randomBytes(6).toString('hex')}`;
+  let database: Awaited<ReturnType<typeof scratchDatabase>> | undefined;
   let dataDir: string;
   let a: Instance;
   let b: Instance;
   let publicUrl: string;
 
-  async function admin(query: string): Promise<void> {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(query);
-    } finally {
-      await client.end();
-    }
-  }
-
   beforeAll(async () => {
-    execFileSync(process.execPath, ['build.mjs'], { cwd: serverDir, stdio: 'pipe' });
-    await admin(`create database ${dbName}`);
-    const dbUrl = new URL(adminUrl);
-    dbUrl.pathname = `/${dbName}`;
+    buildServer();
+    database = await scratchDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'pra-two-instances-'));
     const [portA, portB] = [await freePort(), await freePort()];
     publicUrl = `http://localhost:${portA}`;
     const env = {
       PRA_MODE: 'standalone',
-      DATABASE_URL: dbUrl.toString(),
+      DATABASE_URL: database.url,
       DATA_DIR: dataDir,
       DEMO_DATA: 'true',
       DEMO_PASSWORD,
@@ -121,14 +56,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
   }, 60_000);
 
   afterAll(async () => {
-    const codes = await Promise.all(
-      [a, b].filter(Boolean).map(async (instance) => {
-        if (instance.child.exitCode === null) instance.child.kill('SIGTERM');
-        return instance.exit;
-      }),
-    );
+    const codes = await Promise.all([a, b].map(stopServer));
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    await admin(`drop database if exists ${dbName} with (force)`);
+    await database?.drop();
     // Graceful shutdown: both processes close the server and the pool and exit 0.
     expect(codes, [a, b].map((i) => `${i?.name}:\n${i?.output.join('')}`).join('\n')).toEqual([0, 0]);
   }, 30_000);

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import type { Config } from '../config';
 import type { AppContext } from '../http/context';
 import { sessionSettings } from '../http/session';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
+import type { DatabaseHandle, DatabaseTimeouts } from './db';
+import { openMigratedDatabase, type StartupLog } from './db-startup';
 import { createEncryptor } from './encryption';
 import { builtinIdpDescription, loadIdpMetadata } from './idp-metadata';
 import { loadOrCreateKeyPair, readKeyPair } from './keys';
@@ -42,15 +43,28 @@ export async function createAppContext(parts: ContextParts): Promise<AppContext>
   };
 }
 
+/** The pool's limits from the settings. */
+export function databaseTimeouts(config: Config): DatabaseTimeouts {
+  return {
+    statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    idleInTransactionMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    connectionWaitMs: config.DATABASE_CONNECTION_WAIT_MS,
+  };
+}
+
 /** Opens the outside parts the config names and migrates the database: everything but HTTP. */
-export async function openRuntime(config: Config): Promise<Runtime> {
+export async function openRuntime(config: Config, log: StartupLog): Promise<Runtime> {
   const dataDir = resolve(config.DATA_DIR);
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATABASE_URL ? undefined : resolve(dataDir, 'db'),
-    poolSize: config.DATABASE_POOL_SIZE,
-  });
-  await migrateToLatest(database.db);
+  const database = await openMigratedDatabase(
+    {
+      url: config.DATABASE_URL,
+      dataDir: config.DATABASE_URL ? undefined : resolve(dataDir, 'db'),
+      poolSize: config.DATABASE_POOL_SIZE,
+      timeouts: databaseTimeouts(config),
+    },
+    config.DATABASE_STARTUP_WAIT_SECONDS,
+    log,
+  );
   const secret = config.SESSION_SECRET ?? loadOrCreateSecret(dataDir, 'session-secret');
   const spKeys =
     config.SAML_SP_KEY_FILE && config.SAML_SP_CERT_FILE

@@ -16,6 +16,13 @@ const list = z.string().transform((v) =>
     .filter(Boolean),
 );
 
+/** The pool's limits (ms): 503 within about 2 s when PostgreSQL hangs (docs/OPERATIONS.md). */
+export const databaseTimeoutDefaults = {
+  statementMs: 1_500,
+  idleInTransactionMs: 5_000,
+  connectionWaitMs: 1_000,
+} as const;
+
 export const settingsSchema = z.object({
   PRA_MODE: z
     .enum(['standalone', 'production'])
@@ -41,15 +48,15 @@ export const settingsSchema = z.object({
     .describe('PostgreSQL connection URL; when unset the embedded database in DATA_DIR is used'),
   DATABASE_POOL_SIZE: int(1, 200).default(10).describe('Connections per instance to PostgreSQL'),
   DATABASE_STATEMENT_TIMEOUT_MS: int(0, 600_000)
-    .default(2_000)
+    .default(databaseTimeoutDefaults.statementMs)
     .describe(
       'PostgreSQL cancels a statement (or lock wait) running longer, and the request answers 503; 0: no limit',
     ),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(0, 600_000)
-    .default(5_000)
+    .default(databaseTimeoutDefaults.idleInTransactionMs)
     .describe('PostgreSQL ends a connection left idle inside a transaction this long; 0: no limit'),
   DATABASE_CONNECTION_WAIT_MS: int(100, 60_000)
-    .default(2_000)
+    .default(databaseTimeoutDefaults.connectionWaitMs)
     .describe('Longest wait for a pool connection before the request answers 503'),
   DATABASE_STARTUP_WAIT_SECONDS: int(0, 3600)
     .default(60)

@@ -14,6 +14,7 @@ import {
 import pg from 'pg';
 import * as initial from '../migrations/0001-initial';
 import * as samlRequestBrowser from '../migrations/0002-saml-request-browser';
+import { databaseTimeoutDefaults } from '../config';
 import type { Database } from './db-schema';
 import { PgliteDialect } from './pglite-dialect';
 
@@ -36,7 +37,7 @@ export interface DatabaseOptions {
   /** Folder of the embedded database; without it the embedded database lives in memory. */
   dataDir?: string | undefined;
   poolSize?: number;
-  /** Limits that keep a hung or lost PostgreSQL from hanging requests (defaults: config.ts). */
+  /** Limits that keep a hung or lost PostgreSQL from hanging requests (default: config.ts's). */
   timeouts?: Partial<DatabaseTimeouts>;
 }
 
@@ -48,13 +49,6 @@ export interface DatabaseTimeouts {
   /** Longest wait for a pool connection (a free one, or a new one being opened). */
   connectionWaitMs: number;
 }
-
-/** The defaults config.ts also documents; tests and tools that open a pool get the same limits. */
-export const defaultDatabaseTimeouts: DatabaseTimeouts = {
-  statementMs: 2_000,
-  idleInTransactionMs: 5_000,
-  connectionWaitMs: 2_000,
-};
 
 /** What the pool tells about its load, for load shedding and the service check. */
 export interface PoolStats {
@@ -97,7 +91,7 @@ function guardedPool(pool: pg.Pool): PostgresPool {
 }
 
 function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
-  const limits = { ...defaultDatabaseTimeouts, ...options.timeouts };
+  const limits = { ...databaseTimeoutDefaults, ...options.timeouts };
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputText } from './text';
 import { successResponse } from './system';
 
 /** One approval task as the approvals page lists it (spec section 3, "Pending approval"). */
@@ -48,7 +49,7 @@ export const approveOrDenyBody = z
     decision,
     requestId: z.string().uuid('Unexpected error occurred: no pending approval selected'),
     workItemId: z.string().uuid().optional(),
-    comment: z.string().trim().max(2000).default(''),
+    comment: inputText().trim().max(2000).default(''),
   })
   .refine((body) => body.decision === 'APPROVE' || body.comment.length > 0, {
     message: 'A justification is required to reject a request',

@@ -6,4 +6,5 @@ export * from './paths';
 export * from './registration';
 export * from './session';
 export * from './system';
+export * from './text';
 export * from './user';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputText } from './text';
 
 /** GET /api/system/message: the operator's banner. */
 export const systemMessage = z.object({
@@ -16,7 +17,7 @@ export const CLIENT_LOG_MAX_CHARS = 2000;
 
 /** POST /api/client-log: a failure the browser saw (message, request url and method). */
 export const clientLogBody = z.strictObject({
-  errorMessage: z.string().min(1).max(CLIENT_LOG_MAX_CHARS),
+  errorMessage: inputText().min(1).max(CLIENT_LOG_MAX_CHARS),
 });
 export type ClientLogBody = z.infer<typeof clientLogBody>;
 

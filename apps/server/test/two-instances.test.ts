@@ -1,14 +1,15 @@
 // Two server processes sharing one PostgreSQL database, as behind a load balancer: a sign-in
 // started on one finishes on the other, and a session made on one is valid, and ends, on both.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readKeyPair } from '../src/platform/keys';
+import { createEncryptor } from '../src/platform/encryption';
 import { authnRequestIdFromUrl, forgeResponse } from './support/saml-forge';
 import {
   buildServer,
   freePort,
+  runSql,
   scratchDatabase,
   startServer as start,
   stopServer,
@@ -77,7 +78,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     const requestId = authnRequestIdFromUrl(location);
 
     // The IdP answers; the load balancer sends the post to B.
-    const idpKeys = readKeyPair(join(dataDir, 'saml-idp.key'), join(dataDir, 'saml-idp.crt'));
+    // The built-in IdP's key, as the instances keep it: in the database, encrypted.
+    const stored = await runSql(
+      database?.url ?? '',
+      `select private_key_encrypted, cert_pem from signing_keys where name = 'saml-idp'`,
+    );
+    const encryptor = createEncryptor(readFileSync(join(dataDir, 'data-encryption-key'), 'utf8').trim());
+    const idpKeys = {
+      privateKeyPem: encryptor.decrypt(stored.rows[0].private_key_encrypted),
+      certPem: stored.rows[0].cert_pem,
+    };
     const samlResponse = forgeResponse({
       issuer: `${publicUrl}/idp/metadata`,
       acsUrl: `${publicUrl}/api/saml/acs`,

@@ -14,6 +14,7 @@ import {
 import pg from 'pg';
 import * as initial from '../migrations/0001-initial';
 import * as samlRequestBrowser from '../migrations/0002-saml-request-browser';
+import * as signingKeys from '../migrations/0003-signing-keys';
 import { databaseTimeoutDefaults } from '../config';
 import type { Database } from './db-schema';
 import { PgliteDialect } from './pglite-dialect';
@@ -26,6 +27,7 @@ export type DbKind = 'postgres' | 'pglite';
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-saml-request-browser': samlRequestBrowser,
+  '0003-signing-keys': signingKeys,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

@@ -6,7 +6,8 @@ import type { DatabaseHandle, DatabaseTimeouts } from './db';
 import { openMigratedDatabase, type StartupLog } from './db-startup';
 import { createEncryptor } from './encryption';
 import { builtinIdpDescription, loadIdpMetadata } from './idp-metadata';
-import { loadOrCreateKeyPair, readKeyPair } from './keys';
+import { readKeyPair } from './keys';
+import { sharedKeyPair } from './shared-keys';
 import { createMailer, type Mailer } from './mailer';
 import { loadOrCreateSecret } from './secrets';
 
@@ -66,21 +67,23 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     log,
   );
   const secret = config.SESSION_SECRET ?? loadOrCreateSecret(dataDir, 'session-secret');
+  const encryptionKey = config.DATA_ENCRYPTION_KEY ?? loadOrCreateSecret(dataDir, 'data-encryption-key');
+  // Generated keys live in the database, so that instances behind one load balancer share them.
+  const generatedKeys = (name: string, commonName: string) =>
+    sharedKeyPair(database.db, createEncryptor(encryptionKey), { name, commonName, dataDir });
   const spKeys =
     config.SAML_SP_KEY_FILE && config.SAML_SP_CERT_FILE
       ? readKeyPair(config.SAML_SP_KEY_FILE, config.SAML_SP_CERT_FILE)
-      : await loadOrCreateKeyPair(dataDir, 'saml-sp', 'PRA Portal service provider');
+      : await generatedKeys('saml-sp', 'PRA Portal service provider');
   const idpKeys =
-    config.idp === 'builtin'
-      ? await loadOrCreateKeyPair(dataDir, 'saml-idp', 'PRA Portal identity provider')
-      : null;
+    config.idp === 'builtin' ? await generatedKeys('saml-idp', 'PRA Portal identity provider') : null;
   const mailer = createMailer(config.SMTP_URL, config.isStandalone);
   const ctx = await createAppContext({
     config,
     database,
     sessionSecret: secret,
     keys: { sp: spKeys, idp: idpKeys },
-    encryptionKey: config.DATA_ENCRYPTION_KEY ?? loadOrCreateSecret(dataDir, 'data-encryption-key'),
+    encryptionKey,
     mailStatus: () => mailer.status(),
   });
   return {

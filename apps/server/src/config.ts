@@ -58,6 +58,14 @@ export const settingsSchema = z.object({
   DATABASE_CONNECTION_WAIT_MS: int(100, 60_000)
     .default(databaseTimeoutDefaults.connectionWaitMs)
     .describe('Longest wait for a pool connection before the request answers 503'),
+  SHED_MAX_EVENT_LOOP_DELAY_MS: int(0, 60_000)
+    .default(200)
+    .describe('Load shedding: past this event-loop lag new requests answer 503 with Retry-After; 0: off'),
+  SHED_MAX_POOL_WAITING: int(0, 100_000)
+    .default(50)
+    .describe(
+      'Load shedding: with more callers than this waiting for a database connection, new requests answer 503; 0: off',
+    ),
   DATABASE_STARTUP_WAIT_SECONDS: int(0, 3600)
     .default(60)
     .describe('At start, how long to keep retrying an unreachable PostgreSQL before exiting'),

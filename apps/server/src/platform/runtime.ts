@@ -19,7 +19,7 @@ export interface Runtime {
 
 export interface ContextParts {
   config: Config;
-  database: Pick<DatabaseHandle, 'db' | 'kind'>;
+  database: Pick<DatabaseHandle, 'db' | 'kind' | 'poolStats'>;
   sessionSecret: string;
   /** The SP's key pair, and the built-in IdP's when it is on (null: an external IdP). */
   keys: AppContext['keys'];
@@ -34,6 +34,7 @@ export async function createAppContext(parts: ContextParts): Promise<AppContext>
     config,
     db: database.db,
     dbKind: database.kind,
+    poolStats: () => database.poolStats(),
     session: sessionSettings(config.insecureCookies, parts.sessionSecret),
     keys,
     idp: keys.idp

@@ -1,14 +1,26 @@
 import underPressure from '@fastify/under-pressure';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { api } from '@pra/contracts';
 import type { AppContext } from './context';
-import { AppError, messages } from './errors';
+import { messages } from './errors';
 
 /** What a shed caller is told to wait before trying again. */
 const RETRY_AFTER_SECONDS = 5;
 
-function overloaded(): AppError {
-  return new AppError('serviceUnavailable', messages.unavailable, RETRY_AFTER_SECONDS);
+/** The error envelope, made once: a shed answer must cost next to nothing. */
+const shedBody = JSON.stringify({ errors: [messages.unavailable] });
+
+/**
+ * Answers 503 directly, not through the error handler and its log line: under overload every
+ * shed answer is CPU taken from the requests being served.
+ */
+function shed(reply: FastifyReply): string {
+  reply
+    .status(503)
+    .header('retry-after', String(RETRY_AFTER_SECONDS))
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8');
+  return shedBody;
 }
 
 /** Routes that answer even under pressure: the load balancer's health check. */
@@ -23,10 +35,12 @@ const exempt = new Set<string>([api.serviceCheck]);
 export async function registerLoadShedding(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const maxWaiting = ctx.config.SHED_MAX_POOL_WAITING;
   if (maxWaiting > 0) {
-    app.addHook('onRequest', async (request) => {
-      if (exempt.has(request.routeOptions.url ?? '')) return;
+    app.addHook('onRequest', (request, reply, done) => {
       const waiting = ctx.poolStats()?.waiting ?? 0;
-      if (waiting > maxWaiting) throw overloaded();
+      if (waiting > maxWaiting && !exempt.has(request.routeOptions.url ?? '')) {
+        return void reply.send(shed(reply));
+      }
+      done();
     });
   }
   const maxEventLoopDelay = ctx.config.SHED_MAX_EVENT_LOOP_DELAY_MS;
@@ -34,10 +48,10 @@ export async function registerLoadShedding(app: FastifyInstance, ctx: AppContext
     await app.register(underPressure, {
       maxEventLoopDelay,
       sampleInterval: 250,
-      // Our envelope and Retry-After, through the one error handler; a null answer lets it through.
-      pressureHandler: async (request) => {
-        if (!exempt.has(request.routeOptions.url ?? '')) throw overloaded();
-      },
+      // under-pressure sends what this returns; undefined lets the request through.
+      // (Its types say void, but it sends any other answer as the body: index.js handlePressure.)
+      pressureHandler: ((request: FastifyRequest, reply: FastifyReply) =>
+        exempt.has(request.routeOptions.url ?? '') ? undefined : shed(reply)) as unknown as () => void,
     });
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { roleName } from '@pra/contracts';
 import type { Db } from '../platform/db';
@@ -193,5 +193,7 @@ export function demoAccountsFile(dataDir: string): string {
 export function announceDemoAccounts(dataDir: string, publicUrl: string, password: string): void {
   const text = describeDemoAccounts(publicUrl, password);
   process.stdout.write(`${text}\n`);
+  // DATA_DIR may not exist yet: with every key and secret from settings nothing else writes there.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   writeFileSync(demoAccountsFile(dataDir), `${text}\n`, { mode: 0o600 });
 }

@@ -40,7 +40,7 @@ export const settingsSchema = z.object({
     .string()
     .min(1)
     .default('./data')
-    .describe('Folder for the embedded database, generated keys and certificates'),
+    .describe('Folder for the embedded database and, in standalone mode, generated secrets'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
@@ -58,6 +58,9 @@ export const settingsSchema = z.object({
   DATABASE_CONNECTION_WAIT_MS: int(100, 60_000)
     .default(databaseTimeoutDefaults.connectionWaitMs)
     .describe('Longest wait for a pool connection before the request answers 503'),
+  DATABASE_STARTUP_WAIT_SECONDS: int(0, 3600)
+    .default(60)
+    .describe('At start, how long to keep retrying an unreachable PostgreSQL before exiting'),
   SHED_MAX_EVENT_LOOP_DELAY_MS: int(0, 60_000)
     .default(200)
     .describe('Load shedding: past this event-loop lag new requests answer 503 with Retry-After; 0: off'),
@@ -66,9 +69,6 @@ export const settingsSchema = z.object({
     .describe(
       'Load shedding: with more callers than this waiting for a database connection, new requests answer 503; 0: off',
     ),
-  DATABASE_STARTUP_WAIT_SECONDS: int(0, 3600)
-    .default(60)
-    .describe('At start, how long to keep retrying an unreachable PostgreSQL before exiting'),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -169,7 +169,9 @@ export const settingsSchema = z.object({
     .string()
     .min(32)
     .optional()
-    .describe('Key (32+ chars) encrypting MFA secrets at rest; standalone generates one into DATA_DIR'),
+    .describe(
+      'Key (32+ chars) encrypting MFA secrets and generated signing keys at rest; standalone generates one into DATA_DIR',
+    ),
   SIGNIN_MAX_FAILURES: int(1, 100)
     .default(5)
     .describe('Failed sign-ins (password or passcode) before an account is locked for a while'),

@@ -30,9 +30,13 @@ const exempt = new Set<string>([api.serviceCheck]);
  * Load shedding: past a bound of event-loop lag or of callers queued for a database connection,
  * new requests are answered 503 with Retry-After at once, before they touch the database, rather
  * than queued behind work the process cannot finish in time. The bounds are settings (0: off);
- * the health check stays exempt so an overloaded instance is not taken for a dead one.
+ * the health check stays exempt so an overloaded instance is not taken for a dead one. Only on
+ * PostgreSQL.
  */
 export async function registerLoadShedding(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // The embedded database runs on the event loop itself: its own work is the lag, and one process
+  // serving a trial has nothing to shed for.
+  if (ctx.dbKind === 'pglite') return;
   const maxWaiting = ctx.config.SHED_MAX_POOL_WAITING;
   if (maxWaiting > 0) {
     app.addHook('onRequest', (request, reply, done) => {

@@ -41,6 +41,8 @@ export function startServer(name: string, port: number, env: Record<string, stri
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? tmpdir(),
+      // A busy test machine lags: no shedding unless a test asks for it.
+      SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -41,7 +41,13 @@ export function testContext(config: Config, database: ContextParts['database']):
 
 /** The whole portal on a fresh database, with settings overridden as a test needs. */
 export async function createTestApp(kind: DbKind, env: Record<string, string> = {}): Promise<TestApp> {
-  const config: Config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/pra-test-unused', ...env });
+  const config: Config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/tmp/pra-test-unused',
+    // A busy test machine lags: shedding only where a test asks for it (load-shedding.test.ts).
+    SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+    ...env,
+  });
   const database = await createTestDatabase(kind, databaseTimeouts(config));
   const ctx = await testContext(config, database).catch(async (error: unknown) => {
     await database.close(); // e.g. unreadable IdP metadata: leave no database behind

@@ -3,52 +3,13 @@
 // DEMO_PASSWORD set, IDP=builtin), then loads GET /api/user with that session from many
 // connections and prints the p99 latency of the requests served (200) and the share shed (503).
 import autocannon from 'autocannon';
-import { csrfOf, inputValue, secretOf, totpCode } from '../apps/server/test/support/idp-kit';
+import { Browser, signInThroughBuiltinIdp } from '../apps/server/test/support/http-browser';
 
 const [baseUrl = 'http://127.0.0.1:8080', connections = '300', seconds = '20'] = process.argv.slice(2);
 const password = process.env.DEMO_PASSWORD ?? '';
-const jar = new Map<string, string>();
-
-async function call(path: string, init: RequestInit = {}): Promise<Response> {
-  const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  const res = await fetch(`${baseUrl}${path}`, {
-    ...init,
-    redirect: 'manual',
-    headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) },
-  });
-  for (const line of res.headers.getSetCookie()) {
-    const pair = line.split(';')[0] ?? '';
-    const at = pair.indexOf('=');
-    jar.set(pair.slice(0, at), pair.slice(at + 1));
-  }
-  return res;
-}
-
-const form = (fields: Record<string, string>): RequestInit => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  body: new URLSearchParams(fields).toString(),
-});
-
-async function signIn(): Promise<void> {
-  const sso = new URL((await call('/api/saml/login/standard?next=%2Fwelcome')).headers.get('location') ?? '');
-  await call(`${sso.pathname}${sso.search}`);
-  const loginPage = await (await call('/idp/login')).text();
-  await call('/idp/login', form({ csrfToken: csrfOf(loginPage), username: 'jdoe', password }));
-  const mfaPage = await (await call('/idp/mfa')).text();
-  const done = await call(
-    '/idp/mfa',
-    form({ csrfToken: csrfOf(mfaPage), passcode: await totpCode(secretOf(mfaPage)), nickname: 'Bench' }),
-  );
-  const page = await done.text();
-  const acs = await call(
-    '/api/saml/acs',
-    form({ SAMLResponse: inputValue(page, 'SAMLResponse') ?? '', RelayState: '/welcome' }),
-  );
-  if (acs.status !== 303) throw new Error(`sign-in failed: ${acs.status}`);
-}
-
-await signIn();
+const browser = new Browser();
+const acs = await signInThroughBuiltinIdp(browser, [baseUrl], { username: 'jdoe', password });
+if (acs.status !== 303) throw new Error(`sign-in failed: ${acs.status}`);
 const served: number[] = [];
 const statuses = new Map<number, number>();
 const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -58,7 +19,7 @@ const result = await new Promise<autocannon.Result>((resolve, reject) => {
       connections: Number(connections),
       duration: Number(seconds),
       headers: {
-        cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
+        cookie: browser.cookieHeader,
         'x-pra-api-call': 'true',
       },
     },

@@ -20,13 +20,15 @@ describe.skipIf(!canRunOwnPostgres)('starting while PostgreSQL is down', () => {
   let dataDir: string;
   let cluster: OwnPostgres | undefined;
   let server: Instance | undefined;
+  /** Every instance started, so that a failed test leaves none running. */
+  const started: Instance[] = [];
 
   beforeAll(() => {
     buildServer();
     dataDir = mkdtempSync(join(tmpdir(), 'pra-db-startup-'));
   });
   afterAll(async () => {
-    await stopServer(server);
+    await Promise.all(started.map(stopServer));
     try {
       cluster?.stop();
     } catch {
@@ -51,6 +53,7 @@ describe.skipIf(!canRunOwnPostgres)('starting while PostgreSQL is down', () => {
     const port = await freePort();
     cluster = createOwnPostgres(port);
     server = startServer('portal', await freePort(), env(cluster.url('postgres', PASSWORD), '60'));
+    started.push(server);
     const attemptsSoFar = () => server?.output.join('').split('database not reachable yet').length ?? 0;
     for (let waited = 0; attemptsSoFar() < 3 && waited < 20_000; waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -73,14 +76,15 @@ describe.skipIf(!canRunOwnPostgres)('starting while PostgreSQL is down', () => {
 
   it('gives up with exit 1 and a clear message after the configured time', async () => {
     const port = await freePort();
-    const started = Date.now();
+    const startedAt = Date.now();
     server = startServer(
       'portal',
       await freePort(),
       env(`postgres://postgres:${PASSWORD}@127.0.0.1:${port}/portal`, '2'),
     );
+    started.push(server);
     const code = await server.exit;
-    const elapsed = Date.now() - started;
+    const elapsed = Date.now() - startedAt;
     const output = server.output.join('');
     expect(code).toBe(1);
     expect(elapsed).toBeGreaterThanOrEqual(2_000);

@@ -17,6 +17,7 @@ import { userRoutes } from './features/user/routes';
 import { systemRoutes } from './features/system/routes';
 import type { AppContext } from './http/context';
 import { messages, registerErrorHandling } from './http/errors';
+import { registerLoadShedding } from './http/load-shedding';
 import { isApiRequest } from './http/request-path';
 import { registerServerAssets } from './http/server-page';
 import { sessionPlugin } from './http/session-plugin';
@@ -57,6 +58,8 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // First of the request hooks: a shed request costs no database work.
+  await registerLoadShedding(app, ctx);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

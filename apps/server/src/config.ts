@@ -17,6 +17,13 @@ const list = z.string().transform((v) =>
     .filter(Boolean),
 );
 
+/** The pool's limits (ms): 503 within about 2 s when PostgreSQL hangs (docs/OPERATIONS.md). */
+export const databaseTimeoutDefaults = {
+  statementMs: 1_500,
+  idleInTransactionMs: 5_000,
+  connectionWaitMs: 1_000,
+} as const;
+
 export const settingsSchema = z.object({
   PRA_MODE: z
     .enum(['standalone', 'production'])
@@ -40,13 +47,35 @@ export const settingsSchema = z.object({
     .string()
     .min(1)
     .default('./data')
-    .describe('Folder for the embedded database, generated keys and certificates'),
+    .describe('Folder for the embedded database and, in standalone mode, generated secrets'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional()
     .describe('PostgreSQL connection URL; when unset the embedded database in DATA_DIR is used'),
   DATABASE_POOL_SIZE: int(1, 200).default(10).describe('Connections per instance to PostgreSQL'),
+  DATABASE_STATEMENT_TIMEOUT_MS: int(0, 600_000)
+    .default(databaseTimeoutDefaults.statementMs)
+    .describe(
+      'PostgreSQL cancels a statement (or lock wait) running longer, and the request answers 503; 0: no limit',
+    ),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(0, 600_000)
+    .default(databaseTimeoutDefaults.idleInTransactionMs)
+    .describe('PostgreSQL ends a connection left idle inside a transaction this long; 0: no limit'),
+  DATABASE_CONNECTION_WAIT_MS: int(100, 60_000)
+    .default(databaseTimeoutDefaults.connectionWaitMs)
+    .describe('Longest wait for a pool connection before the request answers 503'),
+  DATABASE_STARTUP_WAIT_SECONDS: int(0, 3600)
+    .default(60)
+    .describe('At start, how long to keep retrying an unreachable PostgreSQL before exiting'),
+  SHED_MAX_EVENT_LOOP_DELAY_MS: int(0, 60_000)
+    .default(200)
+    .describe('Load shedding: past this event-loop lag new requests answer 503 with Retry-After; 0: off'),
+  SHED_MAX_POOL_WAITING: int(0, 100_000)
+    .default(50)
+    .describe(
+      'Load shedding: with more callers than this waiting for a database connection, new requests answer 503; 0: off',
+    ),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -147,7 +176,9 @@ export const settingsSchema = z.object({
     .string()
     .min(32)
     .optional()
-    .describe('Key (32+ chars) encrypting MFA secrets at rest; standalone generates one into DATA_DIR'),
+    .describe(
+      'Key (32+ chars) encrypting MFA secrets and generated signing keys at rest; standalone generates one into DATA_DIR',
+    ),
   SIGNIN_MAX_FAILURES: int(1, 100)
     .default(5)
     .describe('Failed sign-ins (password or passcode) before an account is locked for a while'),

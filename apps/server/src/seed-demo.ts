@@ -13,7 +13,10 @@ async function main(): Promise<void> {
     process.stderr.write('seed:demo resets all data and runs only in standalone mode.\n');
     process.exit(1);
   }
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, {
+    info: () => {},
+    warn: (_fields, message) => process.stderr.write(`${message}\n`),
+  });
   const tables = await sql<{ tablename: string }>`
     select tablename from pg_tables where schemaname = 'public' and tablename not like 'kysely_%'`.execute(
     runtime.ctx.db,

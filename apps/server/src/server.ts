@@ -1,4 +1,6 @@
+import pino, { type LoggerOptions } from 'pino';
 import { buildApp } from './app';
+import { loggerOptions } from './platform/logger';
 import { ConfigError, exposureWarning, loadConfigFromEnvironment, type Config } from './config';
 import { announceDemoAccounts, demoAccountsFile, seedDemoData } from './identity/demo-data';
 import { drainMilliseconds, registerDraining } from './http/draining';
@@ -23,7 +25,9 @@ async function main(): Promise<void> {
   const config = readConfig();
   const warning = exposureWarning(config);
   if (warning) process.stderr.write(`${warning}\n`);
-  const runtime = await openRuntime(config);
+  // Start-up messages (e.g. waiting for the database) before the app and its logger exist.
+  const startupLog = pino(loggerOptions(config.LOG_LEVEL) as LoggerOptions);
+  const runtime = await openRuntime(config, startupLog);
   const app = await buildApp(runtime.ctx);
 
   if (config.demoData) {

@@ -1,14 +1,21 @@
 // Two server processes sharing one PostgreSQL database, as behind a load balancer: a sign-in
 // started on one finishes on the other, and a session made on one is valid, and ends, on both.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readKeyPair } from '../src/platform/keys';
+import { createEncryptor } from '../src/platform/encryption';
 import { authnRequestIdFromUrl, forgeResponse } from './support/saml-forge';
-import { buildServer, freePort, startServer, waitUntilUp, type Instance } from './support/server-process';
+import {
+  buildServer,
+  freePort,
+  runSql,
+  scratchDatabase,
+  startServer as start,
+  stopServer,
+  waitUntilUp,
+  type Instance,
+} from './support/server-process';
 
 const DEMO_PASSWORD = 'Demo-Secret-2024!xyz';
 
@@ -21,34 +28,21 @@ function sessionCookie(res: Response, name = 'pra_session'): string | undefined 
 }
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one PostgreSQL database', () => {
-  const adminUrl = process.env.TEST_DATABASE_URL ?? '';
-  const dbName = `pra_test_${randomBytes(6).toString('hex')}`;
+  let database: Awaited<ReturnType<typeof scratchDatabase>> | undefined;
   let dataDir: string;
   let a: Instance;
   let b: Instance;
   let publicUrl: string;
 
-  async function admin(query: string): Promise<void> {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(query);
-    } finally {
-      await client.end();
-    }
-  }
-
   beforeAll(async () => {
     buildServer();
-    await admin(`create database ${dbName}`);
-    const dbUrl = new URL(adminUrl);
-    dbUrl.pathname = `/${dbName}`;
+    database = await scratchDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'pra-two-instances-'));
     const [portA, portB] = [await freePort(), await freePort()];
     publicUrl = `http://localhost:${portA}`;
     const env = {
       PRA_MODE: 'standalone',
-      DATABASE_URL: dbUrl.toString(),
+      DATABASE_URL: database.url,
       DATA_DIR: dataDir,
       DEMO_DATA: 'true',
       DEMO_PASSWORD,
@@ -56,21 +50,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
       PUBLIC_URL: publicUrl,
     };
     // A first, alone: it migrates, seeds and writes the shared keys and secrets; B then reads them.
-    a = startServer('A', portA, env);
+    a = start('A', portA, env);
     await waitUntilUp(a);
-    b = startServer('B', portB, env);
+    b = start('B', portB, env);
     await waitUntilUp(b);
   }, 60_000);
 
   afterAll(async () => {
-    const codes = await Promise.all(
-      [a, b].filter(Boolean).map(async (instance) => {
-        if (instance.child.exitCode === null) instance.child.kill('SIGTERM');
-        return instance.exit;
-      }),
-    );
+    const codes = await Promise.all([a, b].map(stopServer));
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    await admin(`drop database if exists ${dbName} with (force)`);
+    await database?.drop();
     // Graceful shutdown: both processes close the server and the pool and exit 0.
     expect(codes, [a, b].map((i) => `${i?.name}:\n${i?.output.join('')}`).join('\n')).toEqual([0, 0]);
   }, 30_000);
@@ -89,7 +78,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     const requestId = authnRequestIdFromUrl(location);
 
     // The IdP answers; the load balancer sends the post to B.
-    const idpKeys = readKeyPair(join(dataDir, 'saml-idp.key'), join(dataDir, 'saml-idp.crt'));
+    // The built-in IdP's key, as the instances keep it: in the database, encrypted.
+    const stored = await runSql(
+      database?.url ?? '',
+      `select private_key_encrypted, cert_pem from signing_keys where name = 'saml-idp'`,
+    );
+    const encryptor = createEncryptor(readFileSync(join(dataDir, 'data-encryption-key'), 'utf8').trim());
+    const idpKeys = {
+      privateKeyPem: encryptor.decrypt(stored.rows[0].private_key_encrypted),
+      certPem: stored.rows[0].cert_pem,
+    };
     const samlResponse = forgeResponse({
       issuer: `${publicUrl}/idp/metadata`,
       acsUrl: `${publicUrl}/api/saml/acs`,

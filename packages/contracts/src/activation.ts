@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputText } from './text';
 import { successResponse } from './system';
 
 /** An account as the activation and recovery flows show it. */
@@ -11,7 +12,7 @@ export const accountSummary = z.object({
 export type AccountSummary = z.infer<typeof accountSummary>;
 
 /** Activation codes are shown in groups (e.g. ABCD-EFGH-JKMN-PQRS); separators and case don't matter. */
-export const claimCode = z.string().trim().min(1, 'Required').max(64);
+export const claimCode = inputText().trim().min(1, 'Required').max(64);
 
 /** POST /api/user/activate/decode */
 export const decodeBody = z.strictObject({ claimCode });
@@ -25,7 +26,7 @@ export const decodeResponse = z.object({
 export type DecodeResponse = z.infer<typeof decodeResponse>;
 
 /** POST /api/user/activate/activate-with-password */
-export const activateBody = z.strictObject({ claimCode, newPassword: z.string().min(1).max(1024) });
+export const activateBody = z.strictObject({ claimCode, newPassword: inputText().min(1).max(1024) });
 export type ActivateBody = z.infer<typeof activateBody>;
 
 export const activateResponse = successResponse;

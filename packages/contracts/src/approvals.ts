@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputText } from './text';
 import { successResponse } from './system';
 import { commentText } from './text-fields';
 

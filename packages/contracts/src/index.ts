@@ -8,4 +8,5 @@ export * from './registration';
 export * from './session';
 export * from './system';
 export * from './text-fields';
+export * from './text';
 export * from './user';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputText } from './text';
 
 /** The complexity rules of the spec's password-requirements response (its field names kept). */
 export const passwordComplexity = z.object({
@@ -28,7 +29,9 @@ export const defaultPasswordComplexity: PasswordComplexity = {
 };
 
 /** GET /api/user/auth/password-requirements?username= */
-export const passwordRequirementsQuery = z.strictObject({ username: z.string().trim().max(255).default('') });
+export const passwordRequirementsQuery = z.strictObject({
+  username: inputText().trim().max(255).default(''),
+});
 export const passwordRequirements = z.object({
   status: z.literal('success'),
   Password_Complexity: passwordComplexity,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { inputText } from './text';
 import { personName, plainText } from './text-fields';
 
-const email = z.string().trim().max(255, 'Max 255 characters').pipe(z.email('Invalid email'));
+const email = inputText().trim().max(255, 'Max 255 characters').pipe(z.email('Invalid email'));
 
 /** POST /api/user/new/email-in-use */
 export const emailInUseBody = z.strictObject({ email });
@@ -25,7 +26,7 @@ export const registrationResponse = z.object({ requestID: z.string(), success: z
 export type RegistrationResponse = z.infer<typeof registrationResponse>;
 
 /** GET /api/orgs/email-domain?domain= : names of the active organizations owning the domain. */
-export const orgsByDomainQuery = z.strictObject({ domain: z.string().trim().min(1).max(253) });
+export const orgsByDomainQuery = z.strictObject({ domain: inputText().trim().min(1).max(253) });
 export type OrgsByDomainQuery = z.infer<typeof orgsByDomainQuery>;
 export const orgsByDomainResponse = z.array(z.string());
 export type OrgsByDomainResponse = z.infer<typeof orgsByDomainResponse>;

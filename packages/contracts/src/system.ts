@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLIENT_LOG_MAX_CHARS } from './limits';
+import { inputText } from './text';
 
 /** GET /api/system/message: the operator's banner. */
 export const systemMessage = z.object({
@@ -16,7 +17,7 @@ export { CLIENT_LOG_MAX_CHARS } from './limits';
 
 /** POST /api/client-log: a failure the browser saw (message, request url and method). */
 export const clientLogBody = z.strictObject({
-  errorMessage: z.string().min(1).max(CLIENT_LOG_MAX_CHARS),
+  errorMessage: inputText().min(1).max(CLIENT_LOG_MAX_CHARS),
 });
 export type ClientLogBody = z.infer<typeof clientLogBody>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputText } from './text';
 
 /** Longest name, job title or other one-line text field (spec section 5). */
 export const TEXT_MAX_LENGTH = 255;
@@ -33,7 +34,7 @@ export function plainText({
   max = TEXT_MAX_LENGTH,
   required = true,
 }: { max?: number; required?: boolean } = {}) {
-  const base = z.string().trim();
+  const base = inputText().trim();
   return (required ? base.min(1, textFieldMessages.required) : base)
     .max(max, textFieldMessages.tooLong(max))
     .refine(isPlainText, textFieldMessages.invalidCharacters);

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import type { Db, DbKind } from '../platform/db';
+import type { Db, DbKind, PoolStats } from '../platform/db';
 import type { Encryptor } from '../platform/encryption';
 import type { IdpDescription } from '../platform/idp-metadata';
 import type { KeyPair } from '../platform/keys';
@@ -10,6 +10,8 @@ export interface AppContext {
   config: Config;
   db: Db;
   dbKind: DbKind;
+  /** The PostgreSQL pool's load (null for the embedded database), for load shedding. */
+  poolStats(): PoolStats | null;
   session: SessionSettings;
   /** Signing keys: the service provider's, and the built-in IdP's when it is on. */
   keys: { sp: KeyPair; idp: KeyPair | null };

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable, isInvalidText } from '../platform/db-errors';
 
 /** Stable error codes and the HTTP status each maps to. */
 const statusOf = {
@@ -51,25 +52,8 @@ export const messages = {
   badJson: 'The request body is not valid JSON.',
   badRequest: 'Bad request',
   tooMany: 'Too many attempts. Please wait and try again later.',
+  invalidText: 'The request contains characters that are not allowed.',
 } as const;
-
-const postgresConnectionCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  '57P01',
-  '57P03',
-  '53300',
-]);
-
-function isDatabaseDown(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  const text = error instanceof Error ? error.message : '';
-  return (
-    (typeof code === 'string' && postgresConnectionCodes.has(code)) ||
-    /Connection terminated|timeout exceeded when trying to connect/i.test(text)
-  );
-}
 
 function send(reply: FastifyReply, status: number, errors: string[]) {
   return reply.status(status).type('application/json; charset=utf-8').send({ errors });
@@ -111,7 +95,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       // fastify's own client errors (bad content length, aborted body, ...): say little.
       return send(reply, error.statusCode, [messages.badRequest]);
     }
-    if (isDatabaseDown(error)) {
+    if (isInvalidText(error)) {
+      request.log.warn({ err: { type: error.name, code: error.code } }, 'text the database cannot store');
+      return send(reply, 400, [messages.invalidText]);
+    }
+    if (isDatabaseUnavailable(error)) {
       request.log.error({ err: { type: error.name, code: error.code } }, 'database unavailable');
       return send(reply, 503, [messages.unavailable]);
     }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { containsNul, inputText } from '@pra/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../http/context';
 import { sendPage } from '../http/server-page';
@@ -9,8 +10,8 @@ import { checkPassword } from './password-step';
 
 const loginForm = z.strictObject({
   csrfToken: z.string(),
-  username: z.string().max(255),
-  password: z.string().max(1024),
+  username: inputText().max(255),
+  password: inputText().max(1024),
 });
 
 /** GET and POST /idp/login: the username and password step. */
@@ -31,6 +32,9 @@ export function registerLoginRoutes(app: FastifyInstance, ctx: AppContext, bodyL
     const form = parseForm(loginForm, request.body);
     const page = (status: number, error: string, username = '') =>
       sendPage(reply, status, loginPage({ hospitalName, csrfToken: session.csrfToken, error, username }));
+    if (!form && containsNul(request.body)) {
+      return page(400, 'Your username or password contains characters that are not allowed.');
+    }
     if (!form || !form.username.trim() || !form.password) {
       return page(400, 'Enter your username and password.', form?.username);
     }

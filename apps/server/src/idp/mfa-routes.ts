@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { inputText } from '@pra/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../http/context';
 import { sendPage } from '../http/server-page';
@@ -16,8 +17,8 @@ import { newTotpSecret, secretGroups, totpQrDataUrl } from './totp';
 
 const mfaForm = z.strictObject({
   csrfToken: z.string(),
-  passcode: z.string().max(20),
-  nickname: z.string().max(255).optional(),
+  passcode: inputText().max(20),
+  nickname: inputText().max(255).optional(),
 });
 
 /** The account the password step let through, still active (it may have been disabled since). */

@@ -20,6 +20,7 @@ const tables = [
   'saml_assertions',
   'saml_requests',
   'sessions',
+  'signing_keys',
   'system_message',
 ];
 

@@ -187,6 +187,13 @@ export interface RateLimitsTable {
   locked_until: NullableTimestamp;
 }
 
+export interface SigningKeysTable {
+  name: string;
+  private_key_encrypted: string;
+  cert_pem: string;
+  created_at: Generated<Timestamp>;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_domains: OrganizationDomainsTable;
@@ -205,6 +212,7 @@ export interface Database {
   outbox: OutboxTable;
   system_message: SystemMessageTable;
   rate_limits: RateLimitsTable;
+  signing_keys: SigningKeysTable;
 }
 
 export type Account = Selectable<AccountsTable>;

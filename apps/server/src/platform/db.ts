@@ -1,12 +1,23 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, Migrator, PostgresDialect, sql, type Migration, type Transaction } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  sql,
+  type Migration,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import * as initial from '../migrations/0001-initial';
 import * as samlRequestBrowser from '../migrations/0002-saml-request-browser';
 import * as outboxUndeliverable from '../migrations/0003-outbox-undeliverable';
 import * as auditDeniedOutcome from '../migrations/0004-audit-denied-outcome';
+import * as signingKeys from '../migrations/0005-signing-keys';
+import { databaseTimeoutDefaults } from '../config';
 import type { Database } from './db-schema';
 import { PgliteDialect } from './pglite-dialect';
 
@@ -20,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0002-saml-request-browser': samlRequestBrowser,
   '0003-outbox-undeliverable': outboxUndeliverable,
   '0004-audit-denied-outcome': auditDeniedOutcome,
+  '0005-signing-keys': signingKeys,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.
@@ -31,27 +43,94 @@ export interface DatabaseOptions {
   /** Folder of the embedded database; without it the embedded database lives in memory. */
   dataDir?: string | undefined;
   poolSize?: number;
+  /** Limits that keep a hung or lost PostgreSQL from hanging requests (default: config.ts's). */
+  timeouts?: Partial<DatabaseTimeouts>;
+}
+
+export interface DatabaseTimeouts {
+  /** PostgreSQL cancels a statement running (or waiting for a lock) longer than this; 0: never. */
+  statementMs: number;
+  /** PostgreSQL ends a session left idle inside a transaction longer than this; 0: never. */
+  idleInTransactionMs: number;
+  /** Longest wait for a pool connection (a free one, or a new one being opened). */
+  connectionWaitMs: number;
+}
+
+/** What the pool tells about its load, for load shedding and the service check. */
+export interface PoolStats {
+  size: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
 }
 
 export interface DatabaseHandle {
   db: Db;
   kind: DbKind;
+  /** Connections in use and callers waiting; null for the embedded database (no pool). */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
 }
 
+/**
+ * Lends pool clients to Kysely and takes them back, destroying any that can no longer be trusted:
+ * one whose query outlived the client-side read timeout (a frozen server or network; the query may
+ * still run, so the connection must not be reused) is released with an error, which makes pg-pool
+ * close it instead of returning it to the idle list.
+ */
+function guardedPool(pool: pg.Pool): PostgresPool {
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let broken = false;
+      return {
+        // Kysely sends only (text, parameters) here: the portal streams no cursors.
+        query: ((text: string, parameters: unknown[]) =>
+          client.query(text, parameters).catch((error: unknown) => {
+            if (error instanceof Error && error.message === 'Query read timeout') broken = true;
+            throw error;
+          })) as unknown as PostgresPoolClient['query'],
+        release: () => client.release(broken),
+      };
+    },
+    end: () => pool.end(),
+  };
+}
+
+function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
+  const limits = { ...databaseTimeoutDefaults, ...options.timeouts };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: limits.connectionWaitMs,
+    idleTimeoutMillis: 30_000,
+    // Sent at connect, so every session carries them (0 is PostgreSQL's "no limit").
+    statement_timeout: limits.statementMs,
+    idle_in_transaction_session_timeout: limits.idleInTransactionMs,
+    // The server-side timeout cannot fire when the server itself is frozen: the client gives up a
+    // second later (and guardedPool then drops the connection).
+    query_timeout: limits.statementMs ? limits.statementMs + 1_000 : undefined,
+    keepAlive: true,
+  });
+  // A connection PostgreSQL ends (restart, failover, pg_terminate_backend, idle-in-transaction
+  // timeout) emits 'error' on its client. pg-pool listens only while the client is idle, and an
+  // unheard 'error' event kills the process; so every client gets its own listener for its whole
+  // life. The query in flight fails on its own (the request answers 503) and pg-pool discards the
+  // client when it is released, so the next caller gets a fresh connection.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool) }) });
+  return {
+    db,
+    kind: 'postgres',
+    poolStats: () => ({ size: pool.totalCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  };
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.url) {
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-    });
-    // A dropped idle connection must not crash the process; the pool replaces it.
-    pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
-  }
+  if (options.url) return openPostgres(options.url, options);
   let unlock = () => {};
   if (options.dataDir) {
     mkdirSync(options.dataDir, { recursive: true });
@@ -63,6 +142,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return {
       db,
       kind: 'pglite',
+      poolStats: () => null,
       async close() {
         await db.destroy();
         unlock();

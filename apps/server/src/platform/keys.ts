@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 
@@ -12,19 +12,8 @@ export function readKeyPair(keyFile: string, certFile: string): KeyPair {
   return { privateKeyPem: readFileSync(keyFile, 'utf8'), certPem: readFileSync(certFile, 'utf8') };
 }
 
-/**
- * A signing key pair kept in DATA_DIR (`<name>.key`, `<name>.crt`), made self-signed (RSA 2048,
- * sha256, ten years) on first use. Standalone mode uses these for the SP and the built-in IdP.
- */
-export async function loadOrCreateKeyPair(
-  dataDir: string,
-  name: string,
-  commonName: string,
-): Promise<KeyPair> {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const keyFile = join(dataDir, `${name}.key`);
-  const certFile = join(dataDir, `${name}.crt`);
-  if (existsSync(keyFile) && existsSync(certFile)) return readKeyPair(keyFile, certFile);
+/** A new self-signed signing key pair (RSA 2048, sha256, ten years). */
+export async function generateKeyPair(commonName: string): Promise<KeyPair> {
   const notBeforeDate = new Date(Date.now() - 60_000);
   const notAfterDate = new Date(notBeforeDate.getTime() + 10 * 365 * 24 * 3600_000);
   const pems = await generate([{ name: 'commonName', value: commonName }], {
@@ -37,9 +26,14 @@ export async function loadOrCreateKeyPair(
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
     ],
   });
-  writeFileSync(keyFile, pems.private, { mode: 0o600 });
-  writeFileSync(certFile, pems.cert, { mode: 0o644 });
   return { privateKeyPem: pems.private, certPem: pems.cert };
+}
+
+/** The pair earlier versions generated into DATA_DIR (`<name>.key`, `<name>.crt`), if there is one. */
+export function readKeyPairFromDataDir(dataDir: string, name: string): KeyPair | undefined {
+  const keyFile = join(dataDir, `${name}.key`);
+  const certFile = join(dataDir, `${name}.crt`);
+  return existsSync(keyFile) && existsSync(certFile) ? readKeyPair(keyFile, certFile) : undefined;
 }
 
 /** The certificate body without PEM armour or line breaks, as SAML metadata carries it. */

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type DbKind } from '../../src/platform/db';
+import {
+  migrateToLatest,
+  openDatabase,
+  type DatabaseHandle,
+  type DatabaseTimeouts,
+  type DbKind,
+} from '../../src/platform/db';
 
 /** The databases every integration test runs against: PGlite always, PostgreSQL when CI gives one. */
 export const testDatabaseKinds: DbKind[] = process.env.TEST_DATABASE_URL
@@ -8,7 +14,10 @@ export const testDatabaseKinds: DbKind[] = process.env.TEST_DATABASE_URL
   : ['pglite'];
 
 /** A fresh, migrated database of the given kind; closing it drops it. */
-export async function createTestDatabase(kind: DbKind): Promise<DatabaseHandle & { url?: string }> {
+export async function createTestDatabase(
+  kind: DbKind,
+  timeouts?: DatabaseTimeouts,
+): Promise<DatabaseHandle & { url?: string }> {
   if (kind === 'pglite') {
     const handle = await openDatabase({});
     await migrateToLatest(handle.db);
@@ -23,7 +32,7 @@ export async function createTestDatabase(kind: DbKind): Promise<DatabaseHandle &
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), poolSize: 5 });
+  const handle = await openDatabase({ url: url.toString(), poolSize: 5, timeouts });
   await migrateToLatest(handle.db);
   return {
     ...handle,

@@ -1,12 +1,15 @@
-// The built server (dist/server.js) run as its own process, as in production.
+// The real server as a child process (dist/server.js), for tests where the process itself matters:
+// several instances on one database, a crash on an unhandled event, start-up before the database.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 export const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Bundles src/ into dist/ as `npm run build` does. */
+/** Bundles src/ into dist/ so the processes run the code under test. */
 export function buildServer(): void {
   execFileSync(process.execPath, ['build.mjs'], { cwd: serverDir, stdio: 'pipe' });
 }
@@ -39,6 +42,8 @@ export function startServer(name: string, port: number, env: Record<string, stri
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? tmpdir(),
+      // A busy test machine lags: no shedding unless a test asks for it.
+      SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -65,4 +70,36 @@ export async function waitUntilUp(instance: Instance, timeoutMs = 20_000): Promi
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${instance.name} did not come up:\n${instance.output.join('')}`);
+}
+
+/** Stops an instance with SIGTERM; its exit code. */
+export async function stopServer(instance: Instance | undefined): Promise<number | null> {
+  if (!instance) return null;
+  if (instance.child.exitCode === null && instance.child.signalCode === null) instance.child.kill('SIGTERM');
+  return instance.exit;
+}
+
+/** Runs one statement on a fresh connection to `url`. */
+export async function runSql(url: string, query: string, values: unknown[] = []): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(query, values);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new empty database beside TEST_DATABASE_URL's; `drop` removes it. */
+export async function scratchDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL ?? '';
+  const name = `pra_test_${randomBytes(6).toString('hex')}`;
+  await runSql(adminUrl, `create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    drop: async () => void (await runSql(adminUrl, `drop database if exists ${name} with (force)`)),
+  };
 }

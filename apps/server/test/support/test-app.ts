@@ -4,13 +4,15 @@ import { loadConfig, type Config } from '../../src/config';
 import type { AppContext } from '../../src/http/context';
 import { readFileSync } from 'node:fs';
 import type { KeyPair } from '../../src/platform/keys';
-import { createAppContext, type ContextParts } from '../../src/platform/runtime';
+import { createAppContext, databaseTimeouts, type ContextParts } from '../../src/platform/runtime';
 import type { DbKind } from '../../src/platform/db';
 import { createTestDatabase } from './databases';
 
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
+  /** The PostgreSQL database's URL (undefined on PGlite). */
+  databaseUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -39,8 +41,14 @@ export function testContext(config: Config, database: ContextParts['database']):
 
 /** The whole portal on a fresh database, with settings overridden as a test needs. */
 export async function createTestApp(kind: DbKind, env: Record<string, string> = {}): Promise<TestApp> {
-  const config: Config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/pra-test-unused', ...env });
-  const database = await createTestDatabase(kind);
+  const config: Config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/tmp/pra-test-unused',
+    // A busy test machine lags: shedding only where a test asks for it (load-shedding.test.ts).
+    SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+    ...env,
+  });
+  const database = await createTestDatabase(kind, databaseTimeouts(config));
   const ctx = await testContext(config, database).catch(async (error: unknown) => {
     await database.close(); // e.g. unreadable IdP metadata: leave no database behind
     throw error;
@@ -50,6 +58,7 @@ export async function createTestApp(kind: DbKind, env: Record<string, string> = 
   return {
     app,
     ctx,
+    databaseUrl: database.url,
     async close() {
       await app.close();
       await database.close();

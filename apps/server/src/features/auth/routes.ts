@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody';
-import { api, logoutResponse, routes } from '@pra/contracts';
+import { api, inputText, logoutResponse, routes } from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../http/context';
@@ -18,7 +18,7 @@ const ACS_BODY_LIMIT = 256 * 1024;
 
 const acsBody = z.object({
   SAMLResponse: z.string().min(1).max(ACS_BODY_LIMIT),
-  RelayState: z.string().max(2000).optional(),
+  RelayState: inputText().max(2000).optional(),
 });
 
 export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
@@ -27,7 +27,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
 
   app.get(
     api.login,
-    { schema: { querystring: z.object({ next: z.string().max(2000).optional() }) } },
+    { schema: { querystring: z.object({ next: inputText().max(2000).optional() }) } },
     async (request, reply) => {
       await ensureSession(ctx, request, reply);
       const browserHash = bindSignInToBrowser(request, reply, ctx.session);

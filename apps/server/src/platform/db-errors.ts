@@ -1,0 +1,55 @@
+/**
+ * Which database errors mean "the database is not there right now" rather than "this request is
+ * wrong". The HTTP error handler answers them 503; the start-up retries them.
+ */
+
+/**
+ * The server is unreachable, restarting or ended our connection (57P01-03, 08xxx), it is
+ * overloaded (53300), or a statement hit its timeout or a lock wait (57014, 55P03, 25P03).
+ */
+const unavailableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
+  '55P03',
+  '25P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+
+/** pg's own words for a lost or hung connection (its errors carry no code). */
+const lostConnectionText =
+  /Connection terminated|not queryable|Query read timeout|timeout exceeded when trying to connect|Connection ended/i;
+
+/** True for an error (or its cause) that trying again shortly may cure. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && unavailableCodes.has(code)) return true;
+    if (e instanceof Error && lostConnectionText.test(e.message)) return true;
+    // Several addresses (IPv4 and IPv6 for localhost) failing at once.
+    if (e instanceof AggregateError && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
+  }
+  return false;
+}
+
+/**
+ * Text PostgreSQL cannot store: a NUL character (22021) or one the database encoding lacks
+ * (22P05). Input schemas refuse NUL already; this keeps any field they miss a 400, not a 500.
+ */
+const invalidTextCodes = new Set(['22021', '22P05']);
+
+export function isInvalidText(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && invalidTextCodes.has(code);
+}

@@ -1,0 +1,97 @@
+// The portal started before its PostgreSQL (an orchestrator starting both at once) waits for it,
+// and gives up with a clear message only after DATABASE_STARTUP_WAIT_SECONDS.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canRunOwnPostgres, createOwnPostgres, type OwnPostgres } from './support/own-postgres';
+import {
+  buildServer,
+  freePort,
+  startServer,
+  stopServer,
+  waitUntilUp,
+  type Instance,
+} from './support/server-process';
+
+const PASSWORD = 'not-for-the-logs-4711';
+
+describe.skipIf(!canRunOwnPostgres)('starting while PostgreSQL is down', () => {
+  let dataDir: string;
+  let cluster: OwnPostgres | undefined;
+  let server: Instance | undefined;
+  /** Every instance started, so that a failed test leaves none running. */
+  const started: Instance[] = [];
+
+  beforeAll(() => {
+    buildServer();
+    dataDir = mkdtempSync(join(tmpdir(), 'pra-db-startup-'));
+  });
+  afterAll(async () => {
+    await Promise.all(started.map(stopServer));
+    try {
+      cluster?.stop();
+    } catch {
+      // not running
+    }
+    cluster?.remove();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  function env(url: string, waitSeconds: string): Record<string, string> {
+    return {
+      PRA_MODE: 'standalone',
+      DATABASE_URL: url,
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'info',
+      DATABASE_STARTUP_WAIT_SECONDS: waitSeconds,
+    };
+  }
+
+  it('waits for a database that starts after it, logging each attempt without the password', async () => {
+    const port = await freePort();
+    cluster = createOwnPostgres(port);
+    server = startServer('portal', await freePort(), env(cluster.url('postgres', PASSWORD), '60'));
+    started.push(server);
+    const attemptsSoFar = () => server?.output.join('').split('database not reachable yet').length ?? 0;
+    for (let waited = 0; attemptsSoFar() < 3 && waited < 20_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(server.child.exitCode, server.output.join('')).toBeNull();
+    cluster.start();
+    await waitUntilUp(server, 30_000);
+
+    const output = server.output.join('');
+    const attempts = output.split('\n').filter((line) => line.includes('database not reachable yet'));
+    expect(attempts.length, output).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(attempts[0] ?? '{}')).toMatchObject({
+      database: `127.0.0.1:${port}/postgres`,
+      attempt: 1,
+    });
+    expect(output).toContain('database reachable; schema up to date');
+    expect(output).not.toContain(PASSWORD);
+    expect(await stopServer(server)).toBe(0);
+  }, 60_000);
+
+  it('gives up with exit 1 and a clear message after the configured time', async () => {
+    const port = await freePort();
+    const startedAt = Date.now();
+    server = startServer(
+      'portal',
+      await freePort(),
+      env(`postgres://postgres:${PASSWORD}@127.0.0.1:${port}/portal`, '2'),
+    );
+    started.push(server);
+    const code = await server.exit;
+    const elapsed = Date.now() - startedAt;
+    const output = server.output.join('');
+    expect(code).toBe(1);
+    expect(elapsed).toBeGreaterThanOrEqual(2_000);
+    expect(elapsed).toBeLessThan(10_000);
+    expect(output).toContain(
+      `PRA Portal failed to start: PostgreSQL at 127.0.0.1:${port}/portal did not answer within 2 s (DATABASE_STARTUP_WAIT_SECONDS): connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
+    expect(output).not.toContain(PASSWORD);
+  }, 30_000);
+});

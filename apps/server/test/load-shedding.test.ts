@@ -1,0 +1,92 @@
+// Past a bound of event-loop lag or of callers queued for a database connection, new requests
+// are answered 503 with Retry-After at once; the health check keeps answering.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './support/test-app';
+
+const shed = { errors: ['The service is temporarily unavailable. Please try again shortly.'] };
+
+function busy(ms: number): void {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    // hold the event loop, as a burst of CPU-bound work would
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('postgres', { SHED_MAX_EVENT_LOOP_DELAY_MS: '50' });
+  });
+  afterAll(async () => t?.close());
+
+  it('never sheds on the embedded database, whose work is on the event loop itself', async () => {
+    const embedded = await createTestApp('pglite', { SHED_MAX_EVENT_LOOP_DELAY_MS: '1' });
+    try {
+      busy(600);
+      await sleep(300);
+      expect((await embedded.app.inject({ method: 'GET', url: '/api/system/message' })).statusCode).toBe(200);
+    } finally {
+      await embedded.close();
+    }
+  });
+
+  it('answers 503 with Retry-After while the loop lags, keeps the health check, and recovers', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/system/message' })).statusCode).toBe(200);
+    // Lag in several samples (taken every 250 ms), so the measured mean is well past the bound.
+    for (let i = 0; i < 4; i++) {
+      busy(300);
+      await sleep(5);
+    }
+    const res = await t.app.inject({ method: 'GET', url: '/api/system/message' });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.json()).toEqual(shed);
+    const health = await t.app.inject({ method: 'GET', url: '/api/service_check' });
+    expect(health.statusCode).toBe(200);
+    expect(health.body).toContain('database: up');
+
+    await sleep(700);
+    expect((await t.app.inject({ method: 'GET', url: '/api/system/message' })).statusCode).toBe(200);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on the connection queue', () => {
+  let t: TestApp;
+  let admin: pg.Client;
+  beforeAll(async () => {
+    t = await createTestApp('postgres', { SHED_MAX_POOL_WAITING: '2', DATABASE_CONNECTION_WAIT_MS: '3000' });
+    admin = new pg.Client({ connectionString: t.databaseUrl });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await admin?.end();
+    await t?.close();
+  });
+
+  const csrf = () => t.app.inject({ method: 'GET', url: '/api/csrf', headers: { 'x-pra-api-call': 'true' } });
+
+  it('answers 503 with Retry-After at once while callers queue for a connection', async () => {
+    await admin.query('begin');
+    await admin.query('lock table sessions in access exclusive mode');
+    let stuck: Promise<unknown>[] = [];
+    try {
+      // The test pool's 5 connections wait on the lock, and 3 more callers queue for one.
+      stuck = Array.from({ length: 8 }, () => csrf());
+      for (let i = 0; i < 100 && (t.ctx.poolStats()?.waiting ?? 0) < 3; i++) await sleep(10);
+      expect(t.ctx.poolStats()?.waiting).toBe(3);
+      const started = Date.now();
+      const res = await csrf();
+      expect(Date.now() - started).toBeLessThan(200);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json()).toEqual(shed);
+    } finally {
+      await admin.query('commit');
+      await Promise.all(stuck);
+    }
+    expect((await csrf()).statusCode).toBe(200);
+  });
+});

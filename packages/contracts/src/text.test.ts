@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { activateBody, decodeBody } from './activation';
+import { approveOrDenyBody } from './approvals';
+import { passwordRequirementsQuery } from './password-policy';
+import { emailInUseBody, orgsByDomainQuery, registrationBody } from './registration';
+import { clientLogBody } from './system';
+import { containsNul, NUL_MESSAGE } from './text';
+
+const nul = 'a\u0000b';
+
+describe('NUL characters in request strings', () => {
+  it.each([
+    [
+      'registration names',
+      registrationBody,
+      { firstName: nul, lastName: 'L', email: 'a@b.example', org: 'O' },
+    ],
+    ['registration org', registrationBody, { firstName: 'F', lastName: 'L', email: 'a@b.example', org: nul }],
+    [
+      'registration email',
+      registrationBody,
+      { firstName: 'F', lastName: 'L', email: `a${nul}@b.example`, org: 'O' },
+    ],
+    ['email-in-use', emailInUseBody, { email: `x\u0000@b.example` }],
+    ['org lookup domain', orgsByDomainQuery, { domain: nul }],
+    [
+      'approval comment',
+      approveOrDenyBody,
+      { decision: 'DENY', requestId: '00000000-0000-4000-8000-000000000000', comment: nul },
+    ],
+    ['activation code', decodeBody, { claimCode: nul }],
+    ['new password', activateBody, { claimCode: 'ABCD', newPassword: `Long-Enough-1${nul}` }],
+    ['password-requirements username', passwordRequirementsQuery, { username: nul }],
+    ['client log', clientLogBody, { errorMessage: nul }],
+  ] as const)('refuses a NUL in %s', (_name, schema, input) => {
+    const parsed = schema.safeParse(input);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => issue.message)).toContain(NUL_MESSAGE);
+  });
+
+  it('finds a NUL anywhere in a parsed form', () => {
+    expect(containsNul({ a: 'x', b: ['y', nul] })).toBe(true);
+    expect(containsNul({ a: 'x', b: ['y'], c: 1 })).toBe(false);
+  });
+});

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { inputText } from './text';
 import { successResponse } from './system';
 import { commentText } from './text-fields';
 

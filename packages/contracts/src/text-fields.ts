@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { inputText } from './text';
 
 /** Longest name, job title or other one-line text field (spec section 5). */

@@ -7,9 +7,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
+import { quick } from './load';
+import { freePort } from './processes';
+import type { BenchRow } from './table';
 
-const PORT = 8185;
-const RUNS = 10;
+const RUNS = quick ? 3 : 10;
 
 async function waitForServer(url: string): Promise<void> {
   for (let i = 0; i < 120; i++) {
@@ -25,7 +27,9 @@ async function waitForServer(url: string): Promise<void> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-export async function benchPageLoad(): Promise<void> {
+export async function benchPageLoad(): Promise<BenchRow[]> {
+  const PORT = await freePort();
+  const rows: BenchRow[] = [];
   const server = spawn('node', ['apps/server/dist/server.js'], {
     env: {
       ...process.env,
@@ -64,10 +68,15 @@ export async function benchPageLoad(): Promise<void> {
         jsBytes.push(js);
         await context.close();
       }
-      console.log(
-        `${path.padEnd(14)} FCP ${median(fcp).toFixed(0)} ms  DOMContentLoaded ${median(dcl).toFixed(0)} ms  load ${median(load).toFixed(0)} ms  JS ${(median(jsBytes) / 1024).toFixed(1)} kB on the wire (${RUNS} cold loads)`,
+      const note = `median of ${RUNS} cold loads`;
+      rows.push(
+        { figure: `${path} First Contentful Paint`, value: median(fcp), unit: 'ms', note },
+        { figure: `${path} DOMContentLoaded`, value: median(dcl), unit: 'ms', note },
+        { figure: `${path} load`, value: median(load), unit: 'ms', note },
+        { figure: `${path} JS on the wire (.js responses)`, value: median(jsBytes) / 1024, unit: 'kB', note },
       );
     }
+    return rows;
   } finally {
     await browser.close();
     server.kill('SIGTERM');

@@ -1,14 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrateToLatest, openDatabase, type DatabaseHandle, type DbKind } from '../../src/platform/db';
+import { markEngineUsed } from './database-engines';
 
-/** The databases every integration test runs against: PGlite always, PostgreSQL when CI gives one. */
+/**
+ * The databases every integration test runs against: PGlite always, PostgreSQL whenever
+ * TEST_DATABASE_URL names one (the global setup sets it when the local PostgreSQL answers).
+ */
 export const testDatabaseKinds: DbKind[] = process.env.TEST_DATABASE_URL
   ? ['pglite', 'postgres']
   : ['pglite'];
 
 /** A fresh, migrated database of the given kind; closing it drops it. */
 export async function createTestDatabase(kind: DbKind): Promise<DatabaseHandle & { url?: string }> {
+  markEngineUsed(kind);
   if (kind === 'pglite') {
     const handle = await openDatabase({});
     await migrateToLatest(handle.db);

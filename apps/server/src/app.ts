@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -18,6 +17,7 @@ import { systemRoutes } from './features/system/routes';
 import type { AppContext } from './http/context';
 import { messages, registerErrorHandling } from './http/errors';
 import { isApiRequest } from './http/request-path';
+import { registerSecurityHeaders, securityHeaders } from './http/security-headers';
 import { registerServerAssets } from './http/server-page';
 import { sessionPlugin } from './http/session-plugin';
 import { registerWebApp } from './http/web-app';
@@ -32,12 +32,18 @@ function trustProxy(setting: false | number | string[]) {
   return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 }
 
-/** Errors fastify raises before routing (e.g. a malformed URL) leave in the same envelope. */
-function sendFrameworkError(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  void reply
-    .status(400)
-    .type('application/json; charset=utf-8')
-    .send({ errors: [messages.badRequest] });
+/**
+ * Errors fastify raises before routing (e.g. a malformed URL) leave in the same envelope, with
+ * the security headers (no hook runs for them).
+ */
+function sendFrameworkError(headers: Record<string, string>) {
+  return (_error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+    void reply
+      .headers(headers)
+      .status(400)
+      .type('application/json; charset=utf-8')
+      .send({ errors: [messages.badRequest] });
+  };
 }
 
 /** Builds the whole portal as a fastify app; the process entry and the tests both call this. */
@@ -50,36 +56,14 @@ export async function buildApp(
     bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: trustProxy(ctx.config.TRUST_PROXY),
     return503OnClosing: true,
-    // Errors fastify raises before routing (e.g. a malformed URL) leave in the same envelope.
-    frameworkErrors: sendFrameworkError,
+    frameworkErrors: sendFrameworkError(securityHeaders(ctx.config.insecureCookies)),
     forceCloseConnections: 'idle',
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        ...(ctx.config.insecureCookies ? {} : { upgradeInsecureRequests: [] }),
-      },
-    },
-    referrerPolicy: { policy: 'no-referrer' },
-    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
-    crossOriginEmbedderPolicy: false,
-    frameguard: { action: 'deny' },
-  });
+  registerSecurityHeaders(app, ctx.config.insecureCookies);
   await app.register(fastifyCookie);
 
   app.addHook('onSend', async (request, reply) => {

@@ -1,10 +1,12 @@
 import { api, type CurrentUser } from '@pra/contracts';
 import type { AppContext } from '../../http/context';
-import { organizationsOf } from '../../identity/accounts';
 import type { Account } from '../../platform/db-schema';
 
-/** The current-user record of the spec's section 3, for any type of account. */
-export async function loadCurrentUser(ctx: AppContext, account: Account): Promise<CurrentUser> {
+/**
+ * The current-user record of the spec's section 3, for any type of account; `orgs` as the session
+ * plugin loaded them (route config `organizations: true`).
+ */
+export function currentUserRecord(ctx: AppContext, account: Account, orgs: string[]): CurrentUser {
   return {
     id: account.id,
     username: account.username,
@@ -14,7 +16,7 @@ export async function loadCurrentUser(ctx: AppContext, account: Account): Promis
     isActive: account.status === 'active',
     email: account.email,
     manager: account.manager,
-    orgs: await organizationsOf(ctx.db, account),
+    orgs,
     isEmployeeBrm: account.type === 'employee' && account.is_employee_brm,
     isAdmin: account.type === 'employee' && account.is_admin,
     loginUrl: api.login,

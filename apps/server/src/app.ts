@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import Fastify, {
+  LogController,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
@@ -59,7 +60,7 @@ export async function buildApp(
     frameworkErrors: sendFrameworkError(securityHeaders(ctx.config.insecureCookies)),
     forceCloseConnections: 'idle',
     // registerRequestLog writes one line per request instead of fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
   registerRequestLog(app);
   app.setValidatorCompiler(validatorCompiler);

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loggerOptions, registerRequestLog } from './logger';
 
@@ -14,7 +14,7 @@ async function appLoggingTo(level: string) {
   });
   const app = Fastify({
     logger: { ...(loggerOptions(level) as object), stream },
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
   registerRequestLog(app);
   app.get('/api/thing', async () => ({ ok: true }));

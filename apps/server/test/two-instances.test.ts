@@ -3,30 +3,17 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readKeyPair } from '../src/platform/keys';
+import { freePort } from './support/free-port';
 import { authnRequestIdFromUrl, forgeResponse } from './support/saml-forge';
 
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 const DEMO_PASSWORD = 'Demo-Secret-2024!xyz';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 interface Instance {
   name: string;

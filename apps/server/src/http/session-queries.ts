@@ -1,6 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../platform/db';
 import type { Account } from '../platform/db-schema';
+import type { Session } from './session';
 
 /**
  * The per-request lookup: the live session, its account while active, and (when the route asks)
@@ -34,19 +35,12 @@ const organizations = `case
 const withoutOrganizations = `select a.*, ${sessionColumns} ${from}`;
 const withOrganizations = `select a.*, ${sessionColumns}, ${organizations} ${from}`;
 
-export interface SessionRow {
-  idHash: string;
-  accountId: string | null;
-  expiresAt: Date;
-  extensionsUsed: number;
-  authenticatedAt: Date | null;
-  reauthenticatedUntil: Date | null;
-  data: Record<string, unknown>;
+export type SessionRow = Omit<Session, 'csrfToken'> & {
   /** The session's account while it is active, else null. */
   account: Account | null;
   /** Only when asked for, and only with an active account. */
   organizations: string[] | null;
-}
+};
 
 type Raw = Partial<Account> & {
   s_id_hash: string;

@@ -35,6 +35,7 @@ export default tseslint.config(
       'vitest.config.ts',
       'bench/**',
       'apps/server/build.mjs',
+      'scripts/**',
     ],
     rules: { 'no-restricted-properties': 'off' },
   },

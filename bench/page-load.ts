@@ -3,14 +3,17 @@
 // the median of First Contentful Paint, DOMContentLoaded, load, and the JavaScript bytes sent (compressed as the browser asks).
 // Needs `npm run build` first and /usr/bin/chromium.
 import { chromium } from '@playwright/test';
+import { quick } from './load';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { startPortal } from './support/portal';
+import type { BenchRow } from './table';
 
-const RUNS = 10;
+const RUNS = quick ? 3 : 10;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-export async function benchPageLoad(): Promise<void> {
+export async function benchPageLoad(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
   const portal = await startPortal();
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
@@ -43,10 +46,15 @@ export async function benchPageLoad(): Promise<void> {
         jsBytes.push((await Promise.all(jsSizes)).reduce((a, b) => a + b, 0));
         await context.close();
       }
-      console.log(
-        `${path.padEnd(14)} FCP ${median(fcp).toFixed(0)} ms  DOMContentLoaded ${median(dcl).toFixed(0)} ms  load ${median(load).toFixed(0)} ms  JS ${(median(jsBytes) / 1000).toFixed(1)} kB on the wire until idle (${RUNS} cold loads)`,
+      const note = `median of ${RUNS} cold loads`;
+      rows.push(
+        { figure: `${path} First Contentful Paint`, value: median(fcp), unit: 'ms', note },
+        { figure: `${path} DOMContentLoaded`, value: median(dcl), unit: 'ms', note },
+        { figure: `${path} load`, value: median(load), unit: 'ms', note },
+        { figure: `${path} JS on the wire (.js responses)`, value: median(jsBytes) / 1024, unit: 'kB', note },
       );
     }
+    return rows;
   } finally {
     await browser.close();
     await portal.stop();

@@ -31,6 +31,37 @@ describe('headers and fallbacks', () => {
     expect((await client.get('/api/saml/is-authenticated')).json()).toMatchObject({ isAuthenticated: true });
   });
 
+  it('sends every header helmet sent, with the same values, on API, page and 404 answers', async () => {
+    const expected = {
+      'content-security-policy':
+        "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self' data:;connect-src 'self';object-src 'none';base-uri 'none';form-action 'self';frame-ancestors 'none'",
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'DENY',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    for (const url of ['/api/saml/is-authenticated', '/idp/login', '/api/nothing', '/%E0%A4%A']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers, url).toMatchObject(expected);
+    }
+    const https = await createTestApp('pglite', { PUBLIC_URL: 'https://portal.example' });
+    try {
+      const res = await https.app.inject({ method: 'GET', url: '/api/saml/is-authenticated' });
+      expect(res.headers['content-security-policy']).toBe(
+        `${expected['content-security-policy']};upgrade-insecure-requests`,
+      );
+    } finally {
+      await https.close();
+    }
+  });
+
   it('answers unknown API paths with a 404 envelope', async () => {
     const client = new TestClient(t.app);
     await client.fetchCsrf();

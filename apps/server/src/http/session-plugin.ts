@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { findAccountById } from '../identity/accounts';
 import { enforceRateLimit } from '../identity/rate-limit';
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from './context';
@@ -9,8 +8,8 @@ import { isApiRequest, routedPath } from './request-path';
 import {
   ANONYMOUS_SESSION_HOURS,
   csrfTokenMatches,
-  findSession,
   insertSession,
+  loadSession,
   rawSessionId,
   setSessionCookie,
   type Session,
@@ -22,8 +21,12 @@ declare module 'fastify' {
     session: Session | null;
     /** The session's account while it is active; null for anonymous callers. */
     account: Account | null;
+    /** The active account's organizations, on routes whose config asks for them. */
+    organizations: string[] | null;
   }
   interface FastifyContextConfig {
+    /** true on routes that need the account's organizations: loaded in the same query. */
+    organizations?: boolean;
     /**
      * false for the few state-changing calls that cannot carry our CSRF token: the IdP's post of
      * the SAML response (signed and one-time), and client-log (it may report the failure of
@@ -44,21 +47,27 @@ function usesSession(path: string): boolean {
 }
 
 /**
- * Loads the session and its active account once per request, and enforces the CSRF rules on
+ * Loads the session and its active account once per request (one query), and enforces the CSRF rules on
  * state-changing API calls. A session whose account was disabled or terminated since sign-in
  * counts as anonymous everywhere.
  */
 export const sessionPlugin = fp(async (app: FastifyInstance, ctx: AppContext) => {
   app.decorateRequest('session', null);
   app.decorateRequest('account', null);
+  app.decorateRequest('organizations', null);
 
   app.addHook('onRequest', async (request) => {
     if (!usesSession(routedPath(request))) return;
     const rawId = rawSessionId(request, ctx.session);
-    request.session = rawId ? await findSession(ctx.db, ctx.session.secret, rawId) : null;
-    const accountId = request.session?.accountId;
-    const account = accountId ? await findAccountById(ctx.db, accountId) : undefined;
-    request.account = account?.status === 'active' ? account : null;
+    if (!rawId) return;
+    // One round trip: session, active account and (if the route asks) organizations together.
+    const loaded = await loadSession(ctx.db, ctx.session.secret, rawId, {
+      organizations: request.routeOptions.config.organizations === true,
+    });
+    if (!loaded) return;
+    request.session = loaded.session;
+    request.account = loaded.account;
+    request.organizations = loaded.organizations;
   });
 
   app.addHook('preHandler', async (request) => {

@@ -2,6 +2,8 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../platform/db';
+import type { Account } from '../platform/db-schema';
+import { selectLiveSession } from './session-queries';
 
 /** How long a session without a signed-in account lives: it holds no privilege. */
 export const ANONYMOUS_SESSION_HOURS = 12;
@@ -95,27 +97,27 @@ export async function insertSession(
   };
 }
 
-/** The live session for a raw id: not expired, not revoked. */
-export async function findSession(db: Db, secret: string, rawId: string): Promise<Session | null> {
+/** What the session plugin loads per request. */
+export interface LoadedSession {
+  session: Session;
+  /** The session's account while it is active; null when anonymous or no longer active. */
+  account: Account | null;
+  /** The account's organizations, when they were asked for and the account is active. */
+  organizations: string[] | null;
+}
+
+/** The live session for a raw id (not expired, not revoked), with its account, in one query. */
+export async function loadSession(
+  db: Db,
+  secret: string,
+  rawId: string,
+  options: { organizations: boolean },
+): Promise<LoadedSession | null> {
   if (rawId.length < 20 || rawId.length > 100) return null;
-  const row = await db
-    .selectFrom('sessions')
-    .selectAll()
-    .where('id_hash', '=', hashSessionId(rawId))
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .executeTakeFirst();
+  const row = await selectLiveSession(db, hashSessionId(rawId), options);
   if (!row) return null;
-  return {
-    idHash: row.id_hash,
-    accountId: row.account_id,
-    expiresAt: new Date(row.expires_at),
-    extensionsUsed: row.extensions_used,
-    authenticatedAt: row.authenticated_at,
-    reauthenticatedUntil: row.reauthenticated_until,
-    data: row.data,
-    csrfToken: csrfTokenFor(secret, rawId),
-  };
+  const { account, organizations, ...session } = row;
+  return { session: { ...session, csrfToken: csrfTokenFor(secret, rawId) }, account, organizations };
 }
 
 export function setSessionCookie(

@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 
 /** Query parameters that carry secrets (codes, SAML documents) and never reach the logs. */
 const secretParams =
@@ -44,4 +44,26 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
       },
     },
   };
+}
+
+/**
+ * One log line per request, when its answer has gone out: method, path (secrets masked), status,
+ * client address, user agent and time. Fastify's own request logging writes two lines per request and runs
+ * the serializers for both; on the hot paths that was a visible share of the CPU.
+ */
+export function registerRequestLog(app: FastifyInstance): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url.includes('?') ? redactUrl(request.url) : request.url,
+        statusCode: reply.statusCode,
+        remoteAddress: request.ip,
+        userAgent: request.headers['user-agent'],
+        responseTime: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request completed',
+    );
+    done();
+  });
 }

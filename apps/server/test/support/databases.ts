@@ -7,8 +7,12 @@ import {
   type DatabaseTimeouts,
   type DbKind,
 } from '../../src/platform/db';
+import { markEngineUsed } from './database-engines';
 
-/** The databases every integration test runs against: PGlite always, PostgreSQL when CI gives one. */
+/**
+ * The databases every integration test runs against: PGlite always, PostgreSQL whenever
+ * TEST_DATABASE_URL names one (the global setup sets it when the local PostgreSQL answers).
+ */
 export const testDatabaseKinds: DbKind[] = process.env.TEST_DATABASE_URL
   ? ['pglite', 'postgres']
   : ['pglite'];
@@ -18,6 +22,7 @@ export async function createTestDatabase(
   kind: DbKind,
   timeouts?: DatabaseTimeouts,
 ): Promise<DatabaseHandle & { url?: string }> {
+  markEngineUsed(kind);
   if (kind === 'pglite') {
     const handle = await openDatabase({});
     await migrateToLatest(handle.db);

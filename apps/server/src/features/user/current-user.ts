@@ -1,11 +1,13 @@
 import { api, type CurrentUser } from '@pra/contracts';
 import type { AppContext } from '../../http/context';
 import { isAdmin, isEmployeeBrm } from '../../identity/account-kinds';
-import { organizationsOf } from '../../identity/accounts';
 import type { Account } from '../../platform/db-schema';
 
-/** The current-user record of the spec's section 3, for any type of account. */
-export async function loadCurrentUser(ctx: AppContext, account: Account): Promise<CurrentUser> {
+/**
+ * The current-user record of the spec's section 3, for any type of account; `orgs` as the session
+ * plugin loaded them (route config `organizations: true`).
+ */
+export function currentUserRecord(ctx: AppContext, account: Account, orgs: string[]): CurrentUser {
   return {
     id: account.id,
     username: account.username,
@@ -15,7 +17,7 @@ export async function loadCurrentUser(ctx: AppContext, account: Account): Promis
     isActive: account.status === 'active',
     email: account.email,
     manager: account.manager,
-    orgs: await organizationsOf(ctx.db, account),
+    orgs,
     isEmployeeBrm: isEmployeeBrm(account),
     isAdmin: isAdmin(account),
     loginUrl: api.login,

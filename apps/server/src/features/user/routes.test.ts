@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
@@ -170,6 +172,29 @@ describe.each(testDatabaseKinds)('GET /api/user on %s', (kind) => {
     expect(res.json()).toEqual({ errors: [SIGN_IN_MESSAGE] });
     // The authentication status agrees, so the web app offers a new sign-in instead of failing calls.
     expect((await client.get('/api/saml/is-authenticated')).json()).toEqual({ isAuthenticated: false });
+  });
+
+  it('costs one database round trip: session, account and organizations in one query', async () => {
+    const client = await signInAs(t, 'brmone');
+    // Every statement of either engine passes through one of these two methods.
+    const spy =
+      kind === 'pglite' ? vi.spyOn(PGlite.prototype, 'query') : vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      spy.mockClear();
+      const res = await client.get('/api/user');
+      expect(res.json()).toMatchObject({ orgs: ['Globex Health IT', 'Zeta Scanners'] });
+      expect(spy).toHaveBeenCalledTimes(1);
+      spy.mockClear();
+      expect((await client.get('/api/saml/is-authenticated')).json()).toMatchObject({
+        isAuthenticated: true,
+      });
+      expect(spy).toHaveBeenCalledTimes(1);
+      spy.mockClear();
+      expect((await t.app.inject({ method: 'GET', url: '/api/saml/is-authenticated' })).statusCode).toBe(200);
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('says iiqAvailable false while the identity service is in maintenance', async () => {

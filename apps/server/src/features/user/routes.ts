@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../http/context';
 import { createGuards } from '../../http/guards';
 import { rawSessionId, setSessionCookie } from '../../http/session';
-import { loadCurrentUser } from './current-user';
+import { currentUserRecord } from './current-user';
 import { extendSession } from './extend-session';
 
 export const userRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
@@ -11,8 +11,12 @@ export const userRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
 
   app.get(
     api.user,
-    { schema: { response: { 200: currentUser } }, preHandler: [guards.requireLogin] },
-    async (request) => loadCurrentUser(ctx, request.account!),
+    {
+      schema: { response: { 200: currentUser } },
+      preHandler: [guards.requireLogin],
+      config: { organizations: true },
+    },
+    async (request) => currentUserRecord(ctx, request.account!, request.organizations ?? []),
   );
 
   app.post(

@@ -1,0 +1,53 @@
+import { Writable } from 'node:stream';
+import Fastify, { LogController } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { loggerOptions, registerRequestLog } from './logger';
+
+/** A fastify app logging as the portal does into an array of parsed lines. */
+async function appLoggingTo(level: string) {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      callback();
+    },
+  });
+  const app = Fastify({
+    logger: { ...(loggerOptions(level) as object), stream },
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  registerRequestLog(app);
+  app.get('/api/thing', async () => ({ ok: true }));
+  await app.ready();
+  return { app, lines };
+}
+
+describe('request logging', () => {
+  it('writes one line per request with what an operator needs and no headers or secrets', async () => {
+    const { app, lines } = await appLoggingTo('info');
+    await app.inject({
+      method: 'GET',
+      url: '/api/thing?code=ABCD-EFGH&x=1',
+      headers: { cookie: 'pra_session=secret-session-id', 'user-agent': 'probe/1' },
+    });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      msg: 'request completed',
+      method: 'GET',
+      url: '/api/thing?code=[redacted]&x=1',
+      statusCode: 200,
+      userAgent: 'probe/1',
+    });
+    expect(typeof lines[0]!.responseTime).toBe('number');
+    expect(JSON.stringify(lines)).not.toContain('secret-session-id');
+    expect(JSON.stringify(lines)).not.toContain('ABCD-EFGH');
+    await app.close();
+  });
+
+  it('writes nothing per request above the info level', async () => {
+    const { app, lines } = await appLoggingTo('warn');
+    await app.inject({ method: 'GET', url: '/api/thing' });
+    expect(lines).toHaveLength(0);
+    await app.close();
+  });
+});

@@ -1,0 +1,76 @@
+// Child processes for the bench: a free port each (never a fixed one), readiness by polling,
+// resident memory read from /proc, and a clean stop.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { freePort } from '../apps/server/test/support/free-port';
+
+export { freePort };
+
+export interface Running {
+  url: string;
+  pid: number;
+  /** Milliseconds from spawn until the first HTTP answer. */
+  startMs: number;
+  /** Resident set size now, in MB. */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function waitForHttp(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}): ${stderr()}`);
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing answered at ${url}: ${stderr()}`);
+}
+
+/** Starts `node <script>` on a free port (PORT), with the environment made for that port, and waits until it answers. */
+export async function startNode(
+  script: string,
+  env: (port: number) => Record<string, string>,
+  readyPath = '/',
+): Promise<Running> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, ...env(port), PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors = (errors + chunk.toString()).slice(-4000);
+  });
+  const url = `http://localhost:${port}`;
+  try {
+    await waitForHttp(`${url}${readyPath}`, child, () => errors);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  const startMs = performance.now() - started;
+  return {
+    url,
+    pid: child.pid!,
+    startMs,
+    rssMb: () => rssOf(child.pid!),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+      }),
+  };
+}

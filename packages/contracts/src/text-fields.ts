@@ -1,5 +1,4 @@
-import type { z } from 'zod';
-import { inputText } from './text';
+import { z } from 'zod';
 
 /** Longest name, job title or other one-line text field (spec section 5). */
 export const TEXT_MAX_LENGTH = 255;
@@ -34,7 +33,8 @@ export function plainText({
   max = TEXT_MAX_LENGTH,
   required = true,
 }: { max?: number; required?: boolean } = {}) {
-  const base = inputText().trim();
+  // NUL is a control character: refused below with the field message (inputText's NUL rule is not needed).
+  const base = z.string().trim();
   return (required ? base.min(1, textFieldMessages.required) : base)
     .max(max, textFieldMessages.tooLong(max))
     .refine(isPlainText, textFieldMessages.invalidCharacters);

@@ -2,9 +2,9 @@
 // fresh data folder, for the browser benchmarks. Needs `npm run build` first.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../processes';
 
 /** The demo accounts' password in the portals started here. */
 export const BENCH_DEMO_PASSWORD = 'Bench-Demo-Portal-2025!';
@@ -13,19 +13,6 @@ export interface Portal {
   /** e.g. http://localhost:40123 */
   url: string;
   stop(): Promise<void>;
-}
-
-/** A TCP port nothing listens on right now: the OS picks one, we release it and hand it on. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForServer(url: string, exited: () => boolean): Promise<void> {

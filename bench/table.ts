@@ -43,7 +43,7 @@ export function verdict(row: BenchRow): string {
 
 function formatValue(value: number | null, unit: string): string {
   if (value === null) return '-';
-  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
+  const digits = Number.isInteger(value) || Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
   return `${value.toFixed(digits)} ${unit}`;
 }
 
@@ -60,13 +60,16 @@ export function printTable(rows: BenchRow[]): void {
     row.note ?? '',
   ]);
   const header = ['figure', 'value', 'goal', 'of bare fastify', 'verdict', 'note'];
+  // A column no row fills (the ratio in first-page.ts's table) is left out.
+  const shown = header.map((_, i) => i < 2 || cells.some((c) => c[i] !== ''));
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) =>
     c
       .map((cell, i) => (i === 1 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .filter((_, i) => shown[i])
       .join('  ')
       .trimEnd();
   console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const c of cells) console.log(line(c));
 }

@@ -5,7 +5,7 @@
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
-import type { BenchRow } from './support/row';
+import { median, type BenchRow } from './table';
 
 export interface LighthouseResult {
   performance: number;
@@ -56,8 +56,6 @@ export async function runLighthouse(url: string, cookie?: string): Promise<Light
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-
 /** Rows for one page: median scores and metrics over `runs` audits. */
 export async function lighthouseRows(
   label: string,
@@ -71,12 +69,23 @@ export async function lighthouseRows(
   const failing = [...new Set(results.flatMap((r) => r.failing))];
   if (failing.length > 0)
     console.error(`${label}: audits below full marks in some run: ${failing.join('; ')}`);
+  const note = `median of ${runs}`;
+  const timings = `FCP ${Math.round(of('fcp'))} ms, LCP ${Math.round(of('lcp'))} ms, TBT ${Math.round(of('tbt'))} ms (simulated)`;
   return [
-    { name: `${label} Lighthouse performance (mobile)`, value: of('performance'), unit: '', goal: '100' },
-    { name: `${label} Lighthouse accessibility`, value: of('accessibility'), unit: '', goal: '100' },
-    { name: `${label} Lighthouse FCP (simulated)`, value: Math.round(of('fcp')), unit: 'ms', goal: '' },
-    { name: `${label} Lighthouse LCP (simulated)`, value: Math.round(of('lcp')), unit: 'ms', goal: '' },
-    { name: `${label} Lighthouse TBT`, value: Math.round(of('tbt')), unit: 'ms', goal: '' },
+    {
+      figure: `${label} Lighthouse performance (mobile)`,
+      value: of('performance'),
+      unit: 'score',
+      goal: { atLeast: 100 },
+      note: `${note}; ${timings}`,
+    },
+    {
+      figure: `${label} Lighthouse accessibility`,
+      value: of('accessibility'),
+      unit: 'score',
+      goal: { atLeast: 100 },
+      note,
+    },
   ];
 }
 

@@ -1,17 +1,19 @@
 // Outbox drain rate: 1,000 mails waiting in the outbox, the worker as the server runs it (pooled
 // SMTP transport, its polling interval) into a local smtp-server, timed until the last is sent.
 // On PostgreSQL when TEST_DATABASE_URL is set (production-style), else on the embedded database.
-// Alone: `node --import tsx bench/outbox-drain.ts`.
+// The issue sets no goal: the row says 'report'. Alone: `node --import tsx bench/outbox-drain.ts`.
 import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
 import { createTestDatabase } from '../apps/server/test/support/databases';
-import { freePort, startRelay } from '../apps/server/test/support/smtp';
+import { startRelay } from '../apps/server/test/support/smtp';
 import * as mailer from '../apps/server/src/platform/mailer';
 import { startOutboxWorker } from '../apps/server/src/platform/outbox-worker';
+import { freePort } from './processes';
+import { printTable, type BenchRow } from './table';
 
 const MAILS = 1_000;
 
-export async function benchOutboxDrain(): Promise<void> {
+export async function benchOutboxDrain(): Promise<BenchRow[]> {
   const kind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
   const database = await createTestDatabase(kind);
   const port = await freePort();
@@ -41,10 +43,15 @@ export async function benchOutboxDrain(): Promise<void> {
     while (relay.total < MAILS) await new Promise((resolve) => setTimeout(resolve, 20));
     const seconds = (performance.now() - started) / 1000;
     await worker.stop();
-    console.log(
-      `outbox drain, ${MAILS} mails (${kind}, local SMTP)`.padEnd(44) +
-        ` ${(MAILS / seconds).toFixed(0).padStart(8)} mails/s  (${seconds.toFixed(1)} s, ${relay.connections} SMTP connections)`,
-    );
+    return [
+      {
+        figure: `outbox drain, ${MAILS} mails, ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}`,
+        value: MAILS / seconds,
+        unit: 'mails/s',
+        goal: { text: 'report' },
+        note: `${seconds.toFixed(1)} s into a local SMTP server, ${relay.connections} SMTP connections`,
+      },
+    ];
   } finally {
     transport.close();
     await relay.close();
@@ -52,4 +59,4 @@ export async function benchOutboxDrain(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchOutboxDrain();
+if (import.meta.url === `file://${process.argv[1]}`) printTable(await benchOutboxDrain());

@@ -1,8 +1,10 @@
 // npm run bench: the hot paths against their goals (issue 9), in one table. Throughput is
 // measured from outside with autocannon against the built server in a child process, beside a
 // bare fastify hello-world measured the same way in the same run; sign-in is the sum of the
-// server's own time over every step; memory is the server process's RSS. BENCH_QUICK=1 shortens
-// the load runs for development. Needs `npm run build` first (npm run bench does it).
+// server's own time over every step; memory is the server process's RSS; page weight and
+// Lighthouse come from Chromium (first-page.ts), then the outbox drain rate and page-load timings.
+// BENCH_QUICK=1 shortens the load runs and audits once for development. Needs `npm run build`
+// first (npm run bench does it).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,10 +15,12 @@ import { hashPassword, verifyPassword } from '../apps/server/src/identity/passwo
 import { benchOutboxDrain } from './outbox-drain';
 import { writeBenchIdpMetadata, signInOverHttp } from './http-sign-in';
 import { loadDescription, measureLoad, quick, type LoadResult } from './load';
+import { benchFirstPage } from './first-page';
 import { benchPageLoad } from './page-load';
 import { startNode, type Running } from './processes';
 import { benchSignIn } from './sign-in';
-import { printTable, type BenchRow } from './table';
+import { startPortal } from './support/portal';
+import { median, printTable, type BenchRow } from './table';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const serverScript = join(root, 'apps/server/dist/server.js');
@@ -171,7 +175,7 @@ async function timeIt(runs: number, fn: () => Promise<unknown>): Promise<number>
     await fn();
     times.push(performance.now() - start);
   }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)] ?? 0;
+  return median(times);
 }
 
 console.log(`bench: ${loadDescription}${quick ? ' (BENCH_QUICK: indicative only)' : ''}`);
@@ -215,12 +219,19 @@ try {
     note: 'part of the password step; cost set by the architecture',
   });
 
-  rows.push(...(await benchPageLoad()));
+  // Before the PostgreSQL database goes: the drain runs on it when there is one.
+  rows.push(...(await benchOutboxDrain()));
+
+  const browserPortal = await startPortal();
+  try {
+    rows.push(...(await benchFirstPage(browserPortal.url, quick ? 1 : 3)));
+    rows.push(...(await benchPageLoad(browserPortal.url)));
+  } finally {
+    await browserPortal.stop();
+  }
 } finally {
   await database?.drop();
 }
-
-await benchOutboxDrain();
 
 console.log('');
 printTable(rows);

@@ -2,7 +2,7 @@
 // login page, the password, the passcode page, the passcode, the ACS and /welcome. Each step's
 // server time is taken around the injected request, and the figure is their sum per sign-in.
 import { performance } from 'node:perf_hooks';
-import type { BenchRow } from './table';
+import { median, type BenchRow } from './table';
 import type { DbKind } from '../apps/server/src/platform/db';
 import { csrfOf, inputValue, PASSWORD, totpCode } from '../apps/server/test/support/idp-kit';
 import { createAccount } from '../apps/server/test/support/sign-in';
@@ -20,8 +20,6 @@ const steps = [
   'ACS',
   '/welcome',
 ] as const;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 export async function benchSignIn(kind: DbKind, runs: number): Promise<BenchRow[]> {
   const t = await createTestApp(kind);

@@ -1,13 +1,15 @@
-// Starts the built portal (`node apps/server/dist/server.js`, standalone mode) on a free port and a
-// fresh data folder, for the browser benchmarks. Needs `npm run build` first.
-import { spawn } from 'node:child_process';
+// Starts the built portal (`node apps/server/dist/server.js`, standalone mode, its built-in IdP) on a
+// free port and a fresh data folder, for the browser benchmarks. Needs `npm run build` first.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startNode } from '../processes';
 
 /** The demo accounts' password in the portals started here. */
 export const BENCH_DEMO_PASSWORD = 'Bench-Demo-Portal-2025!';
+
+const serverScript = fileURLToPath(new URL('../../apps/server/dist/server.js', import.meta.url));
 
 export interface Portal {
   /** e.g. http://localhost:40123 */
@@ -15,63 +17,22 @@ export interface Portal {
   stop(): Promise<void>;
 }
 
-/** A TCP port nothing listens on right now: the OS picks one, we release it and hand it on. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForServer(url: string, exited: () => boolean): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    if (exited()) throw new Error(`the portal exited before answering ${url}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`server at ${url} did not start`);
-}
-
-export async function startPortal(extraEnv: Record<string, string> = {}): Promise<Portal> {
-  const port = await freePort();
-  const url = `http://localhost:${port}`;
+export async function startPortal(): Promise<Portal> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pra-bench-'));
-  const server = spawn('node', ['apps/server/dist/server.js'], {
-    env: {
-      ...process.env,
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
+  const server = await startNode(
+    serverScript,
+    (port) => ({
       PRA_MODE: 'standalone',
-      PORT: String(port),
-      PUBLIC_URL: url,
+      PUBLIC_URL: `http://localhost:${port}`,
       DATA_DIR: dataDir,
       DEMO_PASSWORD: BENCH_DEMO_PASSWORD,
       LOG_LEVEL: 'warn',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    }),
+    '/api/service_check',
+  ).catch((error: unknown) => {
+    removeData();
+    throw error;
   });
-  let stderr = '';
-  server.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
-  let exited = false;
-  const done = new Promise<void>((resolve) => server.once('exit', () => ((exited = true), resolve())));
-  const stop = async () => {
-    if (!exited) server.kill('SIGTERM');
-    await done;
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    await waitForServer(`${url}/api/service_check`, () => exited);
-  } catch (error) {
-    await stop();
-    throw new Error(`${(error as Error).message}\n${stderr}`);
-  }
-  return { url, stop };
+  return { url: server.url, stop: () => server.stop().then(removeData) };
 }

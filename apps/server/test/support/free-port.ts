@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 
-/** A TCP port nothing listens on right now, chosen by the kernel (never a fixed one). */
+/** A TCP port nothing listens on right now, chosen by the kernel (never a fixed one). The tests'
+ * and the bench's only implementation: server-process.ts, smtp.ts and bench/ import it from here. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -2,7 +2,6 @@
 // several instances on one database, a crash on an unhandled event, start-up before the database.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -14,19 +13,7 @@ export function buildServer(): void {
   execFileSync(process.execPath, ['build.mjs'], { cwd: serverDir, stdio: 'pipe' });
 }
 
-/** A port nothing listens on yet. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
+export { freePort } from './free-port';
 
 export interface Instance {
   name: string;

@@ -1,6 +1,6 @@
 import { SMTPServer } from 'smtp-server';
 
-export { freePort } from './server-process';
+export { freePort } from './free-port';
 
 export interface RelayOptions {
   /** Milliseconds the relay waits before accepting each message (a slow relay). */

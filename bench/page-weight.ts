@@ -61,6 +61,10 @@ export async function assetLoads(browser: Browser, url: string, cookie?: string)
   });
   await cdp.send('Network.enable');
   await page.goto(url, { waitUntil: 'networkidle' });
+  // Under a starved CPU the network can fall idle before the page has rendered and asked for its
+  // lazy chunks: wait for the page's heading, then for the network to stay quiet a moment.
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  await page.waitForTimeout(750);
   await context.close();
 
   return Promise.all(

@@ -17,6 +17,8 @@ import { userRoutes } from './features/user/routes';
 import { systemRoutes } from './features/system/routes';
 import type { AppContext } from './http/context';
 import { messages, registerErrorHandling } from './http/errors';
+import { registerObservability } from './http/observability';
+import { registerProbes } from './http/probes';
 import { isApiRequest } from './http/request-path';
 import { registerServerAssets } from './http/server-page';
 import { sessionPlugin } from './http/session-plugin';
@@ -57,6 +59,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerObservability(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -87,6 +90,7 @@ export async function buildApp(
     if (isApiRequest(request)) reply.header('cache-control', 'no-store');
   });
 
+  registerProbes(app, ctx);
   registerServerAssets(app);
   await app.register(sessionPlugin, ctx);
   await app.register(sessionRoutes, ctx);

@@ -1,12 +1,14 @@
 import { Server as NetServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { api } from '@pra/contracts';
+import { probes } from './probes';
 
 /**
  * The first phase of a graceful shutdown. The server still listens, but every answer carries
  * `Connection: close`, so clients drop their kept-alive sockets after it instead of sending the
  * next request into a socket that is about to close (which would get no answer at all); and the
- * service check answers 503, so the load balancer takes this instance out of rotation.
+ * readiness probe and the service check answer 503, so the load balancer takes this instance out
+ * of rotation.
  */
 export function registerDraining(app: FastifyInstance): { start(): void; stopAccepting(): Promise<void> } {
   let draining = false;
@@ -14,7 +16,8 @@ export function registerDraining(app: FastifyInstance): { start(): void; stopAcc
   app.addHook('onRequest', (request, reply, done) => {
     if (!draining) return done();
     void reply.header('connection', 'close');
-    if (request.method === 'GET' && request.url.split('?')[0] === api.serviceCheck) {
+    const path = request.url.split('?')[0];
+    if (request.method === 'GET' && (path === api.serviceCheck || path === probes.readiness)) {
       void reply
         .status(503)
         .type('text/plain; charset=utf-8')

@@ -8,7 +8,9 @@ import * as samlRequestBrowser from '../migrations/0002-saml-request-browser';
 import * as outboxUndeliverable from '../migrations/0003-outbox-undeliverable';
 import * as auditDeniedOutcome from '../migrations/0004-audit-denied-outcome';
 import type { Database } from './db-schema';
+import type { PoolCounts } from './metrics';
 import { PgliteDialect } from './pglite-dialect';
+import { runAfterCommits } from './after-commit';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -36,6 +38,8 @@ export interface DatabaseOptions {
 export interface DatabaseHandle {
   db: Db;
   kind: DbKind;
+  /** The pg pool's live counters for the metrics; null on the embedded database. */
+  pool: PoolCounts | null;
   close(): Promise<void>;
 }
 
@@ -49,8 +53,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
     // A dropped idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    const db = runAfterCommits(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }));
+    return { db, kind: 'postgres', pool, close: () => db.destroy() };
   }
   let unlock = () => {};
   if (options.dataDir) {
@@ -59,10 +63,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   try {
     const pglite = await PGlite.create(options.dataDir);
-    const db = new Kysely<Database>({ dialect: new PgliteDialect(pglite) });
+    const db = runAfterCommits(new Kysely<Database>({ dialect: new PgliteDialect(pglite) }));
     return {
       db,
       kind: 'pglite',
+      pool: null,
       async close() {
         await db.destroy();
         unlock();
@@ -124,6 +129,13 @@ export async function migrateToLatest(db: Db): Promise<void> {
       cause: error,
     });
   }
+}
+
+/** Names of the migrations this build carries that the database has not run yet. */
+export async function migrationsPending(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const known = await migrator.getMigrations();
+  return known.filter((migration) => migration.executedAt === undefined).map((m) => m.name);
 }
 
 /** True when the database answers a trivial query within the timeout. */

@@ -12,6 +12,8 @@ import { loadOrCreateSecret } from './secrets';
 export interface Runtime {
   ctx: AppContext;
   mailer: Mailer;
+  /** The pg pool's counters for the metrics; null on the embedded database. */
+  pool: DatabaseHandle['pool'];
   close(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   return {
     ctx,
     mailer,
+    pool: database.pool,
     async close() {
       mailer.close();
       await database.close();

@@ -45,10 +45,10 @@ function sendFrameworkError(_error: FastifyError, _request: FastifyRequest, repl
 /** Builds the whole portal as a fastify app; the process entry and the tests both call this. */
 export async function buildApp(
   ctx: AppContext,
-  options: { logger?: boolean } = {},
+  options: { logger?: boolean; logStream?: NodeJS.WritableStream } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(ctx.config.LOG_LEVEL),
+    logger: options.logger === false ? false : loggerOptions(ctx.config.LOG_LEVEL, options.logStream),
     bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: trustProxy(ctx.config.TRUST_PROXY),
     return503OnClosing: true,

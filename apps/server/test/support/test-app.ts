@@ -5,12 +5,14 @@ import type { AppContext } from '../../src/http/context';
 import { readFileSync } from 'node:fs';
 import type { KeyPair } from '../../src/platform/keys';
 import { createAppContext, type ContextParts } from '../../src/platform/runtime';
-import type { DbKind } from '../../src/platform/db';
+import type { DatabaseHandle, DbKind } from '../../src/platform/db';
 import { createTestDatabase } from './databases';
 
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
+  /** The pg pool's counters (null on PGlite), for the metrics. */
+  pool: DatabaseHandle['pool'];
   close(): Promise<void>;
 }
 
@@ -38,18 +40,23 @@ export function testContext(config: Config, database: ContextParts['database']):
 }
 
 /** The whole portal on a fresh database, with settings overridden as a test needs. */
-export async function createTestApp(kind: DbKind, env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: DbKind,
+  env: Record<string, string> = {},
+  options: { logStream?: NodeJS.WritableStream } = {},
+): Promise<TestApp> {
   const config: Config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/pra-test-unused', ...env });
   const database = await createTestDatabase(kind);
   const ctx = await testContext(config, database).catch(async (error: unknown) => {
     await database.close(); // e.g. unreadable IdP metadata: leave no database behind
     throw error;
   });
-  const app = await buildApp(ctx, { logger: false });
+  const app = await buildApp(ctx, options.logStream ? { logStream: options.logStream } : { logger: false });
   await app.ready();
   return {
     app,
     ctx,
+    pool: database.pool,
     async close() {
       await app.close();
       await database.close();

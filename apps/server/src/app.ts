@@ -18,6 +18,7 @@ import { systemRoutes } from './features/system/routes';
 import type { AppContext } from './http/context';
 import { messages, registerErrorHandling } from './http/errors';
 import { registerObservability } from './http/observability';
+import { registerOpenApi } from './http/openapi';
 import { registerProbes } from './http/probes';
 import { isApiRequest } from './http/request-path';
 import { registerServerAssets } from './http/server-page';
@@ -90,6 +91,7 @@ export async function buildApp(
     if (isApiRequest(request)) reply.header('cache-control', 'no-store');
   });
 
+  await registerOpenApi(app, ctx.config.publicUrl);
   registerProbes(app, ctx);
   registerServerAssets(app);
   await app.register(sessionPlugin, ctx);

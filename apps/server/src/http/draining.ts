@@ -15,7 +15,6 @@ export function registerDraining(app: FastifyInstance): { start(): void; stopAcc
   // A callback hook, not an async one: it runs on every request and almost always does nothing.
   app.addHook('onRequest', (request, reply, done) => {
     if (!draining) return done();
-    void reply.header('connection', 'close');
     const path = request.url.split('?')[0];
     if (request.method === 'GET' && (path === api.serviceCheck || path === probes.readiness)) {
       void reply
@@ -25,6 +24,12 @@ export function registerDraining(app: FastifyInstance): { start(): void; stopAcc
       return;
     }
     done();
+  });
+  // At answer time, not arrival: a request that came in before the drain and answers during it
+  // must close its socket too, or the client sends its next request into a closing server.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) void reply.header('connection', 'close');
+    done(null, payload);
   });
   return {
     start() {

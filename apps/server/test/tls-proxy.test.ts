@@ -39,6 +39,7 @@ describe.skipIf(missing.length > 0)('behind nginx with TLS, two instances on one
   let b: Instance;
   let proxy: ReturnType<typeof startNginx>;
   let proxyPort: number;
+  let metricsPort: number;
   let browser: Browser;
   let sessionCookie = '';
   const agent = new Agent({ keepAlive: true, rejectUnauthorized: false, maxSockets: 8 });
@@ -114,7 +115,8 @@ describe.skipIf(missing.length > 0)('behind nginx with TLS, two instances on one
     // A first, alone: it migrates, seeds and writes the shared keys and secrets; B then reads them.
     a = startServer('A', portA, env);
     await waitUntilUp(a);
-    b = startServer('B', portB, env);
+    metricsPort = await freePort();
+    b = startServer('B', portB, { ...env, METRICS_PORT: String(metricsPort) });
     await waitUntilUp(b);
     proxy = startNginx(dir, nginxConf(dir, proxyPort, [portA, portB]));
     for (let i = 0; i < 50; i++) {
@@ -197,10 +199,16 @@ describe.skipIf(missing.length > 0)('behind nginx with TLS, two instances on one
     expect(await log('127.0.0.3', '203.0.113.1')).toBe(204);
   });
 
-  it('does not serve metrics on the public port', async () => {
+  it('serves metrics on the separate listener only, never through the public port', async () => {
     const res = await viaProxy('/metrics');
     expect(res.status).not.toBe(200);
     expect(res.body).not.toContain('pra_http_request_duration_seconds');
+    const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(scrape.status).toBe(200);
+    const text = await scrape.text();
+    expect(text).toMatch(/^pra_http_request_duration_seconds_count\{.*route="\/api\/service_check".*\} [1-9]/m);
+    expect(text).toMatch(/^pra_db_pool_connections\{state="total"\} [1-9]/m);
+    expect(text).toMatch(/^pra_outbox_pending \d/m);
   });
 
   it('loses no request when an instance is stopped in the middle of traffic', async () => {

@@ -206,7 +206,9 @@ describe.skipIf(missing.length > 0)('behind nginx with TLS, two instances on one
     const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(scrape.status).toBe(200);
     const text = await scrape.text();
-    expect(text).toMatch(/^pra_http_request_duration_seconds_count\{.*route="\/api\/service_check".*\} [1-9]/m);
+    expect(text).toMatch(
+      /^pra_http_request_duration_seconds_count\{.*route="\/api\/service_check".*\} [1-9]/m,
+    );
     expect(text).toMatch(/^pra_db_pool_connections\{state="total"\} [1-9]/m);
     expect(text).toMatch(/^pra_outbox_pending \d/m);
   });

@@ -2,16 +2,15 @@
 // instances on one PostgreSQL database. A browser signs in through it; cookies and headers are
 // those of an https site; rate limits see the real client address; and an instance stopped in
 // the middle of traffic costs no request.
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'otplib';
-import pg from 'pg';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCertificate, nginxConf, nginxInstalled, startNginx } from './support/nginx';
+import { createTestDatabase } from './support/databases';
 import { buildServer, freePort, startServer, waitUntilUp, type Instance } from './support/server-process';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -32,8 +31,7 @@ interface Answer {
 }
 
 describe.skipIf(missing.length > 0)('behind nginx with TLS, two instances on one PostgreSQL', () => {
-  const adminUrl = process.env.TEST_DATABASE_URL ?? '';
-  const dbName = `pra_test_${randomBytes(6).toString('hex')}`;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let dir: string;
   let a: Instance;
   let b: Instance;
@@ -80,28 +78,16 @@ describe.skipIf(missing.length > 0)('behind nginx with TLS, two instances on one
     });
   }
 
-  async function admin(query: string): Promise<void> {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(query);
-    } finally {
-      await client.end();
-    }
-  }
-
   beforeAll(async () => {
     buildServer();
-    await admin(`create database ${dbName}`);
-    const dbUrl = new URL(adminUrl);
-    dbUrl.pathname = `/${dbName}`;
+    database = await createTestDatabase('postgres');
     dir = mkdtempSync(join(tmpdir(), 'pra-tls-proxy-'));
     makeCertificate(dir);
     const [portA, portB] = [await freePort(), await freePort()];
     proxyPort = await freePort();
     const env = {
       PRA_MODE: 'standalone',
-      DATABASE_URL: dbUrl.toString(),
+      DATABASE_URL: database.url ?? '',
       DATA_DIR: join(dir, 'data'),
       DEMO_DATA: 'true',
       DEMO_PASSWORD,
@@ -138,7 +124,7 @@ describe.skipIf(missing.length > 0)('behind nginx with TLS, two instances on one
       }),
     );
     if (dir) rmSync(dir, { recursive: true, force: true });
-    await admin(`drop database if exists ${dbName} with (force)`);
+    await database?.close();
     expect(codes, [a, b].map((i) => `${i?.name}:\n${i?.output.join('')}`).join('\n')).toEqual([0, 0]);
   }, 30_000);
 

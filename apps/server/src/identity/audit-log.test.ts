@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdpAccount, csrfOf, startSignIn } from '../../test/support/idp-kit';
 import { createAccount, signInAs } from '../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../test/support/test-app';
+import { auditActions } from '../../test/support/world';
 import { recordAudit } from './audit';
 
 describe('audit events as JSON log lines for the SIEM', () => {
@@ -74,12 +75,7 @@ describe('audit events as JSON log lines for the SIEM', () => {
       }),
     ).rejects.toThrow('the change fails');
     expect(auditLines('test.rolledback')).toHaveLength(0);
-    const rows = await t.ctx.db
-      .selectFrom('audit_events')
-      .select('action')
-      .where('action', '=', 'test.rolledback')
-      .execute();
-    expect(rows).toHaveLength(0);
+    expect(await auditActions(t, 'test.rolledback')).toHaveLength(0);
   });
 
   it('logs a statement outside a transaction at once', async () => {

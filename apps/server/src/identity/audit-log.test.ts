@@ -43,8 +43,8 @@ describe('audit events as JSON log lines for the SIEM', () => {
       clientAddress: '192.0.2.77',
       details: { reason: 'wrongPassword' },
     });
-    // The same request id as the request's own log lines.
-    const request = lines().find((l) => l.reqId === line?.reqId && l.msg === 'incoming request');
+    // The same request id as the request's own log line (whatever the request logging says).
+    const request = lines().find((l) => l.reqId === line?.reqId && l.event !== 'audit');
     expect(line?.requestId).toBe(line?.reqId);
     expect(request).toBeDefined();
     expect(output.join('')).not.toContain('Wrong-Secret-Guess-42');

@@ -18,6 +18,9 @@ import { systemRoutes } from './features/system/routes';
 import type { AppContext } from './http/context';
 import { messages, registerErrorHandling } from './http/errors';
 import { registerLoadShedding } from './http/load-shedding';
+import { registerObservability } from './http/observability';
+import { registerOpenApi } from './http/openapi';
+import { registerProbes } from './http/probes';
 import { isApiRequest } from './http/request-path';
 import { registerSecurityHeaders, securityHeaders } from './http/security-headers';
 import { registerServerAssets } from './http/server-page';
@@ -51,10 +54,10 @@ function sendFrameworkError(headers: Record<string, string>) {
 /** Builds the whole portal as a fastify app; the process entry and the tests both call this. */
 export async function buildApp(
   ctx: AppContext,
-  options: { logger?: boolean } = {},
+  options: { logger?: boolean; logStream?: NodeJS.WritableStream } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(ctx.config.LOG_LEVEL),
+    logger: options.logger === false ? false : loggerOptions(ctx.config.LOG_LEVEL, options.logStream),
     bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: trustProxy(ctx.config.TRUST_PROXY),
     return503OnClosing: true,
@@ -69,6 +72,7 @@ export async function buildApp(
   registerErrorHandling(app);
   // First of the request hooks: a shed request costs no database work.
   await registerLoadShedding(app, ctx);
+  registerObservability(app);
 
   registerSecurityHeaders(app, ctx.config.insecureCookies);
   await app.register(fastifyCookie);
@@ -77,6 +81,8 @@ export async function buildApp(
     if (isApiRequest(request)) reply.header('cache-control', 'no-store');
   });
 
+  await registerOpenApi(app, ctx.config.publicUrl);
+  registerProbes(app, ctx);
   registerServerAssets(app);
   await app.register(sessionPlugin, ctx);
   await app.register(sessionRoutes, ctx);

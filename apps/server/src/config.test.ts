@@ -70,6 +70,19 @@ describe('config', () => {
     expect(config.demoData).toBe(false);
     expect(config.insecureCookies).toBe(false);
     expect(() => loadConfig({ ...full, IDP_METADATA: '' })).toThrow(/IDP_METADATA/);
+    expect(config.metrics).toBeNull();
+    expect(loadConfig({ ...full, METRICS_PORT: '9100' }).metrics).toEqual({
+      port: 9100,
+      host: '0.0.0.0',
+      byDefault: false,
+    });
+  });
+
+  it('listens for metrics on loopback by default in standalone, and can be turned off', () => {
+    expect(loadConfig({}).metrics).toEqual({ port: 9464, host: '127.0.0.1', byDefault: true });
+    expect(loadConfig({ METRICS_PORT: 'off' }).metrics).toBeNull();
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ METRICS_PORT: 'on' })).toThrow(/METRICS_PORT/);
   });
 
   it('keeps the README configuration table in step with the schema', () => {

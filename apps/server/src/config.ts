@@ -140,6 +140,19 @@ export const settingsSchema = z.object({
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')
     .describe('Log level'),
+  METRICS_PORT: z
+    .string()
+    .regex(/^(off|\d{1,5})$/, 'must be a port number or off')
+    .refine((v) => v === 'off' || Number(v) <= 65535, 'must be a port number or off')
+    .optional()
+    .describe(
+      'Port of the separate Prometheus listener (GET /metrics, never on the public port); default 9464 in standalone, off in production; off turns it off',
+    ),
+  METRICS_HOST: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Interface of the metrics listener; default 127.0.0.1 in standalone, 0.0.0.0 in production'),
   SHUTDOWN_GRACE_SECONDS: int(1, 600)
     .default(10)
     .describe('How long shutdown waits for in-flight requests and workers'),
@@ -210,18 +223,23 @@ export const settingsSchema = z.object({
 export type Settings = z.infer<typeof settingsSchema>;
 
 /** The validated settings plus the values derived from them. */
-export interface Config extends Omit<Settings, 'HOST'> {
+export interface Config extends Omit<Settings, 'HOST' | 'METRICS_PORT'> {
   /** HOST, or the mode's default: loopback in standalone, every interface in production. */
   HOST: string;
   publicUrl: string;
   isStandalone: boolean;
   demoData: boolean;
   idp: 'builtin' | 'external';
+  /** Where the metrics listener listens; null: no metrics listener. */
+  metrics: { port: number; host: string; byDefault: boolean } | null;
   /** Plain http on localhost: the session cookie cannot be Secure nor carry the __Host- prefix. */
   insecureCookies: boolean;
 }
 
 export class ConfigError extends Error {}
+
+/** Prometheus's conventional port for an application's own exporter. */
+export const DEFAULT_METRICS_PORT = 9464;
 
 /** Production runs on the hospital's own database, relay, keys and secrets. */
 const productionRequired = [
@@ -259,8 +277,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   ];
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   const url = new URL(publicUrl);
+  const { METRICS_PORT, ...rest } = settings;
+  const metricsPort = METRICS_PORT ?? (isStandalone ? String(DEFAULT_METRICS_PORT) : 'off');
   return {
-    ...settings,
+    ...rest,
+    metrics:
+      metricsPort === 'off'
+        ? null
+        : {
+            port: Number(metricsPort),
+            host: settings.METRICS_HOST ?? (isStandalone ? '127.0.0.1' : '0.0.0.0'),
+            byDefault: METRICS_PORT === undefined,
+          },
     HOST: settings.HOST ?? (isStandalone ? '127.0.0.1' : '0.0.0.0'),
     publicUrl,
     isStandalone,

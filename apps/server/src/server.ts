@@ -5,9 +5,12 @@ import { ConfigError, exposureWarning, loadConfigFromEnvironment, type Config } 
 import { announceDemoAccounts, demoAccountsFile, seedDemoData } from './identity/demo-data';
 import { drainMilliseconds, registerDraining } from './http/draining';
 import { startHousekeeping } from './platform/housekeeping';
+import { bindMetricsSources } from './platform/metrics';
+import { startMetricsListener } from './platform/metrics-listener';
 import { SMTP_CONNECTIONS } from './platform/mailer';
 import { startOutboxWorker } from './platform/outbox-worker';
-import { openRuntime } from './platform/runtime';
+import { openRuntime, type Runtime } from './platform/runtime';
+import type { FastifyBaseLogger } from 'fastify';
 
 function readConfig(): Config {
   try {
@@ -48,6 +51,7 @@ async function main(): Promise<void> {
   const draining = registerDraining(app);
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(`PRA Portal (${config.PRA_MODE}) listening at ${config.publicUrl}`);
+  const metrics = await openMetrics(config, runtime, app.log);
 
   let stopping = false;
   // Shutdown, all within the grace: drain (answers say `Connection: close`, the service check
@@ -69,6 +73,7 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, drainMilliseconds(config.SHUTDOWN_GRACE_SECONDS)));
       await draining.stopAccepting();
       await app.close();
+      await metrics?.close();
       await workersStopped;
       await runtime.close();
       process.exit(0);
@@ -79,6 +84,25 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * The metrics listener, when configured. Standalone's default one is a convenience: a port
+ * already taken (a second portal on the machine) is a warning, not a failed start.
+ */
+async function openMetrics(config: Config, runtime: Runtime, log: FastifyBaseLogger) {
+  if (!config.metrics) return null;
+  bindMetricsSources({ db: runtime.ctx.db, poolStats: () => runtime.ctx.poolStats() });
+  const { port, host, byDefault } = config.metrics;
+  try {
+    const listener = await startMetricsListener(port, host);
+    log.info(`metrics at http://${host}:${listener.port}/metrics`);
+    return listener;
+  } catch (error) {
+    if (!byDefault) throw new Error(`metrics listener on ${host}:${port} failed`, { cause: error });
+    log.warn({ err: error }, `metrics listener on ${host}:${port} not started`);
+    return null;
+  }
 }
 
 main().catch((error: unknown) => {

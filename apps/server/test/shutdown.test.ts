@@ -164,4 +164,72 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('shutdown of a server process', 
     expect(outcomes.answeredAfterSignal).toBeGreaterThan(0);
     expect(outcomes.lostOnKeptAliveSocket, JSON.stringify(outcomes)).toBe(0);
   }, 30_000);
+
+  it('under load, goes unready at once, finishes requests in flight, and exits 0 within the grace', async () => {
+    const instance = await start('in-flight');
+    const get = (path: string) =>
+      fetch(`${instance.url}${path}`).then(
+        async (res) => ({ status: res.status, body: await res.text() }),
+        () => ({ status: -1, body: '' }),
+      );
+    expect((await get('/readyz')).status).toBe(200);
+
+    // The requests in flight: each waits on a table lock this test holds past the drain.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = database.db.transaction().execute(async (tx) => {
+      await sql`lock table system_message in access exclusive mode`.execute(tx);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const inFlight = Array.from({ length: 6 }, () => get('/api/system/message'));
+    // Load beside them, on a path the lock does not touch.
+    let loadStopped = false;
+    const loadStatuses = new Map<number, number>();
+    const load = async () => {
+      while (!loadStopped && instance.child.exitCode === null) {
+        const { status } = await get('/api/csrf');
+        loadStatuses.set(status, (loadStatuses.get(status) ?? 0) + 1);
+      }
+    };
+    let started = 0;
+    const loaders = Array.from({ length: 4 }, load);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    started = performance.now();
+    instance.child.kill('SIGTERM');
+    // Readiness while it stops: 503 from the first probe on, until the listener closes (-1).
+    const probes: Array<{ ms: number; status: number }> = [];
+    while (instance.child.exitCode === null && performance.now() - started < GRACE_SECONDS * 1000) {
+      const { status } = await get('/readyz');
+      probes.push({ ms: Math.round(performance.now() - started), status });
+      if (status === -1) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // The listener has closed; the held requests are still waiting. Let them go.
+    setTimeout(release, 500);
+    const answers = await Promise.all(inFlight);
+    const code = await instance.exit;
+    const ms = performance.now() - started;
+    loadStopped = true;
+    await Promise.all(loaders);
+    await holder;
+    console.log(
+      'in-flight shutdown:',
+      JSON.stringify({ code, ms: Math.round(ms), probes: probes.length, load: [...loadStatuses] }),
+    );
+    expect(code, instance.output.join('')).toBe(0);
+    expect(ms).toBeLessThan(GRACE_SECONDS * 1000);
+    // The first probe may beat the signal's handling; from the first 503 on, never ready again.
+    const firstUnready = probes.findIndex((p) => p.status === 503);
+    expect(firstUnready, JSON.stringify(probes)).toBeGreaterThanOrEqual(0);
+    expect(probes[firstUnready]?.ms).toBeLessThan(500);
+    expect(probes.slice(firstUnready).filter((p) => p.status === 200)).toEqual([]);
+    expect(probes.some((p) => p.status === -1)).toBe(true);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    // Load answered 200 (or refused at connect once the listener closed), never a 5xx.
+    expect([...loadStatuses.keys()].filter((status) => status >= 500)).toEqual([]);
+  }, 30_000);
 });

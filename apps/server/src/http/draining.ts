@@ -1,20 +1,22 @@
 import { Server as NetServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { api } from '@pra/contracts';
+import { probes } from './probes';
 
 /**
  * The first phase of a graceful shutdown. The server still listens, but every answer carries
  * `Connection: close`, so clients drop their kept-alive sockets after it instead of sending the
  * next request into a socket that is about to close (which would get no answer at all); and the
- * service check answers 503, so the load balancer takes this instance out of rotation.
+ * readiness probe and the service check answer 503, so the load balancer takes this instance out
+ * of rotation.
  */
 export function registerDraining(app: FastifyInstance): { start(): void; stopAccepting(): Promise<void> } {
   let draining = false;
   // A callback hook, not an async one: it runs on every request and almost always does nothing.
   app.addHook('onRequest', (request, reply, done) => {
     if (!draining) return done();
-    void reply.header('connection', 'close');
-    if (request.method === 'GET' && request.url.split('?')[0] === api.serviceCheck) {
+    const path = request.url.split('?')[0];
+    if (request.method === 'GET' && (path === api.serviceCheck || path === probes.readiness)) {
       void reply
         .status(503)
         .type('text/plain; charset=utf-8')
@@ -22,6 +24,12 @@ export function registerDraining(app: FastifyInstance): { start(): void; stopAcc
       return;
     }
     done();
+  });
+  // At answer time, not arrival: a request that came in before the drain and answers during it
+  // must close its socket too, or the client sends its next request into a closing server.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) void reply.header('connection', 'close');
+    done(null, payload);
   });
   return {
     start() {

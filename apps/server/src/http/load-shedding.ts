@@ -1,3 +1,4 @@
+import { probes } from './probes';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { api } from '@pra/contracts';
@@ -24,7 +25,8 @@ function shed(reply: FastifyReply): string {
 }
 
 /** Routes that answer even under pressure: the load balancer's health check. */
-const exempt = new Set<string>([api.serviceCheck]);
+// Health checks and probes are never shed: an overloaded instance is not a dead one.
+const exempt = new Set<string>([api.serviceCheck, probes.liveness, probes.readiness]);
 
 /**
  * Load shedding: past a bound of event-loop lag or of callers queued for a database connection,

@@ -1,4 +1,6 @@
+import { afterCommit } from '../platform/after-commit';
 import type { Db, Tx } from '../platform/db';
+import { announceAudit } from './audit-log';
 
 export interface AuditEvent {
   /** What happened, as `area.verb` (e.g. `signin.success`, `request.approve`). */
@@ -13,7 +15,11 @@ export interface AuditEvent {
   details?: Record<string, string | number | boolean | null>;
 }
 
-/** Appends an audit event; call it inside the transaction of the change it records. */
+/**
+ * Appends an audit event; call it inside the transaction of the change it records. Once that
+ * transaction commits (at once for a statement outside one) the event is also logged for the
+ * SIEM and counted in the metrics; a rolled-back event is neither.
+ */
 export async function recordAudit(db: Db | Tx, event: AuditEvent): Promise<void> {
   await db
     .insertInto('audit_events')
@@ -29,6 +35,7 @@ export async function recordAudit(db: Db | Tx, event: AuditEvent): Promise<void>
       details: JSON.stringify(event.details ?? {}),
     })
     .execute();
+  afterCommit(db, () => announceAudit(event));
 }
 
 /**

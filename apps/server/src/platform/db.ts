@@ -20,6 +20,7 @@ import * as signingKeys from '../migrations/0005-signing-keys';
 import { databaseTimeoutDefaults } from '../config';
 import type { Database } from './db-schema';
 import { PgliteDialect } from './pglite-dialect';
+import { runAfterCommits } from './after-commit';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -58,7 +59,9 @@ export interface DatabaseTimeouts {
 
 /** What the pool tells about its load, for load shedding and the service check. */
 export interface PoolStats {
+  /** Open connections, in use or idle. */
   size: number;
+  idle: number;
   /** Callers waiting for a connection. */
   waiting: number;
 }
@@ -120,11 +123,13 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     client.on('error', () => {});
   });
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool) }) });
+  const db = runAfterCommits(
+    new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool) }) }),
+  );
   return {
     db,
     kind: 'postgres',
-    poolStats: () => ({ size: pool.totalCount, waiting: pool.waitingCount }),
+    poolStats: () => ({ size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
 }
@@ -138,7 +143,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   try {
     const pglite = await openPglite(options.dataDir);
-    const db = new Kysely<Database>({ dialect: new PgliteDialect(pglite) });
+    const db = runAfterCommits(new Kysely<Database>({ dialect: new PgliteDialect(pglite) }));
     return {
       db,
       kind: 'pglite',
@@ -220,6 +225,13 @@ export async function migrateToLatest(db: Db): Promise<void> {
       cause: error,
     });
   }
+}
+
+/** Names of the migrations this build carries that the database has not run yet. */
+export async function migrationsPending(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const known = await migrator.getMigrations();
+  return known.filter((migration) => migration.executedAt === undefined).map((m) => m.name);
 }
 
 /** True when the database answers a trivial query within the timeout. */

@@ -11,11 +11,12 @@ export function redactUrl(url: string): string {
 /**
  * Logger options: JSON lines, and a request serializer that keeps only what an operator needs.
  * Headers are left out whole (cookies, CSRF tokens, the password headers of /api/user/auth), and
- * secret query parameters are masked.
+ * secret query parameters are masked. `stream` (tests) replaces standard output.
  */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+export function loggerOptions(level: string, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
   return {
     level,
+    ...(stream ? { stream } : {}),
     redact: {
       paths: [
         'req.headers',

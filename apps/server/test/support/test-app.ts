@@ -40,7 +40,11 @@ export function testContext(config: Config, database: ContextParts['database']):
 }
 
 /** The whole portal on a fresh database, with settings overridden as a test needs. */
-export async function createTestApp(kind: DbKind, env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: DbKind,
+  env: Record<string, string> = {},
+  options: { logStream?: NodeJS.WritableStream } = {},
+): Promise<TestApp> {
   const config: Config = loadConfig({
     LOG_LEVEL: 'silent',
     DATA_DIR: '/tmp/pra-test-unused',
@@ -53,7 +57,7 @@ export async function createTestApp(kind: DbKind, env: Record<string, string> = 
     await database.close(); // e.g. unreadable IdP metadata: leave no database behind
     throw error;
   });
-  const app = await buildApp(ctx, { logger: false });
+  const app = await buildApp(ctx, options.logStream ? { logStream: options.logStream } : { logger: false });
   await app.ready();
   return {
     app,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/databases';
+import { createAccount, signInAs } from '../../../test/support/sign-in';
 
 describe.each(testDatabaseKinds)('public system calls on %s', (kind) => {
   let t: TestApp;
@@ -35,10 +36,22 @@ describe.each(testDatabaseKinds)('public system calls on %s', (kind) => {
     await t.ctx.db.updateTable('system_message').set({ enabled: false, logged_in_only: false }).execute();
   });
 
-  it('reports the state of database and mail as text', async () => {
+  it('tells anonymous callers and non-admins only up or down', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/service_check' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.body).toBe('status: OK\n');
+    await createAccount(t, { username: 'plainvendor' });
+    const vendor = await signInAs(t, 'plainvendor');
+    expect((await vendor.get('/api/service_check')).body).toBe('status: OK\n');
+  });
+
+  it('reports the state of database and mail to a signed-in administrator', async () => {
+    await createAccount(t, { username: 'checkadmin', type: 'employee', isAdmin: true });
+    const admin = await signInAs(t, 'checkadmin');
+    const res = await admin.get('/api/service_check');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(/^status: OK\n/);
     expect(res.body).toContain('database: up');
     expect(res.body).toContain('mail: test mailer');
     expect(res.body).toContain('mail undeliverable (refused by the relay): 0');

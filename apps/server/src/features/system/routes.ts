@@ -33,8 +33,8 @@ export const systemRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) 
     },
   );
 
-  app.get(api.serviceCheck, async (_request, reply) => {
-    const { ok, text } = await serviceCheck(ctx);
+  app.get(api.serviceCheck, async (request, reply) => {
+    const { ok, text } = await serviceCheck(ctx, request.account?.is_admin === true);
     return reply
       .status(ok ? 200 : 503)
       .type('text/plain; charset=utf-8')

@@ -1,25 +1,29 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../http/context';
 import { isDatabaseUp } from '../../platform/db';
+import { readOutboxState } from '../../platform/outbox-state';
 
-/** The state of the parts the portal depends on, as plain text for people and load balancers. */
-export async function serviceCheck(ctx: AppContext): Promise<{ ok: boolean; text: string }> {
+/**
+ * The state of the portal as plain text. Everyone gets the first line (`status: OK` or
+ * `status: DEGRADED`), which is what monitors match; only a signed-in administrator gets the
+ * details (database kind, relay, backlog), which tell an outsider how the hospital runs it.
+ */
+export async function serviceCheck(
+  ctx: AppContext,
+  withDetails: boolean,
+): Promise<{ ok: boolean; text: string }> {
   const databaseUp = await isDatabaseUp(ctx.db);
+  const status = `status: ${databaseUp ? 'OK' : 'DEGRADED'}`;
+  if (!withDetails) return { ok: databaseUp, text: `${status}\n` };
   const mail = await ctx.mailStatus();
   let backlog = 'unknown';
   let undeliverable = 'unknown';
   if (databaseUp) {
-    // Two counts, each answered from its partial index.
-    const row = await sql<{ pending: number; undeliverable: number }>`
-      select (select count(*) from outbox where status = 'pending')::int as pending,
-             (select count(*) from outbox where status = 'undeliverable')::int as undeliverable`
-      .execute(ctx.db)
-      .then((r) => r.rows[0]);
-    backlog = String(row?.pending ?? 0);
-    undeliverable = String(row?.undeliverable ?? 0);
+    const state = await readOutboxState(ctx.db);
+    backlog = String(state.pending);
+    undeliverable = String(state.undeliverable);
   }
   const lines = [
-    `status: ${databaseUp ? 'OK' : 'DEGRADED'}`,
+    status,
     `database: ${databaseUp ? 'up' : 'down'} (${ctx.dbKind === 'pglite' ? 'embedded' : 'PostgreSQL'})`,
     `mail: ${mail.text}`,
     `mail waiting to be sent: ${backlog}`,

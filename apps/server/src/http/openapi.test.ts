@@ -1,0 +1,88 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/support/test-app';
+import { OPENAPI_PATH } from './openapi';
+
+/** Every route the app serves, as `METHOD path`, read back from fastify's route tree. */
+function servedRoutes(tree: string): string[] {
+  const stack: string[] = [];
+  const found: string[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^([\s│├└─]*)(\S.*?) \(([A-Z, ]+)\)$/.exec(line);
+    if (!match) continue;
+    const depth = (match[1] ?? '').length / 4;
+    const segment = match[2] ?? '';
+    const path =
+      depth === 0 ? segment : `${stack[depth - 1] === '/' ? '/' : (stack[depth - 1] ?? '')}${segment}`;
+    stack[depth] = path;
+    stack.length = depth + 1;
+    for (const method of (match[3] ?? '').split(', ')) found.push(`${method} ${path}`);
+  }
+  return found;
+}
+
+interface Operation {
+  parameters?: Array<{ in: string; name: string }>;
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+
+describe('the OpenAPI description', () => {
+  let t: TestApp;
+  let document: { openapi: string; paths: Record<string, Record<string, Operation>> };
+  beforeAll(async () => {
+    t = await createTestApp('pglite');
+    const res = await t.app.inject({ method: 'GET', url: OPENAPI_PATH });
+    expect(res.statusCode).toBe(200);
+    document = res.json();
+  });
+  afterAll(async () => t?.close());
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(document.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(structuredClone(document));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('describes every /api route the app serves, and nothing outside /api', () => {
+    const api = servedRoutes(t.app.printRoutes({ commonPrefix: false }))
+      .filter((route) => / \/api\//.test(route) && !route.startsWith('HEAD '))
+      .map((route) => route.replace(/:(\w+)/g, '{$1}'));
+    expect(api.length).toBeGreaterThan(15);
+    const described = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(described.sort()).toEqual(api.sort());
+  });
+
+  it('gives each operation a success answer and the error envelope for 4xx and 5xx', () => {
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const where = `${method} ${path}`;
+        expect(
+          Object.keys(operation.responses).some((code) => /^[23]/.test(code)),
+          where,
+        ).toBe(true);
+        for (const code of ['4XX', '5XX']) {
+          expect(operation.responses[code]?.content?.['application/json']?.schema, where).toMatchObject({
+            type: 'object',
+            properties: { errors: { type: 'array', items: { type: 'string' } } },
+            required: ['errors'],
+          });
+        }
+      }
+    }
+  });
+
+  it('carries the request schemas the routes validate with', () => {
+    const submit = document.paths['/api/user/new/submit']?.post;
+    expect(Object.keys(submit?.requestBody?.content['application/json']?.schema as object)).toContain(
+      'properties',
+    );
+    const body = submit?.requestBody?.content['application/json']?.schema as { properties: object };
+    expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['firstName', 'lastName', 'email']));
+    const domain = document.paths['/api/orgs/email-domain']?.get;
+    expect(domain?.parameters?.some((p) => p.in === 'query')).toBe(true);
+  });
+});

@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from './context';
+import { isDatabaseUp, migrationsPending } from '../platform/db';
+
+/** The load balancer's probes; paths outside /api, as orchestrators expect them. */
+export const probes = { liveness: '/healthz', readiness: '/readyz' } as const;
+
+/**
+ * Liveness answers as long as the process serves HTTP (no database: a database outage must not
+ * get every instance restarted). Readiness says whether this instance should get traffic: the
+ * database answers and carries every migration; while draining, the draining hook answers 503
+ * before this handler runs. Both say no more than ready or not: the reason goes to the log.
+ */
+export function registerProbes(app: FastifyInstance, ctx: AppContext): void {
+  const text = (reply: FastifyReply, status: number, body: string) =>
+    reply.status(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(body);
+
+  app.get(probes.liveness, async (_request, reply) => text(reply, 200, 'ok\n'));
+
+  // Migrations never un-apply while the process runs: once seen complete, not asked again.
+  let migrated = false;
+  app.get(probes.readiness, async (request, reply) => {
+    let reason: string | null = null;
+    if (!(await isDatabaseUp(ctx.db))) reason = 'database unreachable';
+    else if (!migrated) {
+      const pending = await migrationsPending(ctx.db).catch(() => ['(unknown)']);
+      if (pending.length > 0) reason = `migrations not applied: ${pending.join(', ')}`;
+      else migrated = true;
+    }
+    if (reason === null) return text(reply, 200, 'ready\n');
+    request.log.warn({ reason }, 'readiness probe failed');
+    return text(reply, 503, 'not ready\n');
+  });
+}

@@ -1,0 +1,154 @@
+import client from 'prom-client';
+import type { AuditEvent } from '../identity/audit';
+import type { Db, PoolStats } from './db';
+import { readOutboxState } from './outbox-state';
+
+/**
+ * The portal's Prometheus metrics. One registry per process (an instance is one process); the
+ * gauges that describe the database and the outbox read them at scrape time from the sources
+ * the running app binds, so nothing polls between scrapes.
+ */
+export const registry = new client.Registry();
+client.collectDefaultMetrics({ register: registry, prefix: '' }); // memory, event-loop lag, GC, handles
+
+interface Sources {
+  db: Db;
+  /** The pool's counters; null on PGlite, which has no pool (one connection handed out in turn). */
+  poolStats(): PoolStats | null;
+}
+let sources: Sources | null = null;
+
+/** Points the scrape-time gauges at the running app's database. */
+export function bindMetricsSources(next: Sources): void {
+  sources = next;
+}
+
+export const httpDuration = new client.Histogram({
+  name: 'pra_http_request_duration_seconds',
+  help: 'Time to answer an HTTP request, by route pattern (never the raw URL), method and status',
+  labelNames: ['method', 'route', 'status_code'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+const signIns = new client.Counter({
+  name: 'pra_signin_attempts_total',
+  help: 'Sign-in outcomes: step sp (the SAML ACS), password or mfa (built-in IdP), with the reason of a failure',
+  labelNames: ['step', 'outcome', 'reason'] as const,
+  registers: [registry],
+});
+
+const lockouts = new client.Counter({
+  name: 'pra_signin_lockouts_total',
+  help: 'Accounts locked after too many failed sign-ins',
+  registers: [registry],
+});
+
+const auditEvents = new client.Counter({
+  name: 'pra_audit_events_total',
+  help: 'Committed audit events by action and outcome',
+  labelNames: ['action', 'outcome'] as const,
+  registers: [registry],
+});
+
+/** A reason from a closed vocabulary stays a label; free text (e.g. a parser's message) does not. */
+function reasonLabel(reason: unknown): string {
+  if (typeof reason !== 'string' || reason === '') return 'none';
+  return /^[A-Za-z][A-Za-z ._-]{0,59}$/.test(reason) ? reason : 'other';
+}
+
+const signInSteps: Record<string, string> = {
+  signin: 'sp',
+  'signin.password': 'password',
+  'signin.mfa': 'mfa',
+};
+
+/** Counts a committed audit event (called by the audit trail after commit). */
+export function observeAudit(event: AuditEvent): void {
+  auditEvents.inc({ action: event.action, outcome: event.outcome });
+  if (event.action === 'signin.lockout') lockouts.inc();
+  const step = signInSteps[event.action];
+  if (step) {
+    const reason = event.outcome === 'success' ? 'none' : reasonLabel(event.details?.reason);
+    signIns.inc({ step, outcome: event.outcome, reason });
+  }
+}
+
+new client.Gauge({
+  name: 'pra_outbox_pending',
+  help: 'Mails waiting to be sent',
+  registers: [registry],
+  async collect() {
+    await setFromOutbox(this, (state) => state.pending);
+  },
+});
+new client.Gauge({
+  name: 'pra_outbox_oldest_pending_age_seconds',
+  help: 'Age of the oldest mail waiting to be sent (0: none waits)',
+  registers: [registry],
+  async collect() {
+    await setFromOutbox(this, (state) => state.oldestPendingSeconds);
+  },
+});
+new client.Gauge({
+  name: 'pra_outbox_undeliverable',
+  help: 'Mails the relay refused for good (status undeliverable)',
+  registers: [registry],
+  async collect() {
+    await setFromOutbox(this, (state) => state.undeliverable);
+  },
+});
+
+/** Sets a gauge from the outbox; with the database down the gauge is left out of the scrape. */
+async function setFromOutbox(
+  gauge: client.Gauge,
+  pick: (state: Awaited<ReturnType<typeof readOutboxState>>) => number,
+): Promise<void> {
+  if (!sources) return;
+  try {
+    gauge.set(pick(await outbox()));
+  } catch {
+    gauge.reset();
+  }
+}
+
+/** One outbox query per scrape, shared by its three gauges. */
+let outboxRead: { at: number; value: ReturnType<typeof readOutboxState> } | null = null;
+function outbox(): ReturnType<typeof readOutboxState> {
+  const now = Date.now();
+  if (!outboxRead || now - outboxRead.at > 1_000) {
+    const value = readOutboxState((sources as Sources).db);
+    outboxRead = { at: now, value };
+    // A failed read is not kept: the next scrape asks again.
+    value.catch(() => (outboxRead = null));
+  }
+  return outboxRead.value;
+}
+
+new client.Gauge({
+  name: 'pra_db_pool_connections',
+  help: 'PostgreSQL pool connections by state (in_use, idle, total); absent on the embedded database',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    const pool = sources?.poolStats();
+    if (!pool) return;
+    this.set({ state: 'total' }, pool.size);
+    this.set({ state: 'idle' }, pool.idle);
+    this.set({ state: 'in_use' }, pool.size - pool.idle);
+  },
+});
+new client.Gauge({
+  name: 'pra_db_pool_waiting',
+  help: 'Queries waiting for a free PostgreSQL pool connection',
+  registers: [registry],
+  collect() {
+    const pool = sources?.poolStats();
+    if (pool) this.set(pool.waiting);
+  },
+});
+
+/** The exposition text; a failing source (database down) leaves its gauges out, never the rest. */
+export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}

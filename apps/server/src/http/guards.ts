@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { isBrmOrAdmin, isEmployeeBrm, isVendor } from '../identity/account-kinds';
 import type { Account } from '../platform/db-schema';
-import type { AppContext } from './context';
-import { AppError, messages } from './errors';
+import type { AppContext } from '../platform/app-context';
+import { AppError, messages } from '../platform/app-error';
 
 const guardMessages = {
   notBrm: 'Unauthorized: User does not have a BRM role',

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import type { SessionSettings } from '../platform/app-context';
 import type { Db, Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
 import { selectLiveSession } from './session-queries';
@@ -18,12 +19,6 @@ export interface Session {
   data: Record<string, unknown>;
   /** The CSRF token bound to this session. */
   csrfToken: string;
-}
-
-export interface SessionSettings {
-  cookieName: string;
-  secureCookie: boolean;
-  secret: string;
 }
 
 export function sessionSettings(insecureCookies: boolean, secret: string): SessionSettings {

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import { routes } from '@pra/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
-import { messages } from './errors';
+import { messages } from '../platform/app-error';
 import { escapeText } from './html';
 
 /** The built web app: apps/web/dist, found from both src/ (tests) and dist/ (the bundled server). */

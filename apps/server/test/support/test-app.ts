@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
-import type { AppContext } from '../../src/http/context';
+import type { AppContext } from '../../src/platform/app-context';
 import { readFileSync } from 'node:fs';
 import type { KeyPair } from '../../src/platform/keys';
 import { createAppContext, databaseTimeouts, type ContextParts } from '../../src/platform/runtime';

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
-import type { AppContext } from '../../http/context';
+import type { AppContext } from '../../platform/app-context';
 import { isDatabaseUp } from '../../platform/db';
+import { outboxCounts } from './queries';
 
 /** The state of the parts the portal depends on, as plain text for people and load balancers. */
 export async function serviceCheck(ctx: AppContext): Promise<{ ok: boolean; text: string }> {
@@ -9,12 +9,7 @@ export async function serviceCheck(ctx: AppContext): Promise<{ ok: boolean; text
   let backlog = 'unknown';
   let undeliverable = 'unknown';
   if (databaseUp) {
-    // Two counts, each answered from its partial index.
-    const row = await sql<{ pending: number; undeliverable: number }>`
-      select (select count(*) from outbox where status = 'pending')::int as pending,
-             (select count(*) from outbox where status = 'undeliverable')::int as undeliverable`
-      .execute(ctx.db)
-      .then((r) => r.rows[0]);
+    const row = await outboxCounts(ctx.db);
     backlog = String(row?.pending ?? 0);
     undeliverable = String(row?.undeliverable ?? 0);
   }

@@ -34,7 +34,7 @@ export function hashSessionId(rawId: string): string {
 }
 
 /** The synchronizer token: derived from the session id, so it rotates whenever the id does. */
-export function csrfTokenFor(secret: string, rawId: string): string {
+function csrfTokenFor(secret: string, rawId: string): string {
   return createHmac('sha256', secret).update(`csrf:${rawId}`).digest('base64url');
 }
 

@@ -25,7 +25,7 @@ export function fixtureKeys(name: 'sp' | 'idp' | 'other'): KeyPair {
   };
 }
 
-export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
+const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
 
 /** The app's context for tests: fixture keys and secrets, a mail status that is always fine. */
 export function testContext(config: Config, database: ContextParts['database']): Promise<AppContext> {

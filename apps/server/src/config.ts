@@ -24,7 +24,7 @@ export const databaseTimeoutDefaults = {
   connectionWaitMs: 1_000,
 } as const;
 
-export const settingsSchema = z.object({
+const settingsSchema = z.object({
   PRA_MODE: z
     .enum(['standalone', 'production'])
     .default('standalone')

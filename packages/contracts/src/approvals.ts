@@ -36,6 +36,13 @@ export type PendingApprovalsResponse = z.infer<typeof pendingApprovalsResponse>;
 export const pendingApprovalsQuery = z.strictObject({ getCountOnly: z.literal('true').optional() });
 export type PendingApprovalsQuery = z.infer<typeof pendingApprovalsQuery>;
 
+/**
+ * GET /api/brm/pending-approvals?getCountOnly=true: the count-only answer, the number of pending
+ * items the caller may decide.
+ */
+export const pendingApprovalsCountResponse = z.object({ count: z.number().int().min(0) });
+export type PendingApprovalsCountResponse = z.infer<typeof pendingApprovalsCountResponse>;
+
 export const decision = z.enum(['APPROVE', 'DENY']);
 export type Decision = z.infer<typeof decision>;
 

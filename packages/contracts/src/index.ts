@@ -1,7 +1,6 @@
 export * from './account-kinds';
 export * from './activation';
 export * from './approvals';
-export * from './approvals-count';
 export * from './password-policy';
 export * from './paths';
 export * from './registration';

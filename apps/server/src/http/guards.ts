@@ -1,13 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import { isBrmOrAdmin, isEmployeeBrm, isVendor } from '../identity/account-kinds';
+import { isBrmOrAdmin } from '../identity/account-kinds';
 import type { Account } from '../platform/db-schema';
-import type { AppContext } from './context';
-import { AppError, messages } from './errors';
+import type { AppContext } from '../platform/app-context';
+import { AppError, messages } from '../platform/app-error';
 
 const guardMessages = {
   notBrm: 'Unauthorized: User does not have a BRM role',
-  notEmployeeBrm: 'Unauthorized: User is not an employee BRM',
-  notVendor: 'Only vendor accounts can do this.',
   iiqUnavailable: 'Account management features are currently unavailable',
 } as const;
 
@@ -26,12 +24,6 @@ export function createGuards(ctx: AppContext) {
     requireLogin,
     requireBrmOrAdmin: async (request: FastifyRequest) => {
       if (!isBrmOrAdmin(signedIn(request))) throw new AppError('forbidden', guardMessages.notBrm);
-    },
-    requireEmployeeBrm: async (request: FastifyRequest) => {
-      if (!isEmployeeBrm(signedIn(request))) throw new AppError('forbidden', guardMessages.notEmployeeBrm);
-    },
-    requireVendor: async (request: FastifyRequest) => {
-      if (!isVendor(signedIn(request))) throw new AppError('forbidden', guardMessages.notVendor);
     },
     /** Account-changing calls while the identity service is in maintenance answer 503. */
     requireIdentityService: async () => {

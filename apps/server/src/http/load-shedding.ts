@@ -2,8 +2,8 @@ import { probes } from './probes';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { api } from '@pra/contracts';
-import type { AppContext } from './context';
-import { messages } from './errors';
+import type { AppContext } from '../platform/app-context';
+import { messages } from '../platform/app-error';
 
 /** What a shed caller is told to wait before trying again. */
 const RETRY_AFTER_SECONDS = 5;

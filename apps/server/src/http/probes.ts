@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppContext } from './context';
+import type { AppContext } from '../platform/app-context';
 import { isDatabaseUp, migrationsPending } from '../platform/db';
 
 /** The load balancer's probes; paths outside /api, as orchestrators expect them. */

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { html, type Html } from './html';
 
 /** Where server-rendered pages (built-in IdP, dev mailbox) get Bootstrap from. */
-export const BOOTSTRAP_CSS_PATH = '/server-assets/bootstrap.min.css';
+const BOOTSTRAP_CSS_PATH = '/server-assets/bootstrap.min.css';
 
 export interface DocumentOptions {
   /** The whole <title>. */

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { enforceRateLimit } from '../identity/rate-limit';
 import type { Account } from '../platform/db-schema';
-import type { AppContext } from './context';
-import { AppError, messages } from './errors';
+import type { AppContext } from '../platform/app-context';
+import { AppError, messages } from '../platform/app-error';
 import { isApiRequest, routedPath } from './request-path';
 import {
   ANONYMOUS_SESSION_HOURS,

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import type { SessionSettings } from '../platform/app-context';
 import type { Db, Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
 import { selectLiveSession } from './session-queries';
@@ -20,12 +21,6 @@ export interface Session {
   csrfToken: string;
 }
 
-export interface SessionSettings {
-  cookieName: string;
-  secureCookie: boolean;
-  secret: string;
-}
-
 export function sessionSettings(insecureCookies: boolean, secret: string): SessionSettings {
   return {
     cookieName: insecureCookies ? 'pra_session' : '__Host-pra_session',
@@ -39,7 +34,7 @@ export function hashSessionId(rawId: string): string {
 }
 
 /** The synchronizer token: derived from the session id, so it rotates whenever the id does. */
-export function csrfTokenFor(secret: string, rawId: string): string {
+function csrfTokenFor(secret: string, rawId: string): string {
   return createHmac('sha256', secret).update(`csrf:${rawId}`).digest('base64url');
 }
 

@@ -4,11 +4,11 @@ import fastifyStatic from '@fastify/static';
 import { routes } from '@pra/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
-import { messages } from './errors';
+import { messages } from '../platform/app-error';
 import { escapeText } from './html';
 
 /** The built web app: apps/web/dist, found from both src/ (tests) and dist/ (the bundled server). */
-export const webDistDir = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+const webDistDir = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 /** Browser routes the SPA answers; any other path still gets the SPA, with status 404. */
 const spaRoutes = new Set<string>([...Object.values(routes), '/dev/mailbox']);

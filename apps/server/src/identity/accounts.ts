@@ -13,3 +13,38 @@ export async function findAccountByUsername(db: Db | Tx, username: string): Prom
 export async function findAccountById(db: Db | Tx, id: string): Promise<Account | undefined> {
   return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** A vendor account waiting for activation (no password yet); returns its id. */
+export async function insertPendingVendor(
+  tx: Tx,
+  a: {
+    username: string;
+    givenName: string;
+    familyName: string;
+    email: string;
+    jobTitle: string;
+    manager: string;
+  },
+): Promise<string> {
+  const { id } = await tx
+    .insertInto('accounts')
+    .values({
+      username: a.username,
+      given_name: a.givenName,
+      family_name: a.familyName,
+      email: a.email,
+      job_title: a.jobTitle,
+      manager: a.manager,
+      type: 'vendor',
+      status: 'pendingActivation',
+      password_hash: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Records the account a request created. */
+export async function setBeneficiary(tx: Tx, requestId: string, accountId: string): Promise<void> {
+  await tx.updateTable('requests').set({ beneficiary_id: accountId }).where('id', '=', requestId).execute();
+}

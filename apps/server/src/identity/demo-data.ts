@@ -18,13 +18,13 @@ interface DemoAccount {
   orgs: string[];
 }
 
-export const demoOrganizations = [
+const demoOrganizations = [
   { name: 'Acme Imaging', domains: ['acme-imaging.example'] },
   { name: 'Globex Health IT', domains: ['globex.example'] },
   { name: 'Initech Devices', domains: ['initech.example', 'initech-devices.example'] },
 ] as const;
 
-export const demoAccounts: DemoAccount[] = [
+const demoAccounts: DemoAccount[] = [
   {
     username: 'admin',
     givenName: 'Alex',
@@ -162,7 +162,7 @@ export async function seedDemoData(db: Db, password: string | undefined): Promis
 }
 
 /** What the first start prints: how to sign in to each demo account. */
-export function describeDemoAccounts(publicUrl: string, password: string): string {
+function describeDemoAccounts(publicUrl: string, password: string): string {
   const lines = demoAccounts.map((a) => {
     const role = a.isAdmin ? 'admin' : a.isEmployeeBrm ? 'BRM' : 'vendor';
     const orgs = a.orgs.length ? ` (${a.orgs.map((o) => roleName(o)).join(', ')})` : '';

@@ -1,5 +1,5 @@
 import { loginUrl, routes } from '@pra/contracts';
-import type { AppContext } from '../http/context';
+import type { AppContext } from '../platform/app-context';
 import { html, type Html } from '../http/html';
 
 /** A rendered mail, ready for the outbox. */

@@ -1,6 +1,7 @@
-import type { AppContext } from '../http/context';
+import type { AppContext } from '../platform/app-context';
 import type { Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
+import { insertPendingVendor, setBeneficiary } from './accounts';
 import { recordAudit } from './audit';
 import { createCode } from './codes';
 import { accountApprovedMail, mailSite } from './mail-templates';
@@ -40,22 +41,15 @@ export async function provisionAccount(
 ): Promise<void> {
   const { actor, registration: r, grants, clientAddress } = options;
   const username = await generateUsername(tx, r.firstName, r.lastName);
-  const { id: accountId } = await tx
-    .insertInto('accounts')
-    .values({
-      username,
-      given_name: r.firstName,
-      family_name: r.lastName,
-      email: r.email,
-      job_title: r.jobTitle,
-      manager: r.manager,
-      type: 'vendor',
-      status: 'pendingActivation',
-      password_hash: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await tx.updateTable('requests').set({ beneficiary_id: accountId }).where('id', '=', r.requestId).execute();
+  const accountId = await insertPendingVendor(tx, {
+    username,
+    givenName: r.firstName,
+    familyName: r.lastName,
+    email: r.email,
+    jobTitle: r.jobTitle,
+    manager: r.manager,
+  });
+  await setBeneficiary(tx, r.requestId, accountId);
   const by = { id: actor.id, username: actor.username };
   const account = { id: accountId, username };
   await recordAudit(tx, {

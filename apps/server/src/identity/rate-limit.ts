@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { AppError, messages } from '../http/errors';
+import { AppError, messages } from '../platform/app-error';
 import type { Db, Tx } from '../platform/db';
 
 export interface RateLimitRule {

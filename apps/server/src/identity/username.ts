@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Tx } from '../platform/db';
 
-export const USERNAME_MAX_LENGTH = 20;
+const USERNAME_MAX_LENGTH = 20;
 
 /** Latin letters that do not decompose into a base letter and a mark. */
 const TRANSLITERATIONS: Record<string, string> = {

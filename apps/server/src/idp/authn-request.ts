@@ -1,6 +1,6 @@
 import querystring from 'node:querystring';
 import { inflateRawSync } from 'node:zlib';
-import type { AppContext } from '../http/context';
+import type { AppContext } from '../platform/app-context';
 import { samlEntities, samlUrls } from './saml-entities';
 
 /**

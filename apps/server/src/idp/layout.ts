@@ -11,7 +11,7 @@ export interface PageOptions {
 }
 
 /** The portal's own logo, served with the web app (the same file its top navigation shows). */
-export const PORTAL_LOGO_PATH = '/logo.svg';
+const PORTAL_LOGO_PATH = '/logo.svg';
 
 /**
  * The portal's look for the IdP pages, so a vendor sees one product: the portal's header (white,

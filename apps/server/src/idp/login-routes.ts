@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { containsNul, inputText } from '@pra/contracts';
 import { z } from 'zod';
-import type { AppContext } from '../http/context';
+import type { AppContext } from '../platform/app-context';
 import { sendPage } from '../http/server-page';
 import { readLoginState, writeLoginState } from './login-state';
 import { checkCsrf, parseForm, sendExpired } from './page-replies';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../http/context';
+import type { AppContext } from '../platform/app-context';
 import { samlEntities } from './saml-entities';
 
 /**

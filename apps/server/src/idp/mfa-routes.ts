@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { inputText } from '@pra/contracts';
 import { z } from 'zod';
-import type { AppContext } from '../http/context';
+import type { AppContext } from '../platform/app-context';
 import { sendPage } from '../http/server-page';
 import type { Session } from '../http/session';
 import { findAccountById } from '../identity/accounts';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AppContext } from '../http/context';
+import type { AppContext } from '../platform/app-context';
 import { recordAudit } from '../identity/audit';
 import { claimAttempt, lockKey, releaseAttempt, type AttemptClaim } from './lockout';
 import { signInMessages } from './password-step';

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
-import type { AppContext } from '../http/context';
+import type { AppContext } from '../platform/app-context';
 import { sendPage } from '../http/server-page';
 import { csrfTokenMatches, type Session } from '../http/session';
 import { messagePage } from './pages';

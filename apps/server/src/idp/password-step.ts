@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../http/context';
+import type { AppContext } from '../platform/app-context';
 import { findAccountByUsername } from '../identity/accounts';
 import { hashPassword, verifyPassword } from '../identity/passwords';
 import { claimAttempt, lockKey, releaseAttempt } from './lockout';

@@ -1,6 +1,6 @@
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../http/context';
+import type { AppContext } from '../platform/app-context';
 import { ensureSession } from '../http/session-plugin';
 import { registerIdpAssets } from './assets';
 import { acceptAuthnRequest, AuthnRequestError } from './authn-request';

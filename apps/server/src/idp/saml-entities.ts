@@ -1,5 +1,5 @@
 import * as samlify from 'samlify';
-import type { AppContext } from '../http/context';
+import type { AppContext } from '../platform/app-context';
 import { spEndpoints } from '../platform/saml-sp';
 import { samlSchemaValidator } from './schema-validator';
 

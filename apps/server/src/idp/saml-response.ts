@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../http/context';
+import type { AppContext } from '../platform/app-context';
 import { escapeText } from '../http/html';
 import type { PendingAuthnRequest } from './authn-request';
 import { samlEntities, samlUrls } from './saml-entities';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../http/context';
+import type { AppContext } from '../platform/app-context';
 import { recordAudit, type AuditEvent } from '../identity/audit';
 import { mailSite, signInLockedMail } from '../identity/mail-templates';
 import { enqueueMail } from '../identity/outbox';

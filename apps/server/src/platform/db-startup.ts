@@ -8,7 +8,7 @@ export interface StartupLog {
 }
 
 /** host:port/database of a PostgreSQL URL: what the logs may show (never user or password). */
-export function describeDatabaseUrl(url: string): string {
+function describeDatabaseUrl(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;

@@ -20,7 +20,7 @@ const REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 const select = xpath.useNamespaces(ns);
 
 /** Reads IdP metadata XML: entity id, redirect-binding SSO and SLO URLs, signing certificates. */
-export function parseIdpMetadata(xml: string): IdpDescription {
+function parseIdpMetadata(xml: string): IdpDescription {
   if (/<!DOCTYPE/i.test(xml)) throw new Error('IdP metadata must not contain a DOCTYPE');
   const doc = new DOMParser().parseFromString(xml, 'text/xml');
   const text = (expr: string) => {

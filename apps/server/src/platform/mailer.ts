@@ -14,7 +14,7 @@ export const SMTP_CONNECTIONS = 3;
  * How long the relay's state is reused by the service check. Load balancers call it every few
  * seconds from every node; without this each call would open an SMTP connection to the relay.
  */
-export const MAIL_STATUS_CACHE_MS = 10_000;
+const MAIL_STATUS_CACHE_MS = 10_000;
 
 /** The SMTP side of mail delivery; standalone mode without SMTP keeps mail in the dev mailbox only. */
 export function createMailer(smtpUrl: string | undefined, isStandalone: boolean): Mailer {

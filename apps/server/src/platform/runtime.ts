@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Config } from '../config';
-import type { AppContext } from '../http/context';
+import type { AppContext } from './app-context';
 import { sessionSettings } from '../http/session';
 import type { DatabaseHandle, DatabaseTimeouts } from './db';
 import { openMigratedDatabase, type StartupLog } from './db-startup';

@@ -8,7 +8,7 @@ import type { IdpDescription } from './idp-metadata';
 /** How long a sign-in may take between the AuthnRequest and the response. */
 export const REQUEST_TTL_MS = 10 * 60_000;
 /** Clock skew tolerated between the IdP and us. */
-export const CLOCK_SKEW_MS = 30_000;
+const CLOCK_SKEW_MS = 30_000;
 
 export interface SpEndpoints {
   entityId: string;
@@ -24,7 +24,7 @@ export function spEndpoints(publicUrl: string): SpEndpoints {
  * started, each with the hash of the starting browser's nonce (empty where only validation
  * uses the cache). `removeAsync` does nothing: the ACS consumes the id itself, atomically.
  */
-export function databaseRequestCache(db: Db, browserHash = ''): CacheProvider {
+function databaseRequestCache(db: Db, browserHash = ''): CacheProvider {
   return {
     async saveAsync(key, value) {
       await db

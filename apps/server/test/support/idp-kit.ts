@@ -2,7 +2,7 @@
 // SP, the steps of a sign-in through the IdP's HTML forms, and reading those pages.
 import { generate } from 'otplib';
 import * as samlify from 'samlify';
-import type { AppContext } from '../../src/http/context';
+import type { AppContext } from '../../src/platform/app-context';
 import { builtinIdpMetadata } from '../../src/idp/metadata';
 import { samlUrls } from '../../src/idp/saml-entities';
 import type { AccountStatus } from '../../src/platform/db-schema';

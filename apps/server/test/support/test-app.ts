@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
-import type { AppContext } from '../../src/http/context';
+import type { AppContext } from '../../src/platform/app-context';
 import { readFileSync } from 'node:fs';
 import type { KeyPair } from '../../src/platform/keys';
 import { createAppContext, databaseTimeouts, type ContextParts } from '../../src/platform/runtime';
@@ -25,7 +25,7 @@ export function fixtureKeys(name: 'sp' | 'idp' | 'other'): KeyPair {
   };
 }
 
-export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
+const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
 
 /** The app's context for tests: fixture keys and secrets, a mail status that is always fine. */
 export function testContext(config: Config, database: ContextParts['database']): Promise<AppContext> {

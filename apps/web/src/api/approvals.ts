@@ -5,8 +5,11 @@ import type {
   PendingApprovalsQuery,
   PendingApprovalsResponse,
 } from '@pra/contracts';
-import { approveOrDenyResponse, pendingApprovalsResponse } from '@pra/contracts/approvals';
-import { pendingApprovalsCountResponse } from '@pra/contracts/approvals-count';
+import {
+  approveOrDenyResponse,
+  pendingApprovalsCountResponse,
+  pendingApprovalsResponse,
+} from '@pra/contracts/approvals';
 import { api } from '@pra/contracts/paths';
 import { call } from './client';
 

@@ -42,7 +42,7 @@ export const transport: { fetch: (url: string, init: RequestInit) => Promise<Res
 const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);
 
 /** The path with its query string, as sent and as logged. */
-export function requestUrl(config: CallConfig): string {
+function requestUrl(config: CallConfig): string {
   const given = Object.entries(config.params ?? {}).filter(
     (entry): entry is [string, string] => entry[1] !== undefined,
   );

@@ -4,7 +4,7 @@ import { BrandLogo } from '../components/brand-logo';
 import { describeRouteError } from './route-error';
 
 /** The heading and detail line of the general error page. */
-export function ErrorMessage({ detail }: { detail: string }) {
+function ErrorMessage({ detail }: { detail: string }) {
   return (
     <>
       <h1 className="page-title">Oops! Something Went Wrong</h1>

@@ -44,7 +44,7 @@ const routesInSharedLayout: Route[] = [
     path: routes.activateAccount,
     ...page(
       'Account Activation',
-      async () => (await import('../features/activate-account/activate-account-page')).ActivateAccountPage,
+      async () => (await import('../features/activation/activate-account-page')).ActivateAccountPage,
     ),
   },
   {
@@ -66,7 +66,7 @@ const routesInSharedLayout: Route[] = [
       path: routes.newUser,
       ...page(
         'New User Registration',
-        async () => (await import('../features/new-user/new-user-page')).NewUserPage,
+        async () => (await import('../features/registration/new-user-page')).NewUserPage,
       ),
     },
   ]),
@@ -94,8 +94,7 @@ const routesInSharedLayout: Route[] = [
       path: routes.pendingApprovals,
       ...page(
         'Approvals and Provisioning',
-        async () =>
-          (await import('../features/pending-approvals/pending-approvals-page')).PendingApprovalsPage,
+        async () => (await import('../features/approvals/pending-approvals-page')).PendingApprovalsPage,
       ),
     },
     {

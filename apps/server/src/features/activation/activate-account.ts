@@ -1,13 +1,13 @@
 import { activationMessages } from '@pra/contracts';
-import type { AppContext } from '../../http/context';
-import { AppError } from '../../http/errors';
+import type { AppContext } from '../../platform/app-context';
+import { AppError } from '../../platform/app-error';
 import { recordAudit } from '../../identity/audit';
 import { accountActivatedMail, mailSite } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
 import { hashPassword } from '../../identity/passwords';
 import { passwordPolicy, passwordProblems } from '../../identity/password-policy';
-import { sql } from 'kysely';
 import { checkActivationCode, codeRefusal } from './activation-code';
+import { claimActivationCode, setFirstPassword } from './queries';
 
 /**
  * Sets the first password of a pending account and activates it with its code. The code and the
@@ -31,35 +31,13 @@ export async function activateAccount(options: {
   const passwordHash = await hashPassword(newPassword);
 
   await ctx.db.transaction().execute(async (tx) => {
-    const claimed = await tx
-      .updateTable('codes')
-      .set({ used_at: sql<Date>`now()` })
-      .where('id', '=', check.codeId)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', sql<Date>`now()`)
-      .returning('id')
-      .executeTakeFirst();
+    const claimed = await claimActivationCode(tx, check.codeId);
     if (!claimed) {
       const now = await checkActivationCode(tx, pepper, claimCode);
       throw now.isValid ? new Error('activation code claim failed') : codeRefusal(now);
     }
-    const activated = await tx
-      .updateTable('accounts')
-      .set({
-        password_hash: passwordHash,
-        password_changed_at: sql<Date>`now()`,
-        status: 'active',
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', account.id)
-      .where('status', '=', 'pendingActivation')
-      .returning('id')
-      .executeTakeFirst();
+    const activated = await setFirstPassword(tx, account.id, passwordHash);
     if (!activated) throw new AppError('conflict', activationMessages.notPending);
-    await tx
-      .insertInto('password_history')
-      .values({ account_id: account.id, password_hash: passwordHash })
-      .execute();
     await enqueueMail(tx, {
       to: account.email,
       ...accountActivatedMail(mailSite(ctx), { firstName: account.given_name, username: account.username }),

@@ -1,9 +1,9 @@
 import { activationMessages, type AccountSummary } from '@pra/contracts';
-import { sql } from 'kysely';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../platform/app-error';
 import { hashCode, normalizeCode } from '../../identity/codes';
 import type { Db, Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
+import { findCodeWithAccount } from './queries';
 
 export type CodeCheck =
   | { isValid: true; codeId: string; account: Account }
@@ -25,13 +25,7 @@ export async function checkActivationCode(
   claimCode: string,
 ): Promise<CodeCheck> {
   if (normalizeCode(claimCode).length !== 16) return invalid(activationMessages.unknownCode);
-  const row = await db
-    .selectFrom('codes as c')
-    .innerJoin('accounts as a', 'a.id', 'c.account_id')
-    .selectAll('a')
-    .select(['c.id as codeId', 'c.kind', 'c.used_at', sql<boolean>`c.expires_at <= now()`.as('expired')])
-    .where('c.code_hash', '=', hashCode(pepper, claimCode))
-    .executeTakeFirst();
+  const row = await findCodeWithAccount(db, hashCode(pepper, claimCode));
   if (!row || row.kind !== 'activation') return invalid(activationMessages.unknownCode);
   if (row.used_at) return invalid(activationMessages.usedCode, true);
   if (row.expired) return invalid(activationMessages.expiredCode);

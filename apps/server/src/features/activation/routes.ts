@@ -8,8 +8,8 @@ import {
   passwordRequirementsQuery,
 } from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../http/context';
-import { AppError, messages } from '../../http/errors';
+import type { AppContext } from '../../platform/app-context';
+import { AppError, messages } from '../../platform/app-error';
 import { createGuards } from '../../http/guards';
 import { setSessionValue } from '../../http/session';
 import { findAccountByUsername } from '../../identity/accounts';

@@ -1,6 +1,6 @@
 import { approvalMessages, registrationMessages, type Decision } from '@pra/contracts';
-import type { AppContext } from '../../http/context';
-import { AppError } from '../../http/errors';
+import type { AppContext } from '../../platform/app-context';
+import { AppError } from '../../platform/app-error';
 import { auditingDenials, recordAudit } from '../../identity/audit';
 import { canDecide, deciderOf } from '../../identity/deciders';
 import { mailSite, registrationDeniedMail } from '../../identity/mail-templates';
@@ -9,7 +9,7 @@ import { provisionAccount } from '../../identity/provision-account';
 import { grantRole, removeRole } from '../../identity/roles';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
-import { emailUse, lockEmail } from '../registration/queries';
+import { emailUse, lockEmail } from '../../identity/email-use';
 import { decideItem, findRequestForUpdate, itemsOfRequest, settleRequest } from './queries';
 
 type Request = NonNullable<Awaited<ReturnType<typeof findRequestForUpdate>>>;

@@ -8,7 +8,7 @@ import {
 } from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../http/context';
+import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
 import { decideRequest } from './decide-request';
 import { listPendingApprovals } from './list-approvals';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SessionSettings } from '../../http/session';
+import type { SessionSettings } from '../../platform/app-context';
 import { REQUEST_TTL_MS } from '../../platform/saml-sp';
 
 /**

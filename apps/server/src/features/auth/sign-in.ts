@@ -1,11 +1,12 @@
 import type { SAML } from '@node-saml/node-saml';
 import { personName } from '@pra/contracts';
-import type { AppContext } from '../../http/context';
+import type { AppContext } from '../../platform/app-context';
 import { insertSession, revokeSession, type Session } from '../../http/session';
 import { findAccountByUsername } from '../../identity/accounts';
 import { recordAudit } from '../../identity/audit';
 import { consumeRequestId, recordAssertionId, spEndpoints } from '../../platform/saml-sp';
 import { safeNextPath } from './next-path';
+import { updateAccountNames } from './queries';
 import { checkAddressedToUs, hasForbiddenMarkup } from './saml-checks';
 
 export class SignInRefused extends Error {
@@ -109,11 +110,7 @@ export async function completeSignIn(ctx: AppContext, sp: SAML, input: SignInInp
     const given = personName.safeParse(givenName);
     const family = personName.safeParse(familyName);
     if (ctx.config.idp === 'external' && given.success && family.success) {
-      await tx
-        .updateTable('accounts')
-        .set({ given_name: given.data, family_name: family.data })
-        .where('id', '=', account.id)
-        .execute();
+      await updateAccountNames(tx, account.id, given.data, family.data);
     }
     await recordAudit(tx, {
       action: 'signin',

@@ -1,5 +1,5 @@
 import type { Profile, SAML } from '@node-saml/node-saml';
-import type { AppContext } from '../../http/context';
+import type { AppContext } from '../../platform/app-context';
 import { revokeSession, type Session } from '../../http/session';
 import { recordAudit } from '../../identity/audit';
 import type { Account } from '../../platform/db-schema';

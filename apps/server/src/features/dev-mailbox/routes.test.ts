@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
-import type { AppContext } from '../../http/context';
+import type { AppContext } from '../../platform/app-context';
 import { linkify } from './pages';
 import { devMailboxRoutes } from './routes';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../../http/context';
+import type { AppContext } from '../../platform/app-context';
 import { sendPage } from '../../http/server-page';
 import { isLoopback } from '../../platform/loopback';
 import { findMessage, listMessages } from './queries';

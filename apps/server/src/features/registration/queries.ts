@@ -1,5 +1,3 @@
-import type { EmailInUseResult } from '@pra/contracts';
-import { sql } from 'kysely';
 import type { Db, Tx } from '../../platform/db';
 import { hasKindSql } from '../../identity/account-kinds';
 
@@ -16,34 +14,6 @@ export async function activeOrganizationsForDomain(
     .where('o.is_active', '=', true)
     .orderBy('o.name')
     .execute();
-}
-
-/** Whether an email is free, on a non-terminated account, or on a pending registration. */
-export async function emailUse(db: Db | Tx, email: string): Promise<EmailInUseResult> {
-  const folded = email.toLowerCase();
-  const account = await db
-    .selectFrom('accounts')
-    .select('id')
-    .where(sql<string>`lower(email)`, '=', folded)
-    .where('status', '!=', 'terminated')
-    .executeTakeFirst();
-  if (account) return 'activeAccount';
-  const pending = await db
-    .selectFrom('requests')
-    .select('id')
-    .where(sql<string>`lower(email)`, '=', folded)
-    .where('type', '=', 'New Account')
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return pending ? 'pendingApproval' : 'available';
-}
-
-/**
- * Serializes every registration and approval touching one email address, so the in-transaction
- * re-check of `emailUse` cannot be raced (also for BRM registrations, which no unique index covers).
- */
-export async function lockEmail(tx: Tx, email: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`email:${email.toLowerCase()}`}))`.execute(tx);
 }
 
 /**
@@ -67,4 +37,49 @@ export async function decidersOf(db: Db | Tx, organizationId: string): Promise<s
     .where('a.status', '=', 'active')
     .execute();
   return admins.map((r) => r.email);
+}
+
+/**
+ * A `New Account` request and its one item for the organization: pending for a self-registration,
+ * already approved (decided by `decidedBy`, now) when a BRM or admin registers on the vendor's behalf.
+ */
+export async function insertRegistration(
+  tx: Tx,
+  r: {
+    status: 'pending' | 'approved';
+    requesterId: string | null;
+    firstName: string;
+    lastName: string;
+    email: string;
+    comment: string;
+    organizationId: string;
+    decidedBy: string | null;
+  },
+): Promise<{ requestId: string; itemId: string }> {
+  const { id: requestId } = await tx
+    .insertInto('requests')
+    .values({
+      type: 'New Account',
+      status: r.status,
+      requester_id: r.requesterId,
+      first_name: r.firstName,
+      last_name: r.lastName,
+      email: r.email,
+      comment: r.comment,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const { id: itemId } = await tx
+    .insertInto('request_items')
+    .values({
+      request_id: requestId,
+      organization_id: r.organizationId,
+      operation: 'Add',
+      status: r.status,
+      decided_by: r.decidedBy,
+      decided_at: r.decidedBy ? new Date() : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { requestId, itemId };
 }

@@ -1,6 +1,6 @@
 import { approvalMessages, emailDomain, registrationMessages, type RegistrationBody } from '@pra/contracts';
-import type { AppContext } from '../../http/context';
-import { AppError } from '../../http/errors';
+import type { AppContext } from '../../platform/app-context';
+import { AppError } from '../../platform/app-error';
 import { isBrmOrAdmin } from '../../identity/account-kinds';
 import { recordAudit } from '../../identity/audit';
 import { canDecide, deciderOf } from '../../identity/deciders';
@@ -8,7 +8,8 @@ import { awaitingDecisionMail, mailSite, registrationReceivedMail } from '../../
 import { enqueueMail } from '../../identity/outbox';
 import { provisionAccount } from '../../identity/provision-account';
 import type { Account } from '../../platform/db-schema';
-import { activeOrganizationsForDomain, decidersOf, emailUse, lockEmail } from './queries';
+import { emailUse, lockEmail } from '../../identity/email-use';
+import { activeOrganizationsForDomain, decidersOf, insertRegistration } from './queries';
 
 /** The unique index allowing one pending `New Account` request per email (migration 0001). */
 const PENDING_EMAIL_INDEX = 'requests_pending_new_account_email_key';
@@ -72,32 +73,16 @@ export async function registerUser(options: {
       }
       if (use === 'pendingApproval') throw new AppError('conflict', registrationMessages.pending);
 
-      const status = onBehalf ? 'approved' : 'pending';
-      const { id: requestId } = await tx
-        .insertInto('requests')
-        .values({
-          type: 'New Account',
-          status,
-          requester_id: caller?.id ?? null,
-          first_name: body.firstName,
-          last_name: body.lastName,
-          email: body.email,
-          comment: onBehalf ? `Registered on the vendor's behalf by ${caller.username}` : 'Self-registration',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const { id: itemId } = await tx
-        .insertInto('request_items')
-        .values({
-          request_id: requestId,
-          organization_id: organization.id,
-          operation: 'Add',
-          status,
-          decided_by: onBehalf ? caller.id : null,
-          decided_at: onBehalf ? new Date() : null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const { requestId, itemId } = await insertRegistration(tx, {
+        status: onBehalf ? 'approved' : 'pending',
+        requesterId: caller?.id ?? null,
+        firstName: body.firstName,
+        lastName: body.lastName,
+        email: body.email,
+        comment: onBehalf ? `Registered on the vendor's behalf by ${caller.username}` : 'Self-registration',
+        organizationId: organization.id,
+        decidedBy: onBehalf ? caller.id : null,
+      });
       await recordAudit(tx, {
         action: onBehalf ? 'registration.on-behalf' : 'registration.submit',
         outcome: 'success',

@@ -9,11 +9,11 @@ import {
   registrationResponse,
 } from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../http/context';
+import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
-import { optionalAccount } from '../../http/optional-account';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
-import { activeOrganizationsForDomain, emailUse } from './queries';
+import { emailUse } from '../../identity/email-use';
+import { activeOrganizationsForDomain } from './queries';
 import { registerUser } from './register-user';
 
 /** Registrations per client address: plenty for an office behind one address, too few to flood BRMs. */
@@ -58,7 +58,7 @@ export const registrationRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
       await enforceRateLimit(ctx.db, `registration:${request.ip}`, SUBMIT_LIMIT);
       const { requestId } = await registerUser({
         ctx,
-        caller: await optionalAccount(ctx.db, request),
+        caller: request.account,
         body: request.body,
         clientAddress: request.ip,
       });

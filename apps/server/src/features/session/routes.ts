@@ -1,6 +1,6 @@
 import { api, authStatusResponse, csrfResponse } from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../http/context';
+import type { AppContext } from '../../platform/app-context';
 import { ensureSession } from '../../http/session-plugin';
 import { authStatus } from './auth-status';
 

@@ -1,7 +1,7 @@
 import { api, clientLogBody, CLIENT_LOG_MAX_CHARS, systemMessage } from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../http/context';
+import type { AppContext } from '../../platform/app-context';
 import { enforceRateLimit } from '../../identity/rate-limit';
 import { redactUrl } from '../../platform/logger';
 import { readSystemMessage } from './system-message';

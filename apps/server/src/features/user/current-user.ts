@@ -1,5 +1,5 @@
 import { api, type CurrentUser } from '@pra/contracts';
-import type { AppContext } from '../../http/context';
+import type { AppContext } from '../../platform/app-context';
 import { isAdmin, isEmployeeBrm } from '../../identity/account-kinds';
 import type { Account } from '../../platform/db-schema';
 

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
-import type { AppContext } from '../../http/context';
+import type { AppContext } from '../../platform/app-context';
 import type { Session } from '../../http/session';
 import { recordAudit } from '../../identity/audit';
 import type { Account } from '../../platform/db-schema';
+import { useOneExtension } from './queries';
 
 /**
  * Moves the session's end to now + the lifetime, using up one extension, and returns the new end.
@@ -17,17 +17,7 @@ export async function extendSession(
   const max = ctx.config.SESSION_MAX_EXTENSIONS;
   const lifetime = `${ctx.config.SESSION_LIFETIME_MINUTES} minutes`;
   return ctx.db.transaction().execute(async (tx) => {
-    const updated = await tx
-      .updateTable('sessions')
-      .set({
-        expires_at: sql<Date>`now() + ${lifetime}::interval`,
-        extensions_used: sql<number>`extensions_used + 1`,
-      })
-      .where('id_hash', '=', session.idHash)
-      .where('extensions_used', '<', max)
-      .where('revoked_at', 'is', null)
-      .returning(['extensions_used', 'expires_at'])
-      .executeTakeFirst();
+    const updated = await useOneExtension(tx, session.idHash, max, lifetime);
     await recordAudit(tx, {
       action: 'session.extend',
       outcome: updated ? 'success' : 'failure',

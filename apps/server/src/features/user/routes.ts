@@ -1,6 +1,6 @@
 import { api, currentUser, extendSessionResponse } from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../http/context';
+import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
 import { rawSessionId, setSessionCookie } from '../../http/session';
 import { currentUserRecord } from './current-user';

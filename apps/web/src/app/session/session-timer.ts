@@ -1,7 +1,7 @@
 /** Spec section 9: warn under 180 s, check every second, time out 1 s after expiry. */
 export const SESSION_WARNING_SECONDS = 180;
 export const SESSION_CHECK_INTERVAL_MS = 1000;
-export const SESSION_TIMEOUT_MARGIN_SECONDS = 1;
+const SESSION_TIMEOUT_MARGIN_SECONDS = 1;
 
 export type SessionTimerState =
   { kind: 'active' } | { kind: 'warning'; remaining: string } | { kind: 'expired' };

@@ -8,7 +8,7 @@ let loading: Promise<CommonPasswords> | undefined;
  * zxcvbn's common-password list, the one the server refuses ('Not a commonly used password').
  * Loaded on first use only, like the strength meter's dictionaries (the same chunk).
  */
-export function loadCommonPasswords(): Promise<CommonPasswords> {
+function loadCommonPasswords(): Promise<CommonPasswords> {
   loading ??= import('@zxcvbn-ts/language-common').then(({ dictionary }) =>
     commonPasswordLookup(dictionary['passwords-common']),
   );

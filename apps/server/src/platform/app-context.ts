@@ -1,9 +1,15 @@
 import type { Config } from '../config';
-import type { Db, DbKind, PoolStats } from '../platform/db';
-import type { Encryptor } from '../platform/encryption';
-import type { IdpDescription } from '../platform/idp-metadata';
-import type { KeyPair } from '../platform/keys';
-import type { SessionSettings } from './session';
+import type { Db, DbKind, PoolStats } from './db';
+import type { Encryptor } from './encryption';
+import type { IdpDescription } from './idp-metadata';
+import type { KeyPair } from './keys';
+
+/** The session cookie's name and flags, and the secret CSRF tokens are made with. */
+export interface SessionSettings {
+  cookieName: string;
+  secureCookie: boolean;
+  secret: string;
+}
 
 /** What every route and use case may reach: settings and outside parts, built once at boot. */
 export interface AppContext {

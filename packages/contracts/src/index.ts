@@ -7,3 +7,4 @@ export * from './registration';
 export * from './session';
 export * from './system';
 export * from './user';
+export * from './administration';

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from './context';
+import { isInMaintenance } from '../identity/maintenance';
 import { AppError, messages } from './errors';
 
 const guardMessages = {
@@ -42,7 +43,7 @@ export function createGuards(ctx: AppContext) {
     },
     /** Account-changing calls while the identity service is in maintenance answer 503. */
     requireIdentityService: async () => {
-      if (ctx.config.IIQ_MAINTENANCE) throw new AppError('serviceUnavailable', guardMessages.iiqUnavailable);
+      if (await isInMaintenance(ctx)) throw new AppError('serviceUnavailable', guardMessages.iiqUnavailable);
     },
   };
 }

@@ -6,6 +6,7 @@ import pg from 'pg';
 import * as initial from '../migrations/0001-initial';
 import * as samlRequestBrowser from '../migrations/0002-saml-request-browser';
 import * as outboxUndeliverable from '../migrations/0003-outbox-undeliverable';
+import * as administration from '../migrations/0005-administration';
 import type { Database } from './db-schema';
 import { PgliteDialect } from './pglite-dialect';
 
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-saml-request-browser': samlRequestBrowser,
   '0003-outbox-undeliverable': outboxUndeliverable,
+  '0005-administration': administration,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

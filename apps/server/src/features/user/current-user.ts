@@ -1,6 +1,7 @@
 import { api, type CurrentUser } from '@pra/contracts';
 import type { AppContext } from '../../http/context';
 import { organizationsOf } from '../../identity/accounts';
+import { isInMaintenance } from '../../identity/maintenance';
 import type { Account } from '../../platform/db-schema';
 
 /** The current-user record of the spec's section 3, for any type of account. */
@@ -19,6 +20,6 @@ export async function loadCurrentUser(ctx: AppContext, account: Account): Promis
     isAdmin: account.type === 'employee' && account.is_admin,
     loginUrl: api.login,
     type: account.type,
-    iiqAvailable: !ctx.config.IIQ_MAINTENANCE,
+    iiqAvailable: !(await isInMaintenance(ctx)),
   };
 }

@@ -1,0 +1,69 @@
+import type { AdminSystemMessage } from '@pra/contracts';
+import { recordAudit } from '../../identity/audit';
+import type { Db, Tx } from '../../platform/db';
+import type { Actor } from './actor';
+import { writeMaintenanceFlag } from './queries';
+
+/** The system message as admins edit it (the public call shows it only inside its time window). */
+export async function readAdminSystemMessage(db: Db | Tx): Promise<AdminSystemMessage> {
+  const row = await db.selectFrom('system_message').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+  return {
+    enabled: row.enabled,
+    loggedInOnly: row.logged_in_only,
+    severity: row.severity,
+    title: row.title,
+    text: row.text,
+    startsAt: row.starts_at ? new Date(row.starts_at).toISOString() : null,
+    endsAt: row.ends_at ? new Date(row.ends_at).toISOString() : null,
+  };
+}
+
+export async function writeSystemMessage(tx: Tx, actor: Actor, message: AdminSystemMessage): Promise<void> {
+  await tx
+    .updateTable('system_message')
+    .set({
+      enabled: message.enabled,
+      logged_in_only: message.loggedInOnly,
+      severity: message.severity,
+      title: message.title,
+      text: message.text,
+      starts_at: message.startsAt,
+      ends_at: message.endsAt,
+      updated_at: new Date(),
+    })
+    .where('id', '=', 1)
+    .execute();
+  await recordAudit(tx, {
+    action: message.enabled ? 'system-message.set' : 'system-message.clear',
+    outcome: 'success',
+    actor,
+    clientAddress: actor.clientAddress,
+    details: {
+      severity: message.severity,
+      loggedInOnly: message.loggedInOnly,
+      title: message.title.slice(0, 200),
+      startsAt: message.startsAt,
+      endsAt: message.endsAt,
+    },
+  });
+}
+
+export const clearedSystemMessage: AdminSystemMessage = {
+  enabled: false,
+  loggedInOnly: false,
+  severity: 'info',
+  title: '',
+  text: '',
+  startsAt: null,
+  endsAt: null,
+};
+
+export async function setMaintenance(tx: Tx, actor: Actor, on: boolean): Promise<void> {
+  await writeMaintenanceFlag(tx, on);
+  await recordAudit(tx, {
+    action: on ? 'maintenance.on' : 'maintenance.off',
+    outcome: 'success',
+    actor,
+    clientAddress: actor.clientAddress,
+  });
+}

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db';
+import type { Db, Tx } from '../../platform/db';
 
 /** The audit trail's filters, already validated (contracts' auditQuery). */
 export interface AuditFilter {
@@ -102,7 +102,7 @@ export async function selectAuditEvents(
 export type AuditRow = Awaited<ReturnType<typeof selectAuditEvents>>[number];
 
 /** Deletes events older than the cutoff through the one path the append-only trigger allows. */
-export async function purgeAuditEvents(db: Db, cutoff: Date): Promise<number> {
+export async function purgeAuditEvents(db: Db | Tx, cutoff: Date): Promise<number> {
   const result = await sql<{ removed: number }>`select purge_audit_events(${cutoff}) as removed`.execute(db);
   return Number(result.rows[0]?.removed ?? 0);
 }

@@ -77,7 +77,7 @@ describe('node dist/admin.js', () => {
       .map((l) => (JSON.parse(l) as { actor: string }).actor);
     // Every change is audited as the OS user who ran the command.
     expect(new Set(actors)).toEqual(new Set([`cli:${userInfo().username}`]));
-  });
+  }, 300_000);
 
   it('exit 3 with the reason when the configuration is invalid', () => {
     const result = spawnSync(process.execPath, ['dist/admin.js', 'org-list'], {

@@ -111,18 +111,26 @@ const username = z
   .max(64)
   .regex(/^[A-Za-z0-9._@-]+$/, 'A username is letters, digits, dot, dash, underscore or @.');
 
-export const personBody = z.strictObject({
-  username,
+const personFields = {
   givenName: z.string().trim().min(1).max(255),
   familyName: z.string().trim().min(1).max(255),
   email: z.email().max(255),
-  isEmployeeBrm: z.boolean().default(false),
-  isAdmin: z.boolean().default(false),
+  isEmployeeBrm: z.boolean(),
+  isAdmin: z.boolean(),
   /** Names of the organizations the BRM manages. */
-  organizations: z.array(z.string().min(1).max(200)).max(500).default([]),
+  organizations: z.array(z.string().min(1).max(200)).max(500),
+};
+
+export const personBody = z.strictObject({
+  username,
+  ...personFields,
+  isEmployeeBrm: personFields.isEmployeeBrm.default(false),
+  isAdmin: personFields.isAdmin.default(false),
+  organizations: personFields.organizations.default([]),
 });
 export type PersonBody = z.input<typeof personBody>;
-export const changePersonBody = personBody.omit({ username: true }).partial();
+/** A change: only the fields given (no defaults, which would silently reset flags). */
+export const changePersonBody = z.strictObject(personFields).partial();
 
 export const adminSystemMessage = z.object({
   enabled: z.boolean(),

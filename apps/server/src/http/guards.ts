@@ -8,6 +8,7 @@ const guardMessages = {
   notBrm: 'Unauthorized: User does not have a BRM role',
   notEmployeeBrm: 'Unauthorized: User is not an employee BRM',
   notVendor: 'Only vendor accounts can do this.',
+  notAdmin: 'Unauthorized: User is not an admin',
   iiqUnavailable: 'Account management features are currently unavailable',
 } as const;
 
@@ -16,6 +17,7 @@ export const policies = {
   isBrmOrAdmin: (a: Account) => a.type === 'employee' && (a.is_employee_brm || a.is_admin),
   isEmployeeBrm: (a: Account) => a.type === 'employee' && a.is_employee_brm,
   isVendor: (a: Account) => a.type === 'vendor',
+  isAdmin: (a: Account) => a.type === 'employee' && a.is_admin,
 };
 
 function signedIn(request: FastifyRequest): Account {
@@ -37,6 +39,9 @@ export function createGuards(ctx: AppContext) {
     requireEmployeeBrm: async (request: FastifyRequest) => {
       if (!policies.isEmployeeBrm(signedIn(request)))
         throw new AppError('forbidden', guardMessages.notEmployeeBrm);
+    },
+    requireAdmin: async (request: FastifyRequest) => {
+      if (!policies.isAdmin(signedIn(request))) throw new AppError('forbidden', guardMessages.notAdmin);
     },
     requireVendor: async (request: FastifyRequest) => {
       if (!policies.isVendor(signedIn(request))) throw new AppError('forbidden', guardMessages.notVendor);

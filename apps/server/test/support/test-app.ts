@@ -120,6 +120,18 @@ export class TestClient {
     return res;
   }
 
+  /** Any method, as the web app sends it (JSON body, CSRF token). */
+  async send(method: 'PUT' | 'PATCH' | 'DELETE' | 'POST', url: string, payload?: unknown) {
+    const res = await this.app.inject({
+      method,
+      url,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+      headers: this.headers({ 'x-csrf-token': this.csrfToken }),
+    });
+    this.remember(res.headers['set-cookie']);
+    return res;
+  }
+
   /** A browser form post (no API headers), as the IdP's page makes to the ACS. */
   async postForm(url: string, fields: Record<string, string>) {
     const res = await this.app.inject({

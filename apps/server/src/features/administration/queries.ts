@@ -184,7 +184,7 @@ export async function deleteAssignment(tx: Tx, accountId: string, organizationId
 }
 
 /**
- * Of the given organizations, the active ones that would have no active BRM left without
+ * Of the given organizations, those that would have no active BRM left without
  * `accountId`. Their rows are locked first, so two admins cannot each remove one of the last two.
  */
 export async function organizationsLeftWithoutBrm(
@@ -198,7 +198,6 @@ export async function organizationsLeftWithoutBrm(
     .selectFrom('organizations as o')
     .select('o.name')
     .where('o.id', 'in', organizationIds)
-    .where('o.is_active', '=', true)
     .where((eb) =>
       eb.not(
         eb.exists(

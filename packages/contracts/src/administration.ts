@@ -16,6 +16,17 @@ export const adminApi = {
   auditExport: '/api/admin/audit/export.csv',
 } as const;
 
+/** The Administration screens (admins only). */
+export const adminRoutes = {
+  root: '/admin',
+  organizations: '/admin/organizations',
+  people: '/admin/people',
+  systemMessage: '/admin/system-message',
+  maintenance: '/admin/maintenance',
+  mail: '/admin/mail',
+  audit: '/admin/audit',
+} as const;
+
 /** The texts administration shows, shared by the CLI, the API and the screens. */
 export const adminMessages = {
   organizationExists: (name: string) => `An organization named "${name}" already exists.`,

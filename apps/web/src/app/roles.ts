@@ -11,3 +11,8 @@ export function isBrmOrAdmin(user: RoleFlags): boolean {
 export function isVendor(user: RoleFlags): boolean {
   return user.type === 'vendor' && !user.isEmployeeBrm && !user.isAdmin;
 }
+
+/** Administration belongs to admins (hospital employees); the server checks the same. */
+export function isAdmin(user: RoleFlags): boolean {
+  return user.type === 'employee' && user.isAdmin;
+}

@@ -1,5 +1,6 @@
-import type { RouteObject } from 'react-router';
-import { routes } from '@pra/contracts';
+import type { ComponentType } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import { adminRoutes, routes } from '@pra/contracts';
 import { AuthFailurePage } from '../features/auth-failure/auth-failure-page';
 import { FakeSpPage } from '../features/fake-sp/fake-sp-page';
 import { HomePage } from '../features/home/home-page';
@@ -9,6 +10,36 @@ import { RequireAccess } from './guards/require-access';
 import { RootRedirect } from './guards/root-redirect';
 import type { RouteHandle } from './route-title';
 import { RootShell } from './root-shell';
+
+// The Administration sections, each its own chunk: [path, title, component loader].
+const adminPages: [string, string, () => Promise<ComponentType>][] = [
+  [
+    adminRoutes.organizations,
+    'Organizations',
+    async () => (await import('../features/administration/organizations-page')).OrganizationsPage,
+  ],
+  [
+    adminRoutes.people,
+    'People',
+    async () => (await import('../features/administration/people-page')).PeoplePage,
+  ],
+  [
+    adminRoutes.systemMessage,
+    'System Message',
+    async () => (await import('../features/administration/system-message-page')).SystemMessagePage,
+  ],
+  [
+    adminRoutes.maintenance,
+    'Maintenance',
+    async () => (await import('../features/administration/maintenance-page')).MaintenancePage,
+  ],
+  [adminRoutes.mail, 'Mail', async () => (await import('../features/administration/mail-page')).MailPage],
+  [
+    adminRoutes.audit,
+    'Audit Trail',
+    async () => (await import('../features/administration/audit-page')).AuditPage,
+  ],
+];
 
 function BlankFallback() {
   return null;
@@ -108,6 +139,26 @@ const routesInSharedLayout: RouteObject[] = [
           Component: (await import('../features/terminate-vendors/terminate-vendors-page'))
             .TerminateVendorsPage,
         }),
+      },
+    ],
+  },
+  {
+    element: <RequireAccess rule="admin" />,
+    children: [
+      {
+        path: adminRoutes.root,
+        handle: titled('Administration'),
+        lazy: async () => ({
+          Component: (await import('../features/administration/admin-layout')).AdminLayout,
+        }),
+        children: [
+          { index: true, element: <Navigate to={adminRoutes.organizations} replace /> },
+          ...adminPages.map(([path, title, load]) => ({
+            path,
+            handle: titled(title),
+            lazy: async () => ({ Component: await load() }),
+          })),
+        ],
       },
     ],
   },

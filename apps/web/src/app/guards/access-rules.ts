@@ -1,5 +1,5 @@
 import { routes, type CurrentUser } from '@pra/contracts';
-import { isBrmOrAdmin, isVendor } from '../roles';
+import { isAdmin, isBrmOrAdmin, isVendor } from '../roles';
 
 /** The notice shown on BRM routes to people without a BRM role (spec, section 6). */
 export const BRM_NOTICE =
@@ -11,8 +11,10 @@ export const BRM_NOTICE =
  * - `vendor`: signed-in non-employees, account management (profile, manage access).
  * - `brm`: employee BRMs and admins (approvals, users).
  * - `employeeBrm`: employee BRMs only (terminate vendors).
+ * - `admin`: admins (Administration); open while the identity service is in maintenance, as
+ *   admins switch maintenance there.
  */
-export type AccessRule = 'login' | 'registration' | 'vendor' | 'brm' | 'employeeBrm';
+export type AccessRule = 'login' | 'registration' | 'vendor' | 'brm' | 'employeeBrm' | 'admin';
 
 export type AccessDecision =
   | { kind: 'allow' }
@@ -39,6 +41,7 @@ export function decideAccess(rule: AccessRule, { isAuthenticated, user }: Access
   if (!isAuthenticated) return { kind: 'login' };
   if (rule === 'login') return allow;
   if (!user) return { kind: 'wait' };
+  if (rule === 'admin') return isAdmin(user) ? allow : toWelcome;
   // Account-management routes make no sense while the identity service is down.
   if (!user.iiqAvailable) return toWelcome;
   switch (rule) {

@@ -1,0 +1,36 @@
+import Nav from 'react-bootstrap/Nav';
+import { NavLink, Outlet } from 'react-router';
+import { adminRoutes } from '@pra/contracts';
+
+const sections = [
+  { to: adminRoutes.organizations, label: 'Organizations' },
+  { to: adminRoutes.people, label: 'People' },
+  { to: adminRoutes.systemMessage, label: 'System message' },
+  { to: adminRoutes.maintenance, label: 'Maintenance' },
+  { to: adminRoutes.mail, label: 'Mail' },
+  { to: adminRoutes.audit, label: 'Audit trail' },
+];
+
+/** The Administration screens: a heading, a tab for each section, the section below. */
+export function AdminLayout() {
+  return (
+    <>
+      <h1 className="page-title">Administration</h1>
+      <Nav
+        as="ul"
+        variant="tabs"
+        className="mb-3 flex-nowrap overflow-auto"
+        aria-label="Administration sections"
+      >
+        {sections.map((section) => (
+          <Nav.Item as="li" key={section.to}>
+            <Nav.Link as={NavLink} to={section.to} className="text-nowrap">
+              {section.label}
+            </Nav.Link>
+          </Nav.Item>
+        ))}
+      </Nav>
+      <Outlet />
+    </>
+  );
+}

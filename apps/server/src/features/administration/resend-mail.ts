@@ -43,6 +43,12 @@ export async function resendMail(ctx: AppContext, actor: Actor, id: string): Pro
     } else if (mail.status === 'pending') {
       await retryNow(tx, mail.id);
       how = 'retry now';
+    } else if (!mail.text_body) {
+      // A mail with a code loses its body once it ends; only the activation mail can be made anew.
+      throw new AppError(
+        'conflict',
+        'This mail carried a code and its text is gone: ask the person to start again.',
+      );
     } else {
       await enqueueMail(tx, {
         to: mail.recipient,

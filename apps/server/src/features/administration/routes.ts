@@ -25,6 +25,7 @@ import type { AppContext } from '../../http/context';
 import { AppError } from '../../http/errors';
 import { createGuards } from '../../http/guards';
 import { readMaintenanceFlag } from '../../identity/maintenance';
+import { hashPassword } from '../../identity/passwords';
 import type { Tx } from '../../platform/db';
 import type { Actor } from './actor';
 import { auditExport, auditPage } from './audit-trail';
@@ -37,7 +38,7 @@ import {
   requireOrganization,
 } from './organizations';
 import { changePerson, createPerson, removePerson, requireEmployee, setManagedOrganizations } from './people';
-import { listEmployees, listOrganizations } from './queries';
+import { listEmployees, listOrganizations, setPasswordHash } from './queries';
 import { resendMail } from './resend-mail';
 import { readAdminSystemMessage, setMaintenance, writeSystemMessage } from './settings';
 
@@ -52,6 +53,10 @@ function actorOf(request: FastifyRequest): Actor {
 /** The admin API: organizations, people, system message, maintenance, mail, audit trail. */
 export const administrationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   const guards = createGuards(ctx);
+  // Standalone's built-in IdP: people added here sign in with the demo password, as the demo
+  // BRMs do (only when DEMO_PASSWORD is set; production employees sign in at the hospital's IdP).
+  const demoPassword =
+    ctx.config.isStandalone && ctx.config.idp === 'builtin' ? ctx.config.DEMO_PASSWORD : undefined;
   // Every admin call: signed in (401) and an admin (403), checked before anything is read.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/admin/')) {
@@ -140,8 +145,10 @@ export const administrationRoutes: FastifyPluginAsyncZod<AppContext> = async (ap
     { schema: { body: personBody, response: { 200: successResponse.extend({ id: z.string() }) } } },
     async (request) => {
       const { organizations, ...person } = request.body;
+      const demoHash = demoPassword ? await hashPassword(demoPassword) : null;
       const created = await inTx(async (tx) => {
         const account = await createPerson(tx, actorOf(request), person);
+        if (demoHash) await setPasswordHash(tx, account.id, demoHash);
         if (organizations.length > 0)
           await setManagedOrganizations(tx, actorOf(request), account, organizations);
         return account;

@@ -16,20 +16,17 @@ export function AdminLayout() {
   return (
     <>
       <h1 className="page-title">Administration</h1>
-      <Nav
-        as="ul"
-        variant="tabs"
-        className="mb-3 flex-nowrap overflow-auto"
-        aria-label="Administration sections"
-      >
-        {sections.map((section) => (
-          <Nav.Item as="li" key={section.to}>
-            <Nav.Link as={NavLink} to={section.to} className="text-nowrap">
-              {section.label}
-            </Nav.Link>
-          </Nav.Item>
-        ))}
-      </Nav>
+      <nav aria-label="Administration sections">
+        <Nav as="ul" variant="tabs" className="mb-3 flex-nowrap overflow-auto">
+          {sections.map((section) => (
+            <Nav.Item as="li" key={section.to}>
+              <Nav.Link as={NavLink} to={section.to} className="text-nowrap">
+                {section.label}
+              </Nav.Link>
+            </Nav.Item>
+          ))}
+        </Nav>
+      </nav>
       <Outlet />
     </>
   );

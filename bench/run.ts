@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { hashPassword, verifyPassword } from '../apps/server/src/identity/passwords';
 import { createAccount, signInAs } from '../apps/server/test/support/sign-in';
 import { createTestApp, TestClient } from '../apps/server/test/support/test-app';
+import { benchAudit } from './audit';
 import { benchOutboxDrain } from './outbox-drain';
 import { benchPageLoad } from './page-load';
 
@@ -44,3 +45,10 @@ await benchOutboxDrain();
 
 console.log('\nPage loads in Chromium (built server, standalone):');
 await benchPageLoad();
+
+console.log('\nAudit trail at scale:');
+for (const row of await benchAudit()) {
+  console.log(
+    `${row.name.padEnd(56)} ${String(row.value).padStart(10)} ${row.unit.padEnd(3)} goal ${row.goal}`,
+  );
+}

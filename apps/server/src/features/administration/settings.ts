@@ -2,20 +2,12 @@ import type { AdminSystemMessage } from '@pra/contracts';
 import { recordAudit } from '../../identity/audit';
 import type { Db, Tx } from '../../platform/db';
 import type { Actor } from './actor';
+import { readStoredSystemMessage } from '../system/system-message';
 import { writeMaintenanceFlag } from './queries';
 
 /** The system message as admins edit it (the public call shows it only inside its time window). */
 export async function readAdminSystemMessage(db: Db | Tx): Promise<AdminSystemMessage> {
-  const row = await db.selectFrom('system_message').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
-  return {
-    enabled: row.enabled,
-    loggedInOnly: row.logged_in_only,
-    severity: row.severity,
-    title: row.title,
-    text: row.text,
-    startsAt: row.starts_at ? new Date(row.starts_at).toISOString() : null,
-    endsAt: row.ends_at ? new Date(row.ends_at).toISOString() : null,
-  };
+  return (await readStoredSystemMessage(db)) ?? clearedSystemMessage;
 }
 
 export async function writeSystemMessage(tx: Tx, actor: Actor, message: AdminSystemMessage): Promise<void> {

@@ -1,7 +1,22 @@
-import type { SystemMessage } from '@pra/contracts';
-import type { Db } from '../../platform/db';
+import type { AdminSystemMessage, SystemMessage } from '@pra/contracts';
+import type { Db, Tx } from '../../platform/db';
 
 const none: SystemMessage = { enabled: false, loggedInOnly: false, severity: 'info', title: '', text: '' };
+
+/** The stored message with its time window, as admins edit it. */
+export async function readStoredSystemMessage(db: Db | Tx): Promise<AdminSystemMessage | undefined> {
+  const row = await db.selectFrom('system_message').selectAll().where('id', '=', 1).executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    enabled: row.enabled,
+    loggedInOnly: row.logged_in_only,
+    severity: row.severity,
+    title: row.title,
+    text: row.text,
+    startsAt: row.starts_at ? new Date(row.starts_at).toISOString() : null,
+    endsAt: row.ends_at ? new Date(row.ends_at).toISOString() : null,
+  };
+}
 
 /**
  * The operator's banner; one meant for signed-in users only is hidden from anonymous callers, and
@@ -12,15 +27,10 @@ export async function readSystemMessage(
   isSignedIn: boolean,
   now = new Date(),
 ): Promise<SystemMessage> {
-  const row = await db.selectFrom('system_message').selectAll().where('id', '=', 1).executeTakeFirst();
-  if (!row || (row.logged_in_only && !isSignedIn)) return none;
-  if (row.starts_at && new Date(row.starts_at) > now) return none;
-  if (row.ends_at && new Date(row.ends_at) <= now) return none;
-  return {
-    enabled: row.enabled,
-    loggedInOnly: row.logged_in_only,
-    severity: row.severity,
-    title: row.title,
-    text: row.text,
-  };
+  const stored = await readStoredSystemMessage(db);
+  if (!stored || (stored.loggedInOnly && !isSignedIn)) return none;
+  const { startsAt, endsAt, ...message } = stored;
+  if (startsAt && new Date(startsAt) > now) return none;
+  if (endsAt && new Date(endsAt) <= now) return none;
+  return message;
 }

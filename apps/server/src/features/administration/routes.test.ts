@@ -203,6 +203,13 @@ describe.each(testDatabaseKinds)('admin API on %s', (kind) => {
     const on = await admin.send('PUT', adminApi.maintenance, { maintenance: true });
     expect(on.json()).toEqual({ maintenance: true, forcedBySetting: false });
     expect((await admin.get(api.user)).json().iiqAvailable).toBe(false);
+    // Account-changing calls answer 503 while the flag is on.
+    const refused = await admin.post(api.approveOrDeny, {
+      requestId: someId,
+      decision: 'APPROVE',
+      comment: '',
+    });
+    expect(refused.statusCode).toBe(503);
     await admin.send('PUT', adminApi.maintenance, { maintenance: false });
     expect((await admin.get(api.user)).json().iiqAvailable).toBe(true);
     expect(await auditActions(t, 'maintenance.on')).toHaveLength(1);

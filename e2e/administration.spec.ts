@@ -5,6 +5,8 @@ import { signInFromHome } from './support/idp';
 import { waitForMail } from './support/mailbox';
 
 test.describe.configure({ mode: 'serial' });
+// Three sign-ins with TOTP (a second one within 30 s waits for a fresh code) and a registration.
+test.setTimeout(180_000);
 
 const run = Date.now().toString(36);
 const org = `Zenith Labs ${run}`;
@@ -105,6 +107,11 @@ test('an admin sets up an organization and its new BRM, who approves a vendor; t
     await expect(events.filter({ hasText: action }).first()).toBeVisible();
   }
   await expect(events.filter({ hasText: 'request.approve' })).toContainText(brm.username);
+  // Usable on a phone: the page itself never scrolls sideways (wide tables scroll in their box).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(events.filter({ hasText: 'request.approve' }).first()).toBeAttached();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await page.setViewportSize({ width: 1280, height: 720 });
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('link', { name: 'Download CSV' }).click(),

@@ -11,9 +11,11 @@ import { sql, type Kysely } from 'kysely';
  * mistakes; an operator who wants it enforced against a compromised app too runs the server as a
  * role that is granted only INSERT and SELECT on audit_events (docs/OPERATIONS.md).
  *
- * Also: the keyset index of the audit list (newest first), an email domain belongs to at most one
- * organization, the system message gets an optional start and end, and the maintenance flag lives
- * in the database so admins can switch it (IIQ_MAINTENANCE still forces it on).
+ * Also: the keyset index of the audit list (newest first), the system message gets an optional
+ * start and end, and the maintenance flag lives in the database so admins can switch it
+ * (IIQ_MAINTENANCE still forces it on). Email domains get no unique index: the spec's registration
+ * lets a domain belong to several organizations; administration refuses to add a domain another
+ * organization has (features/administration/organizations.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -48,9 +50,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index audit_events_target_name_idx on audit_events (lower(target_username))`.execute(db);
   await sql`create index audit_events_org_idx on audit_events (organization_id)`.execute(db);
 
-  await sql`drop index organization_domains_domain_idx`.execute(db);
-  await sql`create unique index organization_domains_domain_key on organization_domains (domain)`.execute(db);
-
   await sql`alter table system_message add column starts_at timestamptz`.execute(db);
   await sql`alter table system_message add column ends_at timestamptz`.execute(db);
 
@@ -67,8 +66,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop table portal_settings`.execute(db);
   await sql`alter table system_message drop column ends_at`.execute(db);
   await sql`alter table system_message drop column starts_at`.execute(db);
-  await sql`drop index organization_domains_domain_key`.execute(db);
-  await sql`create index organization_domains_domain_idx on organization_domains (domain)`.execute(db);
   for (const index of [
     'audit_events_org_idx',
     'audit_events_target_name_idx',

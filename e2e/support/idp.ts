@@ -32,6 +32,11 @@ async function freshCode(key: string, secret: string): Promise<string> {
   return generate({ secret, epoch: step * 30 });
 }
 
+/** Whether a journey of this run (in any spec file) already enrolled the account on that portal. */
+export function isEnrolled(origin: string, username: string): boolean {
+  return load()[`${origin}:${username}`] !== undefined;
+}
+
 /**
  * Completes the built-in IdP's pages: username and password, then either TOTP enrolment (the
  * secret is read from the page, as a person would type it into an app) or the passcode.

@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { activationRoutes } from './features/activation/routes';
+import { administrationRoutes } from './features/administration/routes';
 import { approvalsRoutes } from './features/approvals/routes';
 import { devMailboxRoutes } from './features/dev-mailbox/routes';
 import { registrationRoutes } from './features/registration/routes';
@@ -94,6 +95,7 @@ export async function buildApp(
   await app.register(activationRoutes, ctx);
   await app.register(devMailboxRoutes, ctx);
   await app.register(systemRoutes, ctx);
+  await app.register(administrationRoutes, ctx);
   if (ctx.config.idp === 'builtin') await app.register(builtinIdpRoutes, ctx);
   await registerWebApp(app, ctx.config);
   return app;

@@ -113,6 +113,11 @@ const settingsSchema = z.object({
   IIQ_MAINTENANCE: bool
     .default(false)
     .describe('true puts account management into maintenance: account-changing calls answer 503'),
+  AUDIT_RETENTION_DAYS: int(1, 100_000)
+    .optional()
+    .describe(
+      'Audit events older than this many days may be deleted with `admin audit-purge`; unset keeps them forever',
+    ),
   CLIENT_LOG_PER_MINUTE: int(1, 10_000)
     .default(30)
     .describe('Client-log messages accepted per client address per minute'),

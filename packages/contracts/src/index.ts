@@ -9,3 +9,4 @@ export * from './system';
 export * from './text-fields';
 export * from './text';
 export * from './user';
+export * from './administration';

@@ -46,3 +46,30 @@ export const routes = {
 export function loginUrl(next: string, base: string = api.login): string {
   return `${base}${base.includes('?') ? '&' : '?'}next=${encodeURIComponent(next)}`;
 }
+
+/** The admin API's paths (admins only). */
+export const adminApi = {
+  organizations: '/api/admin/organizations',
+  organization: '/api/admin/organizations/:id',
+  organizationDomains: '/api/admin/organizations/:id/domains',
+  organizationDomain: '/api/admin/organizations/:id/domains/:domain',
+  people: '/api/admin/people',
+  person: '/api/admin/people/:id',
+  systemMessage: '/api/admin/system-message',
+  maintenance: '/api/admin/maintenance',
+  mail: '/api/admin/mail',
+  mailResend: '/api/admin/mail/:id/resend',
+  audit: '/api/admin/audit',
+  auditExport: '/api/admin/audit/export.csv',
+} as const;
+
+/** The Administration screens (admins only). */
+export const adminRoutes = {
+  root: '/admin',
+  organizations: '/admin/organizations',
+  people: '/admin/people',
+  systemMessage: '/admin/system-message',
+  maintenance: '/admin/maintenance',
+  mail: '/admin/mail',
+  audit: '/admin/audit',
+} as const;

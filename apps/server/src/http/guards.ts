@@ -1,11 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import { isBrmOrAdmin } from '../identity/account-kinds';
+import { isAdmin, isBrmOrAdmin } from '../identity/account-kinds';
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from '../platform/app-context';
 import { AppError, messages } from '../platform/app-error';
+import { isInMaintenance } from '../identity/maintenance';
 
 const guardMessages = {
   notBrm: 'Unauthorized: User does not have a BRM role',
+  notAdmin: 'Unauthorized: User is not an admin',
   iiqUnavailable: 'Account management features are currently unavailable',
 } as const;
 
@@ -25,9 +27,12 @@ export function createGuards(ctx: AppContext) {
     requireBrmOrAdmin: async (request: FastifyRequest) => {
       if (!isBrmOrAdmin(signedIn(request))) throw new AppError('forbidden', guardMessages.notBrm);
     },
+    requireAdmin: async (request: FastifyRequest) => {
+      if (!isAdmin(signedIn(request))) throw new AppError('forbidden', guardMessages.notAdmin);
+    },
     /** Account-changing calls while the identity service is in maintenance answer 503. */
     requireIdentityService: async () => {
-      if (ctx.config.IIQ_MAINTENANCE) throw new AppError('serviceUnavailable', guardMessages.iiqUnavailable);
+      if (await isInMaintenance(ctx)) throw new AppError('serviceUnavailable', guardMessages.iiqUnavailable);
     },
   };
 }

@@ -23,6 +23,8 @@ declare module 'fastify' {
     account: Account | null;
     /** The active account's organizations, on routes whose config asks for them. */
     organizations: string[] | null;
+    /** The admins' maintenance flag, loaded with the organizations (null when not asked for). */
+    maintenanceFlag: boolean | null;
   }
   interface FastifyContextConfig {
     /** true on routes that need the account's organizations: loaded in the same query. */
@@ -55,6 +57,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, ctx: AppContext) =>
   app.decorateRequest('session', null);
   app.decorateRequest('account', null);
   app.decorateRequest('organizations', null);
+  app.decorateRequest('maintenanceFlag', null);
 
   app.addHook('onRequest', async (request) => {
     if (!usesSession(routedPath(request))) return;
@@ -68,6 +71,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, ctx: AppContext) =>
     request.session = loaded.session;
     request.account = loaded.account;
     request.organizations = loaded.organizations;
+    request.maintenanceFlag = loaded.maintenanceFlag;
   });
 
   app.addHook('preHandler', async (request) => {

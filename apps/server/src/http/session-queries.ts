@@ -33,13 +33,18 @@ const organizations = `case
   end as s_organizations`;
 
 const withoutOrganizations = `select a.*, ${sessionColumns} ${from}`;
-const withOrganizations = `select a.*, ${sessionColumns}, ${organizations} ${from}`;
+// The operator's maintenance switch rides along with the organizations: the current-user record
+// (the route that asks for them) reports it as iiqAvailable, still in one round trip.
+const maintenance = `(select p.maintenance from portal_settings p where p.id = 1) as s_maintenance`;
+const withOrganizations = `select a.*, ${sessionColumns}, ${organizations}, ${maintenance} ${from}`;
 
 export type SessionRow = Omit<Session, 'csrfToken'> & {
   /** The session's account while it is active, else null. */
   account: Account | null;
   /** Only when asked for, and only with an active account. */
   organizations: string[] | null;
+  /** The maintenance flag admins switch, loaded with the organizations; null when not asked for. */
+  maintenanceFlag: boolean | null;
 };
 
 type Raw = Partial<Account> & {
@@ -51,6 +56,7 @@ type Raw = Partial<Account> & {
   s_reauthenticated_until: Date | null;
   s_data: Record<string, unknown>;
   s_organizations?: string[] | null;
+  s_maintenance?: boolean | null;
 };
 
 /** The live (not expired, not revoked) session with this id hash, with its active account. */
@@ -72,6 +78,7 @@ export async function selectLiveSession(
     s_reauthenticated_until,
     s_data,
     s_organizations,
+    s_maintenance,
     ...account
   } = row;
   return {
@@ -84,5 +91,6 @@ export async function selectLiveSession(
     data: s_data,
     account: account.id ? (account as Account) : null,
     organizations: s_organizations ?? null,
+    maintenanceFlag: options.organizations ? (s_maintenance ?? false) : null,
   };
 }

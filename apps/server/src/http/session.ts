@@ -99,6 +99,8 @@ export interface LoadedSession {
   account: Account | null;
   /** The account's organizations, when they were asked for and the account is active. */
   organizations: string[] | null;
+  /** The admins' maintenance flag, loaded with the organizations (null when not asked for). */
+  maintenanceFlag: boolean | null;
 }
 
 /** The live session for a raw id (not expired, not revoked), with its account, in one query. */
@@ -111,8 +113,13 @@ export async function loadSession(
   if (rawId.length < 20 || rawId.length > 100) return null;
   const row = await selectLiveSession(db, hashSessionId(rawId), options);
   if (!row) return null;
-  const { account, organizations, ...session } = row;
-  return { session: { ...session, csrfToken: csrfTokenFor(secret, rawId) }, account, organizations };
+  const { account, organizations, maintenanceFlag, ...session } = row;
+  return {
+    session: { ...session, csrfToken: csrfTokenFor(secret, rawId) },
+    account,
+    organizations,
+    maintenanceFlag,
+  };
 }
 
 export function setSessionCookie(

@@ -13,6 +13,7 @@ const tables = [
   'organizations',
   'outbox',
   'password_history',
+  'portal_settings',
   'rate_limits',
   'request_items',
   'requests',

@@ -177,6 +177,15 @@ export interface SystemMessageTable {
   severity: 'info' | 'success' | 'warning' | 'danger';
   title: string;
   text: string;
+  starts_at: NullableTimestamp;
+  ends_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export interface PortalSettingsTable {
+  id: number;
+  /** Account management in maintenance, switched by admins (IIQ_MAINTENANCE forces it on). */
+  maintenance: boolean;
   updated_at: Timestamp;
 }
 
@@ -211,6 +220,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   outbox: OutboxTable;
   system_message: SystemMessageTable;
+  portal_settings: PortalSettingsTable;
   rate_limits: RateLimitsTable;
   signing_keys: SigningKeysTable;
 }

@@ -18,6 +18,7 @@ import * as outboxUndeliverable from '../migrations/0003-outbox-undeliverable';
 import * as auditDeniedOutcome from '../migrations/0004-audit-denied-outcome';
 import * as signingKeys from '../migrations/0005-signing-keys';
 import { databaseTimeoutDefaults } from '../config';
+import * as administration from '../migrations/0006-administration';
 import type { Database } from './db-schema';
 import { PgliteDialect } from './pglite-dialect';
 import { runAfterCommits } from './after-commit';
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '0003-outbox-undeliverable': outboxUndeliverable,
   '0004-audit-denied-outcome': auditDeniedOutcome,
   '0005-signing-keys': signingKeys,
+  '0006-administration': administration,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

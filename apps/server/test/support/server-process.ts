@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
-const serverDir = fileURLToPath(new URL('../..', import.meta.url));
+export const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Bundles src/ into dist/ so the processes run the code under test. */
 export function buildServer(): void {

@@ -25,7 +25,7 @@ export function fixtureKeys(name: 'sp' | 'idp' | 'other'): KeyPair {
   };
 }
 
-const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
+export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
 
 /** The app's context for tests: fixture keys and secrets, a mail status that is always fine. */
 export function testContext(config: Config, database: ContextParts['database']): Promise<AppContext> {
@@ -140,6 +140,18 @@ export class TestClient {
       payload: payload as object,
       headers: this.headers({ 'x-csrf-token': this.csrfToken, ...extra }),
       ...this.peer,
+    });
+    this.remember(res.headers['set-cookie']);
+    return res;
+  }
+
+  /** Any method, as the web app sends it (JSON body, CSRF token). */
+  async send(method: 'PUT' | 'PATCH' | 'DELETE' | 'POST', url: string, payload?: unknown) {
+    const res = await this.app.inject({
+      method,
+      url,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+      headers: this.headers({ 'x-csrf-token': this.csrfToken }),
     });
     this.remember(res.headers['set-cookie']);
     return res;

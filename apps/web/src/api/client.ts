@@ -11,9 +11,9 @@ export interface ResponseParser<T> {
   parse(data: unknown): T;
 }
 
-/** One call: the path, its query parameters, and a JSON body for POSTs. */
+/** One call: the path, its query parameters, and a JSON body for the state-changing methods. */
 export interface CallConfig {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   url: string;
   params?: Record<string, string | undefined>;
   data?: unknown;

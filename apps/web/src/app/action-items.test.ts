@@ -28,7 +28,13 @@ describe('actionItems (welcome cards and nav entries)', () => {
   });
 
   it('gives admins approvals, users, new user and user guides but not terminate vendors', () => {
-    expect(keys(actionItems(admin))).toEqual(['approvals', 'users', 'newUser', 'userGuides']);
+    expect(keys(actionItems(admin))).toEqual([
+      'approvals',
+      'users',
+      'newUser',
+      'administration',
+      'userGuides',
+    ]);
   });
 
   it('gives an employee with neither flag only the user guides', () => {

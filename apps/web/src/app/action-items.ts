@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@pra/contracts';
-import { routes } from '@pra/contracts/paths';
-import { isBrmOrAdmin, isEmployeeBrm, isVendor } from './account-kinds';
+import { adminRoutes, routes } from '@pra/contracts/paths';
+import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from './account-kinds';
 import { siteLinks } from './site-links';
 
 export type ActionKey =
@@ -11,7 +11,8 @@ export type ActionKey =
   | 'manageAccess'
   | 'newUser'
   | 'credentialVault'
-  | 'userGuides';
+  | 'userGuides'
+  | 'administration';
 
 /** One entry of the welcome page's card grid, mirrored by the top navigation. */
 export interface ActionItem {
@@ -80,6 +81,15 @@ const definitions: ActionDefinition[] = [
     description: 'Open the credential-vault tool for your remote sessions',
     target: { kind: 'external', href: siteLinks.credentialVault },
     isFor: isVendor,
+    alwaysEnabled: true,
+  },
+  {
+    key: 'administration',
+    label: 'Administration',
+    description: 'Organizations, people, system message, maintenance, mail and the audit trail',
+    target: { kind: 'route', to: adminRoutes.root },
+    isFor: isAdmin,
+    // Admins end maintenance there, so it stays open while account management is down.
     alwaysEnabled: true,
   },
   {

@@ -1,11 +1,11 @@
-import { routes } from '@pra/contracts/paths';
+import { adminRoutes, routes } from '@pra/contracts/paths';
 import { HomePage } from '../features/home/home-page';
 import { FakeSpPage } from '../features/fake-sp/fake-sp-page';
 import { ErrorPage, NotFoundPage, StandaloneErrorPage } from './error-page';
 import type { AccessRule } from './guards/access-rules';
 import { RootRedirect } from './guards/root-redirect';
 import { RootShell } from './root-shell';
-import { lazyRoute, type Route } from './routing/router';
+import { lazyRoute, Navigate, type Route } from './routing/router';
 
 // Only the landing page's own code loads up front: every other page, the shared layout and the
 // sign-in guards (which bring the schema library with them) load on demand, so /home stays small.
@@ -24,6 +24,43 @@ function guarded(rule: AccessRule, children: Route[]): Route {
   };
   return { ...lazyRoute(load), children };
 }
+
+/** The Administration sections, each its own chunk, inside the Administration layout. */
+const adminPages: Route[] = [
+  {
+    path: adminRoutes.organizations,
+    ...page(
+      'Organizations',
+      async () => (await import('../features/administration/organizations-page')).OrganizationsPage,
+    ),
+  },
+  {
+    path: adminRoutes.people,
+    ...page('People', async () => (await import('../features/administration/people-page')).PeoplePage),
+  },
+  {
+    path: adminRoutes.systemMessage,
+    ...page(
+      'System Message',
+      async () => (await import('../features/administration/system-message-page')).SystemMessagePage,
+    ),
+  },
+  {
+    path: adminRoutes.maintenance,
+    ...page(
+      'Maintenance',
+      async () => (await import('../features/administration/maintenance-page')).MaintenancePage,
+    ),
+  },
+  {
+    path: adminRoutes.mail,
+    ...page('Mail', async () => (await import('../features/administration/mail-page')).MailPage),
+  },
+  {
+    path: adminRoutes.audit,
+    ...page('Audit Trail', async () => (await import('../features/administration/audit-page')).AuditPage),
+  },
+];
 
 const routesInSharedLayout: Route[] = [
   {
@@ -113,6 +150,17 @@ const routesInSharedLayout: Route[] = [
         async () =>
           (await import('../features/terminate-vendors/terminate-vendors-page')).TerminateVendorsPage,
       ),
+    },
+  ]),
+  guarded('admin', [
+    {
+      path: adminRoutes.root,
+      title: 'Administration',
+      element: <Navigate to={adminRoutes.organizations} replace />,
+    },
+    {
+      ...lazyRoute(async () => (await import('../features/administration/admin-layout')).AdminLayout),
+      children: adminPages,
     },
   ]),
   { path: '*', element: <NotFoundPage />, title: 'Page Not Found' },

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../platform/app-context';
 import { enforceRateLimit } from '../../identity/rate-limit';
 import { redactUrl } from '../../platform/logger';
-import { readSystemMessage } from './system-message';
+import { readSystemMessage } from '../../identity/system-message';
 import { serviceCheck } from './service-check';
 
 export const systemRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {

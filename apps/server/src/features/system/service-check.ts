@@ -1,4 +1,5 @@
 import type { AppContext } from '../../platform/app-context';
+import { isInMaintenance } from '../../identity/maintenance';
 import { isDatabaseUp } from '../../platform/db';
 import { readOutboxState } from '../../platform/outbox-state';
 
@@ -17,10 +18,12 @@ export async function serviceCheck(
   const mail = await ctx.mailStatus();
   let backlog = 'unknown';
   let undeliverable = 'unknown';
+  let identity = ctx.config.IIQ_MAINTENANCE ? 'maintenance' : 'unknown';
   if (databaseUp) {
     const state = await readOutboxState(ctx.db);
     backlog = String(state.pending);
     undeliverable = String(state.undeliverable);
+    identity = (await isInMaintenance(ctx)) ? 'maintenance' : 'available';
   }
   const lines = [
     status,
@@ -28,7 +31,7 @@ export async function serviceCheck(
     `mail: ${mail.text}`,
     `mail waiting to be sent: ${backlog}`,
     `mail undeliverable (refused by the relay): ${undeliverable}`,
-    `identity service: ${ctx.config.IIQ_MAINTENANCE ? 'maintenance' : 'available'}`,
+    `identity service: ${identity}`,
     `checked at: ${new Date().toISOString()}`,
   ];
   return { ok: databaseUp, text: `${lines.join('\n')}\n` };

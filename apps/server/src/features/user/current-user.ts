@@ -5,9 +5,14 @@ import type { Account } from '../../platform/db-schema';
 
 /**
  * The current-user record of the spec's section 3, for any type of account; `orgs` as the session
- * plugin loaded them (route config `organizations: true`).
+ * plugin loaded them (route config `organizations: true`), with the admins' maintenance flag.
  */
-export function currentUserRecord(ctx: AppContext, account: Account, orgs: string[]): CurrentUser {
+export function currentUserRecord(
+  ctx: AppContext,
+  account: Account,
+  orgs: string[],
+  maintenanceFlag: boolean,
+): CurrentUser {
   return {
     id: account.id,
     username: account.username,
@@ -22,6 +27,7 @@ export function currentUserRecord(ctx: AppContext, account: Account, orgs: strin
     isAdmin: isAdmin(account),
     loginUrl: api.login,
     type: account.type,
-    iiqAvailable: !ctx.config.IIQ_MAINTENANCE,
+    // The setting forces maintenance on; otherwise the flag admins switch.
+    iiqAvailable: !(ctx.config.IIQ_MAINTENANCE || maintenanceFlag),
   };
 }

@@ -16,7 +16,8 @@ export const userRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
       preHandler: [guards.requireLogin],
       config: { organizations: true },
     },
-    async (request) => currentUserRecord(ctx, request.account!, request.organizations ?? []),
+    async (request) =>
+      currentUserRecord(ctx, request.account!, request.organizations ?? [], request.maintenanceFlag ?? false),
   );
 
   app.post(

@@ -16,7 +16,7 @@ const toWelcome = { kind: 'redirect', to: '/welcome' };
 const allow = { kind: 'allow' };
 
 describe('decideAccess', () => {
-  it.each<AccessRule>(['login', 'vendor', 'brm', 'employeeBrm'])(
+  it.each<AccessRule>(['login', 'vendor', 'brm', 'employeeBrm', 'admin'])(
     'sends anonymous visitors of a %s route to the login',
     (rule) => {
       expect(decideAccess(rule, anonymous)).toEqual({ kind: 'login' });
@@ -67,5 +67,13 @@ describe('decideAccess', () => {
 
   it('lets signed-in people with IIQ available reach registration', () => {
     expect(decideAccess('registration', signedIn(brm))).toEqual(allow);
+  });
+
+  it('lets only admins into Administration, also while the identity service is in maintenance', () => {
+    expect(decideAccess('admin', signedIn(admin))).toEqual(allow);
+    expect(decideAccess('admin', signedIn({ ...admin, iiqAvailable: false }))).toEqual(allow);
+    for (const user of [vendor, brm, employee, { ...vendor, isAdmin: true }]) {
+      expect(decideAccess('admin', signedIn(user))).toEqual(toWelcome);
+    }
   });
 });

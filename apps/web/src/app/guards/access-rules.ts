@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@pra/contracts';
 import { routes } from '@pra/contracts/paths';
-import { isBrmOrAdmin, isEmployeeBrm, isVendor } from '../account-kinds';
+import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../account-kinds';
 
 /** The notice shown on BRM routes to people without a BRM role (spec, section 6). */
 export const BRM_NOTICE =
@@ -12,8 +12,10 @@ export const BRM_NOTICE =
  * - `vendor`: signed-in non-employees, account management (profile, manage access).
  * - `brm`: employee BRMs and admins (approvals, users).
  * - `employeeBrm`: employee BRMs only (terminate vendors).
+ * - `admin`: admins (Administration); open while the identity service is in maintenance, as
+ *   admins switch maintenance there.
  */
-export type AccessRule = 'login' | 'registration' | 'vendor' | 'brm' | 'employeeBrm';
+export type AccessRule = 'login' | 'registration' | 'vendor' | 'brm' | 'employeeBrm' | 'admin';
 
 export type AccessDecision =
   | { kind: 'allow' }
@@ -40,6 +42,7 @@ export function decideAccess(rule: AccessRule, { isAuthenticated, user }: Access
   if (!isAuthenticated) return { kind: 'login' };
   if (rule === 'login') return allow;
   if (!user) return { kind: 'wait' };
+  if (rule === 'admin') return isAdmin(user) ? allow : toWelcome;
   // Account-management routes make no sense while the identity service is down.
   if (!user.iiqAvailable) return toWelcome;
   switch (rule) {

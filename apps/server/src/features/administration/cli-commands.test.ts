@@ -1,0 +1,235 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDatabaseKinds } from '../../../test/support/databases';
+import { loadConfig, type Config } from '../../config';
+import { AppError } from '../../platform/app-error';
+import { readSystemMessage } from '../../identity/system-message';
+import { isInMaintenance } from '../../identity/maintenance';
+import type { DatabaseHandle } from '../../platform/db';
+import { commands, UsageError, type CliContext } from './cli-commands';
+
+describe.each(testDatabaseKinds)('operators’ CLI commands on %s', (kind) => {
+  let handle: DatabaseHandle;
+  let config: Config;
+  let stdin = '';
+
+  /** Runs a command as the CLI would, returning its output. */
+  async function run(name: string, args: string[] = [], options: Record<string, unknown> = {}, env = config) {
+    let output = '';
+    const ctx: CliContext = {
+      db: handle.db,
+      config: env,
+      actor: { id: null, username: 'cli:tester', clientAddress: 'cli' },
+      out: (text) => {
+        output += text;
+      },
+      readStdin: async () => stdin,
+    };
+    await commands[name]!.run(ctx, args, options as never);
+    return output;
+  }
+
+  const audit = (action: string) =>
+    handle.db.selectFrom('audit_events').selectAll().where('action', '=', action).execute();
+
+  beforeAll(async () => {
+    handle = await createTestDatabase(kind);
+    config = loadConfig({ LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => handle?.close());
+
+  it('create-admin makes an active employee admin, audited as the CLI', async () => {
+    const out = await run('create-admin', ['ops.admin'], {
+      email: 'ops.admin@hospital.example',
+      'given-name': 'Opal',
+      'family-name': 'Admin',
+    });
+    expect(out).toContain('Created admin ops.admin');
+    const account = await handle.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('username', '=', 'ops.admin')
+      .executeTakeFirstOrThrow();
+    expect(account).toMatchObject({
+      type: 'employee',
+      is_admin: true,
+      status: 'active',
+      password_hash: null,
+    });
+    const [event] = await audit('person.create');
+    expect(event).toMatchObject({ actor_username: 'cli:tester', target_username: 'ops.admin' });
+  });
+
+  it('create-admin without the details of a new person is a usage error', async () => {
+    await expect(run('create-admin', ['nobody'], {})).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('org-add adds an organization with domains; a duplicate or a bad domain is refused', async () => {
+    await run('org-add', ['Vendor One'], { domain: ['Vendor-One.example'] });
+    const out = await run('org-list', []);
+    expect(out).toContain('Vendor One\tdomains: vendor-one.example');
+    await expect(run('org-add', ['vendor one'], {})).rejects.toThrow(
+      'An organization named "vendor one" already exists.',
+    );
+    await expect(run('org-add', ['Other'], { domain: ['https://x.example'] })).rejects.toThrow('no scheme');
+    await expect(run('org-add', ['Other'], { domain: ['a@x.example'] })).rejects.toThrow('no @');
+    await expect(run('org-add', ['Other'], { domain: ['vendor-one.example'] })).rejects.toThrow(
+      'The domain vendor-one.example already belongs to Vendor One.',
+    );
+    expect(await audit('organization.create')).toHaveLength(1);
+  });
+
+  it('org-change renames, deactivates and changes domains', async () => {
+    await run('org-change', ['Vendor One'], {
+      rename: 'Vendor Uno',
+      deactivate: true,
+      'add-domain': ['uno.example'],
+      'remove-domain': ['vendor-one.example'],
+    });
+    expect(await run('org-list', [], { filter: 'uno' })).toBe(
+      'Vendor Uno (inactive)\tdomains: uno.example\tBRMs: -\n',
+    );
+    const [rename] = await audit('organization.rename');
+    expect(rename?.details).toMatchObject({
+      from: 'Vendor One',
+      roleName: 'PRA - Vendor Access - Vendor Uno - BR',
+    });
+    expect(await audit('organization.deactivate')).toHaveLength(1);
+    await run('org-change', ['Vendor Uno'], { reactivate: true });
+    expect(await audit('organization.reactivate')).toHaveLength(1);
+  });
+
+  it('brm-assign and brm-remove; the last BRM of an organization stays until replaced', async () => {
+    await run('add-person', ['brm.one'], {
+      email: 'b1@hospital.example',
+      'given-name': 'B',
+      'family-name': 'One',
+    });
+    await expect(run('brm-assign', ['nosuch', 'Vendor Uno'])).rejects.toThrow(
+      'No hospital employee with the username "nosuch".',
+    );
+    await run('brm-assign', ['brm.one', 'Vendor Uno']);
+    expect(await run('org-list', [], { filter: 'Uno' })).toContain('BRMs: brm.one');
+    await expect(run('brm-remove', ['brm.one', 'Vendor Uno'])).rejects.toThrow(
+      'Assign another BRM first: this would leave Vendor Uno without a BRM',
+    );
+    await run('add-person', ['brm.two'], {
+      email: 'b2@hospital.example',
+      'given-name': 'B',
+      'family-name': 'Two',
+      brm: true,
+    });
+    await run('brm-assign', ['brm.two', 'Vendor Uno']);
+    await run('brm-remove', ['brm.one', 'Vendor Uno']);
+    expect(await run('org-list', [], { filter: 'Uno' })).toContain('BRMs: brm.two\n');
+    expect((await audit('brm.remove'))[0]).toMatchObject({
+      target_username: 'brm.one',
+      actor_username: 'cli:tester',
+    });
+  });
+
+  it('import: a dry run reports each row and writes nothing; --apply writes; a bad row stops all', async () => {
+    stdin = [
+      'organization,domains,brm_username,brm_email,brm_given_name,brm_family_name',
+      'Imported A,a.example;a2.example,new.brm,new.brm@hospital.example,New,Brm',
+      'Imported B,b.example,brm.two,,,',
+      '"Imported A",,brm.two,,,',
+    ].join('\n');
+    const dry = await run('import', ['-'], {});
+    expect(dry.split('\n').filter(Boolean)).toEqual([
+      'row 2: create organization "Imported A" with a.example, a2.example; create employee new.brm; new.brm is BRM of "Imported A"',
+      'row 3: create organization "Imported B" with b.example; brm.two is BRM of "Imported B"',
+      'row 4: organization "Imported A" unchanged; brm.two is BRM of "Imported A"',
+      'Dry run: nothing was written. Run again with --apply to write it.',
+    ]);
+    expect(await run('org-list', [], { filter: 'Imported' })).toBe('');
+    expect(await run('import', ['-'], { apply: true })).toContain('Applied.');
+    expect(await run('org-list', [], { filter: 'Imported' })).toBe(
+      'Imported A\tdomains: a.example a2.example\tBRMs: brm.two new.brm\nImported B\tdomains: b.example\tBRMs: brm.two\n',
+    );
+    stdin =
+      'organization,domains,brm_username\nImported C,c.example,\nImported D,http://d.example,\nImported E,,ghost\n';
+    const failed = run('import', ['-'], { apply: true });
+    await expect(failed).rejects.toThrow('2 row(s) with errors: nothing was written.');
+    expect(await run('org-list', [], { filter: 'Imported C' })).toBe('');
+  });
+
+  it('import refuses a file without the header row', async () => {
+    stdin = 'Acme,acme.example\n';
+    await expect(run('import', ['-'], {})).rejects.toBeInstanceOf(AppError);
+  });
+
+  it('message-set and message-clear change the public system message, with a time window', async () => {
+    await run('message-set', [], { text: 'Downtime tonight', severity: 'warning' });
+    expect(await readSystemMessage(handle.db, false)).toMatchObject({
+      enabled: true,
+      text: 'Downtime tonight',
+      severity: 'warning',
+    });
+    await run('message-set', [], { text: 'Later', starts: '2999-01-01' });
+    expect((await readSystemMessage(handle.db, false)).enabled).toBe(false);
+    await expect(run('message-set', [], { text: 'x', severity: 'loud' })).rejects.toBeInstanceOf(UsageError);
+    await expect(run('message-set', [], { text: 'x', ends: 'someday' })).rejects.toBeInstanceOf(UsageError);
+    await run('message-clear');
+    expect((await readSystemMessage(handle.db, true)).enabled).toBe(false);
+    expect(await audit('system-message.set')).toHaveLength(2);
+    expect(await audit('system-message.clear')).toHaveLength(1);
+  });
+
+  it('maintenance on/off switches the flag iiqAvailable reads; IIQ_MAINTENANCE forces it on', async () => {
+    expect(await run('maintenance', ['on'])).toBe('Account management: maintenance.\n');
+    expect(await isInMaintenance({ config, db: handle.db })).toBe(true);
+    expect(await run('maintenance', ['off'])).toBe('Account management: available.\n');
+    const forced = loadConfig({ LOG_LEVEL: 'silent', IIQ_MAINTENANCE: 'true' });
+    expect(await run('maintenance', ['status'], {}, forced)).toBe(
+      'Account management: maintenance (forced by IIQ_MAINTENANCE).\n',
+    );
+    await expect(run('maintenance', ['maybe'])).rejects.toBeInstanceOf(UsageError);
+    expect(await audit('maintenance.on')).toHaveLength(1);
+  });
+
+  it('audit-export writes the range as CSV or JSON lines', async () => {
+    const csv = await run('audit-export', [], { from: '2000-01-01', to: '2999-01-01' });
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe('occurredAt,action,outcome,actor,target,organization,clientAddress,details');
+    expect(lines.some((l) => l.includes('organization.create,success,cli:tester'))).toBe(true);
+    const jsonl = await run('audit-export', [], { format: 'jsonl', to: '2000-01-01' });
+    expect(jsonl).toBe('');
+    const all = (await run('audit-export', [], { format: 'jsonl' })).trim().split('\n');
+    expect(all.length).toBe(lines.length - 1);
+    expect(JSON.parse(all[0]!)).toHaveProperty('action');
+    await expect(run('audit-export', [], { format: 'xml' })).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('audit-purge keeps everything without a retention, and purges only what is older with one', async () => {
+    expect(await run('audit-purge', [], { apply: true })).toContain('kept forever');
+    const before = await handle.db.selectFrom('audit_events').select('id').execute();
+    const keep = loadConfig({ LOG_LEVEL: 'silent', AUDIT_RETENTION_DAYS: '30' });
+    // Nothing is older than 30 days yet.
+    expect(await run('audit-purge', [], {}, keep)).toMatch(/^0 audit event\(s\) are older than/);
+    await handle.db
+      .insertInto('audit_events')
+      .values({ action: 'old.event', outcome: 'success', occurred_at: '2001-01-01T00:00:00Z', details: '{}' })
+      .execute();
+    expect(await run('audit-purge', [], {}, keep)).toMatch(/^1 audit event\(s\)/);
+    expect(await run('audit-purge', [], { apply: true }, keep)).toMatch(/^Purged 1 audit event\(s\)/);
+    const after = await handle.db.selectFrom('audit_events').select(['id', 'action']).execute();
+    expect(after.map((e) => e.action)).not.toContain('old.event');
+    expect(after).toHaveLength(before.length + 1); // the purge's own event
+    expect(await audit('audit.purge')).toHaveLength(1);
+  });
+
+  it('set-password gives an employee a built-in IdP password, checked against the policy', async () => {
+    stdin = 'short\n';
+    await expect(run('set-password', ['brm.two'])).rejects.toBeInstanceOf(AppError);
+    stdin = 'Sturdy-Lantern-47-Orbit\n';
+    expect(await run('set-password', ['brm.two'])).toBe('Password set for brm.two.\n');
+    const row = await handle.db
+      .selectFrom('accounts')
+      .select('password_hash')
+      .where('username', '=', 'brm.two')
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$/);
+    const external = loadConfig({ LOG_LEVEL: 'silent', IDP: 'external', IDP_METADATA: '/x.xml' });
+    await expect(run('set-password', ['brm.two'], {}, external)).rejects.toThrow('IDP is external');
+  });
+});

@@ -1,0 +1,371 @@
+import { readFileSync } from 'node:fs';
+import { adminSystemMessage } from '@pra/contracts';
+import type { Config } from '../../config';
+import { AppError } from '../../platform/app-error';
+import { passwordPolicy, passwordProblems } from '../../identity/password-policy';
+import { hashPassword } from '../../identity/passwords';
+import { findAccountByUsername } from '../../identity/accounts';
+import { recordAudit } from '../../identity/audit';
+import type { Db } from '../../platform/db';
+import type { Actor } from './actor';
+import { auditExport, purgeAudit, retentionCutoff } from './audit-trail';
+import { importCsv } from './csv-import';
+import {
+  changeOrganization,
+  createOrganization,
+  addDomain,
+  removeDomain,
+  requireOrganization,
+} from './organizations';
+import { assignBrm, changePerson, createPerson, requireEmployee, unassignBrm } from './people';
+import { listOrganizations, setPasswordHash } from './queries';
+import { clearedSystemMessage, readAdminSystemMessage, setMaintenance, writeSystemMessage } from './settings';
+import { isInMaintenance } from '../../identity/maintenance';
+
+/**
+ * The operators' commands (`npm run admin -- <command>`), as functions of the database so tests
+ * run them without a process. Each returns what it prints; a refusal is an AppError (exit 1).
+ */
+
+export interface CliContext {
+  db: Db;
+  config: Config;
+  actor: Actor;
+  /** Writes a line (or chunk) of output. */
+  out(text: string): void;
+  /** Reads standard input (a password, a CSV file given as -). */
+  readStdin(): Promise<string>;
+}
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  help: string;
+}
+
+export interface Command {
+  summary: string;
+  usage: string;
+  args: string[];
+  options: Record<string, OptionSpec>;
+  run(
+    ctx: CliContext,
+    args: string[],
+    options: Record<string, string | string[] | boolean | undefined>,
+  ): Promise<void>;
+}
+
+/** Bad use of a command: exit code 2 with the command's help. */
+export class UsageError extends Error {}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const strs = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+function need(options: Record<string, unknown>, name: string): string {
+  const value = str(options[name]);
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+const personOptions: Record<string, OptionSpec> = {
+  email: { type: 'string', help: 'email address (required for a new person)' },
+  'given-name': { type: 'string', help: 'given name (required for a new person)' },
+  'family-name': { type: 'string', help: 'family name (required for a new person)' },
+};
+
+async function upsertEmployee(
+  ctx: CliContext,
+  username: string,
+  options: Record<string, unknown>,
+  flags: { isAdmin?: boolean; isEmployeeBrm?: boolean },
+) {
+  return ctx.db.transaction().execute(async (t) => {
+    const existing = await findAccountByUsername(t, username);
+    if (existing) {
+      const person = await requireEmployee(t, { id: existing.id });
+      await changePerson(t, ctx.actor, person, flags);
+      return { person, created: false };
+    }
+    const person = await createPerson(t, ctx.actor, {
+      username,
+      email: need(options, 'email'),
+      givenName: need(options, 'given-name'),
+      familyName: need(options, 'family-name'),
+      isAdmin: flags.isAdmin ?? false,
+      isEmployeeBrm: flags.isEmployeeBrm ?? false,
+    });
+    return { person, created: true };
+  });
+}
+
+function parseTime(value: string | undefined, name: string): string | null {
+  if (!value) return null;
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime()))
+    throw new UsageError(`--${name} must be a date or time like 2026-12-01 or 2026-12-01T08:00:00Z`);
+  return time.toISOString();
+}
+
+export const commands: Record<string, Command> = {
+  'create-admin': {
+    summary: 'Create the first admin (or make an existing employee admin), matched to the IdP by username',
+    usage: 'create-admin <username> --email a@hospital.example --given-name Alex --family-name Morgan',
+    args: ['username'],
+    options: personOptions,
+    async run(ctx, [username], options) {
+      const { created } = await upsertEmployee(ctx, username!, options, { isAdmin: true });
+      ctx.out(`${created ? 'Created' : 'Updated'} admin ${username}.\n`);
+      if (ctx.config.idp === 'builtin') {
+        ctx.out(
+          `The built-in IdP signs people in with a password: set one with \`set-password ${username}\`.\n`,
+        );
+      }
+    },
+  },
+  'add-person': {
+    summary: 'Add a hospital employee (or change one) with BRM and admin flags',
+    usage: 'add-person <username> --email … --given-name … --family-name … [--brm] [--admin]',
+    args: ['username'],
+    options: {
+      ...personOptions,
+      brm: { type: 'boolean', help: 'is an employee BRM' },
+      admin: { type: 'boolean', help: 'is an admin' },
+    },
+    async run(ctx, [username], options) {
+      const { created } = await upsertEmployee(ctx, username!, options, {
+        ...(options.brm !== undefined && { isEmployeeBrm: Boolean(options.brm) }),
+        ...(options.admin !== undefined && { isAdmin: Boolean(options.admin) }),
+      });
+      ctx.out(`${created ? 'Added' : 'Updated'} ${username}.\n`);
+    },
+  },
+  'set-password': {
+    summary: "Set an employee's password for the built-in IdP (standalone); read from standard input",
+    usage: 'set-password <username>   (echo "the password" | …)',
+    args: ['username'],
+    options: {},
+    async run(ctx, [username]) {
+      if (ctx.config.idp !== 'builtin') {
+        throw new AppError(
+          'badRequest',
+          'Passwords are kept by your IdP: IDP is external, so the portal has none to set.',
+        );
+      }
+      const password = (await ctx.readStdin()).replace(/\r?\n$/, '');
+      const found = await requireEmployee(ctx.db, { username: username! });
+      const problems = passwordProblems(password, passwordPolicy(ctx.config, found.username, found));
+      if (problems.length > 0) throw AppError.many('badRequest', problems);
+      const hash = await hashPassword(password);
+      await ctx.db.transaction().execute(async (t) => {
+        const person = await requireEmployee(t, { id: found.id });
+        await setPasswordHash(t, person.id, hash);
+        await recordAudit(t, {
+          action: 'password.set',
+          outcome: 'success',
+          actor: ctx.actor,
+          target: person,
+          clientAddress: ctx.actor.clientAddress,
+        });
+      });
+      ctx.out(`Password set for ${username}.\n`);
+    },
+  },
+  'org-list': {
+    summary: 'List organizations with their domains and BRMs',
+    usage: 'org-list [--filter text]',
+    args: [],
+    options: { filter: { type: 'string', help: 'part of a name or domain' } },
+    async run(ctx, _args, options) {
+      for (const org of await listOrganizations(ctx.db, str(options.filter))) {
+        ctx.out(
+          `${org.name}${org.is_active ? '' : ' (inactive)'}\tdomains: ${org.domains.join(' ') || '-'}\tBRMs: ${org.brms.join(' ') || '-'}\n`,
+        );
+      }
+    },
+  },
+  'org-add': {
+    summary: 'Add an organization with its email domains',
+    usage: 'org-add <name> --domain vendor.example [--domain other.example]',
+    args: ['name'],
+    options: { domain: { type: 'string', multiple: true, help: 'an email domain (repeatable)' } },
+    async run(ctx, [name], options) {
+      const org = await ctx.db
+        .transaction()
+        .execute((t) => createOrganization(t, ctx.actor, { name: name!, domains: strs(options.domain) }));
+      ctx.out(`Added organization "${org.name}".\n`);
+    },
+  },
+  'org-change': {
+    summary: 'Rename, deactivate/reactivate an organization, add or remove domains',
+    usage:
+      'org-change <name> [--rename new] [--deactivate|--reactivate] [--add-domain d] [--remove-domain d]',
+    args: ['name'],
+    options: {
+      rename: { type: 'string', help: 'the new name (the access role name follows)' },
+      deactivate: { type: 'boolean', help: 'takes no registrations or requests any more' },
+      reactivate: { type: 'boolean', help: 'active again' },
+      'add-domain': { type: 'string', multiple: true, help: 'an email domain to add (repeatable)' },
+      'remove-domain': { type: 'string', multiple: true, help: 'an email domain to remove (repeatable)' },
+    },
+    async run(ctx, [name], options) {
+      if (options.deactivate && options.reactivate)
+        throw new UsageError('--deactivate and --reactivate together');
+      const isActive = options.deactivate ? false : options.reactivate ? true : undefined;
+      const org = await ctx.db.transaction().execute(async (t) => {
+        const org = await requireOrganization(t, { name: name! });
+        for (const d of strs(options['add-domain'])) await addDomain(t, ctx.actor, org, d);
+        for (const d of strs(options['remove-domain'])) await removeDomain(t, ctx.actor, org, d);
+        return changeOrganization(t, ctx.actor, { id: org.id }, { name: str(options.rename), isActive });
+      });
+      ctx.out(`Changed organization "${org.name}".\n`);
+    },
+  },
+  'brm-assign': {
+    summary: 'Make an employee BRM of an organization',
+    usage: 'brm-assign <username> <organization>',
+    args: ['username', 'organization'],
+    options: {},
+    async run(ctx, [username, organization]) {
+      await ctx.db.transaction().execute(async (t) => {
+        const person = await requireEmployee(t, { username: username! });
+        await assignBrm(t, ctx.actor, person, { name: organization! });
+      });
+      ctx.out(`${username} is BRM of "${organization}".\n`);
+    },
+  },
+  'brm-remove': {
+    summary: 'Remove an employee as BRM of an organization (refused if it is the last one)',
+    usage: 'brm-remove <username> <organization>',
+    args: ['username', 'organization'],
+    options: {},
+    async run(ctx, [username, organization]) {
+      await ctx.db.transaction().execute(async (t) => {
+        const person = await requireEmployee(t, { username: username! });
+        await unassignBrm(t, ctx.actor, person, { name: organization! });
+      });
+      ctx.out(`${username} is no longer BRM of "${organization}".\n`);
+    },
+  },
+  import: {
+    summary: 'Import organizations and BRM assignments from CSV (dry run unless --apply)',
+    usage:
+      'import <file.csv|-> [--apply]   columns: organization,domains,brm_username,brm_email,brm_given_name,brm_family_name',
+    args: ['file'],
+    options: { apply: { type: 'boolean', help: 'write the changes (without it nothing is written)' } },
+    async run(ctx, [file], options) {
+      const text = file === '-' ? await ctx.readStdin() : readFileSync(file!, 'utf8');
+      const report = await importCsv(ctx.db, ctx.actor, text, options.apply === true);
+      for (const line of report.lines) ctx.out(`${line}\n`);
+      if (report.errors > 0)
+        throw new AppError('badRequest', `${report.errors} row(s) with errors: nothing was written.`);
+      ctx.out(
+        report.applied ? 'Applied.\n' : 'Dry run: nothing was written. Run again with --apply to write it.\n',
+      );
+    },
+  },
+  'message-set': {
+    summary: 'Set the system message shown on every page',
+    usage:
+      'message-set --text "…" [--title …] [--severity info|success|warning|danger] [--logged-in-only] [--starts …] [--ends …]',
+    args: [],
+    options: {
+      text: { type: 'string', help: 'the message' },
+      title: { type: 'string', help: 'a title' },
+      severity: { type: 'string', help: 'info (default), success, warning or danger' },
+      'logged-in-only': { type: 'boolean', help: 'shown to signed-in people only' },
+      starts: { type: 'string', help: 'shown from this time (ISO 8601)' },
+      ends: { type: 'string', help: 'shown until this time (ISO 8601)' },
+    },
+    async run(ctx, _args, options) {
+      const parsed = adminSystemMessage.safeParse({
+        enabled: true,
+        loggedInOnly: options['logged-in-only'] === true,
+        severity: str(options.severity) ?? 'info',
+        title: str(options.title) ?? '',
+        text: need(options, 'text'),
+        startsAt: parseTime(str(options.starts), 'starts'),
+        endsAt: parseTime(str(options.ends), 'ends'),
+      });
+      if (!parsed.success)
+        throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      await ctx.db.transaction().execute((t) => writeSystemMessage(t, ctx.actor, parsed.data));
+      ctx.out('System message set.\n');
+    },
+  },
+  'message-clear': {
+    summary: 'Remove the system message',
+    usage: 'message-clear',
+    args: [],
+    options: {},
+    async run(ctx) {
+      await ctx.db.transaction().execute((t) => writeSystemMessage(t, ctx.actor, clearedSystemMessage));
+      ctx.out('System message cleared.\n');
+    },
+  },
+  'message-show': {
+    summary: 'Show the system message',
+    usage: 'message-show',
+    args: [],
+    options: {},
+    async run(ctx) {
+      ctx.out(`${JSON.stringify(await readAdminSystemMessage(ctx.db), null, 2)}\n`);
+    },
+  },
+  maintenance: {
+    summary: 'Put account management into maintenance, or back (on|off|status)',
+    usage: 'maintenance on|off|status',
+    args: ['state'],
+    options: {},
+    async run(ctx, [state]) {
+      if (state === 'on' || state === 'off') {
+        await ctx.db.transaction().execute((t) => setMaintenance(t, ctx.actor, state === 'on'));
+      } else if (state !== 'status') {
+        throw new UsageError('say on, off or status');
+      }
+      const on = await isInMaintenance(ctx);
+      ctx.out(
+        `Account management: ${on ? 'maintenance' : 'available'}${ctx.config.IIQ_MAINTENANCE ? ' (forced by IIQ_MAINTENANCE)' : ''}.\n`,
+      );
+    },
+  },
+  'audit-export': {
+    summary: 'Export the audit trail for a time range as CSV or JSON lines (to standard output)',
+    usage: 'audit-export --from 2026-01-01 --to 2026-02-01 [--format csv|jsonl]',
+    args: [],
+    options: {
+      from: { type: 'string', help: 'first time included (ISO 8601)' },
+      to: { type: 'string', help: 'end, excluded (ISO 8601)' },
+      format: { type: 'string', help: 'csv (default) or jsonl' },
+    },
+    async run(ctx, _args, options) {
+      const format = str(options.format) ?? 'csv';
+      if (format !== 'csv' && format !== 'jsonl') throw new UsageError('--format is csv or jsonl');
+      const filter = {
+        from: parseTime(str(options.from), 'from') ?? undefined,
+        to: parseTime(str(options.to), 'to') ?? undefined,
+      };
+      for await (const chunk of auditExport(ctx.db, filter, format)) ctx.out(chunk);
+    },
+  },
+  'audit-purge': {
+    summary: 'Delete audit events older than AUDIT_RETENTION_DAYS (dry run unless --apply)',
+    usage: 'audit-purge [--apply]',
+    args: [],
+    options: { apply: { type: 'boolean', help: 'delete them (without it they are only counted)' } },
+    async run(ctx, _args, options) {
+      const days = ctx.config.AUDIT_RETENTION_DAYS;
+      if (!days) {
+        ctx.out('AUDIT_RETENTION_DAYS is not set: the audit trail is kept forever and nothing is purged.\n');
+        return;
+      }
+      const cutoff = retentionCutoff(days);
+      const apply = options.apply === true;
+      const n = await purgeAudit(ctx.db, ctx.actor, cutoff, apply);
+      ctx.out(
+        apply
+          ? `Purged ${n} audit event(s) older than ${cutoff.toISOString()}.\n`
+          : `${n} audit event(s) are older than ${cutoff.toISOString()}. Run again with --apply to delete them.\n`,
+      );
+    },
+  },
+};

@@ -1,0 +1,114 @@
+import { adminMessages, normalizeDomain, roleName } from '@pra/contracts';
+import { AppError } from '../../platform/app-error';
+import { recordAudit } from '../../identity/audit';
+import type { Db, Tx } from '../../platform/db';
+import type { Actor } from './actor';
+import {
+  deleteDomain,
+  findOrganizationById,
+  findOrganizationByName,
+  insertDomain,
+  insertOrganization,
+  ownerOfDomain,
+  updateOrganization,
+} from './queries';
+
+/**
+ * Changes to organizations and their email domains, each audited in the caller's transaction.
+ * Shared by the admin API and the operators' CLI.
+ */
+
+function validDomain(input: string): string {
+  const domain = normalizeDomain(input);
+  if (!domain) throw new AppError('badRequest', adminMessages.domainFormat);
+  return domain;
+}
+
+async function audit(tx: Tx, actor: Actor, action: string, org: { id: string; name: string }, details = {}) {
+  await recordAudit(tx, {
+    action,
+    outcome: 'success',
+    actor,
+    organizationId: org.id,
+    clientAddress: actor.clientAddress,
+    details: { organization: org.name, ...details },
+  });
+}
+
+export async function requireOrganization(tx: Db | Tx, ref: { id?: string; name?: string }) {
+  const org = ref.id
+    ? await findOrganizationById(tx, ref.id)
+    : await findOrganizationByName(tx, ref.name ?? '');
+  if (!org)
+    throw new AppError(
+      'notFound',
+      ref.id ? adminMessages.organizationIdNotFound : adminMessages.organizationNotFound(ref.name ?? ''),
+    );
+  return org;
+}
+
+/** Adds a domain to an organization; a domain already there is left alone (returns false). */
+export async function addDomain(tx: Tx, actor: Actor, org: { id: string; name: string }, input: string) {
+  const domain = validDomain(input);
+  const owner = await ownerOfDomain(tx, domain);
+  if (owner?.id === org.id) return false;
+  if (owner) throw new AppError('conflict', adminMessages.domainTaken(domain, owner.name));
+  await insertDomain(tx, org.id, domain);
+  await audit(tx, actor, 'organization.domain.add', org, { domain });
+  return true;
+}
+
+export async function removeDomain(tx: Tx, actor: Actor, org: { id: string; name: string }, input: string) {
+  const domain = normalizeDomain(input) ?? input;
+  if (!(await deleteDomain(tx, org.id, domain)))
+    throw new AppError('notFound', adminMessages.domainNotOnOrganization(domain));
+  await audit(tx, actor, 'organization.domain.remove', org, { domain });
+}
+
+export async function createOrganization(tx: Tx, actor: Actor, input: { name: string; domains: string[] }) {
+  const name = input.name.trim();
+  if (!name) throw new AppError('badRequest', 'A name is required.');
+  const domains = input.domains.map(validDomain);
+  if (await findOrganizationByName(tx, name))
+    throw new AppError('conflict', adminMessages.organizationExists(name));
+  const id = await insertOrganization(tx, name);
+  const org = { id, name };
+  await audit(tx, actor, 'organization.create', org, { roleName: roleName(name) });
+  for (const domain of domains) await addDomain(tx, actor, org, domain);
+  return org;
+}
+
+/** Renames (the access role name follows, as it is derived from the name) and/or (de)activates. */
+export async function changeOrganization(
+  tx: Tx,
+  actor: Actor,
+  ref: { id?: string; name?: string },
+  change: { name?: string | undefined; isActive?: boolean | undefined },
+) {
+  const org = await requireOrganization(tx, ref);
+  const newName = change.name?.trim();
+  if (newName && newName !== org.name) {
+    const clash = await findOrganizationByName(tx, newName);
+    if (clash && clash.id !== org.id)
+      throw new AppError('conflict', adminMessages.organizationExists(newName));
+    await updateOrganization(tx, org.id, { name: newName });
+    await audit(
+      tx,
+      actor,
+      'organization.rename',
+      { id: org.id, name: newName },
+      {
+        from: org.name,
+        roleName: roleName(newName),
+      },
+    );
+  }
+  if (change.isActive !== undefined && change.isActive !== org.is_active) {
+    await updateOrganization(tx, org.id, { is_active: change.isActive });
+    await audit(tx, actor, change.isActive ? 'organization.reactivate' : 'organization.deactivate', {
+      id: org.id,
+      name: newName ?? org.name,
+    });
+  }
+  return { id: org.id, name: newName ?? org.name };
+}

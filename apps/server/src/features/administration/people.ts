@@ -1,0 +1,183 @@
+import { adminMessages } from '@pra/contracts';
+import { AppError } from '../../platform/app-error';
+import { revokeAccountSessions } from '../../http/session';
+import { findAccountById, findAccountByUsername } from '../../identity/accounts';
+import { recordAudit } from '../../identity/audit';
+import type { Db, Tx } from '../../platform/db';
+import type { Account } from '../../platform/db-schema';
+import type { Actor } from './actor';
+import { requireOrganization } from './organizations';
+import {
+  assignedOrganizationIds,
+  countActiveAdmins,
+  deleteAssignment,
+  insertAssignment,
+  insertEmployee,
+  organizationsLeftWithoutBrm,
+  updateEmployee,
+} from './queries';
+
+/**
+ * Hospital employees the portal keeps (BRMs and admins, matched to the IdP by username), their
+ * flags and the organizations each BRM manages. Shared by the admin API and the CLI.
+ */
+
+export interface PersonInput {
+  username: string;
+  givenName: string;
+  familyName: string;
+  email: string;
+  isEmployeeBrm: boolean;
+  isAdmin: boolean;
+}
+
+async function audit(
+  tx: Tx,
+  actor: Actor,
+  action: string,
+  person: Account | { id: string; username: string },
+  details = {},
+  organizationId: string | null = null,
+) {
+  await recordAudit(tx, {
+    action,
+    outcome: 'success',
+    actor,
+    target: { id: person.id, username: person.username },
+    organizationId,
+    clientAddress: actor.clientAddress,
+    details,
+  });
+}
+
+export async function requireEmployee(
+  tx: Db | Tx,
+  ref: { id?: string; username?: string },
+): Promise<Account> {
+  const account = ref.id
+    ? await findAccountById(tx, ref.id)
+    : await findAccountByUsername(tx, ref.username ?? '');
+  if (!account) {
+    throw new AppError(
+      'notFound',
+      ref.id ? adminMessages.personIdNotFound : adminMessages.personNotFound(ref.username ?? ''),
+    );
+  }
+  if (account.type !== 'employee')
+    throw new AppError('conflict', adminMessages.notAnEmployee(account.username));
+  return account;
+}
+
+export async function createPerson(tx: Tx, actor: Actor, input: PersonInput): Promise<Account> {
+  if (await findAccountByUsername(tx, input.username)) {
+    throw new AppError('conflict', adminMessages.usernameTaken(input.username));
+  }
+  const id = await insertEmployee(tx, {
+    username: input.username.trim(),
+    given_name: input.givenName.trim(),
+    family_name: input.familyName.trim(),
+    email: input.email.trim(),
+    is_employee_brm: input.isEmployeeBrm,
+    is_admin: input.isAdmin,
+  });
+  const person = await requireEmployee(tx, { id });
+  await audit(tx, actor, 'person.create', person, {
+    isEmployeeBrm: input.isEmployeeBrm,
+    isAdmin: input.isAdmin,
+  });
+  return person;
+}
+
+/** Refuses a change that would leave organizations without a BRM, naming them. */
+async function ensureReplacement(tx: Tx, person: Account, organizationIds: string[]): Promise<void> {
+  const orphaned = await organizationsLeftWithoutBrm(tx, person.id, organizationIds);
+  if (orphaned.length > 0) throw new AppError('conflict', adminMessages.lastBrm(orphaned));
+}
+
+export async function changePerson(
+  tx: Tx,
+  actor: Actor,
+  person: Account,
+  change: Partial<Omit<PersonInput, 'username'>>,
+): Promise<void> {
+  if (change.isAdmin === false && person.is_admin) {
+    if (actor.id === person.id) throw new AppError('conflict', adminMessages.notYourself);
+    if ((await countActiveAdmins(tx, person.id)) === 0)
+      throw new AppError('conflict', adminMessages.lastAdmin);
+  }
+  if (change.isEmployeeBrm === false && person.is_employee_brm) {
+    await ensureReplacement(tx, person, await assignedOrganizationIds(tx, person.id));
+  }
+  const set = {
+    ...(change.givenName !== undefined && { given_name: change.givenName.trim() }),
+    ...(change.familyName !== undefined && { family_name: change.familyName.trim() }),
+    ...(change.email !== undefined && { email: change.email.trim() }),
+    ...(change.isEmployeeBrm !== undefined && { is_employee_brm: change.isEmployeeBrm }),
+    ...(change.isAdmin !== undefined && { is_admin: change.isAdmin }),
+  };
+  if (Object.keys(set).length === 0) return;
+  await updateEmployee(tx, person.id, set);
+  await audit(tx, actor, 'person.change', person, set);
+}
+
+export async function assignBrm(
+  tx: Tx,
+  actor: Actor,
+  person: Account,
+  organization: { id?: string; name?: string },
+) {
+  const org = await requireOrganization(tx, organization);
+  if (!person.is_employee_brm) {
+    await updateEmployee(tx, person.id, { is_employee_brm: true });
+    await audit(tx, actor, 'person.change', person, { is_employee_brm: true });
+  }
+  if (await insertAssignment(tx, person.id, org.id)) {
+    await audit(tx, actor, 'brm.assign', person, { organization: org.name }, org.id);
+  }
+  return org;
+}
+
+export async function unassignBrm(
+  tx: Tx,
+  actor: Actor,
+  person: Account,
+  organization: { id?: string; name?: string },
+) {
+  const org = await requireOrganization(tx, organization);
+  await ensureReplacement(tx, person, [org.id]);
+  if (await deleteAssignment(tx, person.id, org.id)) {
+    await audit(tx, actor, 'brm.remove', person, { organization: org.name }, org.id);
+  }
+  return org;
+}
+
+/** Makes a BRM manage exactly these organizations (by name). */
+export async function setManagedOrganizations(tx: Tx, actor: Actor, person: Account, names: string[]) {
+  const wanted = await Promise.all(names.map((name) => requireOrganization(tx, { name })));
+  const current = await assignedOrganizationIds(tx, person.id);
+  const wantedIds = new Set(wanted.map((o) => o.id));
+  await ensureReplacement(
+    tx,
+    person,
+    current.filter((id) => !wantedIds.has(id)),
+  );
+  for (const id of current.filter((id) => !wantedIds.has(id))) await unassignBrm(tx, actor, person, { id });
+  for (const org of wanted) await assignBrm(tx, actor, person, { id: org.id });
+}
+
+/**
+ * Removes an employee from the portal: terminated, without flags or assignments (the row stays,
+ * as requests and audit events name it). Refused while it is the last BRM of an organization.
+ */
+export async function removePerson(tx: Tx, actor: Actor, person: Account): Promise<void> {
+  if (actor.id === person.id) throw new AppError('conflict', adminMessages.notYourself);
+  if (person.is_admin && (await countActiveAdmins(tx, person.id)) === 0) {
+    throw new AppError('conflict', adminMessages.lastAdmin);
+  }
+  const managed = await assignedOrganizationIds(tx, person.id);
+  await ensureReplacement(tx, person, managed);
+  for (const id of managed) await deleteAssignment(tx, person.id, id);
+  await updateEmployee(tx, person.id, { is_employee_brm: false, is_admin: false, status: 'terminated' });
+  await revokeAccountSessions(tx, person.id);
+  await audit(tx, actor, 'person.remove', person, { organizations: managed.length });
+}

@@ -1,0 +1,48 @@
+import type { AdminSystemMessage } from '@pra/contracts';
+import { recordAudit } from '../../identity/audit';
+import type { Db, Tx } from '../../platform/db';
+import type { Actor } from './actor';
+import { readStoredSystemMessage } from '../../identity/system-message';
+import { updateSystemMessage, writeMaintenanceFlag } from './queries';
+
+/** The system message as admins edit it (the public call shows it only inside its time window). */
+export async function readAdminSystemMessage(db: Db | Tx): Promise<AdminSystemMessage> {
+  return (await readStoredSystemMessage(db)) ?? clearedSystemMessage;
+}
+
+export async function writeSystemMessage(tx: Tx, actor: Actor, message: AdminSystemMessage): Promise<void> {
+  await updateSystemMessage(tx, message);
+  await recordAudit(tx, {
+    action: message.enabled ? 'system-message.set' : 'system-message.clear',
+    outcome: 'success',
+    actor,
+    clientAddress: actor.clientAddress,
+    details: {
+      severity: message.severity,
+      loggedInOnly: message.loggedInOnly,
+      title: message.title.slice(0, 200),
+      startsAt: message.startsAt,
+      endsAt: message.endsAt,
+    },
+  });
+}
+
+export const clearedSystemMessage: AdminSystemMessage = {
+  enabled: false,
+  loggedInOnly: false,
+  severity: 'info',
+  title: '',
+  text: '',
+  startsAt: null,
+  endsAt: null,
+};
+
+export async function setMaintenance(tx: Tx, actor: Actor, on: boolean): Promise<void> {
+  await writeMaintenanceFlag(tx, on);
+  await recordAudit(tx, {
+    action: on ? 'maintenance.on' : 'maintenance.off',
+    outcome: 'success',
+    actor,
+    clientAddress: actor.clientAddress,
+  });
+}

@@ -1,0 +1,36 @@
+import type { AdminSystemMessage, SystemMessage } from '@pra/contracts';
+import type { Db, Tx } from '../platform/db';
+
+const none: SystemMessage = { enabled: false, loggedInOnly: false, severity: 'info', title: '', text: '' };
+
+/** The stored message with its time window, as admins edit it. */
+export async function readStoredSystemMessage(db: Db | Tx): Promise<AdminSystemMessage | undefined> {
+  const row = await db.selectFrom('system_message').selectAll().where('id', '=', 1).executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    enabled: row.enabled,
+    loggedInOnly: row.logged_in_only,
+    severity: row.severity,
+    title: row.title,
+    text: row.text,
+    startsAt: row.starts_at ? new Date(row.starts_at).toISOString() : null,
+    endsAt: row.ends_at ? new Date(row.ends_at).toISOString() : null,
+  };
+}
+
+/**
+ * The operator's banner; one meant for signed-in users only is hidden from anonymous callers, and
+ * one with a start or end time is shown only between them.
+ */
+export async function readSystemMessage(
+  db: Db,
+  isSignedIn: boolean,
+  now = new Date(),
+): Promise<SystemMessage> {
+  const stored = await readStoredSystemMessage(db);
+  if (!stored || (stored.loggedInOnly && !isSignedIn)) return none;
+  const { startsAt, endsAt, ...message } = stored;
+  if (startsAt && new Date(startsAt) > now) return none;
+  if (endsAt && new Date(endsAt) <= now) return none;
+  return message;
+}

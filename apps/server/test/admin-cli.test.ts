@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer, serverDir } from './support/server-process';
+
+/** The built CLI (dist/admin.js) as an operator runs it, on standalone's embedded database. */
+describe('node dist/admin.js', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    buildServer();
+    dataDir = mkdtempSync(join(tmpdir(), 'pra-admin-cli-'));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  function admin(args: string[], input?: string) {
+    const result = spawnSync(process.execPath, ['dist/admin.js', ...args], {
+      cwd: serverDir,
+      env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), DATA_DIR: dataDir },
+      input,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    return { code: result.status, out: result.stdout, err: result.stderr };
+  }
+
+  it('lists its commands, and answers --help for each with exit 0', () => {
+    const none = admin([]);
+    expect(none.code).toBe(2);
+    expect(none.out).toContain('create-admin');
+    const help = admin(['import', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('Usage: admin import <file.csv|-> [--apply]');
+  });
+
+  it('exit 2 for an unknown command, a missing argument or an unknown option', () => {
+    expect(admin(['frobnicate']).code).toBe(2);
+    const missing = admin(['brm-assign', 'someone']);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('admin brm-assign takes <username> <organization>.');
+    expect(admin(['org-add', 'X', '--colour', 'red']).code).toBe(2);
+  });
+
+  it('bootstraps on the embedded database: admin, organizations from a CSV file, exit 1 with a clear refusal', () => {
+    expect(
+      admin([
+        'create-admin',
+        'first.admin',
+        '--email',
+        'fa@hospital.example',
+        '--given-name',
+        'First',
+        '--family-name',
+        'Admin',
+      ]).code,
+    ).toBe(0);
+    const csv = join(dataDir, 'orgs.csv');
+    writeFileSync(
+      csv,
+      'organization,domains\nAlpha Med,alpha.example\nBeta Devices,beta.example beta2.example\n',
+    );
+    const dry = admin(['import', csv]);
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain('row 3: create organization "Beta Devices" with beta.example, beta2.example');
+    expect(admin(['org-list']).out).toBe('');
+    expect(admin(['import', csv, '--apply']).code).toBe(0);
+    expect(admin(['org-list']).out).toContain('Beta Devices\tdomains: beta.example beta2.example');
+    const refused = admin(['org-add', 'Gamma', '--domain', 'alpha.example']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe('The domain alpha.example already belongs to Alpha Med.\n');
+    const exported = admin(['audit-export', '--format', 'jsonl']);
+    expect(exported.code).toBe(0);
+    const actors = exported.out
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { actor: string }).actor);
+    // Every change is audited as the OS user who ran the command.
+    expect(new Set(actors)).toEqual(new Set([`cli:${userInfo().username}`]));
+  }, 300_000);
+
+  it('exit 3 with the reason when the configuration is invalid', () => {
+    const result = spawnSync(process.execPath, ['dist/admin.js', 'org-list'], {
+      cwd: serverDir,
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PRA_MODE: 'production' },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(3);
+    expect(result.stderr).toContain('DATABASE_URL: required in production mode');
+  });
+});

@@ -1,0 +1,40 @@
+import Nav from 'react-bootstrap/Nav';
+import { adminRoutes } from '@pra/contracts/paths';
+import { Link, Outlet, useLocation } from '../../app/routing/router';
+
+const sections = [
+  { to: adminRoutes.organizations, label: 'Organizations' },
+  { to: adminRoutes.people, label: 'People' },
+  { to: adminRoutes.systemMessage, label: 'System message' },
+  { to: adminRoutes.maintenance, label: 'Maintenance' },
+  { to: adminRoutes.mail, label: 'Mail' },
+  { to: adminRoutes.audit, label: 'Audit trail' },
+];
+
+/** The Administration screens: a heading, a tab for each section, the section below. */
+export function AdminLayout() {
+  const { pathname } = useLocation();
+  return (
+    <>
+      <h1 className="page-title">Administration</h1>
+      <nav aria-label="Administration sections">
+        <Nav as="ul" variant="tabs" className="mb-3 flex-nowrap overflow-auto">
+          {sections.map((section) => (
+            <Nav.Item as="li" key={section.to}>
+              <Nav.Link
+                as={Link}
+                to={section.to}
+                className="text-nowrap"
+                active={pathname === section.to}
+                aria-current={pathname === section.to ? 'page' : undefined}
+              >
+                {section.label}
+              </Nav.Link>
+            </Nav.Item>
+          ))}
+        </Nav>
+      </nav>
+      <Outlet />
+    </>
+  );
+}

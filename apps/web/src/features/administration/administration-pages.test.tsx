@@ -1,0 +1,177 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { adminApi, type AdminOrganization, type AuditEventView } from '@pra/contracts';
+import { bootReplies, installFakeServer, makeUser, signedIn, type FakeReply } from '../../test/fake-server';
+import { renderApp } from '../../test/render-app';
+
+const admin = makeUser({ type: 'employee', isAdmin: true, orgs: [] });
+const org: AdminOrganization = {
+  id: '00000000-0000-4000-8000-000000000001',
+  name: 'Acme Imaging',
+  roleName: 'PRA - Vendor Access - Acme Imaging - BR',
+  isActive: true,
+  domains: ['acme.example'],
+  brms: [],
+};
+
+function setup(replies: Record<string, FakeReply>, user = admin) {
+  return installFakeServer({ ...bootReplies(signedIn(), user), ...replies });
+}
+
+const event = (n: number): AuditEventView => ({
+  id: `e${n}`,
+  occurredAt: '2026-11-20T10:00:00.000Z',
+  action: 'request.approve',
+  outcome: 'success',
+  actor: 'bbrown',
+  target: `vendor${n}@v.example`,
+  organization: 'Acme Imaging',
+  clientAddress: '10.0.0.1',
+  details: { requestId: `r${n}` },
+});
+
+describe('Administration', () => {
+  it('is offered to admins in the nav, and sends others back to the welcome page', async () => {
+    setup({ [`GET ${adminApi.organizations}`]: { data: { organizations: [org] } } });
+    renderApp('/admin');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Administration' })).toBeTruthy();
+    expect(await screen.findByText('PRA - Vendor Access - Acme Imaging - BR')).toBeTruthy();
+    expect(screen.getByText('No BRM')).toBeTruthy();
+    expect(screen.getAllByRole('link', { name: 'Administration' }).length).toBeGreaterThan(0);
+  });
+
+  it('refuses a BRM (redirect to welcome)', async () => {
+    setup({}, makeUser({ type: 'employee', isEmployeeBrm: true }));
+    const { history } = renderApp('/admin/organizations');
+    await waitFor(() => expect(history.location.pathname).toBe('/welcome'));
+  });
+
+  it('creates an organization with its domains and shows the server’s refusal otherwise', async () => {
+    const server = setup({
+      [`GET ${adminApi.organizations}`]: { data: { organizations: [] } },
+      [`POST ${adminApi.organizations}`]: {
+        status: 409,
+        data: { errors: ['An organization named "Acme" already exists.'] },
+      },
+    });
+    renderApp('/admin/organizations');
+    await userEvent.type(await screen.findByLabelText('New organization name'), 'Acme');
+    await userEvent.type(screen.getByLabelText('Email domains (separated by spaces)'), 'a.example b.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('An organization named "Acme" already exists.')).toBeTruthy();
+    expect(server.requests.find((r) => r.key.startsWith('POST'))?.data).toEqual({
+      name: 'Acme',
+      domains: ['a.example', 'b.example'],
+    });
+  });
+
+  it('adds a BRM person with the organizations chosen', async () => {
+    const server = setup({
+      [`GET ${adminApi.people}`]: { data: { people: [] } },
+      [`GET ${adminApi.organizations}`]: { data: { organizations: [org] } },
+      [`POST ${adminApi.people}`]: { data: { success: true, id: 'p1' } },
+    });
+    renderApp('/admin/people');
+    await userEvent.type(await screen.findByLabelText('Username (as at the IdP)'), 'nbrm');
+    await userEvent.type(screen.getByLabelText('Given name'), 'New');
+    await userEvent.type(screen.getByLabelText('Family name'), 'Brm');
+    await userEvent.type(screen.getByLabelText('Email'), 'nbrm@hospital.example');
+    await userEvent.click(screen.getByLabelText('BRM'));
+    await userEvent.click(await screen.findByLabelText('Acme Imaging'));
+    await userEvent.click(screen.getByRole('button', { name: 'Add person' }));
+    expect(await screen.findByText('nbrm added.')).toBeTruthy();
+    expect(server.requests.find((r) => r.key === `POST ${adminApi.people}`)?.data).toEqual({
+      username: 'nbrm',
+      givenName: 'New',
+      familyName: 'Brm',
+      email: 'nbrm@hospital.example',
+      isEmployeeBrm: true,
+      isAdmin: false,
+      organizations: ['Acme Imaging'],
+    });
+  });
+
+  it('previews the system message as it is typed', async () => {
+    setup({
+      [`GET ${adminApi.systemMessage}`]: {
+        data: {
+          enabled: false,
+          loggedInOnly: false,
+          severity: 'info',
+          title: '',
+          text: '',
+          startsAt: null,
+          endsAt: null,
+        },
+      },
+    });
+    renderApp('/admin/system-message');
+    expect(await screen.findByText('No message is shown.')).toBeTruthy();
+    await userEvent.click(screen.getByLabelText('Show the message'));
+    await userEvent.type(screen.getByLabelText('Text'), 'Upgrade tonight');
+    expect(within(screen.getByTestId('message-preview')).getByText('Upgrade tonight')).toBeTruthy();
+  });
+
+  it('switches maintenance', async () => {
+    const server = setup({
+      [`GET ${adminApi.maintenance}`]: { data: { maintenance: false, forcedBySetting: false } },
+      [`PUT ${adminApi.maintenance}`]: { data: { maintenance: true, forcedBySetting: false } },
+    });
+    renderApp('/admin/maintenance');
+    await userEvent.click(await screen.findByRole('button', { name: 'Start maintenance' }));
+    await waitFor(() =>
+      expect(server.requests.find((r) => r.key === `PUT ${adminApi.maintenance}`)?.data).toEqual({
+        maintenance: true,
+      }),
+    );
+  });
+
+  it('lists undeliverable mail with its error and resends it', async () => {
+    const server = setup({
+      [`GET ${adminApi.mail}`]: {
+        data: {
+          mails: [
+            {
+              id: 'm1',
+              createdAt: '2026-11-20T10:00:00.000Z',
+              recipient: 'x@v.example',
+              subject: 'Activate',
+              template: 'account-approved',
+              status: 'undeliverable',
+              attempts: 1,
+              lastError: '550 no such user',
+            },
+          ],
+        },
+      },
+      [`POST /api/admin/mail/m1/resend`]: { data: { success: true } },
+    });
+    renderApp('/admin/mail');
+    expect(await screen.findByText('550 no such user')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Resend the mail to x@v.example' }));
+    await waitFor(() =>
+      expect(server.requests.some((r) => r.key === 'POST /api/admin/mail/m1/resend')).toBe(true),
+    );
+  });
+
+  it('filters the audit trail, loads older events by cursor, and links the CSV of the filter', async () => {
+    setup({
+      [`GET ${adminApi.audit}?limit=50`]: { data: { events: [event(1)], nextCursor: 'c1' } },
+      [`GET ${adminApi.audit}?limit=50&cursor=c1`]: { data: { events: [event(2)], nextCursor: null } },
+      [`GET ${adminApi.audit}?person=jane%40v.example&limit=50`]: {
+        data: { events: [event(3)], nextCursor: null },
+      },
+    });
+    renderApp('/admin/audit');
+    expect(await screen.findByText('vendor1@v.example')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Show older events' }));
+    expect(await screen.findByText('vendor2@v.example')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('Person (username or email)'), 'jane@v.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(await screen.findByText('vendor3@v.example')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe(
+      `${adminApi.auditExport}?person=jane%40v.example`,
+    );
+  });
+});

@@ -1,0 +1,230 @@
+import { useState, type FormEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Table from 'react-bootstrap/Table';
+import { useQuery } from '@tanstack/react-query';
+import type { AdminPerson } from '@pra/contracts';
+import * as adminApi from '../../api/administration';
+import { adminKeys, useAdminAction } from './use-admin-action';
+
+const refresh = [adminKeys.people, adminKeys.organizationsAll] as const;
+
+function useOrganizationNames(): string[] {
+  const { data } = useQuery({
+    queryKey: adminKeys.organizations(''),
+    queryFn: ({ signal }) => adminApi.getOrganizations('', signal),
+    meta: { alertOnError: true },
+  });
+  return data?.organizations.map((o) => o.name) ?? [];
+}
+
+/** Organizations as checkboxes; `idPrefix` keeps the ids unique on the page. */
+function OrganizationChoices(props: {
+  idPrefix: string;
+  chosen: string[];
+  onChange: (names: string[]) => void;
+}) {
+  const names = useOrganizationNames();
+  return (
+    <fieldset>
+      <legend className="form-label fs-6">Organizations managed as BRM</legend>
+      {names.map((name) => (
+        <Form.Check
+          key={name}
+          id={`${props.idPrefix}-${name}`}
+          label={name}
+          checked={props.chosen.includes(name)}
+          onChange={(e) =>
+            props.onChange(
+              e.target.checked ? [...props.chosen, name] : props.chosen.filter((n) => n !== name),
+            )
+          }
+        />
+      ))}
+    </fieldset>
+  );
+}
+
+/** People: hospital employees, their BRM and admin flags and managed organizations. */
+export function PeoplePage() {
+  const { data } = useQuery({
+    queryKey: adminKeys.people,
+    queryFn: ({ signal }) => adminApi.getPeople(signal),
+    meta: { alertOnError: true },
+  });
+  const people = data?.people.filter((p) => p.status !== 'terminated') ?? [];
+  return (
+    <section aria-labelledby="people-heading">
+      <h2 id="people-heading" className="h4">
+        People
+      </h2>
+      <AddPersonForm />
+      <Table responsive hover size="sm" className="mt-3">
+        <thead>
+          <tr>
+            <th scope="col">Username</th>
+            <th scope="col">Name and email</th>
+            <th scope="col">Roles</th>
+            <th scope="col">Organizations</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {people.map((person) => (
+            <PersonRow key={person.id} person={person} />
+          ))}
+        </tbody>
+      </Table>
+    </section>
+  );
+}
+
+const empty = {
+  username: '',
+  givenName: '',
+  familyName: '',
+  email: '',
+  isEmployeeBrm: false,
+  isAdmin: false,
+};
+
+function AddPersonForm() {
+  const [person, setPerson] = useState(empty);
+  const [organizations, setOrganizations] = useState<string[]>([]);
+  const create = useAdminAction(adminApi.createPerson, {
+    success: (body) => `${body.username} added.`,
+    refresh,
+  });
+  const field = (key: 'username' | 'givenName' | 'familyName' | 'email', label: string, type = 'text') => (
+    <Form.Group className="col-12 col-md-6 col-lg-3" controlId={`new-person-${key}`}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Control
+        type={type}
+        required
+        value={person[key]}
+        onChange={(e) => setPerson({ ...person, [key]: e.target.value })}
+      />
+    </Form.Group>
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(
+      { ...person, organizations: person.isEmployeeBrm ? organizations : [] },
+      { onSuccess: () => (setPerson(empty), setOrganizations([])) },
+    );
+  };
+  return (
+    <Form onSubmit={submit} aria-label="Add a person" className="row g-2">
+      {field('username', 'Username (as at the IdP)')}
+      {field('givenName', 'Given name')}
+      {field('familyName', 'Family name')}
+      {field('email', 'Email', 'email')}
+      <div className="col-12 d-flex gap-3">
+        <Form.Check
+          id="new-person-brm"
+          label="BRM"
+          checked={person.isEmployeeBrm}
+          onChange={(e) => setPerson({ ...person, isEmployeeBrm: e.target.checked })}
+        />
+        <Form.Check
+          id="new-person-admin"
+          label="Admin"
+          checked={person.isAdmin}
+          onChange={(e) => setPerson({ ...person, isAdmin: e.target.checked })}
+        />
+      </div>
+      {person.isEmployeeBrm && (
+        <div className="col-12">
+          <OrganizationChoices idPrefix="new-person-org" chosen={organizations} onChange={setOrganizations} />
+        </div>
+      )}
+      <div className="col-12">
+        <Button type="submit" disabled={create.isPending}>
+          Add person
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+function PersonRow({ person }: { person: AdminPerson }) {
+  const [editing, setEditing] = useState(false);
+  const [organizations, setOrganizations] = useState(person.organizations);
+  const change = useAdminAction(
+    (body: Parameters<typeof adminApi.changePerson>[1]) => adminApi.changePerson(person.id, body),
+    {
+      success: `${person.username} changed.`,
+      refresh,
+    },
+  );
+  const remove = useAdminAction(() => adminApi.removePerson(person.id), {
+    success: `${person.username} removed.`,
+    refresh,
+  });
+  return (
+    <tr>
+      <td>{person.username}</td>
+      <td>
+        {person.givenName} {person.familyName}
+        <div className="small text-body-secondary">{person.email}</div>
+      </td>
+      <td>
+        <Form.Check
+          id={`brm-${person.id}`}
+          label="BRM"
+          checked={person.isEmployeeBrm}
+          onChange={(e) => change.mutate({ isEmployeeBrm: e.target.checked })}
+        />
+        <Form.Check
+          id={`admin-${person.id}`}
+          label="Admin"
+          checked={person.isAdmin}
+          onChange={(e) => change.mutate({ isAdmin: e.target.checked })}
+        />
+      </td>
+      <td>
+        {editing ? (
+          <Form
+            onSubmit={(e) => (
+              e.preventDefault(),
+              change.mutate({ organizations }, { onSuccess: () => setEditing(false) })
+            )}
+          >
+            <OrganizationChoices
+              idPrefix={`orgs-${person.id}`}
+              chosen={organizations}
+              onChange={setOrganizations}
+            />
+            <Button type="submit" size="sm" className="mt-1">
+              Save organizations
+            </Button>
+          </Form>
+        ) : (
+          <>
+            {person.organizations.join(', ') || '—'}{' '}
+            <Button
+              size="sm"
+              variant="link"
+              onClick={() => setEditing(true)}
+              aria-label={`Change organizations of ${person.username}`}
+            >
+              Change
+            </Button>
+          </>
+        )}
+      </td>
+      <td>
+        <Button
+          size="sm"
+          variant="outline-danger"
+          onClick={() => remove.mutate()}
+          aria-label={`Remove ${person.username}`}
+        >
+          Remove
+        </Button>
+      </td>
+    </tr>
+  );
+}

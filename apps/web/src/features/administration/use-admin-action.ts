@@ -1,0 +1,33 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError, UNKNOWN_ERROR } from '../../api/client';
+import { showAlert } from '../../app/alerts';
+
+/** Query keys of the admin screens; a change refreshes its screen's list. */
+export const adminKeys = {
+  organizations: (filter: string) => ['admin', 'organizations', filter] as const,
+  organizationsAll: ['admin', 'organizations'] as const,
+  people: ['admin', 'people'] as const,
+  systemMessage: ['admin', 'system-message'] as const,
+  maintenance: ['admin', 'maintenance'] as const,
+  mail: ['admin', 'mail'] as const,
+  audit: ['admin', 'audit'] as const,
+};
+
+/**
+ * An admin change: runs it, says so in a toast (the server's message when refused) and refreshes
+ * the lists named by `refresh`.
+ */
+export function useAdminAction<T>(
+  action: (input: T) => Promise<unknown>,
+  options: { success: string | ((input: T) => string); refresh: readonly (readonly string[])[] },
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: action,
+    onSuccess: async (_data, input) => {
+      showAlert(typeof options.success === 'function' ? options.success(input) : options.success, 'success');
+      await Promise.all(options.refresh.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+    },
+    onError: (error) => showAlert(error instanceof ApiError ? error.message : UNKNOWN_ERROR),
+  });
+}

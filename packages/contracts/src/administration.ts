@@ -1,0 +1,178 @@
+import { z } from 'zod';
+
+/** The texts administration shows, shared by the CLI, the API and the screens. */
+export const adminMessages = {
+  organizationExists: (name: string) => `An organization named "${name}" already exists.`,
+  organizationNotFound: (name: string) => `No organization named "${name}".`,
+  organizationIdNotFound: 'Organization not found.',
+  domainFormat:
+    'An email domain is lower-case letters, digits, dots and hyphens, like vendor.example: no scheme (https://), no @, no path.',
+  domainTaken: (domain: string, org: string) => `The domain ${domain} already belongs to ${org}.`,
+  domainNotOnOrganization: (domain: string) => `The organization has no domain ${domain}.`,
+  personNotFound: (username: string) => `No hospital employee with the username "${username}".`,
+  personIdNotFound: 'Person not found.',
+  notAnEmployee: (username: string) => `"${username}" is a vendor account, not a hospital employee.`,
+  usernameTaken: (username: string) => `The username "${username}" is already in use.`,
+  unknownBrm: (username: string) => `No BRM with the username "${username}".`,
+  lastBrm: (orgs: string[]) =>
+    `Assign another BRM first: this would leave ${orgs.join(', ')} without a BRM, and mail for their pending approvals would go nowhere.`,
+  lastAdmin: 'This is the only admin: make another person admin first.',
+  notYourself: 'You cannot remove your own admin flag or account here.',
+  mailNotFound: 'Mail not found.',
+  mailNotResendable: 'Only undelivered or undeliverable mail can be resent.',
+  badCursor: 'The page cursor is not valid; start from the first page.',
+} as const;
+
+const DOMAIN =
+  /^(?=.{3,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+/** A domain as typed, trimmed; upper case is accepted and lowered, anything else must already fit. */
+export function normalizeDomain(input: string): string | null {
+  const domain = input.trim().toLowerCase();
+  return DOMAIN.test(domain) ? domain : null;
+}
+
+export const organizationDomain = z
+  .string()
+  .max(253)
+  .transform((value, ctx) => {
+    const domain = normalizeDomain(value);
+    if (!domain) {
+      ctx.addIssue({ code: 'custom', message: adminMessages.domainFormat });
+      return z.NEVER;
+    }
+    return domain;
+  });
+
+const name = z.string().trim().min(1, 'A name is required.').max(200);
+
+export const adminOrganization = z.object({
+  id: z.string(),
+  name: z.string(),
+  roleName: z.string(),
+  isActive: z.boolean(),
+  domains: z.array(z.string()),
+  brms: z.array(z.string()),
+});
+export type AdminOrganization = z.infer<typeof adminOrganization>;
+
+export const organizationListQuery = z.object({
+  filter: z.string().max(200).optional(),
+});
+export const organizationList = z.object({ organizations: z.array(adminOrganization) });
+
+export const createOrganizationBody = z.strictObject({
+  name,
+  domains: z.array(organizationDomain).max(50).default([]),
+});
+export type CreateOrganizationBody = z.input<typeof createOrganizationBody>;
+
+/** Rename and/or (de)activate. */
+export const changeOrganizationBody = z.strictObject({
+  name: name.optional(),
+  isActive: z.boolean().optional(),
+});
+export const addDomainBody = z.strictObject({ domain: organizationDomain });
+
+export const adminPerson = z.object({
+  id: z.string(),
+  username: z.string(),
+  givenName: z.string(),
+  familyName: z.string(),
+  email: z.string(),
+  isEmployeeBrm: z.boolean(),
+  isAdmin: z.boolean(),
+  status: z.string(),
+  organizations: z.array(z.string()),
+});
+export type AdminPerson = z.infer<typeof adminPerson>;
+export const peopleList = z.object({ people: z.array(adminPerson) });
+
+const username = z
+  .string()
+  .trim()
+  .min(1, 'A username is required.')
+  .max(64)
+  .regex(/^[A-Za-z0-9._@-]+$/, 'A username is letters, digits, dot, dash, underscore or @.');
+
+const personFields = {
+  givenName: z.string().trim().min(1).max(255),
+  familyName: z.string().trim().min(1).max(255),
+  email: z.email().max(255),
+  isEmployeeBrm: z.boolean(),
+  isAdmin: z.boolean(),
+  /** Names of the organizations the BRM manages. */
+  organizations: z.array(z.string().min(1).max(200)).max(500),
+};
+
+export const personBody = z.strictObject({
+  username,
+  ...personFields,
+  isEmployeeBrm: personFields.isEmployeeBrm.default(false),
+  isAdmin: personFields.isAdmin.default(false),
+  organizations: personFields.organizations.default([]),
+});
+export type PersonBody = z.input<typeof personBody>;
+/** A change: only the fields given (no defaults, which would silently reset flags). */
+export const changePersonBody = z.strictObject(personFields).partial();
+
+export const adminSystemMessage = z.object({
+  enabled: z.boolean(),
+  loggedInOnly: z.boolean(),
+  severity: z.enum(['info', 'success', 'warning', 'danger']),
+  title: z.string().max(200),
+  text: z.string().max(2000),
+  startsAt: z.iso.datetime({ offset: true }).nullable(),
+  endsAt: z.iso.datetime({ offset: true }).nullable(),
+});
+export type AdminSystemMessage = z.infer<typeof adminSystemMessage>;
+
+export const maintenanceState = z.object({
+  /** The flag admins switch. */
+  maintenance: z.boolean(),
+  /** IIQ_MAINTENANCE: on whatever the flag says. */
+  forcedBySetting: z.boolean(),
+});
+export const maintenanceBody = z.strictObject({ maintenance: z.boolean() });
+
+export const adminMail = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  recipient: z.string(),
+  subject: z.string(),
+  template: z.string(),
+  status: z.enum(['pending', 'undeliverable']),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+});
+export const mailList = z.object({ mails: z.array(adminMail) });
+
+export const auditOutcome = z.enum(['success', 'failure', 'denied']);
+export const auditQuery = z.object({
+  /** Matches the actor's or the target's username (the journey's "filter on the vendor"). */
+  person: z.string().trim().max(255).optional(),
+  actor: z.string().trim().max(255).optional(),
+  target: z.string().trim().max(255).optional(),
+  organization: z.string().trim().max(200).optional(),
+  action: z.string().trim().max(100).optional(),
+  outcome: auditOutcome.optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type AuditQuery = z.input<typeof auditQuery>;
+
+export const auditEvent = z.object({
+  id: z.string(),
+  occurredAt: z.string(),
+  action: z.string(),
+  outcome: auditOutcome,
+  actor: z.string(),
+  target: z.string(),
+  organization: z.string().nullable(),
+  clientAddress: z.string(),
+  details: z.record(z.string(), z.unknown()),
+});
+export type AuditEventView = z.infer<typeof auditEvent>;
+export const auditPage = z.object({ events: z.array(auditEvent), nextCursor: z.string().nullable() });

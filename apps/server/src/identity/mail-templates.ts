@@ -162,3 +162,34 @@ export function signInLockedMail(
     ],
   );
 }
+
+/** To the account owner whenever its password changes, by the owner or through a reset. */
+export function passwordChangedMail(
+  site: MailSite,
+  p: { firstName: string; username: string; reset: boolean },
+): MailContent {
+  return compose(site, 'password-changed', `${site.hospitalName} PRA Portal: your password was changed`, [
+    para(`Hello ${p.firstName},`),
+    para(
+      p.reset
+        ? `The password of your account ${p.username} was reset. Every session of the account has been signed out.`
+        : `The password of your account ${p.username} was changed. Your other sessions have been signed out.`,
+    ),
+    para('If you did not make this change, contact the PRA support team at once.'),
+  ]);
+}
+
+/** To the account owner: a single-use link that starts the Forgot Password flow with a code. */
+export function passwordResetLinkMail(
+  site: MailSite,
+  p: { firstName: string; username: string; code: string; minutes: number },
+): MailContent {
+  const link = `${site.publicUrl}${routes.forgotPassword}?code=${encodeURIComponent(p.code)}`;
+  return compose(site, 'password-reset-link', `${site.hospitalName} PRA Portal: reset your password`, [
+    para(`Hello ${p.firstName},`),
+    para(`A password reset was requested for your account ${p.username}.`),
+    linkPara(`Open this link within ${p.minutes} minutes to set a new password (it works once):`, link),
+    para(`Or enter this reset code on the Forgot Password page: ${p.code}`),
+    para('If you did not ask for this, ignore this mail: your password stays as it is.'),
+  ]);
+}

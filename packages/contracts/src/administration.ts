@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multilineText, personName, plainText } from './text-fields';
 
 /** The texts administration shows, shared by the CLI, the API and the screens. */
 export const adminMessages = {
@@ -44,7 +45,7 @@ export const organizationDomain = z
     return domain;
   });
 
-const name = z.string().trim().min(1, 'A name is required.').max(200);
+const name = plainText({ max: 200 });
 
 export const adminOrganization = z.object({
   id: z.string(),
@@ -96,8 +97,8 @@ const username = z
   .regex(/^[A-Za-z0-9._@-]+$/, 'A username is letters, digits, dot, dash, underscore or @.');
 
 const personFields = {
-  givenName: z.string().trim().min(1).max(255),
-  familyName: z.string().trim().min(1).max(255),
+  givenName: personName,
+  familyName: personName,
   email: z.email().max(255),
   isEmployeeBrm: z.boolean(),
   isAdmin: z.boolean(),
@@ -120,8 +121,9 @@ export const adminSystemMessage = z.object({
   enabled: z.boolean(),
   loggedInOnly: z.boolean(),
   severity: z.enum(['info', 'success', 'warning', 'danger']),
-  title: z.string().max(200),
-  text: z.string().max(2000),
+  title: plainText({ max: 200, required: false }),
+  /** Several paragraphs are allowed: line breaks are, other control and invisible characters not. */
+  text: multilineText(2000),
   startsAt: z.iso.datetime({ offset: true }).nullable(),
   endsAt: z.iso.datetime({ offset: true }).nullable(),
 });

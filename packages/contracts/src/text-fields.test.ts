@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { adminSystemMessage, createOrganizationBody, personBody } from './administration';
 import { approveOrDenyBody } from './approvals';
 import { registrationBody } from './registration';
 import { jobTitle, personName, plainText, textFieldMessages } from './text-fields';
@@ -73,5 +74,46 @@ describe('the fields that use it', () => {
       'Max 2000 characters',
     ]);
     expect(approveOrDenyBody.parse({ ...base, decision: 'APPROVE' }).comment).toBe('');
+  });
+});
+
+describe('administration text', () => {
+  it('organization and person names refuse control, bidi and zero-width characters', () => {
+    expect(messages(createOrganizationBody.safeParse({ name: 'Acme\u202e', domains: [] }))).toEqual([
+      textFieldMessages.invalidCharacters,
+    ]);
+    const person = {
+      username: 'jdoe',
+      givenName: 'Jane\u200b',
+      familyName: 'Doe\tX',
+      email: 'jane@hospital.example',
+    };
+    expect(messages(personBody.safeParse(person))).toEqual([
+      textFieldMessages.invalidCharacters,
+      textFieldMessages.invalidCharacters,
+    ]);
+  });
+
+  it('the system message keeps its paragraphs, refuses other control characters, and nothing is cut', () => {
+    const message = {
+      enabled: true,
+      loggedInOnly: false,
+      severity: 'info',
+      title: 'Maintenance',
+      startsAt: null,
+      endsAt: null,
+    };
+    expect(adminSystemMessage.parse({ ...message, text: 'Line one\r\nLine two\n' }).text).toBe(
+      'Line one\nLine two',
+    );
+    expect(messages(adminSystemMessage.safeParse({ ...message, text: 'a\u0000b' }))).toEqual([
+      textFieldMessages.invalidCharacters,
+    ]);
+    expect(messages(adminSystemMessage.safeParse({ ...message, title: 'T\nitle', text: '' }))).toEqual([
+      textFieldMessages.invalidCharacters,
+    ]);
+    expect(messages(adminSystemMessage.safeParse({ ...message, text: 'x'.repeat(2001) }))).toEqual([
+      'Max 2000 characters',
+    ]);
   });
 });

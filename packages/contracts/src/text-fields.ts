@@ -40,6 +40,22 @@ export function plainText({
     .refine(isPlainText, textFieldMessages.invalidCharacters);
 }
 
+/**
+ * Text of several paragraphs (the system message): like `plainText`, but line feeds are allowed;
+ * carriage returns become line feeds. Optional; refused when longer than `max`.
+ */
+export function multilineText(max: number) {
+  return z
+    .string()
+    .transform((value) => value.replace(/\r\n?/g, '\n').trim())
+    .pipe(
+      z
+        .string()
+        .max(max, textFieldMessages.tooLong(max))
+        .refine((value) => value.split('\n').every(isPlainText), textFieldMessages.invalidCharacters),
+    );
+}
+
 /** Given name, family name. */
 export const personName = plainText();
 /** Job title (may be empty). */

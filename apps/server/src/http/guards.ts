@@ -4,6 +4,7 @@ import type { Account } from '../platform/db-schema';
 import type { AppContext } from '../platform/app-context';
 import { AppError, messages } from '../platform/app-error';
 import { isInMaintenance } from '../identity/maintenance';
+import { recordAudit } from '../identity/audit';
 
 const guardMessages = {
   notBrm: 'Unauthorized: User does not have a BRM role',
@@ -16,6 +17,27 @@ function signedIn(request: FastifyRequest): Account {
   return request.account;
 }
 
+/**
+ * A signed-in person calling a BRM or admin call its role does not allow: the attempt is audited
+ * (outcome `denied`, the call's method and route pattern) before the 403, so the security team
+ * sees a vendor probing the BRM or admin API.
+ */
+async function refuse(
+  ctx: AppContext,
+  request: FastifyRequest,
+  account: Account,
+  message: string,
+): Promise<never> {
+  await recordAudit(ctx.db, {
+    action: 'access.role-refused',
+    outcome: 'denied',
+    actor: { id: account.id, username: account.username },
+    clientAddress: request.ip,
+    details: { method: request.method, route: request.routeOptions.url ?? '' },
+  });
+  throw new AppError('forbidden', message);
+}
+
 /** The guards, bound to the app's context (role rules from identity/account-kinds); use them as route `preHandler`s, in this order. */
 export function createGuards(ctx: AppContext) {
   // The session plugin has already loaded the active account (or none) for this request.
@@ -25,10 +47,12 @@ export function createGuards(ctx: AppContext) {
   return {
     requireLogin,
     requireBrmOrAdmin: async (request: FastifyRequest) => {
-      if (!isBrmOrAdmin(signedIn(request))) throw new AppError('forbidden', guardMessages.notBrm);
+      const account = signedIn(request);
+      if (!isBrmOrAdmin(account)) await refuse(ctx, request, account, guardMessages.notBrm);
     },
     requireAdmin: async (request: FastifyRequest) => {
-      if (!isAdmin(signedIn(request))) throw new AppError('forbidden', guardMessages.notAdmin);
+      const account = signedIn(request);
+      if (!isAdmin(account)) await refuse(ctx, request, account, guardMessages.notAdmin);
     },
     /** Account-changing calls while the identity service is in maintenance answer 503. */
     requireIdentityService: async () => {

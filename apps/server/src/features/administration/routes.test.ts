@@ -78,6 +78,10 @@ describe.each(testDatabaseKinds)('admin API on %s', (kind) => {
       }
     }
     expect((await auditActions(t, 'maintenance.on')).length).toBe(0);
+    // Each refused call of a signed-in person is audited as denied; anonymous callers are not.
+    const refused = await auditActions(t, 'access.role-refused');
+    expect(refused).toHaveLength(calls.length * 2);
+    expect(new Set(refused.map((e) => e.actor_username))).toEqual(new Set(['thevendor', 'thebrm']));
   });
 
   it('creates an organization with domains; lists it with its role name; refuses duplicates and bad domains', async () => {

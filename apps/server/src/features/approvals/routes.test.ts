@@ -88,6 +88,16 @@ describe.each(testDatabaseKinds)('GET /api/brm/pending-approvals?getCountOnly=tr
     const res = await clients[name]!.get(COUNT_URL);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ errors: [NOT_BRM] });
+    const refusals = await t.ctx.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('action', '=', 'access.role-refused')
+      .where('actor_username', '=', name)
+      .execute();
+    expect(refusals.at(-1)).toMatchObject({
+      outcome: 'denied',
+      details: { method: 'GET', route: '/api/brm/pending-approvals' },
+    });
   });
 
   it('answers 401 to an anonymous caller', async () => {

@@ -2,7 +2,9 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { announceDemoAccounts, demoAccountsFile } from './demo-data';
+import { createTestDatabase } from '../../test/support/databases';
+import { openDatabase } from '../platform/db';
+import { announceDemoAccounts, demoAccountsFile, seedDemoData } from './demo-data';
 
 describe('demo sign-in details file', () => {
   const dirs: string[] = [];
@@ -29,5 +31,26 @@ describe('demo sign-in details file', () => {
     announce(dir, 'Second-Password-2');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).toContain('password for every demo account: Second-Password-2');
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('demo data seeding on postgres', () => {
+  it('two instances seeding one empty database at the same instant: one seeds, the other finds it, neither fails', async () => {
+    const handle = await createTestDatabase('postgres');
+    // A second pool on the same database plays the second instance.
+    const second = await openDatabase({ url: handle.url!, poolSize: 2 });
+    try {
+      const results = await Promise.all([
+        seedDemoData(handle.db, 'Demo-Seed-Race-9x'),
+        seedDemoData(second.db, 'Demo-Seed-Race-9x'),
+      ]);
+      expect(results.map((r) => r.created).sort()).toEqual([false, true]);
+      const orgs = await handle.db.selectFrom('organizations').select('name').execute();
+      expect(orgs.length).toBeGreaterThan(0);
+      expect(new Set(orgs.map((o) => o.name)).size).toBe(orgs.length);
+    } finally {
+      await second.close();
+      await handle.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -92,7 +93,9 @@ export async function seedDemoData(db: Db, password: string | undefined): Promis
   }
   const passwordHash = await hashPassword(demoPassword);
   const created = await db.transaction().execute(async (tx) => {
-    // Checked again inside the transaction: two instances may start at once.
+    // Checked again inside the transaction, under a lock: two instances may start at once, and
+    // the second must wait for the first's commit and then find its data (not collide with it).
+    await sql`select pg_advisory_xact_lock(hashtext('pra:demo-seed'))`.execute(tx);
     const existing = await tx.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
     if (existing) return false;
     const orgIds = new Map<string, string>();

@@ -92,6 +92,38 @@ describe('Administration', () => {
     });
   });
 
+  it('changes the name and email of a person in place', async () => {
+    const person = {
+      id: 'p7',
+      username: 'jbrm',
+      givenName: 'Jo',
+      familyName: 'Brm',
+      email: 'jo@hospital.example',
+      isEmployeeBrm: true,
+      isAdmin: false,
+      status: 'active',
+      organizations: [],
+    };
+    const server = setup({
+      [`GET ${adminApi.people}`]: { data: { people: [person] } },
+      [`GET ${adminApi.organizations}`]: { data: { organizations: [org] } },
+      [`PATCH ${adminApi.people}/p7`]: { data: { success: true } },
+    });
+    renderApp('/admin/people');
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit name and email of jbrm' }));
+    const form = screen.getByRole('form', { name: 'Name and email of jbrm' });
+    const given = within(form).getByLabelText('Given name');
+    await userEvent.clear(given);
+    await userEvent.type(given, 'Joanna');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('jbrm changed.')).toBeTruthy();
+    expect(server.requests.find((r) => r.key === `PATCH ${adminApi.people}/p7`)?.data).toEqual({
+      givenName: 'Joanna',
+      familyName: 'Brm',
+      email: 'jo@hospital.example',
+    });
+  });
+
   it('previews the system message as it is typed', async () => {
     setup({
       [`GET ${adminApi.systemMessage}`]: {

@@ -167,8 +167,7 @@ function PersonRow({ person }: { person: AdminPerson }) {
     <tr>
       <td>{person.username}</td>
       <td>
-        {person.givenName} {person.familyName}
-        <div className="small text-body-secondary">{person.email}</div>
+        <PersonDetails person={person} />
       </td>
       <td>
         <Form.Check
@@ -226,5 +225,68 @@ function PersonRow({ person }: { person: AdminPerson }) {
         </Button>
       </td>
     </tr>
+  );
+}
+
+/** Name and email of a person, changed in place (the IdP username stays as it is). */
+function PersonDetails({ person }: { person: AdminPerson }) {
+  const [editing, setEditing] = useState(false);
+  const [details, setDetails] = useState({
+    givenName: person.givenName,
+    familyName: person.familyName,
+    email: person.email,
+  });
+  const change = useAdminAction((body: typeof details) => adminApi.changePerson(person.id, body), {
+    success: `${person.username} changed.`,
+    refresh,
+  });
+  if (!editing) {
+    return (
+      <>
+        {person.givenName} {person.familyName}
+        <div className="small text-body-secondary">
+          {person.email}{' '}
+          <Button
+            size="sm"
+            variant="link"
+            className="p-0 align-baseline"
+            onClick={() => setEditing(true)}
+            aria-label={`Edit name and email of ${person.username}`}
+          >
+            Edit
+          </Button>
+        </div>
+      </>
+    );
+  }
+  const field = (key: keyof typeof details, label: string, type = 'text') => (
+    <Form.Group controlId={`details-${key}-${person.id}`} className="mb-1">
+      <Form.Label className="small mb-0">{label}</Form.Label>
+      <Form.Control
+        size="sm"
+        type={type}
+        required
+        value={details[key]}
+        onChange={(e) => setDetails({ ...details, [key]: e.target.value })}
+      />
+    </Form.Group>
+  );
+  return (
+    <Form
+      aria-label={`Name and email of ${person.username}`}
+      onSubmit={(e) => (e.preventDefault(), change.mutate(details, { onSuccess: () => setEditing(false) }))}
+    >
+      {field('givenName', 'Given name')}
+      {field('familyName', 'Family name')}
+      {field('email', 'Email', 'email')}
+      <div className="d-flex gap-2">
+        <Button type="submit" size="sm" disabled={change.isPending}>
+          Save
+        </Button>
+        <Button size="sm" variant="outline-secondary" onClick={() => setEditing(false)}>
+          Cancel
+        </Button>
+      </div>
+    </Form>
   );
 }

@@ -66,9 +66,9 @@ describe('node dist/admin.js', () => {
     expect(admin(['org-list']).out).toBe('');
     expect(admin(['import', csv, '--apply']).code).toBe(0);
     expect(admin(['org-list']).out).toContain('Beta Devices\tdomains: beta.example beta2.example');
-    const refused = admin(['org-add', 'Gamma', '--domain', 'alpha.example']);
+    const refused = admin(['org-add', 'Alpha Med', '--domain', 'gamma.example']);
     expect(refused.code).toBe(1);
-    expect(refused.err).toBe('The domain alpha.example already belongs to Alpha Med.\n');
+    expect(refused.err).toBe('An organization named "Alpha Med" already exists.\n');
     const exported = admin(['audit-export', '--format', 'jsonl']);
     expect(exported.code).toBe(0);
     const actors = exported.out

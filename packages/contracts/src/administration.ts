@@ -8,7 +8,6 @@ export const adminMessages = {
   organizationIdNotFound: 'Organization not found.',
   domainFormat:
     'An email domain is lower-case letters, digits, dots and hyphens, like vendor.example: no scheme (https://), no @, no path.',
-  domainTaken: (domain: string, org: string) => `The domain ${domain} already belongs to ${org}.`,
   domainNotOnOrganization: (domain: string) => `The organization has no domain ${domain}.`,
   personNotFound: (username: string) => `No hospital employee with the username "${username}".`,
   personIdNotFound: 'Person not found.',

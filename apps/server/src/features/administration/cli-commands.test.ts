@@ -72,10 +72,9 @@ describe.each(testDatabaseKinds)('operators’ CLI commands on %s', (kind) => {
     );
     await expect(run('org-add', ['Other'], { domain: ['https://x.example'] })).rejects.toThrow('no scheme');
     await expect(run('org-add', ['Other'], { domain: ['a@x.example'] })).rejects.toThrow('no @');
-    await expect(run('org-add', ['Other'], { domain: ['vendor-one.example'] })).rejects.toThrow(
-      'The domain vendor-one.example already belongs to Vendor One.',
-    );
-    expect(await audit('organization.create')).toHaveLength(1);
+    await run('org-add', ['Vendor One Services'], { domain: ['vendor-one.example'] });
+    expect(await run('org-list', [])).toContain('Vendor One Services\tdomains: vendor-one.example');
+    expect(await audit('organization.create')).toHaveLength(2);
   });
 
   it('org-change renames, deactivates and changes domains', async () => {

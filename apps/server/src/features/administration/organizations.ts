@@ -9,7 +9,6 @@ import {
   findOrganizationByName,
   insertDomain,
   insertOrganization,
-  ownerOfDomain,
   updateOrganization,
 } from './queries';
 
@@ -47,13 +46,14 @@ export async function requireOrganization(tx: Db | Tx, ref: { id?: string; name?
   return org;
 }
 
-/** Adds a domain to an organization; a domain already there is left alone (returns false). */
+/**
+ * Adds a domain to an organization; a domain already there is left alone (returns false). A
+ * domain may belong to several organizations (one vendor company holding several contracts): the
+ * registration's organization list and the roles a vendor may request are all those owning it.
+ */
 export async function addDomain(tx: Tx, actor: Actor, org: { id: string; name: string }, input: string) {
   const domain = validDomain(input);
-  const owner = await ownerOfDomain(tx, domain);
-  if (owner?.id === org.id) return false;
-  if (owner) throw new AppError('conflict', adminMessages.domainTaken(domain, owner.name));
-  await insertDomain(tx, org.id, domain);
+  if (!(await insertDomain(tx, org.id, domain))) return false;
   await audit(tx, actor, 'organization.domain.add', org, { domain });
   return true;
 }

@@ -16,16 +16,6 @@ export async function findOrganizationById(db: Db | Tx, id: string) {
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The organization owning a domain, if any. */
-export async function ownerOfDomain(db: Db | Tx, domain: string) {
-  return db
-    .selectFrom('organization_domains as d')
-    .innerJoin('organizations as o', 'o.id', 'd.organization_id')
-    .select(['o.id', 'o.name'])
-    .where('d.domain', '=', domain)
-    .executeTakeFirst();
-}
-
 export async function insertOrganization(tx: Tx, name: string): Promise<string> {
   const row = await tx.insertInto('organizations').values({ name }).returning('id').executeTakeFirstOrThrow();
   return row.id;
@@ -39,8 +29,15 @@ export async function updateOrganization(
   await tx.updateTable('organizations').set(change).where('id', '=', id).execute();
 }
 
-export async function insertDomain(tx: Tx, organizationId: string, domain: string): Promise<void> {
-  await tx.insertInto('organization_domains').values({ organization_id: organizationId, domain }).execute();
+/** Adds a domain to an organization; false when the organization already has it. */
+export async function insertDomain(tx: Tx, organizationId: string, domain: string): Promise<boolean> {
+  const row = await tx
+    .insertInto('organization_domains')
+    .values({ organization_id: organizationId, domain })
+    .onConflict((oc) => oc.doNothing())
+    .returning('domain')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function deleteDomain(tx: Tx, organizationId: string, domain: string): Promise<boolean> {

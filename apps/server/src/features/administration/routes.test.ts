@@ -84,7 +84,7 @@ describe.each(testDatabaseKinds)('admin API on %s', (kind) => {
     expect(new Set(refused.map((e) => e.actor_username))).toEqual(new Set(['thevendor', 'thebrm']));
   });
 
-  it('creates an organization with domains; lists it with its role name; refuses duplicates and bad domains', async () => {
+  it('creates an organization with domains; lists it with its role name; refuses duplicate names and bad domains; a domain may be shared', async () => {
     const res = await admin.post(adminApi.organizations, {
       name: 'Northwind',
       domains: ['NorthWind.example'],
@@ -112,11 +112,18 @@ describe.each(testDatabaseKinds)('admin API on %s', (kind) => {
       expect(bad.statusCode, domain).toBe(400);
       expect(bad.json<{ errors: string[] }>().errors[0]).toContain('no scheme (https://), no @');
     }
-    const taken = await admin.post(path(adminApi.organizationDomains, { id: ids.northwind }), {
+    // A domain may belong to several organizations: registration then offers each of them.
+    const shared = await admin.post(path(adminApi.organizationDomains, { id: ids.northwind }), {
       domain: 'acme.example',
     });
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json()).toEqual({ errors: ['The domain acme.example already belongs to Acme Imaging.'] });
+    expect(shared.statusCode).toBe(200);
+    const offered = await admin.get('/api/orgs/email-domain?domain=acme.example');
+    expect(offered.json()).toEqual(expect.arrayContaining(['Acme Imaging', 'Northwind']));
+    const removed = await admin.send(
+      'DELETE',
+      path(adminApi.organizationDomain, { id: ids.northwind!, domain: 'acme.example' }),
+    );
+    expect(removed.statusCode).toBe(200);
   });
 
   it('renames (the role name follows), deactivates — then registration finds no organization — and reactivates', async () => {

@@ -42,11 +42,12 @@ export async function markSuperseded(tx: Tx, id: string): Promise<void> {
 }
 
 /** The vendor account still waiting for activation at this address, if any. */
-export async function pendingAccountByEmail(tx: Tx, email: string) {
+/** The account of a mail's recipient in the given status (the one a code mail was for). */
+export async function accountByEmail(tx: Tx, email: string, status: 'pendingActivation' | 'active') {
   return tx
     .selectFrom('accounts')
-    .select(['id', 'username', 'given_name'])
+    .select(['id', 'username', 'given_name', 'email'])
     .where(sql`lower(email)`, '=', email.toLowerCase())
-    .where('status', '=', 'pendingActivation')
+    .where('status', '=', status)
     .executeTakeFirst();
 }

@@ -6,11 +6,12 @@ import { createCode } from '../../identity/codes';
 import { accountApprovedMail, mailSite } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
 import type { Actor } from './actor';
-import { findMailForUpdate, markSuperseded, pendingAccountByEmail, retryNow } from './mail-queries';
+import { sendResetLink } from '../../identity/reset-link';
+import { accountByEmail, findMailForUpdate, markSuperseded, retryNow } from './mail-queries';
 
 /**
- * Sends a mail again. A mail that carried an activation code is never resent as it was: the
- * account gets a new code (the old one stops working) in a new mail. Any other undeliverable
+ * Sends a mail again. A mail that carried an activation code or a reset link is never resent as it
+ * was: the account gets a new code (the old one stops working) in a new mail. Any other undeliverable
  * mail is queued again as a copy; a pending one is simply tried again now.
  */
 export async function resendMail(ctx: AppContext, actor: Actor, id: string): Promise<void> {
@@ -20,7 +21,7 @@ export async function resendMail(ctx: AppContext, actor: Actor, id: string): Pro
     if (mail.status === 'sent') throw new AppError('conflict', adminMessages.mailNotResendable);
     let how: string;
     if (mail.template === 'account-approved') {
-      const account = await pendingAccountByEmail(tx, mail.recipient);
+      const account = await accountByEmail(tx, mail.recipient, 'pendingActivation');
       if (!account) throw new AppError('conflict', 'The account is no longer waiting for activation.');
       const days = ctx.config.ACTIVATION_CODE_TTL_DAYS;
       const code = await createCode(tx, {
@@ -40,11 +41,22 @@ export async function resendMail(ctx: AppContext, actor: Actor, id: string): Pro
         }),
       });
       how = 'new activation code';
+    } else if (mail.template === 'password-reset-link') {
+      const account = await accountByEmail(tx, mail.recipient, 'active');
+      if (!account) throw new AppError('conflict', 'The account is no longer active.');
+      await markSuperseded(tx, mail.id);
+      await sendResetLink(tx, ctx, {
+        account,
+        actor,
+        clientAddress: actor.clientAddress,
+        action: 'password.reset-link',
+      });
+      how = 'new reset link';
     } else if (mail.status === 'pending') {
       await retryNow(tx, mail.id);
       how = 'retry now';
     } else if (!mail.text_body) {
-      // A mail with a code loses its body once it ends; only the activation mail can be made anew.
+      // A mail with a code loses its body once it ends; only activation and reset mails can be made anew.
       throw new AppError(
         'conflict',
         'This mail carried a code and its text is gone: ask the person to start again.',

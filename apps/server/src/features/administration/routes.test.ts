@@ -1,15 +1,17 @@
 import { adminApi, api } from '@pra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCode } from '../../identity/codes';
+import { createCode, hashCode } from '../../identity/codes';
+import { sendResetLink } from '../../identity/reset-link';
 import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
-import { addOrganization, assignBrm, auditActions } from '../../../test/support/world';
+import { addOrganization, assignBrm, auditActions, outbox } from '../../../test/support/world';
 
 const path = (template: string, params: Record<string, string>) =>
   template.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(params[key] ?? ''));
 
 const someId = '00000000-0000-4000-8000-000000000000';
+const CODE = /[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}/;
 
 /** Every admin call, each with a body it would accept. */
 const calls: [method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown][] = [
@@ -312,5 +314,41 @@ describe.each(testDatabaseKinds)('admin API on %s', (kind) => {
     expect((await admin.post(path(adminApi.mailResend, { id: someId }), {})).json()).toEqual({
       errors: ['Mail not found.'],
     });
+  });
+
+  it('resends an undeliverable reset-link mail as a new link; the old code stops working', async () => {
+    const vendorId = await createAccount(t, { username: 'reset.vendor' });
+    const account = (await t.ctx.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', vendorId)
+      .executeTakeFirst())!;
+    await t.ctx.db
+      .transaction()
+      .execute((tx) =>
+        sendResetLink(tx, t.ctx, { account, actor: null, clientAddress: '', action: 'password.reset-link' }),
+      );
+    const first = (await outbox(t, account.email)).at(-1)!;
+    const oldCode = first.text_body.match(CODE)![0];
+    await t.ctx.db
+      .updateTable('outbox')
+      .set({ status: 'undeliverable', text_body: '', html_body: '', last_error: '550 no such user' })
+      .where('id', '=', first.id)
+      .execute();
+    expect((await admin.post(path(adminApi.mailResend, { id: first.id }), {})).statusCode).toBe(200);
+    const again = (await outbox(t, account.email)).at(-1)!;
+    expect(again.template).toBe('password-reset-link');
+    const newCode = again.text_body.match(CODE)![0];
+    expect(newCode).not.toBe(oldCode);
+    const live = await t.ctx.db
+      .selectFrom('codes')
+      .select('code_hash')
+      .where('account_id', '=', vendorId)
+      .where('expires_at', '>', new Date())
+      .where('used_at', 'is', null)
+      .execute();
+    expect(live.map((c) => c.code_hash)).toEqual([hashCode(t.ctx.session.secret, newCode)]);
+    const resends = await auditActions(t, 'mail.resend');
+    expect(resends.at(-1)?.details).toMatchObject({ how: 'new reset link' });
   });
 });

@@ -46,7 +46,7 @@ export type ManageUserResponse = z.infer<typeof manageUserResponse>;
 
 export const manageUsersMessages = {
   /** Text above the table; N is the number of users listed. */
-  managing: (count: number) => `Managing ${count} ${count === 1 ? 'user' : 'users'}`,
+  managing: (count: number) => `Managing ${count} users`,
   empty: 'No users found',
   enabled: (username: string) => `User ${username} is now enabled`,
   disabled: (username: string) => `User ${username} is now disabled`,

@@ -49,6 +49,9 @@ test('a BRM disables a vendor (session ends, sign-in refused), enables it again 
   let row = await openActions(page, vendor.email);
   await expect(page.getByRole('button', { name: 'Reset Account Activation Code' })).toHaveCount(0);
   await expectAccessible(page, '/brm/manage-users actions menu');
+  await page.screenshot({
+    path: `${process.env.PRA_SCREENSHOT_DIR ?? process.env.PRA_E2E_DIR}/manage-users-actions.png`,
+  });
   await page.getByRole('button', { name: 'Disable User' }).click();
   await expect(page.getByText(`User ${username} is now disabled`)).toBeVisible();
   await expect(row.getByRole('cell', { name: 'Disabled' })).toBeVisible();

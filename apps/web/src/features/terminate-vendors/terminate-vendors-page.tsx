@@ -30,10 +30,18 @@ export function TerminateVendorsPage() {
   const table = useDataTable<Line>({
     rows: lines,
     columns: [
-      { key: 'email', header: 'Emails', sortValue: (l) => l.email, render: (l) => l.email },
+      {
+        key: 'email',
+        header: 'Emails',
+        sortValue: (l) => l.email,
+        render: (l) => l.email,
+        // Long addresses wrap, so the results keep room on a phone.
+        className: 'text-break w-50',
+      },
       {
         key: 'result',
         header: 'Results',
+        className: 'w-50',
         render: (l) =>
           state.results ? l.result : l.result && <span className="text-body-secondary">{l.result}</span>,
       },

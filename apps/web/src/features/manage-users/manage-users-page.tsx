@@ -52,7 +52,7 @@ export function ManageUsersPage({
           Loading users…
         </p>
       ) : (
-        <>
+        <div className="manage-users">
           <p aria-live="polite">{manageUsersMessages.managing(table.totalCount)}</p>
           <DataTable
             table={table}
@@ -62,7 +62,7 @@ export function ManageUsersPage({
             getRowKey={(u) => u.username}
             rowClassName={(u) => (u.active ? undefined : 'fst-italic')}
           />
-        </>
+        </div>
       )}
     </>
   );

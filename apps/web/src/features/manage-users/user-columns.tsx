@@ -1,3 +1,4 @@
+import './manage-users.scss';
 import Dropdown from 'react-bootstrap/Dropdown';
 import type { ManagedUser } from '@pra/contracts';
 import type { DataColumn } from '../../components/data-table/use-data-table';
@@ -27,8 +28,7 @@ function UserActions({ user, handlers }: { user: ManagedUser; handlers: ActionHa
       <Dropdown.Toggle variant="outline-secondary" size="sm" aria-label={`Actions for ${user.username}`}>
         Actions
       </Dropdown.Toggle>
-      {/* Fixed positioning: the menu is not clipped by the table's horizontal scroll box. */}
-      <Dropdown.Menu popperConfig={{ strategy: 'fixed' }}>
+      <Dropdown.Menu>
         <Dropdown.Item as="button" disabled={isBusy || isPending} onClick={() => onAction('toggle', user)}>
           {user.active || isPending ? 'Disable User' : 'Enable User'}
         </Dropdown.Item>

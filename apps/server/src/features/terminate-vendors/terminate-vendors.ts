@@ -43,12 +43,15 @@ export async function terminateVendors(options: {
   const byEmail = groupBy(accounts, (a) => a.email);
   const grantsByAccount = groupBy(grants, (g) => g.account_id);
 
+  // Accounts are settled a few at a time on PostgreSQL (each in its own transaction, on its own
+  // connection, leaving most of the pool to other requests); PGlite has one connection.
+  const parallel = ctx.dbKind === 'postgres' ? Math.max(1, Math.floor(ctx.config.DATABASE_POOL_SIZE / 3)) : 1;
   const lines = new Map<string, string>();
-  for (const email of unique) {
+  await eachLimited(unique, parallel, async (email) => {
     const found = byEmail.get(email) ?? [];
     if (found.length === 0) {
       lines.set(email, resultLine('notFound', dryRun));
-      continue;
+      return;
     }
     // Earlier terminated accounts with the same address only matter when no live one has it.
     const live = found.filter((a) => a.status !== 'terminated');
@@ -64,7 +67,7 @@ export async function terminateVendors(options: {
       );
     }
     lines.set(email, resultLine(outcomes, dryRun));
-  }
+  });
   const seen = new Set<string>();
   return folded.map((email) => {
     if (seen.has(email)) return resultLine('duplicate', dryRun);
@@ -148,4 +151,13 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[
     else map.set(k, [row]);
   }
   return map;
+}
+
+/** Runs `work` on every item, at most `limit` at once. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

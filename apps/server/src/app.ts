@@ -10,6 +10,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { activationRoutes } from './features/activation/routes';
 import { administrationRoutes } from './features/administration/routes';
 import { approvalsRoutes } from './features/approvals/routes';
+import { manageUsersRoutes } from './features/manage-users/routes';
+import { terminateVendorsRoutes } from './features/terminate-vendors/routes';
 import { devMailboxRoutes } from './features/dev-mailbox/routes';
 import { registrationRoutes } from './features/registration/routes';
 import { authRoutes } from './features/auth/routes';
@@ -91,6 +93,8 @@ export async function buildApp(
   await app.register(authRoutes, ctx);
   await app.register(userRoutes, ctx);
   await app.register(approvalsRoutes, ctx);
+  await app.register(manageUsersRoutes, ctx);
+  await app.register(terminateVendorsRoutes, ctx);
   await app.register(registrationRoutes, ctx);
   await app.register(activationRoutes, ctx);
   await app.register(devMailboxRoutes, ctx);

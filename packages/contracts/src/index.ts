@@ -10,3 +10,6 @@ export * from './text-fields';
 export * from './text';
 export * from './user';
 export * from './administration';
+export * from './csv';
+export * from './manage-users';
+export * from './terminate-vendors';

@@ -17,6 +17,13 @@ export const api = {
   activationDecode: '/api/user/activate/decode',
   activate: '/api/user/activate/activate-with-password',
   passwordRequirements: '/api/user/auth/password-requirements',
+  managedUsers: '/api/brm/users',
+  enableOrDisableUser: '/api/brm/users/enable-or-disable',
+  sendOtpEmail: '/api/brm/users/send-otp-email',
+  resetActivationCode: '/api/brm/users/reset-activation-code',
+  terminateVendors: '/api/brm/terminate-vendors',
+  /** The example Terminate Vendors file (a static file of the web app). */
+  terminateExample: '/example.csv',
 } as const;
 
 /** The browser routes of the spec's route table. */

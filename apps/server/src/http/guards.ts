@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isAdmin, isBrmOrAdmin } from '../identity/account-kinds';
+import { isAdmin, isBrmOrAdmin, isEmployeeBrm } from '../identity/account-kinds';
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from '../platform/app-context';
 import { AppError, messages } from '../platform/app-error';
@@ -49,6 +49,10 @@ export function createGuards(ctx: AppContext) {
     requireBrmOrAdmin: async (request: FastifyRequest) => {
       const account = signedIn(request);
       if (!isBrmOrAdmin(account)) await refuse(ctx, request, account, guardMessages.notBrm);
+    },
+    /** Terminate Vendors: employee BRMs only (spec section 6 does not permit it to admins as such). */
+    requireEmployeeBrm: async (request: FastifyRequest) => {
+      if (!isEmployeeBrm(signedIn(request))) throw new AppError('forbidden', guardMessages.notBrm);
     },
     requireAdmin: async (request: FastifyRequest) => {
       const account = signedIn(request);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../platform/db';
-import type { Account } from '../platform/db-schema';
+import type { Account, AccountStatus } from '../platform/db-schema';
 
 export async function findAccountByUsername(db: Db | Tx, username: string): Promise<Account | undefined> {
   return db
@@ -47,4 +47,13 @@ export async function insertPendingVendor(
 /** Records the account a request created. */
 export async function setBeneficiary(tx: Tx, requestId: string, accountId: string): Promise<void> {
   await tx.updateTable('requests').set({ beneficiary_id: accountId }).where('id', '=', requestId).execute();
+}
+
+/** Sets an account's status (enable, disable, terminate); the caller ends sessions where needed. */
+export async function setAccountStatus(tx: Tx, accountId: string, status: AccountStatus): Promise<void> {
+  await tx
+    .updateTable('accounts')
+    .set({ status, updated_at: sql<Date>`now()` })
+    .where('id', '=', accountId)
+    .execute();
 }

@@ -23,6 +23,16 @@ export function canDecide(actor: Decider, item: DecidableItem): boolean {
   return actor.isEmployeeBrm && actor.managedOrganizationIds.has(item.organizationId);
 }
 
+/**
+ * Whether the person may act on a vendor (Manage Users): an admin on any vendor, a BRM on a
+ * vendor holding the role of at least one organization it manages (a vendor pending activation
+ * already holds the role of the organization it registered for).
+ */
+export function canManageVendor(actor: Decider, vendorOrganizationIds: readonly string[]): boolean {
+  if (actor.isAdmin) return true;
+  return actor.isEmployeeBrm && vendorOrganizationIds.some((id) => actor.managedOrganizationIds.has(id));
+}
+
 /** The account as `canDecide` sees it, with the organizations it manages. */
 export async function deciderOf(db: Db | Tx, account: Account): Promise<Decider> {
   const rows = await db

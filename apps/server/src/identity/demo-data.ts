@@ -74,6 +74,17 @@ const demoAccounts: DemoAccount[] = [
     type: 'vendor',
     orgs: ['Globex Health IT'],
   },
+  // A subcontractor working for two organizations of different BRMs: terminating it from one
+  // leaves the other's access (Terminate Vendors).
+  {
+    username: 'dreyes',
+    givenName: 'Dana',
+    familyName: 'Reyes',
+    email: 'dana.reyes@initech.example',
+    jobTitle: 'Service Technician',
+    type: 'vendor',
+    orgs: ['Acme Imaging', 'Initech Devices'],
+  },
 ];
 
 export interface SeedResult {

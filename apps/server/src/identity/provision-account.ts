@@ -3,9 +3,7 @@ import type { Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
 import { insertPendingVendor, setBeneficiary } from './accounts';
 import { recordAudit } from './audit';
-import { createCode } from './codes';
-import { accountApprovedMail, mailSite } from './mail-templates';
-import { enqueueMail } from './outbox';
+import { mailActivationCode } from './activation-mail';
 import { grantRole } from './roles';
 import { generateUsername } from './username';
 
@@ -69,15 +67,5 @@ export async function provisionAccount(
       clientAddress,
     });
   }
-  const days = ctx.config.ACTIVATION_CODE_TTL_DAYS;
-  const code = await createCode(tx, {
-    pepper: ctx.session.secret,
-    accountId,
-    kind: 'activation',
-    ttlSeconds: days * 86_400,
-  });
-  await enqueueMail(tx, {
-    to: r.email,
-    ...accountApprovedMail(mailSite(ctx), { firstName: r.firstName, username, code, expiresInDays: days }),
-  });
+  await mailActivationCode(tx, ctx, { id: accountId, username, given_name: r.firstName, email: r.email });
 }

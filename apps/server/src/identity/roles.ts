@@ -1,4 +1,4 @@
-import type { Tx } from '../platform/db';
+import type { Db, Tx } from '../platform/db';
 import { recordAudit } from './audit';
 
 /** Who changes a role and for whom, as the audit trail names them. */
@@ -6,8 +6,8 @@ interface RoleChange {
   actor: { id: string; username: string };
   account: { id: string; username: string };
   organizationId: string;
-  /** The approved request item the change carries out. */
-  requestItemId: string;
+  /** The approved request item the change carries out (null when none does, e.g. Terminate Vendors). */
+  requestItemId: string | null;
   clientAddress: string;
 }
 
@@ -46,4 +46,15 @@ async function audit(tx: Tx, action: string, change: RoleChange): Promise<void> 
     clientAddress: change.clientAddress,
     details: { requestItemId: change.requestItemId },
   });
+}
+
+/** The organizations whose role the account holds, by name. */
+export async function organizationsOfAccount(db: Db | Tx, accountId: string) {
+  return db
+    .selectFrom('role_grants as g')
+    .innerJoin('organizations as o', 'o.id', 'g.organization_id')
+    .select(['o.id', 'o.name'])
+    .where('g.account_id', '=', accountId)
+    .orderBy('o.name')
+    .execute();
 }

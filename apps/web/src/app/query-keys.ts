@@ -12,6 +12,8 @@ export const queryKeys = {
   pendingApprovals: ['pending-approvals'],
   pendingApprovalsList: ['pending-approvals', 'list'],
   pendingApprovalsCount: ['pending-approvals', 'count'],
+  /** The vendors of Manage Users. */
+  managedUsers: ['managed-users'],
   passwordRequirements: (username: string) => ['password-requirements', username] as const,
   /** The organizations owning an email domain (lower-cased). */
   orgsByDomain: (domain: string) => ['orgs-by-domain', domain] as const,

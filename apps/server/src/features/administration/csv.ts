@@ -3,21 +3,7 @@
  * in quoted cells) and writing exports a spreadsheet opens safely.
  */
 
-/**
- * A cell a spreadsheet would run as a formula (= + - @, and tab or carriage return, which some
- * treat the same) gets a leading apostrophe, so it is shown as text.
- */
-export function neutralise(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-}
-
-function quote(cell: string): string {
-  return /[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
-}
-
-export function csvLine(cells: string[]): string {
-  return `${cells.map((cell) => quote(neutralise(cell))).join(',')}\r\n`;
-}
+export { csvLine, neutralise } from '@pra/contracts/csv';
 
 /** Parses CSV text into rows of cells; blank lines are skipped. */
 export function parseCsv(text: string): string[][] {

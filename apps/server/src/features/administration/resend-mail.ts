@@ -2,8 +2,7 @@ import { adminMessages } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import { recordAudit } from '../../identity/audit';
-import { createCode } from '../../identity/codes';
-import { accountApprovedMail, mailSite } from '../../identity/mail-templates';
+import { mailActivationCode } from '../../identity/activation-mail';
 import { enqueueMail } from '../../identity/outbox';
 import type { Actor } from './actor';
 import { sendResetLink } from '../../identity/reset-link';
@@ -23,23 +22,8 @@ export async function resendMail(ctx: AppContext, actor: Actor, id: string): Pro
     if (mail.template === 'account-approved') {
       const account = await accountByEmail(tx, mail.recipient, 'pendingActivation');
       if (!account) throw new AppError('conflict', 'The account is no longer waiting for activation.');
-      const days = ctx.config.ACTIVATION_CODE_TTL_DAYS;
-      const code = await createCode(tx, {
-        pepper: ctx.session.secret,
-        accountId: account.id,
-        kind: 'activation',
-        ttlSeconds: days * 86_400,
-      });
       await markSuperseded(tx, mail.id);
-      await enqueueMail(tx, {
-        to: mail.recipient,
-        ...accountApprovedMail(mailSite(ctx), {
-          firstName: account.given_name,
-          username: account.username,
-          code,
-          expiresInDays: days,
-        }),
-      });
+      await mailActivationCode(tx, ctx, { ...account, email: mail.recipient });
       how = 'new activation code';
     } else if (mail.template === 'password-reset-link') {
       const account = await accountByEmail(tx, mail.recipient, 'active');

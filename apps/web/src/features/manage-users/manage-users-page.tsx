@@ -1,11 +1,69 @@
-// Minimal page: the route, its guard and heading are in place; the screen's body is built by a later issue.
+import Spinner from 'react-bootstrap/Spinner';
+import type { ManagedUser } from '@pra/contracts';
+import { manageUsersMessages } from '@pra/contracts/manage-users';
+import { isAdmin } from '../../app/account-kinds';
+import { useCurrentUser } from '../../app/use-current-user';
+import { DataTable } from '../../components/data-table/data-table';
+import { useDataTable } from '../../components/data-table/use-data-table';
+import { useManagedUsers, useUserAction } from './use-managed-users';
+import { userColumns, userFilterText } from './user-columns';
 
-/** Manage Users (/brm/manage-users). */
-export function ManageUsersPage() {
+/** Spec section 9: manage users page size. */
+const USERS_PAGE_SIZE = 10;
+
+const noRows: ManagedUser[] = [];
+
+/**
+ * INTEGRATION POINT (issue 10): Manage Access for another user opens the Manage Access modal
+ * (components/manage-access), limited to the manager's organizations. Until that modal is wired
+ * here, choosing the item does nothing.
+ */
+function handleManageAccess(_user: ManagedUser): void {}
+
+/** Manage Users (/brm/manage-users): the vendors of one's organizations (admin: all), acted on one by one. */
+export function ManageUsersPage({
+  onManageAccess = handleManageAccess,
+}: {
+  onManageAccess?: (user: ManagedUser) => void;
+}) {
+  const { data: user } = useCurrentUser();
+  const users = useManagedUsers();
+  const action = useUserAction();
+  const table = useDataTable({
+    rows: users.data ?? noRows,
+    columns: userColumns({
+      isAdmin: user ? isAdmin(user) : false,
+      isBusy: action.isPending,
+      onAction: (kind, target) => action.mutate({ action: kind, user: target }),
+      onManageAccess,
+    }),
+    pageSize: USERS_PAGE_SIZE,
+    filterText: userFilterText,
+    initialSort: { key: 'username', direction: 'asc' },
+  });
+
   return (
     <>
       <h1 className="page-title">Manage Users</h1>
       <p>Manage the vendor users within your organizations.</p>
+      {users.isPending ? (
+        <p role="status">
+          <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
+          Loading users…
+        </p>
+      ) : (
+        <div className="manage-users">
+          <p aria-live="polite">{manageUsersMessages.managing(table.totalCount)}</p>
+          <DataTable
+            table={table}
+            caption="Users"
+            filterLabel="Filter by username, email or name"
+            emptyText={manageUsersMessages.empty}
+            getRowKey={(u) => u.username}
+            rowClassName={(u) => (u.active ? undefined : 'fst-italic')}
+          />
+        </div>
+      )}
     </>
   );
 }

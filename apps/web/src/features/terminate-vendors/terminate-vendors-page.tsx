@@ -1,14 +1,163 @@
-// Minimal page: the route, its guard and heading are in place; the screen's body is built by a later issue.
+import { useId, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import { api, routes } from '@pra/contracts/paths';
+import { useNavigate } from '../../app/routing/router';
+import { DataTable } from '../../components/data-table/data-table';
+import { useDataTable } from '../../components/data-table/use-data-table';
+import { downloadText, resultsCsv } from './results-csv';
+import { useTerminate } from './use-terminate';
 
-/** Terminate Vendors (/brm/terminate-vendors). */
+interface Line {
+  /** Position in the file: duplicates keep their own row. */
+  n: number;
+  email: string;
+  result: string;
+}
+
+const PAGE_SIZE = 10;
+
+/** Terminate Vendors (/brm/terminate-vendors): end many vendors' access from a CSV file of emails. */
 export function TerminateVendorsPage() {
+  const id = useId();
+  const navigate = useNavigate();
+  const { state, isRunning, chooseFile, terminate } = useTerminate();
+  const [isConfirming, setIsConfirming] = useState(false);
+  const shown = state.results ?? state.preview;
+  const lines: Line[] = state.emails.map((email, n) => ({ n, email, result: shown?.[n] ?? '' }));
+  const table = useDataTable<Line>({
+    rows: lines,
+    columns: [
+      {
+        key: 'email',
+        header: 'Emails',
+        sortValue: (l) => l.email,
+        render: (l) => l.email,
+        // Long addresses wrap, so the results keep room on a phone.
+        className: 'text-break w-50',
+      },
+      {
+        key: 'result',
+        header: 'Results',
+        className: 'w-50',
+        render: (l) =>
+          state.results ? l.result : l.result && <span className="text-body-secondary">{l.result}</span>,
+      },
+    ],
+    pageSize: PAGE_SIZE,
+    filterText: (l) => [l.email, l.result],
+  });
+  const isDone = state.results !== null;
+
   return (
     <>
       <h1 className="page-title">Terminate Vendors</h1>
       <p>
-        Vendor access is removed from all of the user's BRM organizations, and accounts with no remaining
-        access are terminated.
+        Vendor access is removed from all of your BRM organizations for each user in the file, and accounts
+        with no remaining access are terminated.
       </p>
+      <p>
+        Upload a CSV file of email addresses, separated by line breaks, spaces or commas.{' '}
+        <a href={api.terminateExample} download="example.csv">
+          Download an example file
+        </a>
+      </p>
+      <Form.Group controlId={`${id}-file`} className="mb-3">
+        <Form.Label>CSV file of email addresses</Form.Label>
+        <Form.Control
+          type="file"
+          accept=".csv,.txt,text/csv,text/plain"
+          isInvalid={Boolean(state.fileError)}
+          aria-describedby={state.fileError ? `${id}-file-error` : undefined}
+          onChange={(event) => void chooseFile((event.target as HTMLInputElement).files?.[0])}
+        />
+        <Form.Control.Feedback type="invalid" id={`${id}-file-error`}>
+          {state.fileError}
+        </Form.Control.Feedback>
+      </Form.Group>
+
+      {state.emails.length > 0 && !isDone && (
+        <Alert variant={state.preview ? 'warning' : 'info'} role="status">
+          {state.preview
+            ? `Preview: nothing has changed yet. Check what would happen to each of the ${state.emails.length} emails, then choose Terminate Users.`
+            : 'Checking what would happen to each email…'}
+        </Alert>
+      )}
+      {isDone && (
+        <Alert variant="success" role="status">
+          Done: the Results column says what happened to each email.
+        </Alert>
+      )}
+
+      {state.emails.length > 0 && (
+        <DataTable
+          table={table}
+          caption={isDone ? 'Termination results' : 'Emails and the preview of their results'}
+          filterLabel="Filter by email or result"
+          emptyText="No emails match"
+          getRowKey={(l) => String(l.n)}
+        />
+      )}
+
+      <div className="d-flex flex-wrap gap-2 mt-3">
+        {isDone ? (
+          <>
+            <Button variant="primary" onClick={() => navigate(routes.welcome)}>
+              Done
+            </Button>
+            <Button
+              variant="outline-secondary"
+              onClick={() =>
+                downloadText('terminate-vendors-results.csv', resultsCsv(state.emails, state.results ?? []))
+              }
+            >
+              Download results (CSV)
+            </Button>
+          </>
+        ) : (
+          <>
+            <Button variant="secondary" onClick={() => navigate(routes.welcome)}>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              disabled={!state.preview || isRunning}
+              onClick={() => setIsConfirming(true)}
+            >
+              Terminate Users
+            </Button>
+          </>
+        )}
+      </div>
+
+      <Modal show={isConfirming} onHide={() => setIsConfirming(false)} aria-labelledby={`${id}-confirm`}>
+        <Modal.Header closeButton closeLabel="Close">
+          <Modal.Title id={`${id}-confirm`} as="h2" className="h5">
+            Terminate Users
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          Remove the access of the {state.emails.length} listed{' '}
+          {state.emails.length === 1 ? 'email' : 'emails'} from your organizations, as the preview shows?
+          Accounts left without access are terminated. This cannot be undone here.
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={() => setIsConfirming(false)}>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            onClick={() => {
+              setIsConfirming(false);
+              void terminate();
+            }}
+          >
+            Confirm termination
+          </Button>
+        </Modal.Footer>
+      </Modal>
     </>
   );
 }

@@ -1,0 +1,76 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { api, type ManagedUser } from '@pra/contracts';
+import { bootReplies, installFakeServer, makeUser, signedIn } from '../../test/fake-server';
+import { renderApp } from '../../test/render-app';
+
+const brm = makeUser({ type: 'employee', isEmployeeBrm: true, orgs: ['Acme Imaging'] });
+const admin = makeUser({ type: 'employee', isAdmin: true, orgs: [] });
+
+function managed(n: number, overrides: Partial<ManagedUser> = {}): ManagedUser {
+  return {
+    username: `user${String(n).padStart(2, '0')}`,
+    givenName: `First${n}`,
+    familyName: `Last${n}`,
+    email: `user${n}@acme.example`,
+    active: true,
+    status: 'active',
+    ...overrides,
+  };
+}
+
+function setup(user: typeof brm, users: ManagedUser[]) {
+  return installFakeServer({
+    ...bootReplies(signedIn(), user),
+    [`GET ${api.managedUsers}`]: { data: users },
+    [`POST ${api.enableOrDisableUser}`]: { data: { success: true } },
+    [`POST ${api.sendOtpEmail}`]: { data: { success: true } },
+    [`POST ${api.resetActivationCode}`]: { data: { success: true } },
+  });
+}
+
+describe('Manage Users', () => {
+  it('lists users ten per page, counts them, filters, and shows disabled rows in italic', async () => {
+    setup(brm, [
+      ...Array.from({ length: 11 }, (_, i) => managed(i + 1)),
+      managed(12, { active: false, status: 'disabled', email: 'gone@acme.example' }),
+    ]);
+    renderApp('/brm/manage-users');
+    expect(await screen.findByText('Managing 12 users')).toBeTruthy();
+    const headers = screen.getAllByRole('columnheader').map((th) => th.textContent?.replace(/[▲▼↕]/g, ''));
+    expect(headers).toEqual(['Actions', 'Username', 'First Name', 'Last Name', 'Email', 'Status']);
+    expect(screen.getAllByRole('row')).toHaveLength(11);
+    await userEvent.type(screen.getByLabelText('Filter by username, email or name'), 'gone@');
+    const row = screen.getByText('gone@acme.example').closest('tr')!;
+    expect(row.className).toContain('fst-italic');
+    expect(within(row).getByText('Disabled')).toBeTruthy();
+    await userEvent.clear(screen.getByLabelText('Filter by username, email or name'));
+    await userEvent.type(screen.getByLabelText('Filter by username, email or name'), 'nothing-matches');
+    expect(screen.getByText('No users found')).toBeTruthy();
+  });
+
+  it('disables a user with the spec message and offers no reset to a BRM', async () => {
+    const server = setup(brm, [managed(1)]);
+    renderApp('/brm/manage-users');
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for user01' }));
+    expect(screen.queryByRole('button', { name: 'Reset Account Activation Code' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Disable User' }));
+    expect(await screen.findByText('User user01 is now disabled')).toBeTruthy();
+    expect(server.requests.find((r) => r.key === `POST ${api.enableOrDisableUser}`)?.data).toEqual({
+      enable: false,
+      targetUsername: 'user01',
+    });
+  });
+
+  it('lets an admin reset the code of a pending account; the one-time password mail needs an active one', async () => {
+    setup(admin, [managed(1, { active: false, status: 'pendingActivation' })]);
+    renderApp('/brm/manage-users');
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for user01' }));
+    expect(
+      screen.getByRole('button', { name: 'Send One-Time Password E-mail' }).getAttribute('aria-disabled'),
+    ).toBe('true');
+    await userEvent.click(screen.getByRole('button', { name: 'Reset Account Activation Code' }));
+    await waitFor(() => expect(screen.getByText('Successfully reset activation code')).toBeTruthy());
+  });
+});

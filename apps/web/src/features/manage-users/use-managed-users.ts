@@ -1,0 +1,60 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ManagedUser } from '@pra/contracts';
+import { manageUsersMessages as m } from '@pra/contracts/manage-users';
+import {
+  enableOrDisableUser,
+  getManagedUsers,
+  resetActivationCode,
+  sendOtpEmail,
+} from '../../api/manage-users';
+import { UNKNOWN_ERROR } from '../../api/client';
+import { showAlert } from '../../app/alerts';
+import { withLoading } from '../../app/loading';
+import { queryKeys } from '../../app/query-keys';
+
+/** The vendors the signed-in BRM or admin manages. */
+export function useManagedUsers() {
+  return useQuery({
+    queryKey: queryKeys.managedUsers,
+    queryFn: ({ signal }) => getManagedUsers(signal),
+    meta: { alertOnError: true },
+  });
+}
+
+/** The one-by-one actions of the Actions dropdown. */
+export type UserAction = 'toggle' | 'sendOtp' | 'resetActivation';
+
+async function run(action: UserAction, user: ManagedUser): Promise<string> {
+  switch (action) {
+    case 'toggle': {
+      const enable = !user.active;
+      const result = await enableOrDisableUser({ enable, targetUsername: user.username });
+      if (!result.success) throw new Error(UNKNOWN_ERROR);
+      return enable ? m.enabled(user.username) : m.disabled(user.username);
+    }
+    case 'sendOtp': {
+      const result = await sendOtpEmail({ email: user.email, username: user.username });
+      if (!result.success) throw new Error(UNKNOWN_ERROR);
+      return m.resetSent;
+    }
+    case 'resetActivation': {
+      const result = await resetActivationCode({ username: user.username });
+      if (!result.success) throw new Error(UNKNOWN_ERROR);
+      return m.activationReset;
+    }
+  }
+}
+
+/** Runs one action on one user, shows the spec's message, and reloads the list. */
+export function useUserAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, user }: { action: UserAction; user: ManagedUser }) =>
+      withLoading(() => run(action, user)),
+    onSuccess: async (message) => {
+      showAlert(message, 'success');
+      await queryClient.invalidateQueries({ queryKey: queryKeys.managedUsers });
+    },
+    onError: (error) => showAlert(error.message, 'danger'),
+  });
+}

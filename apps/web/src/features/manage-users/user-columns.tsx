@@ -1,0 +1,81 @@
+import './manage-users.scss';
+import Dropdown from 'react-bootstrap/Dropdown';
+import type { ManagedUser } from '@pra/contracts';
+import type { DataColumn } from '../../components/data-table/use-data-table';
+import type { UserAction } from './use-managed-users';
+
+/** The texts the filter box matches: username, email and name. */
+export function userFilterText(user: ManagedUser): string[] {
+  return [user.username, user.email, user.givenName, user.familyName, `${user.givenName} ${user.familyName}`];
+}
+
+const statusText = (user: ManagedUser) => (user.active ? 'Enabled' : 'Disabled');
+
+interface ActionHandlers {
+  isAdmin: boolean;
+  isBusy: boolean;
+  onAction: (action: UserAction, user: ManagedUser) => void;
+  /** Opens Manage Access for the user (the modal of the Manage Access feature). */
+  onManageAccess: (user: ManagedUser) => void;
+}
+
+/** The Actions dropdown of one row; items that do not apply to the account are disabled. */
+function UserActions({ user, handlers }: { user: ManagedUser; handlers: ActionHandlers }) {
+  const { isAdmin, isBusy, onAction, onManageAccess } = handlers;
+  const isPending = user.status === 'pendingActivation';
+  return (
+    <Dropdown>
+      <Dropdown.Toggle variant="outline-secondary" size="sm" aria-label={`Actions for ${user.username}`}>
+        Actions
+      </Dropdown.Toggle>
+      <Dropdown.Menu>
+        <Dropdown.Item as="button" disabled={isBusy || isPending} onClick={() => onAction('toggle', user)}>
+          {user.active || isPending ? 'Disable User' : 'Enable User'}
+        </Dropdown.Item>
+        <Dropdown.Item
+          as="button"
+          disabled={isBusy || !user.active}
+          onClick={() => onAction('sendOtp', user)}
+        >
+          Send One-Time Password E-mail
+        </Dropdown.Item>
+        <Dropdown.Item as="button" disabled={isBusy} onClick={() => onManageAccess(user)}>
+          Manage Access
+        </Dropdown.Item>
+        {isAdmin && (
+          <Dropdown.Item
+            as="button"
+            disabled={isBusy || !isPending}
+            onClick={() => onAction('resetActivation', user)}
+          >
+            Reset Account Activation Code
+          </Dropdown.Item>
+        )}
+      </Dropdown.Menu>
+    </Dropdown>
+  );
+}
+
+/** The Manage Users table's columns (spec: Actions, Username, First Name, Last Name, Email, Status). */
+export function userColumns(handlers: ActionHandlers): DataColumn<ManagedUser>[] {
+  return [
+    { key: 'actions', header: 'Actions', render: (u) => <UserActions user={u} handlers={handlers} /> },
+    { key: 'username', header: 'Username', sortValue: (u) => u.username, render: (u) => u.username },
+    { key: 'givenName', header: 'First Name', sortValue: (u) => u.givenName, render: (u) => u.givenName },
+    { key: 'familyName', header: 'Last Name', sortValue: (u) => u.familyName, render: (u) => u.familyName },
+    { key: 'email', header: 'Email', sortValue: (u) => u.email, render: (u) => u.email },
+    {
+      key: 'status',
+      header: 'Status',
+      sortValue: statusText,
+      render: (u) =>
+        u.status === 'pendingActivation' ? (
+          <>
+            Disabled <span className="small text-body-secondary">(pending activation)</span>
+          </>
+        ) : (
+          statusText(u)
+        ),
+    },
+  ];
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { inputText } from './text';
+import { successResponse } from './system';
+
+/** A username as the manager's calls name it (looked up case-insensitively). */
+const targetUsername = inputText().trim().min(1, 'Required').max(255, 'Max 255 characters');
+
+/**
+ * One vendor account a BRM or admin manages (spec section 3, "Managed user"). `status` is an
+ * addition to the spec's fields: `active` is false both for a disabled account and for one still
+ * waiting for activation, and the actions differ between the two.
+ */
+export const managedUser = z.object({
+  username: z.string(),
+  givenName: z.string(),
+  familyName: z.string(),
+  email: z.string(),
+  /** Whether the account may sign in (status `active`). */
+  active: z.boolean(),
+  status: z.enum(['pendingActivation', 'active', 'disabled']),
+});
+export type ManagedUser = z.infer<typeof managedUser>;
+
+/** GET /api/brm/users: the vendors the caller manages (a BRM: of its organizations; an admin: all). */
+export const managedUsersResponse = z.array(managedUser);
+export type ManagedUsersResponse = z.infer<typeof managedUsersResponse>;
+
+/** POST /api/brm/users/enable-or-disable */
+export const enableOrDisableBody = z.strictObject({ enable: z.boolean(), targetUsername });
+export type EnableOrDisableBody = z.infer<typeof enableOrDisableBody>;
+
+/** POST /api/brm/users/send-otp-email: mails the vendor a single-use password-reset link. */
+export const sendOtpEmailBody = z.strictObject({
+  email: inputText().trim().max(255, 'Max 255 characters').pipe(z.email('Invalid email')),
+  username: targetUsername,
+});
+export type SendOtpEmailBody = z.infer<typeof sendOtpEmailBody>;
+
+/** POST /api/brm/users/reset-activation-code (admins; accounts pending activation). */
+export const resetActivationCodeBody = z.strictObject({ username: targetUsername });
+export type ResetActivationCodeBody = z.infer<typeof resetActivationCodeBody>;
+
+/** The answer of the three manager actions. */
+export const manageUserResponse = successResponse;
+export type ManageUserResponse = z.infer<typeof manageUserResponse>;
+
+export const manageUsersMessages = {
+  /** Text above the table; N is the number of users listed. */
+  managing: (count: number) => `Managing ${count} users`,
+  empty: 'No users found',
+  enabled: (username: string) => `User ${username} is now enabled`,
+  disabled: (username: string) => `User ${username} is now disabled`,
+  resetSent: 'Reset e-mail sent',
+  activationReset: 'Successfully reset activation code',
+  userNotFound: 'User not found.',
+  notYourVendor: 'You can only manage vendors of the organizations you manage.',
+  notAdmin: 'Only an administrator can reset an activation code.',
+  notPending: 'The account is not waiting for activation.',
+  notActive: 'The account is not active.',
+  pendingCannotToggle: 'The account is waiting for activation: it cannot be enabled or disabled yet.',
+  emailMismatch: 'The email does not match the account.',
+} as const;

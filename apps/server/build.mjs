@@ -7,7 +7,7 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@pra/'));
 
 await build({
-  entryPoints: ['src/server.ts', 'src/seed-demo.ts', 'src/admin.ts'],
+  entryPoints: ['src/server.ts', 'src/prepare.ts', 'src/seed-demo.ts', 'src/admin.ts'],
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -101,6 +101,6 @@ export async function buildApp(
   await app.register(systemRoutes, ctx);
   await app.register(administrationRoutes, ctx);
   if (ctx.config.idp === 'builtin') await app.register(builtinIdpRoutes, ctx);
-  await registerWebApp(app, ctx.config);
+  await registerWebApp(app, ctx);
   return app;
 }

@@ -1,28 +1,16 @@
 import pino, { type LoggerOptions } from 'pino';
 import { buildApp } from './app';
 import { loggerOptions } from './platform/logger';
-import { ConfigError, exposureWarning, loadConfigFromEnvironment, type Config } from './config';
-import { announceDemoAccounts, demoAccountsFile, seedDemoData } from './identity/demo-data';
+import { exposureWarning, type Config } from './config';
 import { drainMilliseconds, registerDraining } from './http/draining';
 import { startHousekeeping } from './platform/housekeeping';
 import { bindMetricsSources } from './platform/metrics';
 import { startMetricsListener } from './platform/metrics-listener';
 import { SMTP_CONNECTIONS } from './platform/mailer';
 import { startOutboxWorker } from './platform/outbox-worker';
-import { openRuntime, type Runtime } from './platform/runtime';
+import { type Runtime } from './platform/runtime';
+import { openPortalData, readConfig } from './startup';
 import type { FastifyBaseLogger } from 'fastify';
-
-function readConfig(): Config {
-  try {
-    return loadConfigFromEnvironment();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
 
 async function main(): Promise<void> {
   const config = readConfig();
@@ -30,15 +18,8 @@ async function main(): Promise<void> {
   if (warning) process.stderr.write(`${warning}\n`);
   // Start-up messages (e.g. waiting for the database) before the app and its logger exist.
   const startupLog = pino(loggerOptions(config.LOG_LEVEL) as LoggerOptions);
-  const runtime = await openRuntime(config, startupLog);
+  const runtime = await openPortalData(config, startupLog);
   const app = await buildApp(runtime.ctx);
-
-  if (config.demoData) {
-    const seed = await seedDemoData(runtime.ctx.db, config.DEMO_PASSWORD);
-    if (seed.created) announceDemoAccounts(config.DATA_DIR, config.publicUrl, seed.password);
-    else
-      app.log.info(`demo data already present; sign-in details are in ${demoAccountsFile(config.DATA_DIR)}`);
-  }
 
   const housekeeping = startHousekeeping(runtime.ctx.db, app.log);
   const outbox = startOutboxWorker(runtime.ctx.db, {

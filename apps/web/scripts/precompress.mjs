@@ -1,8 +1,14 @@
 // After `vite build`: writes .br and .gz beside every text asset in dist/, so the server can send
 // compressed files (with @fastify/static's preCompressed) without compressing on each request.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+// The asynchronous forms run on libuv's thread pool: every core compresses.
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
 
 const dist = new URL('../dist/', import.meta.url).pathname;
 const compressible = /\.(js|css|svg|html|json|txt|map)$/;
@@ -15,12 +21,16 @@ function* files(dir) {
   }
 }
 
-let count = 0;
+const jobs = [];
 for (const path of files(dist)) {
   const body = readFileSync(path);
   if (body.length < 1024) continue;
-  writeFileSync(`${path}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-  writeFileSync(`${path}.gz`, gzipSync(body, { level: 9 }));
-  count++;
+  jobs.push(
+    brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).then((data) =>
+      writeFile(`${path}.br`, data),
+    ),
+    gz(body, { level: 9 }).then((data) => writeFile(`${path}.gz`, data)),
+  );
 }
-console.log(`precompressed ${count} files`);
+await Promise.all(jobs);
+console.log(`precompressed ${jobs.length / 2} files`);

@@ -2,13 +2,24 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { routes } from '@pra/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { AuthStatusResponse, SystemMessage } from '@pra/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
+import { readSystemMessage } from '../identity/system-message';
+import type { AppContext } from '../platform/app-context';
 import { messages } from '../platform/app-error';
+import { authStatus } from './auth-status';
 import { escapeText } from './html';
+import { loadSession, rawSessionId } from './session';
+import { ensureSession } from './session-plugin';
 
 /** The built web app: apps/web/dist, found from both src/ (tests) and dist/ (the bundled server). */
-const webDistDir = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+const webDistDir =
+  [
+    fileURLToPath(new URL('../../web/dist/', import.meta.url)),
+    fileURLToPath(new URL('../../../web/dist/', import.meta.url)),
+  ].find((dir) => existsSync(`${dir}index.html`)) ??
+  fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 /** Browser routes the SPA answers; any other path still gets the SPA, with status 404. */
 const spaRoutes = new Set<string>([...Object.values(routes), '/dev/mailbox']);
@@ -18,10 +29,6 @@ export function isSpaRoute(path: string): boolean {
   return spaRoutes.has(clean);
 }
 
-/**
- * Serves the web app's files and answers every other GET outside /api with index.html, so that
- * deep links work. Hashed assets are cached for a year; index.html never.
- */
 /** index.html with the deployment's settings in its meta tags (no inline script: strict CSP). */
 export function renderIndexHtml(template: string, config: Config): string {
   const settings: Record<string, string> = {
@@ -34,11 +41,61 @@ export function renderIndexHtml(template: string, config: Config): string {
   );
 }
 
+/**
+ * What the web app's first screen waits for, answered with the page itself: the CSRF token (of the
+ * caller's session, created as GET /api/csrf would), the auth status and the system message, the
+ * same bodies as GET /api/csrf, /api/saml/is-authenticated and /api/system-message. The app reads
+ * them from the pra-boot meta tag instead of making those three calls before it can render.
+ */
+export interface BootData {
+  csrfToken: string;
+  authStatus: AuthStatusResponse;
+  systemMessage: SystemMessage;
+}
+
+async function loadBootData(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<BootData | null> {
+  // Page requests skip the session plugin (static files need no session): read it here.
+  const rawId = rawSessionId(request, ctx.session);
+  const loaded = rawId
+    ? await loadSession(ctx.db, ctx.session.secret, rawId, { organizations: false })
+    : null;
+  if (loaded) {
+    request.session = loaded.session;
+    request.account = loaded.account;
+  }
+  const session = await ensureSession(ctx, request, reply);
+  const signedIn = request.account !== null;
+  return {
+    csrfToken: session.csrfToken,
+    authStatus: authStatus(signedIn ? session : null, ctx.config.SESSION_MAX_EXTENSIONS),
+    systemMessage: await readSystemMessage(ctx.db, signedIn),
+  };
+}
+
+/** index.html with the boot data in its pra-boot meta tag (escaped JSON). */
+export function withBootData(indexHtml: string, data: BootData): string {
+  return indexHtml.replace(
+    '<meta name="pra-boot" content=""',
+    `<meta name="pra-boot" content="${escapeText(JSON.stringify(data))}"`,
+  );
+}
+
 function varyOnEncoding(res: { setHeader(name: string, value: string): unknown }) {
   res.setHeader('vary', 'accept-encoding');
 }
 
-export async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
+/**
+ * Serves the web app's files and answers every other GET outside /api with index.html, so that
+ * deep links work. Hashed assets are cached for a year. index.html is never stored: it carries
+ * the caller's CSRF token and auth status (the boot data), and sets the session cookie when the
+ * caller had none, as the app's first call did before.
+ */
+export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { config } = ctx;
   const indexFile = `${webDistDir}index.html`;
   const hasBuild = existsSync(indexFile);
   const indexHtml = hasBuild ? renderIndexHtml(readFileSync(indexFile, 'utf8'), config) : '';
@@ -63,10 +120,28 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
     });
   }
 
+  // The page with its boot data. Without it (a HEAD request; the anonymous-session limit reached;
+  // the database failing; an unknown path) the app makes the boot calls itself, and they answer as they do.
+  // A path that is no page gets none: a scanner's guesses open no sessions.
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply, isPage: boolean) => {
+    const data =
+      isPage && request.method === 'GET'
+        ? await loadBootData(ctx, request, reply).catch((error: unknown) => {
+            request.log.warn({ err: error }, 'page sent without its boot data');
+            return null;
+          })
+        : null;
+    return reply
+      .status(isPage ? 200 : 404)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(data ? withBootData(indexHtml, data) : indexHtml);
+  };
+
   // The static plugin would treat / as a directory listing; the SPA decides where / leads.
-  app.get('/', (_request, reply) =>
+  app.get('/', (request, reply) =>
     hasBuild
-      ? reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
+      ? sendPage(request, reply, true)
       : reply
           .status(503)
           .type('text/plain; charset=utf-8')
@@ -88,10 +163,6 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
         .type('text/plain; charset=utf-8')
         .send('The web app is not built: run npm run build');
     }
-    return reply
-      .status(isSpaRoute(path) ? 200 : 404)
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(indexHtml);
+    return sendPage(request, reply, isSpaRoute(path));
   });
 }

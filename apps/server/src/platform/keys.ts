@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 
 export interface KeyPair {
   privateKeyPem: string;
@@ -12,8 +11,12 @@ export function readKeyPair(keyFile: string, certFile: string): KeyPair {
   return { privateKeyPem: readFileSync(keyFile, 'utf8'), certPem: readFileSync(certFile, 'utf8') };
 }
 
-/** A new self-signed signing key pair (RSA 2048, sha256, ten years). */
+/**
+ * A new self-signed signing key pair (RSA 2048, sha256, ten years). selfsigned (and the forge
+ * library under it) is loaded only here: only a first start needs it, and it is slow to load.
+ */
 export async function generateKeyPair(commonName: string): Promise<KeyPair> {
+  const { generate } = await import('selfsigned');
   const notBeforeDate = new Date(Date.now() - 60_000);
   const notAfterDate = new Date(notBeforeDate.getTime() + 10 * 365 * 24 * 3600_000);
   const pems = await generate([{ name: 'commonName', value: commonName }], {

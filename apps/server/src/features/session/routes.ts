@@ -2,7 +2,7 @@ import { api, authStatusResponse, csrfResponse } from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../platform/app-context';
 import { ensureSession } from '../../http/session-plugin';
-import { authStatus } from './auth-status';
+import { authStatus } from '../../http/auth-status';
 
 export const sessionRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   app.get(api.csrf, { schema: { response: { 200: csrfResponse } } }, async (request, reply) => {

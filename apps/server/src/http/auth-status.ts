@@ -1,5 +1,5 @@
 import type { AuthStatusResponse } from '@pra/contracts';
-import type { Session } from '../../http/session';
+import type { Session } from './session';
 
 /** The authentication status of a session as the browser sees it. */
 export function authStatus(session: Session | null, maxExtensions: number): AuthStatusResponse {

@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, signInAs } from '../../test/support/sign-in';
+import { createTestApp, TestClient, type TestApp } from '../../test/support/test-app';
+import { testDatabaseKinds } from '../../test/support/databases';
+import type { BootData } from './web-app';
+
+// The pages are served from the web build (npm run build); without it there is no page to test.
+const built = existsSync(fileURLToPath(new URL('../../../web/dist/index.html', import.meta.url)));
+
+function bootData(html: string): BootData | null {
+  const match = /<meta name="pra-boot" content="([^"]*)"/.exec(html);
+  if (!match?.[1]) return null;
+  const json = match[1]
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+  return JSON.parse(json) as BootData;
+}
+
+describe.skipIf(!built).each(testDatabaseKinds)('pages carry their boot data on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  it('gives an anonymous caller a session, its CSRF token and the anonymous status', async () => {
+    const client = new TestClient(t.app);
+    const page = await client.get('/home');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(String(page.headers['set-cookie'])).toMatch(/HttpOnly/);
+    const data = bootData(page.body);
+    expect(data?.authStatus).toEqual({ isAuthenticated: false });
+    expect(data?.systemMessage.enabled).toBe(false);
+    // The same token GET /api/csrf gives that session, and no second session.
+    expect(data?.csrfToken).toBe(await client.fetchCsrf());
+    const again = await client.get('/welcome');
+    expect(again.headers['set-cookie']).toBeUndefined();
+    expect(bootData(again.body)?.csrfToken).toBe(data?.csrfToken);
+  });
+
+  it('gives a signed-in caller its session status, as /api/saml/is-authenticated does', async () => {
+    await createAccount(t, { username: 'bootvendor' });
+    const client = await signInAs(t, 'bootvendor');
+    const data = bootData((await client.get('/welcome')).body);
+    expect(data?.csrfToken).toBe(client.csrfToken);
+    expect(data?.authStatus).toEqual((await client.get('/api/saml/is-authenticated')).json());
+    expect(data?.authStatus.isAuthenticated).toBe(true);
+  });
+
+  it('opens no session for a path that is no page, nor for HEAD', async () => {
+    const missing = await t.app.inject({ method: 'GET', url: '/no-such-page' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['set-cookie']).toBeUndefined();
+    expect(bootData(missing.body)).toBeNull();
+    const head = await t.app.inject({ method: 'HEAD', url: '/home' });
+    expect(head.headers['set-cookie']).toBeUndefined();
+  });
+});

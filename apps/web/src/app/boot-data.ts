@@ -1,0 +1,30 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { authStatusBody, csrfBody, systemMessageBody } from '../api/boot-parsers';
+import { setCsrfToken } from '../api/csrf-token';
+import { queryKeys } from './query-keys';
+
+/**
+ * Seeds the boot queries (CSRF token, auth status, system message) from the pra-boot meta tag the
+ * server fills into each page (apps/server/src/http/web-app.ts), so the first screen renders as
+ * soon as the code runs instead of after three calls. The tag is read once and removed. A page
+ * without it (the dev server, or the server could not load it) leaves the app to make the calls.
+ */
+export function seedBootData(client: QueryClient, doc: Document = document): boolean {
+  const tag = doc.querySelector('meta[name="pra-boot"]');
+  const content = tag?.getAttribute('content');
+  tag?.remove();
+  if (!content) return false;
+  try {
+    const data = JSON.parse(content) as Record<string, unknown>;
+    const { csrfToken } = csrfBody.parse({ csrfToken: data.csrfToken });
+    const authStatus = authStatusBody.parse(data.authStatus);
+    const systemMessage = systemMessageBody.parse(data.systemMessage);
+    setCsrfToken(csrfToken);
+    client.setQueryData(queryKeys.csrf, csrfToken);
+    client.setQueryData(queryKeys.authStatus, authStatus);
+    client.setQueryData(queryKeys.systemMessage, systemMessage);
+    return true;
+  } catch {
+    return false;
+  }
+}

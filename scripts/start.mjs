@@ -1,0 +1,109 @@
+// `npm start`: builds what is out of date, then runs the portal in this process.
+//
+// Each build (web app, server) is skipped when its output carries a stamp of the sources it was
+// built from (a SHA-256 of their content, not their times: a fresh clone's files are all new) and
+// the sources still hash to it. When the web app must be built (a fresh clone, a change), its
+// build runs beside `dist/prepare.js`, which creates and migrates the database, the keys and the
+// demo data: on a first start creating the embedded database takes as long as a good part of
+// the build, and the two overlap. The server then starts in this process (no second node).
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = new URL('..', import.meta.url).pathname;
+const stampDir = join(root, 'node_modules/.cache/pra-start');
+
+/** What each build reads, and the file that must exist after it. */
+const builds = {
+  server: {
+    inputs: ['apps/server/src', 'apps/server/build.mjs', 'apps/server/package.json', 'packages/contracts'],
+    output: 'apps/server/dist/server.js',
+    command: [process.execPath, ['build.mjs'], 'apps/server'],
+  },
+  web: {
+    inputs: [
+      'apps/web/src',
+      'apps/web/public',
+      'apps/web/scripts',
+      'apps/web/index.html',
+      'apps/web/vite.config.ts',
+      'apps/web/package.json',
+      'packages/contracts',
+    ],
+    output: 'apps/web/dist/index.html',
+    command: ['npm', ['run', 'build', '--silent'], 'apps/web'],
+  },
+};
+
+function* files(path) {
+  if (!existsSync(path)) return;
+  if (!statSync(path).isDirectory()) {
+    yield path;
+    return;
+  }
+  for (const name of readdirSync(path).sort()) {
+    if (name === 'node_modules' || name === 'dist') continue;
+    yield* files(join(path, name));
+  }
+}
+
+/** SHA-256 over the inputs' paths and contents, and the installed dependencies' lock. */
+function sourceHash(inputs) {
+  const hash = createHash('sha256');
+  for (const input of [...inputs, 'package-lock.json']) {
+    for (const file of files(join(root, input))) {
+      hash.update(file.slice(root.length)).update('\0').update(readFileSync(file)).update('\0');
+    }
+  }
+  return hash.digest('hex');
+}
+
+function stampFile(name) {
+  return join(stampDir, `${name}.sha256`);
+}
+
+function isCurrent(name, hash) {
+  const stamp = stampFile(name);
+  return (
+    existsSync(join(root, builds[name].output)) &&
+    existsSync(stamp) &&
+    readFileSync(stamp, 'utf8').trim() === hash
+  );
+}
+
+function run(command, args, what, cwd = '.') {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: join(root, cwd), stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit code ${code}`})`)),
+    );
+  });
+}
+
+async function build(name, hash) {
+  const [command, args, cwd] = builds[name].command;
+  await run(command, args, `the ${name} build`, cwd);
+  mkdirSync(stampDir, { recursive: true });
+  writeFileSync(stampFile(name), `${hash}\n`);
+}
+
+try {
+  const hashes = { server: sourceHash(builds.server.inputs), web: sourceHash(builds.web.inputs) };
+  // The server first (well under a second): the web build's companion step is one of its outputs.
+  if (!isCurrent('server', hashes.server)) await build('server', hashes.server);
+  if (!isCurrent('web', hashes.web)) {
+    const steps = await Promise.allSettled([
+      build('web', hashes.web),
+      run(process.execPath, [join(root, 'apps/server/dist/prepare.js')], 'preparing the data'),
+    ]);
+    const failed = steps.find((step) => step.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+} catch (error) {
+  process.stderr.write(`npm start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+await import(pathToFileURL(join(root, 'apps/server/dist/server.js')).href);

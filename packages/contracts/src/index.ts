@@ -10,3 +10,5 @@ export * from './text-fields';
 export * from './text';
 export * from './user';
 export * from './administration';
+export * from './access';
+export * from './profile';

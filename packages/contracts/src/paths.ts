@@ -17,6 +17,14 @@ export const api = {
   activationDecode: '/api/user/activate/decode',
   activate: '/api/user/activate/activate-with-password',
   passwordRequirements: '/api/user/auth/password-requirements',
+  reauthenticate: '/api/user/auth',
+  changePassword: '/api/user/auth/change-password',
+  currentAccess: '/api/vendor/access/current',
+  pendingAccess: '/api/vendor/access/pending',
+  availableRoles: '/api/vendor/roles',
+  requestAccess: '/api/vendor/access/request',
+  removeAccess: '/api/vendor/access/current/cancel',
+  cancelPendingAccess: '/api/vendor/access/pending/cancel',
 } as const;
 
 /** The browser routes of the spec's route table. */

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isAdmin, isBrmOrAdmin } from '../identity/account-kinds';
+import { isAdmin, isBrmOrAdmin, isVendor } from '../identity/account-kinds';
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from '../platform/app-context';
 import { AppError, messages } from '../platform/app-error';
@@ -8,6 +8,7 @@ import { isInMaintenance } from '../identity/maintenance';
 const guardMessages = {
   notBrm: 'Unauthorized: User does not have a BRM role',
   notAdmin: 'Unauthorized: User is not an admin',
+  notVendor: 'Unauthorized: This feature is for vendor accounts',
   iiqUnavailable: 'Account management features are currently unavailable',
 } as const;
 
@@ -26,6 +27,10 @@ export function createGuards(ctx: AppContext) {
     requireLogin,
     requireBrmOrAdmin: async (request: FastifyRequest) => {
       if (!isBrmOrAdmin(signedIn(request))) throw new AppError('forbidden', guardMessages.notBrm);
+    },
+    /** Vendor self-service (profile, password change): BRMs and admins are refused (spec section 6). */
+    requireVendor: async (request: FastifyRequest) => {
+      if (!isVendor(signedIn(request))) throw new AppError('forbidden', guardMessages.notVendor);
     },
     requireAdmin: async (request: FastifyRequest) => {
       if (!isAdmin(signedIn(request))) throw new AppError('forbidden', guardMessages.notAdmin);

@@ -81,8 +81,13 @@ export function CurrentAccessModal({ subject, show, onClose }: CurrentAccessModa
                     className="d-flex align-items-center justify-content-between gap-2"
                   >
                     <span>{role.display}</span>
-                    <Button variant="outline-danger" size="sm" onClick={() => setRemoving(role)}>
-                      Remove<span className="visually-hidden"> {role.display}</span>
+                    <Button
+                      variant="outline-danger"
+                      size="sm"
+                      aria-label={`Remove ${role.display}`}
+                      onClick={() => setRemoving(role)}
+                    >
+                      Remove
                     </Button>
                   </ListGroup.Item>
                 ))}

@@ -96,9 +96,10 @@ export function PendingAccessModal({ subject, show, onClose }: PendingAccessModa
                       variant="outline-danger"
                       size="sm"
                       className="text-nowrap"
+                      aria-label={`Cancel request ${describe(request)}`}
                       onClick={() => setCancelling(request)}
                     >
-                      Cancel<span className="visually-hidden"> request {describe(request)}</span>
+                      Cancel
                     </Button>
                   </ListGroup.Item>
                 ))}

@@ -70,6 +70,7 @@ test('a vendor requests two roles, the BRMs approve one and deny the other, then
   await expect(pendingDialog).toContainText(orgs.approved);
   await expect(pendingDialog).toContainText(orgs.denied);
   await expectAccessible(page, 'Pending Access Requests modal');
+  await screenshots(page, 'pending-access-modal');
   await pendingDialog.getByRole('button', { name: 'Close' }).last().click();
   await waitForMail(page.request, brmOne.email, /Add Access request awaiting your decision/, orgs.approved);
   await waitForMail(page.request, brmTwo.email, /Add Access request awaiting your decision/, orgs.denied);
@@ -100,6 +101,7 @@ test('a vendor requests two roles, the BRMs approve one and deny the other, then
   await expect(current).toContainText(orgs.approved);
   await expect(current).not.toContainText(orgs.denied);
   await expectAccessible(page, 'Current Access modal');
+  await screenshots(page, 'current-access-modal');
   await current.getByRole('button', { name: `Remove ${orgs.approved}` }).click();
   await current.getByLabel('Reason').fill('Project at Acme finished');
   await expectAccessible(page, 'Current Access modal: reason');

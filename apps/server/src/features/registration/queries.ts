@@ -15,7 +15,6 @@ export async function activeOrganizationsForDomain(
     .execute();
 }
 
-
 /**
  * A `New Account` request and its one item for the organization: pending for a self-registration,
  * already approved (decided by `decidedBy`, now) when a BRM or admin registers on the vendor's behalf.

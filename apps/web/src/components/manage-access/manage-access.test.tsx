@@ -38,7 +38,7 @@ function renderWithClient(ui: React.ReactNode) {
   );
 }
 
-describe('ManageAccess', () => {
+describe('ManageAccess', { timeout: 20_000 }, () => {
   it('shows counts, pages roles by 10, filters and sorts them, and submits a vendor request', async () => {
     const server = setup('vendor1', {
       [`POST ${api.requestAccess}`]: { data: { errors: [], successes: ['Org 12', 'Org 01'] } },
@@ -129,7 +129,7 @@ describe('ManageAccess', () => {
   });
 });
 
-describe('ManageAccessModal (a BRM or admin managing another user)', () => {
+describe('ManageAccessModal (a BRM or admin managing another user)', { timeout: 20_000 }, () => {
   it('offers admins every role and adds roles at once with the manager’s message', async () => {
     const server = setup('managed1', {
       [`POST ${api.requestAccess}`]: { data: { errors: [], successes: ['Zeta Elsewhere'] } },

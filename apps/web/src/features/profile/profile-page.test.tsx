@@ -32,7 +32,7 @@ async function fillAndSubmit(current: string) {
   await user.click(submit);
 }
 
-describe('Manage Profile', () => {
+describe('Manage Profile', { timeout: 20_000 }, () => {
   it('shows the profile and changes the password after confirming the current one', async () => {
     const server = setup({
       [`GET ${api.reauthenticate}`]: { data: { authentication: 'success' } },

@@ -17,6 +17,8 @@ import { registrationRoutes } from './features/registration/routes';
 import { authRoutes } from './features/auth/routes';
 import { sessionRoutes } from './features/session/routes';
 import { userRoutes } from './features/user/routes';
+import { profileRoutes } from './features/profile/routes';
+import { accessRoutes } from './features/access/routes';
 import { systemRoutes } from './features/system/routes';
 import type { AppContext } from './platform/app-context';
 import { messages } from './platform/app-error';
@@ -92,6 +94,8 @@ export async function buildApp(
   await app.register(sessionRoutes, ctx);
   await app.register(authRoutes, ctx);
   await app.register(userRoutes, ctx);
+  await app.register(profileRoutes, ctx);
+  await app.register(accessRoutes, ctx);
   await app.register(approvalsRoutes, ctx);
   await app.register(manageUsersRoutes, ctx);
   await app.register(terminateVendorsRoutes, ctx);

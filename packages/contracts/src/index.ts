@@ -13,3 +13,5 @@ export * from './administration';
 export * from './csv';
 export * from './manage-users';
 export * from './terminate-vendors';
+export * from './access';
+export * from './profile';

@@ -24,6 +24,14 @@ export const api = {
   terminateVendors: '/api/brm/terminate-vendors',
   /** The example Terminate Vendors file (a static file of the web app). */
   terminateExample: '/example.csv',
+  reauthenticate: '/api/user/auth',
+  changePassword: '/api/user/auth/change-password',
+  currentAccess: '/api/vendor/access/current',
+  pendingAccess: '/api/vendor/access/pending',
+  availableRoles: '/api/vendor/roles',
+  requestAccess: '/api/vendor/access/request',
+  removeAccess: '/api/vendor/access/current/cancel',
+  cancelPendingAccess: '/api/vendor/access/pending/cancel',
 } as const;
 
 /** The browser routes of the spec's route table. */

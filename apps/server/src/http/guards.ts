@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isAdmin, isBrmOrAdmin, isEmployeeBrm } from '../identity/account-kinds';
+import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../identity/account-kinds';
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from '../platform/app-context';
 import { AppError, messages } from '../platform/app-error';
@@ -9,6 +9,7 @@ import { recordAudit } from '../identity/audit';
 const guardMessages = {
   notBrm: 'Unauthorized: User does not have a BRM role',
   notAdmin: 'Unauthorized: User is not an admin',
+  notVendor: 'Unauthorized: This feature is for vendor accounts',
   iiqUnavailable: 'Account management features are currently unavailable',
 } as const;
 
@@ -53,6 +54,10 @@ export function createGuards(ctx: AppContext) {
     /** Terminate Vendors: employee BRMs only (spec section 6 does not permit it to admins as such). */
     requireEmployeeBrm: async (request: FastifyRequest) => {
       if (!isEmployeeBrm(signedIn(request))) throw new AppError('forbidden', guardMessages.notBrm);
+    },
+    /** Vendor self-service (profile, password change): BRMs and admins are refused (spec section 6). */
+    requireVendor: async (request: FastifyRequest) => {
+      if (!isVendor(signedIn(request))) throw new AppError('forbidden', guardMessages.notVendor);
     },
     requireAdmin: async (request: FastifyRequest) => {
       const account = signedIn(request);

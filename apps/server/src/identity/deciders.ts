@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
-import { isAdmin, isEmployeeBrm } from './account-kinds';
+import { hasKindSql, isAdmin, isEmployeeBrm } from './account-kinds';
 
 /** Who decides: an admin decides everything, a BRM the items of the organizations it manages. */
 export interface Decider {
@@ -45,4 +45,27 @@ export async function deciderOf(db: Db | Tx, account: Account): Promise<Decider>
     isEmployeeBrm: isEmployeeBrm(account),
     managedOrganizationIds: new Set(rows.map((r) => r.organization_id)),
   };
+}
+
+/**
+ * Whom to mail about a request of the organization (a registration, an access request): its active BRMs, or — when it has none — the
+ * active admins, so that no registration waits unseen.
+ */
+export async function decidersOf(db: Db | Tx, organizationId: string): Promise<string[]> {
+  const brms = await db
+    .selectFrom('accounts as a')
+    .innerJoin('brm_assignments as b', 'b.account_id', 'a.id')
+    .select('a.email')
+    .where('b.organization_id', '=', organizationId)
+    .where('a.status', '=', 'active')
+    .where(hasKindSql('a', 'employeeBrm'))
+    .execute();
+  if (brms.length > 0) return brms.map((r) => r.email);
+  const admins = await db
+    .selectFrom('accounts as a')
+    .select('a.email')
+    .where(hasKindSql('a', 'admin'))
+    .where('a.status', '=', 'active')
+    .execute();
+  return admins.map((r) => r.email);
 }

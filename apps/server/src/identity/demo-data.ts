@@ -19,10 +19,13 @@ interface DemoAccount {
   orgs: string[];
 }
 
+// partners.example belongs to all three (a contractor working for several vendors): PRODUCT.md
+// offers a vendor the roles of every organization owning its email domain, and the Manage Access
+// journey needs such a domain. The administration screens refuse to share a domain once more.
 const demoOrganizations = [
-  { name: 'Acme Imaging', domains: ['acme-imaging.example'] },
-  { name: 'Globex Health IT', domains: ['globex.example'] },
-  { name: 'Initech Devices', domains: ['initech.example', 'initech-devices.example'] },
+  { name: 'Acme Imaging', domains: ['acme-imaging.example', 'partners.example'] },
+  { name: 'Globex Health IT', domains: ['globex.example', 'partners.example'] },
+  { name: 'Initech Devices', domains: ['initech.example', 'initech-devices.example', 'partners.example'] },
 ] as const;
 
 const demoAccounts: DemoAccount[] = [

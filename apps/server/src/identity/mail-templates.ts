@@ -193,3 +193,55 @@ export function passwordResetLinkMail(
     para('If you did not ask for this, ignore this mail: your password stays as it is.'),
   ]);
 }
+
+/** To an organization's BRMs: a vendor asks to add or remove the organization's role. */
+export function accessAwaitingDecisionMail(
+  site: MailSite,
+  p: {
+    firstName: string;
+    lastName: string;
+    username: string;
+    organization: string;
+    type: string;
+    justification: string;
+  },
+): MailContent {
+  const link = `${site.publicUrl}${routes.pendingApprovals}`;
+  return compose(
+    site,
+    'access-awaiting-decision',
+    `${site.hospitalName} PRA Portal: ${p.type} request awaiting your decision`,
+    [
+      para(`${p.firstName} ${p.lastName} (${p.username}) asks: ${p.type} for ${p.organization}.`),
+      para(`Justification: ${p.justification}`),
+      linkPara('Approve or deny it on the Approvals page:', link),
+    ],
+  );
+}
+
+/** To the person who asked: a BRM approved or denied an Add Access or Remove Access request. */
+export function accessDecidedMail(
+  site: MailSite,
+  p: { firstName: string; type: string; organization: string; approved: boolean; comment: string },
+): MailContent {
+  const outcome = p.approved ? 'approved' : 'denied';
+  return compose(site, 'access-decided', `${site.hospitalName} PRA Portal: ${p.type} request ${outcome}`, [
+    para(`Hello ${p.firstName},`),
+    para(`Your ${p.type} request for ${p.organization} was ${outcome}.`),
+    ...(p.comment ? [para(`Comment: ${p.comment}`)] : []),
+    linkPara('See your access on the Manage Access page:', `${site.publicUrl}${routes.requestAccess}`),
+  ]);
+}
+
+/** To a vendor: a BRM or admin added or removed roles for them. */
+export function accessChangedMail(
+  site: MailSite,
+  p: { firstName: string; added: string[]; removed: string[]; by: string; justification: string },
+): MailContent {
+  return compose(site, 'access-changed', `${site.hospitalName} PRA Portal: your access changed`, [
+    para(`Hello ${p.firstName},`),
+    ...(p.added.length > 0 ? [para(`${p.by} gave you access for: ${p.added.join(', ')}.`)] : []),
+    ...(p.removed.length > 0 ? [para(`${p.by} removed your access for: ${p.removed.join(', ')}.`)] : []),
+    para(`Justification: ${p.justification}`),
+  ]);
+}

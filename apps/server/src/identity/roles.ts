@@ -58,3 +58,24 @@ export async function organizationsOfAccount(db: Db | Tx, accountId: string) {
     .orderBy('o.name')
     .execute();
 }
+
+/**
+ * The organizations whose role the account holds, read with the account row locked for the rest of
+ * the transaction: two changes of one person's roles (a removal approved while another is made)
+ * take turns, so the last-organization rule sees the other's result.
+ */
+export async function lockedRoleOrganizations(tx: Tx, accountId: string): Promise<string[]> {
+  await tx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+  const rows = await tx
+    .selectFrom('role_grants')
+    .select('organization_id')
+    .where('account_id', '=', accountId)
+    .execute();
+  return rows.map((r) => r.organization_id);
+}
+
+/** Whether removing `removing` would leave the account without any organization (spec section 6). */
+export function leavesNoRole(held: readonly string[], removing: Iterable<string>): boolean {
+  const gone = new Set(removing);
+  return held.length > 0 && held.every((id) => gone.has(id));
+}

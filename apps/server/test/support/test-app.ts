@@ -127,8 +127,8 @@ export class TestClient {
     };
   }
 
-  async get(url: string) {
-    const res = await this.app.inject({ method: 'GET', url, headers: this.headers(), ...this.peer });
+  async get(url: string, extra: Record<string, string> = {}) {
+    const res = await this.app.inject({ method: 'GET', url, headers: this.headers(extra), ...this.peer });
     this.remember(res.headers['set-cookie']);
     return res;
   }

@@ -18,6 +18,13 @@ export interface CallConfig {
   params?: Record<string, string | undefined>;
   data?: unknown;
   signal?: AbortSignal | undefined;
+  /** Extra request headers (e.g. the current password of GET /api/user/auth; never logged). */
+  headers?: Record<string, string>;
+  /**
+   * The answer may report partial success (`errors` beside `successes`): a 2xx body is then
+   * parsed and handed back, not turned into a failure.
+   */
+  partialResults?: boolean;
 }
 
 /** A failed call: `message` is ready to show to the user. */
@@ -78,7 +85,7 @@ function toMessages(member: unknown): string[] {
  * a status of 400 or more becomes an ApiError carrying the body's messages.
  */
 async function send(config: CallConfig): Promise<{ status: number; data: unknown }> {
-  const headers: Record<string, string> = { 'x-pra-api-call': 'true' };
+  const headers: Record<string, string> = { ...config.headers, 'x-pra-api-call': 'true' };
   const token = getCsrfToken();
   if (token && STATE_CHANGING.has(config.method)) headers['x-csrf-token'] = token;
   if (config.data !== undefined) headers['content-type'] = 'application/json';
@@ -140,7 +147,7 @@ export async function call<T>(parser: ResponseParser<T>, config: CallConfig): Pr
   } catch (error) {
     throw fail(error, config);
   }
-  const messages = failureMessages(data);
+  const messages = config.partialResults ? undefined : failureMessages(data);
   if (messages) throw fail(new ApiError(messages.join(' '), status), config);
   try {
     return parser.parse(data);

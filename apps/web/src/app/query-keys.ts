@@ -21,4 +21,10 @@ export const queryKeys = {
   emailInUse: (email: string) => ['email-in-use', email.toLowerCase()] as const,
   /** The server's answer for the activation code of an emailed link. */
   activationLinkCode: (code: string) => ['activation-link-code', code] as const,
+  /** Prefix of one user's Manage Access data (current, pending, available roles). */
+  access: (username: string) => ['access', username.toLowerCase()] as const,
+  currentAccess: (username: string) => ['access', username.toLowerCase(), 'current'] as const,
+  pendingAccess: (username: string) => ['access', username.toLowerCase(), 'pending'] as const,
+  availableRoles: (username: string, showAll: boolean) =>
+    ['access', username.toLowerCase(), 'roles', showAll] as const,
 } as const;

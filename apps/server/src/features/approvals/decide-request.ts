@@ -1,12 +1,12 @@
-import { approvalMessages, registrationMessages, type Decision } from '@pra/contracts';
+import { accessMessages, approvalMessages, registrationMessages, type Decision } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import { auditingDenials, recordAudit } from '../../identity/audit';
 import { canDecide, deciderOf } from '../../identity/deciders';
-import { mailSite, registrationDeniedMail } from '../../identity/mail-templates';
+import { accessDecidedMail, mailSite, registrationDeniedMail } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
 import { provisionAccount } from '../../identity/provision-account';
-import { grantRole, removeRole } from '../../identity/roles';
+import { grantRole, leavesNoRole, lockedRoleOrganizations, removeRole } from '../../identity/roles';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import { emailUse, lockEmail } from '../../identity/email-use';
@@ -128,8 +128,15 @@ async function carryOut(
     });
     return;
   }
+  await mailRequester(tx, o);
   if (o.decision === 'DENY' || !request.beneficiary_id) return;
   const beneficiary = { id: request.beneficiary_id, username: request.beneficiaryUsername ?? '' };
+  const removing = items.filter((i) => i.operation === 'Remove').map((i) => i.organization_id);
+  if (removing.length > 0) {
+    // The same last-organization rule as Manage Access: the item stays pending, nothing changes.
+    const held = await lockedRoleOrganizations(tx, beneficiary.id);
+    if (leavesNoRole(held, removing)) throw new AppError('conflict', accessMessages.lastRoleManager);
+  }
   for (const item of items) {
     const change = {
       actor: { id: o.actor.id, username: o.actor.username },
@@ -139,5 +146,26 @@ async function carryOut(
       clientAddress: o.clientAddress,
     };
     await (item.operation === 'Add' ? grantRole(tx, change) : removeRole(tx, change));
+  }
+}
+
+/** Tells the person who asked for an access change what was decided, one mail per organization. */
+async function mailRequester(
+  tx: Tx,
+  o: { ctx: AppContext; request: Request; items: Item[]; decision: Decision; comment: string },
+): Promise<void> {
+  const { request } = o;
+  if (!request.requesterEmail) return;
+  for (const item of o.items) {
+    await enqueueMail(tx, {
+      to: request.requesterEmail,
+      ...accessDecidedMail(mailSite(o.ctx), {
+        firstName: request.requesterGivenName ?? '',
+        type: request.type,
+        organization: item.orgName,
+        approved: o.decision === 'APPROVE',
+        comment: o.comment,
+      }),
+    });
   }
 }

@@ -296,6 +296,13 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
         .where('account_id', '=', ids.vendor!)
         .execute();
     expect((await grants()).map((g) => g.organization_id)).toEqual([ids.globex]);
+    // The requester hears of the decision.
+    expect((await outbox(t, 'vendorone@example.test')).map((m) => m.template)).toEqual(['access-decided']);
+    // A vendor's last organization is never removed, so it holds a second one first.
+    await t.ctx.db
+      .insertInto('role_grants')
+      .values({ account_id: ids.vendor!, organization_id: ids.acme! })
+      .execute();
 
     const remove = await t.ctx.db
       .insertInto('requests')
@@ -314,7 +321,7 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
     expect(
       (await clients.adminone!.post(DECIDE, { decision: 'APPROVE', requestId: remove.id })).statusCode,
     ).toBe(200);
-    expect(await grants()).toEqual([]);
+    expect(await grants()).toEqual([{ organization_id: ids.acme }]);
   });
   it('shows an access request for an account not yet activated as not claimed', async () => {
     const pending = await createAccount(t, { username: 'notclaimed', status: 'pendingActivation' });

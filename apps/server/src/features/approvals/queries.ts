@@ -67,8 +67,13 @@ export async function findRequestForUpdate(tx: Tx, requestId: string) {
   return tx
     .selectFrom('requests as r')
     .leftJoin('accounts as b', 'b.id', 'r.beneficiary_id')
+    .leftJoin('accounts as q', 'q.id', 'r.requester_id')
     .selectAll('r')
-    .select('b.username as beneficiaryUsername')
+    .select([
+      'b.username as beneficiaryUsername',
+      'q.email as requesterEmail',
+      'q.given_name as requesterGivenName',
+    ])
     .where('r.id', '=', requestId)
     .forUpdate(['r'])
     .executeTakeFirst();

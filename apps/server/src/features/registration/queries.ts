@@ -1,5 +1,4 @@
 import type { Db, Tx } from '../../platform/db';
-import { hasKindSql } from '../../identity/account-kinds';
 
 /** Active organizations owning an email domain, by name. */
 export async function activeOrganizationsForDomain(
@@ -14,29 +13,6 @@ export async function activeOrganizationsForDomain(
     .where('o.is_active', '=', true)
     .orderBy('o.name')
     .execute();
-}
-
-/**
- * Who decides a registration for the organization: its active BRMs, or — when it has none — the
- * active admins, so that no registration waits unseen.
- */
-export async function decidersOf(db: Db | Tx, organizationId: string): Promise<string[]> {
-  const brms = await db
-    .selectFrom('accounts as a')
-    .innerJoin('brm_assignments as b', 'b.account_id', 'a.id')
-    .select('a.email')
-    .where('b.organization_id', '=', organizationId)
-    .where('a.status', '=', 'active')
-    .where(hasKindSql('a', 'employeeBrm'))
-    .execute();
-  if (brms.length > 0) return brms.map((r) => r.email);
-  const admins = await db
-    .selectFrom('accounts as a')
-    .select('a.email')
-    .where(hasKindSql('a', 'admin'))
-    .where('a.status', '=', 'active')
-    .execute();
-  return admins.map((r) => r.email);
 }
 
 /**

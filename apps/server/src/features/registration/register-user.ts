@@ -3,13 +3,13 @@ import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import { isBrmOrAdmin } from '../../identity/account-kinds';
 import { recordAudit } from '../../identity/audit';
-import { canDecide, deciderOf } from '../../identity/deciders';
+import { canDecide, deciderOf, decidersOf } from '../../identity/deciders';
 import { awaitingDecisionMail, mailSite, registrationReceivedMail } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
 import { provisionAccount } from '../../identity/provision-account';
 import type { Account } from '../../platform/db-schema';
 import { emailUse, lockEmail } from '../../identity/email-use';
-import { activeOrganizationsForDomain, decidersOf, insertRegistration } from './queries';
+import { activeOrganizationsForDomain, insertRegistration } from './queries';
 
 /** The unique index allowing one pending `New Account` request per email (migration 0001). */
 const PENDING_EMAIL_INDEX = 'requests_pending_new_account_email_key';

@@ -1,11 +1,16 @@
-// Minimal page: the route, its guard and heading are in place; the screen's body is built by a later issue.
+import { useCurrentUser } from '../../app/use-current-user';
+import { ManageAccess } from '../../components/manage-access/manage-access';
 
-/** Manage Access (/vendor/request-access). */
+/** Manage Access (/vendor/request-access): a vendor's own roles, requested from the organizations' BRMs. */
 export function RequestAccessPage() {
+  const { data: user } = useCurrentUser();
   return (
     <>
       <h1 className="page-title">Manage Access</h1>
       <p>Request additional access for PRA organizations, or remove access you no longer need.</p>
+      {user && (
+        <ManageAccess username={user.username} email={user.email} isManager={false} canShowAll={false} />
+      )}
     </>
   );
 }

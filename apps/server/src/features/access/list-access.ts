@@ -1,0 +1,51 @@
+import {
+  emailDomain,
+  roleName,
+  type AvailableRole,
+  type CurrentRole,
+  type PendingAccessRequest,
+} from '@pra/contracts';
+import type { Db } from '../../platform/db';
+import { isAdmin } from '../../identity/account-kinds';
+import { activeOrganizations, heldOrganizations, organizationsOfDomain, pendingItems } from './queries';
+import { visible, type AccessScope } from './scope';
+
+/** GET /api/vendor/access/current: the roles held, as far as the caller may see them. */
+export async function listCurrentAccess(db: Db, scope: AccessScope): Promise<CurrentRole[]> {
+  const held = await heldOrganizations(db, scope.beneficiary.id);
+  return held.filter((o) => visible(scope, o.id)).map((o) => ({ name: roleName(o.name), display: o.name }));
+}
+
+/** GET /api/vendor/access/pending: pending Add/Remove requests with their pending items. */
+export async function listPendingAccess(db: Db, scope: AccessScope): Promise<PendingAccessRequest[]> {
+  const requests = new Map<string, PendingAccessRequest>();
+  for (const item of await pendingItems(db, scope.beneficiary.id)) {
+    if (!visible(scope, item.organizationId)) continue;
+    const request = requests.get(item.requestId) ?? { id: item.requestId, items: [] };
+    request.items.push({ display: item.orgName, owner: item.owner ?? '', operation: item.operation });
+    requests.set(item.requestId, request);
+  }
+  return [...requests.values()];
+}
+
+/**
+ * GET /api/vendor/roles: roles of active organizations owning the user's email domain (an admin
+ * with `showAll`: every active organization), that the caller may change, minus those held or pending.
+ */
+export async function listAvailableRoles(
+  db: Db,
+  scope: AccessScope,
+  showAll: boolean,
+): Promise<AvailableRole[]> {
+  const candidates =
+    showAll && isAdmin(scope.actor)
+      ? await activeOrganizations(db)
+      : await organizationsOfDomain(db, emailDomain(scope.beneficiary.email));
+  const taken = new Set([
+    ...(await heldOrganizations(db, scope.beneficiary.id)).map((o) => o.id),
+    ...(await pendingItems(db, scope.beneficiary.id)).map((i) => i.organizationId),
+  ]);
+  return candidates
+    .filter((o) => !taken.has(o.id) && visible(scope, o.id))
+    .map((o) => ({ displayableName: o.name, name: roleName(o.name) }));
+}

@@ -1,0 +1,93 @@
+import {
+  accessChangeResponse,
+  accessQuery,
+  accessRequestBody,
+  api,
+  availableRolesQuery,
+  availableRolesResponse,
+  cancelPendingBody,
+  cancelPendingResponse,
+  currentAccessResponse,
+  pendingAccessResponse,
+  removeAccessBody,
+} from '@pra/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../platform/app-context';
+import { createGuards } from '../../http/guards';
+import { cancelPendingAccess } from './cancel-pending';
+import { changeAccess } from './change-access';
+import { listAvailableRoles, listCurrentAccess, listPendingAccess } from './list-access';
+import { resolveScope } from './scope';
+
+/**
+ * Manage Access: a vendor's own roles (its changes are requests for the BRMs), or another vendor's
+ * roles managed by a BRM or admin (changed at once, in the organizations it manages).
+ */
+export const accessRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
+  const guards = createGuards(ctx);
+  const reading = [guards.requireLogin];
+  const changing = [guards.requireLogin, guards.requireIdentityService];
+
+  app.get(
+    api.currentAccess,
+    { schema: { querystring: accessQuery, response: { 200: currentAccessResponse } }, preHandler: reading },
+    async (request) =>
+      listCurrentAccess(ctx.db, await resolveScope(ctx.db, request.account!, request.query.username)),
+  );
+
+  app.get(
+    api.pendingAccess,
+    { schema: { querystring: accessQuery, response: { 200: pendingAccessResponse } }, preHandler: reading },
+    async (request) =>
+      listPendingAccess(ctx.db, await resolveScope(ctx.db, request.account!, request.query.username)),
+  );
+
+  app.get(
+    api.availableRoles,
+    {
+      schema: { querystring: availableRolesQuery, response: { 200: availableRolesResponse } },
+      preHandler: reading,
+    },
+    async (request) =>
+      listAvailableRoles(
+        ctx.db,
+        await resolveScope(ctx.db, request.account!, request.query.username),
+        request.query.showAll === 'true',
+      ),
+  );
+
+  app.post(
+    api.requestAccess,
+    { schema: { body: accessRequestBody, response: { 200: accessChangeResponse } }, preHandler: changing },
+    async (request) =>
+      changeAccess({
+        ctx,
+        actor: request.account!,
+        operation: 'Add',
+        ...request.body,
+        clientAddress: request.ip,
+      }),
+  );
+
+  app.post(
+    api.removeAccess,
+    { schema: { body: removeAccessBody, response: { 200: accessChangeResponse } }, preHandler: changing },
+    async (request) =>
+      changeAccess({
+        ctx,
+        actor: request.account!,
+        operation: 'Remove',
+        ...request.body,
+        clientAddress: request.ip,
+      }),
+  );
+
+  app.post(
+    api.cancelPendingAccess,
+    { schema: { body: cancelPendingBody, response: { 200: cancelPendingResponse } }, preHandler: changing },
+    async (request) => {
+      await cancelPendingAccess({ ctx, actor: request.account!, ...request.body, clientAddress: request.ip });
+      return { success: true };
+    },
+  );
+};

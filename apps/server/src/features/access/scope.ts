@@ -1,0 +1,90 @@
+import { accessMessages, groupDisplayName, roleName } from '@pra/contracts';
+import { AppError, messages } from '../../platform/app-error';
+import type { Db, Tx } from '../../platform/db';
+import type { Account } from '../../platform/db-schema';
+import { isBrmOrAdmin, isVendor } from '../../identity/account-kinds';
+import type { AuditEvent } from '../../identity/audit';
+import { deciderOf } from '../../identity/deciders';
+import { findVendor, organizationsNamed } from './queries';
+
+/** Whose access a call is about, and what the caller may change there. */
+export interface AccessScope {
+  actor: Account;
+  beneficiary: Account;
+  /** A vendor acting for itself: its changes become requests for the organizations' BRMs. */
+  isSelf: boolean;
+  /** The organizations a BRM manages; null for an admin (every organization). Unused when `isSelf`. */
+  managed: ReadonlySet<string> | null;
+}
+
+/** A refusal to audit (see auditingDenials) before it is thrown. */
+export type Deny = (event: Omit<AuditEvent, 'outcome'>) => void;
+
+/**
+ * Resolves `username` for the caller: a vendor may name only itself; a BRM or admin names a
+ * vendor account (managing another user); anyone else is refused.
+ */
+export async function resolveScope(
+  db: Db | Tx,
+  actor: Account,
+  username: string,
+  refusal?: { deny: Deny; action: string; clientAddress: string },
+): Promise<AccessScope> {
+  if (isVendor(actor)) {
+    if (username.trim().toLowerCase() !== actor.username.toLowerCase()) {
+      refusal?.deny({
+        action: refusal.action,
+        actor: { id: actor.id, username: actor.username },
+        target: { id: null, username },
+        clientAddress: refusal.clientAddress,
+        details: { reason: 'notOwnAccess' },
+      });
+      throw new AppError('forbidden', accessMessages.onlyOwnAccess);
+    }
+    return { actor, beneficiary: actor, isSelf: true, managed: null };
+  }
+  if (!isBrmOrAdmin(actor)) throw new AppError('forbidden', messages.forbidden);
+  const beneficiary = await findVendor(db, username);
+  if (!beneficiary) throw new AppError('notFound', accessMessages.userNotFound);
+  const decider = await deciderOf(db, actor);
+  return {
+    actor,
+    beneficiary,
+    isSelf: false,
+    managed: decider.isAdmin ? null : decider.managedOrganizationIds,
+  };
+}
+
+/** Whether the scope's manager may change roles of the organization (always false for a vendor). */
+export function manages(scope: AccessScope, organizationId: string): boolean {
+  if (scope.isSelf) return false;
+  return scope.managed === null || scope.managed.has(organizationId);
+}
+
+/** What a listing shows: a vendor sees all its own; a manager, the organizations it manages. */
+export function visible(scope: AccessScope, organizationId: string): boolean {
+  return scope.isSelf || manages(scope, organizationId);
+}
+
+/**
+ * The organizations behind role names ('PRA - Vendor Access - {org} - BR'), each once. An unknown
+ * name or an inactive organization's refuses the whole call with 400.
+ */
+export async function organizationsOfRoles(
+  db: Db | Tx,
+  names: readonly string[],
+): Promise<{ id: string; name: string }[]> {
+  const unique = [...new Set(names)];
+  const displays = unique.map((name) => groupDisplayName(name));
+  const found = await organizationsNamed(db, displays);
+  const problems: string[] = [];
+  const result: { id: string; name: string }[] = [];
+  unique.forEach((name, index) => {
+    const org = found.find((o) => o.name === displays[index]);
+    if (!org || !org.is_active || roleName(org.name) !== name)
+      problems.push(accessMessages.unknownRole(name));
+    else result.push({ id: org.id, name: org.name });
+  });
+  if (problems.length > 0) throw AppError.many('badRequest', problems);
+  return result;
+}

@@ -1,0 +1,212 @@
+import { useId, useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import Spinner from 'react-bootstrap/Spinner';
+import type { AvailableRole } from '@pra/contracts';
+import { accessMessages } from '@pra/contracts/access';
+import { DataTable } from '../data-table/data-table';
+import { useDataTable, type DataColumn } from '../data-table/use-data-table';
+import { CrossIcon, PlusIcon } from '../icons';
+import { CurrentAccessModal } from './current-access-modal';
+import { PendingAccessModal } from './pending-access-modal';
+import { ReasonField, reasonError } from './reason-field';
+import {
+  useAvailableRoles,
+  useCurrentAccess,
+  usePendingAccess,
+  useRequestRoles,
+  type AccessSubject,
+} from './use-access';
+import './manage-access.css';
+
+/** Spec section 9: available roles page size. */
+const ROLES_PAGE_SIZE = 10;
+const noRoles: AvailableRole[] = [];
+
+export interface ManageAccessProps extends AccessSubject {
+  /** Admins may list every active organization's role ('Show all available roles'). */
+  canShowAll: boolean;
+  /** Called by Cancel after the form is cleared (the modal closes itself here). */
+  onCancel?: () => void;
+}
+
+function roleColumns(onAdd: (role: AvailableRole) => void): DataColumn<AvailableRole>[] {
+  return [
+    {
+      key: 'name',
+      header: 'Role Name',
+      sortValue: (role) => role.displayableName,
+      render: (role) => role.displayableName,
+    },
+    {
+      key: 'add',
+      header: 'Add',
+      className: 'text-end manage-access-add-col',
+      render: (role) => (
+        <Button
+          variant="outline-primary"
+          size="sm"
+          aria-label={`Add ${role.displayableName}`}
+          onClick={() => onAdd(role)}
+        >
+          <PlusIcon />
+        </Button>
+      ),
+    },
+  ];
+}
+
+/**
+ * Manage Access: current and pending access, the roles that may be added, the selection and its
+ * justification. A vendor's own changes become requests for the BRMs; a BRM or admin managing
+ * another user (`isManager`) changes the roles at once. Used by /vendor/request-access and, as a
+ * modal, by Manage Users.
+ */
+export function ManageAccess({ username, email, isManager, canShowAll, onCancel }: ManageAccessProps) {
+  const id = useId();
+  const subject = { username, email, isManager };
+  const [showAll, setShowAll] = useState(false);
+  const [selected, setSelected] = useState<AvailableRole[]>([]);
+  const [justification, setJustification] = useState('');
+  const [isTouched, setIsTouched] = useState(false);
+  const [openModal, setOpenModal] = useState<'current' | 'pending'>();
+  const current = useCurrentAccess(username);
+  const pending = usePendingAccess(username);
+  const available = useAvailableRoles(username, canShowAll && showAll);
+
+  const clear = () => {
+    setSelected([]);
+    setJustification('');
+    setIsTouched(false);
+  };
+  const submit = useRequestRoles(subject, clear);
+  const chosen = new Set(selected.map((role) => role.name));
+  const rows = (available.data ?? noRoles).filter((role) => !chosen.has(role.name));
+  const table = useDataTable({
+    rows,
+    columns: roleColumns((role) => setSelected((list) => [...list, role])),
+    pageSize: ROLES_PAGE_SIZE,
+    filterText: (role) => [role.displayableName],
+    initialSort: { key: 'name', direction: 'asc' },
+  });
+  const canSubmit = selected.length > 0 && !reasonError(justification) && !submit.isPending;
+  const pendingCount = (pending.data ?? []).reduce((sum, request) => sum + request.items.length, 0);
+
+  return (
+    <div className="manage-access">
+      <div className="d-flex flex-wrap gap-2 mb-3">
+        <Button variant="outline-primary" onClick={() => setOpenModal('current')}>
+          Current Access{' '}
+          <Badge bg="primary" pill>
+            {current.data?.length ?? 0}
+          </Badge>
+        </Button>
+        <Button variant="outline-primary" onClick={() => setOpenModal('pending')}>
+          Pending Access{' '}
+          <Badge bg="primary" pill>
+            {pendingCount}
+          </Badge>
+        </Button>
+      </div>
+      <Row className="g-4">
+        <Col lg={7}>
+          <h2 className="h5">Available Roles</h2>
+          {canShowAll && (
+            <Form.Check
+              type="checkbox"
+              id={`${id}-show-all`}
+              className="mb-2"
+              label="Show all available roles"
+              checked={showAll}
+              onChange={(event) => setShowAll(event.target.checked)}
+            />
+          )}
+          {available.isPending ? (
+            <p role="status">
+              <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
+              Loading available roles…
+            </p>
+          ) : (
+            <DataTable
+              table={table}
+              caption="Available roles"
+              filterLabel="Filter by name"
+              emptyText={accessMessages.empty}
+              getRowKey={(role) => role.name}
+            />
+          )}
+        </Col>
+        <Col lg={5}>
+          <Form
+            noValidate
+            aria-labelledby={`${id}-selected`}
+            onSubmit={(event) => {
+              event.preventDefault();
+              setIsTouched(true);
+              if (canSubmit) submit.mutate({ roles: selected, justification: justification.trim() });
+            }}
+          >
+            <h2 className="h5" id={`${id}-selected`}>
+              Selected Roles
+            </h2>
+            {selected.length === 0 ? (
+              <p className="text-body-secondary">No roles selected. Add roles from the list.</p>
+            ) : (
+              <ul className="list-group mb-3">
+                {selected.map((role) => (
+                  <li
+                    key={role.name}
+                    className="list-group-item d-flex justify-content-between align-items-center gap-2"
+                  >
+                    {role.displayableName}
+                    <Button
+                      variant="outline-secondary"
+                      size="sm"
+                      aria-label={`Remove ${role.displayableName} from the selection`}
+                      onClick={() => setSelected((list) => list.filter((r) => r.name !== role.name))}
+                    >
+                      <CrossIcon />
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <ReasonField
+              label="Justification"
+              value={justification}
+              onChange={setJustification}
+              isTouched={isTouched}
+            />
+            <div className="d-flex gap-2 justify-content-end">
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  clear();
+                  onCancel?.();
+                }}
+              >
+                Cancel
+              </Button>
+              <Button type="submit" variant="primary" disabled={!canSubmit}>
+                Submit
+              </Button>
+            </div>
+          </Form>
+        </Col>
+      </Row>
+      <CurrentAccessModal
+        subject={subject}
+        show={openModal === 'current'}
+        onClose={() => setOpenModal(undefined)}
+      />
+      <PendingAccessModal
+        subject={subject}
+        show={openModal === 'pending'}
+        onClose={() => setOpenModal(undefined)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import { useMutation } from '@tanstack/react-query';
+import { profileMessages } from '@pra/contracts/profile';
+import { changePassword, reauthenticate } from '../../api/profile';
+import { ApiError } from '../../api/client';
+import { showAlert } from '../../app/alerts';
+import { withLoading } from '../../app/loading';
+
+/** A wrong current password, as the form reports it. */
+class IncorrectPassword extends Error {}
+
+/**
+ * Confirms the current password (GET /api/user/auth), then sets the new one. The server's own
+ * messages are shown for refusals it explains (policy, last passwords, lockout); anything else is
+ * the spec's 'Unexpected error while changing password'.
+ */
+export function useChangePassword(username: string, onChanged: () => void) {
+  return useMutation({
+    mutationFn: ({ currentPassword, newPassword }: { currentPassword: string; newPassword: string }) =>
+      withLoading(async () => {
+        const confirmed = await reauthenticate(username, currentPassword);
+        if (confirmed.authentication !== 'success') throw new IncorrectPassword();
+        return changePassword({ newPassword });
+      }),
+    onSuccess: (result) => {
+      if (!result.success) {
+        showAlert(profileMessages.unexpected, 'danger');
+        return;
+      }
+      showAlert(profileMessages.changed, 'success');
+      onChanged();
+    },
+    onError: (error) => {
+      if (error instanceof IncorrectPassword) showAlert(profileMessages.incorrect, 'danger');
+      else if (error instanceof ApiError && (error.status === 400 || error.status === 429)) {
+        showAlert(error.message, 'danger');
+      } else showAlert(profileMessages.unexpected, 'danger');
+    },
+  });
+}

@@ -11,6 +11,7 @@ import { activationRoutes } from './features/activation/routes';
 import { administrationRoutes } from './features/administration/routes';
 import { approvalsRoutes } from './features/approvals/routes';
 import { devMailboxRoutes } from './features/dev-mailbox/routes';
+import { recoveryRoutes } from './features/recovery/routes';
 import { registrationRoutes } from './features/registration/routes';
 import { authRoutes } from './features/auth/routes';
 import { sessionRoutes } from './features/session/routes';
@@ -93,6 +94,7 @@ export async function buildApp(
   await app.register(approvalsRoutes, ctx);
   await app.register(registrationRoutes, ctx);
   await app.register(activationRoutes, ctx);
+  await app.register(recoveryRoutes, ctx);
   await app.register(devMailboxRoutes, ctx);
   await app.register(systemRoutes, ctx);
   await app.register(administrationRoutes, ctx);

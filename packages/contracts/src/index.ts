@@ -10,3 +10,4 @@ export * from './text-fields';
 export * from './text';
 export * from './user';
 export * from './administration';
+export * from './recovery';

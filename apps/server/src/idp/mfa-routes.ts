@@ -13,7 +13,7 @@ import { checkCsrf, parseForm, sendExpired } from './page-replies';
 import { enrolPage, passcodePage, postResponsePage } from './pages';
 import { samlUrls } from './saml-entities';
 import { createSignedResponse } from './saml-response';
-import { newTotpSecret, secretGroups, totpQrDataUrl } from './totp';
+import { newTotpSecret, secretGroups, totpQrDataUrl } from '../identity/mfa/totp';
 
 const mfaForm = z.strictObject({
   csrfToken: z.string(),

@@ -4,23 +4,22 @@ import { recordAudit } from '../identity/audit';
 import { claimAttempt, lockKey, releaseAttempt, type AttemptClaim } from './lockout';
 import { signInMessages } from './password-step';
 import { recordSignInFailure, type FailedAccount } from './sign-in-failure';
-import { matchTotpStep } from './totp';
+import { matchTotpStep } from '../identity/mfa/totp';
+import {
+  acceptDevicePasscode,
+  findConfirmedDevice as findDevice,
+  type ConfirmedDevice,
+} from '../identity/mfa/totp-device';
 
 export type MfaAccount = FailedAccount;
 
 export type MfaOutcome = { ok: true } | { ok: false; message: string };
 
-export type ConfirmedDevice = NonNullable<Awaited<ReturnType<typeof findConfirmedDevice>>>;
+export type { ConfirmedDevice };
 
 /** The account's confirmed authenticator, if it has one. */
-export async function findConfirmedDevice(ctx: AppContext, accountId: string) {
-  return ctx.db
-    .selectFrom('mfa_devices')
-    .select(['id', 'secret_encrypted', 'last_used_step'])
-    .where('account_id', '=', accountId)
-    .where('confirmed_at', 'is not', null)
-    .orderBy('confirmed_at', 'desc')
-    .executeTakeFirst();
+export function findConfirmedDevice(ctx: AppContext, accountId: string) {
+  return findDevice(ctx.db, accountId);
 }
 
 /** Counts the passcode attempt before it is checked, like a password (lockout.ts). */
@@ -96,20 +95,7 @@ export async function verifyPasscode(
 ): Promise<MfaOutcome> {
   const claim = await claimPasscodeAttempt(ctx, input.account, input.clientAddress);
   if (!claim) return { ok: false, message: signInMessages.locked };
-  const { device } = input;
-  const step = await matchTotpStep(ctx.encryptor.decrypt(device.secret_encrypted), input.code);
-  const lastUsed = device.last_used_step === null ? null : Number(device.last_used_step);
-  if (step === null || (lastUsed !== null && step <= lastUsed)) {
-    return refuse(ctx, claim, input.account, input.clientAddress, 'verify');
-  }
-  // The guarded update makes the step single-use even when two instances check it at once.
-  const claimed = await ctx.db
-    .updateTable('mfa_devices')
-    .set({ last_used_step: step })
-    .where('id', '=', device.id)
-    .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)]))
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) {
+  if (!(await acceptDevicePasscode(ctx, input.device, input.code))) {
     return refuse(ctx, claim, input.account, input.clientAddress, 'verify');
   }
   await releaseAttempt(ctx.db, claim);

@@ -19,4 +19,5 @@ export const queryKeys = {
   emailInUse: (email: string) => ['email-in-use', email.toLowerCase()] as const,
   /** The server's answer for the activation code of an emailed link. */
   activationLinkCode: (code: string) => ['activation-link-code', code] as const,
+  resetLinkCode: (code: string) => ['reset-link-code', code] as const,
 } as const;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, Tx } from '../../platform/db';
+import type { Tx } from '../../platform/db';
 
 /** Marks an unused, unexpired code used; undefined when another request got there first. */
 export async function claimActivationCode(tx: Tx, codeId: string): Promise<{ id: string } | undefined> {

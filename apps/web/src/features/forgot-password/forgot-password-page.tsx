@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useReducer, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import type { IdentifyByCodeResponse, SetPasswordBody } from '@pra/contracts';
 import { recoveryMessages } from '@pra/contracts/recovery';
@@ -8,6 +8,7 @@ import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../app/alerts';
 import { withLoading } from '../../app/loading';
 import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';
+import { WizardHeading } from '../../components/wizard/wizard-heading';
 import { PasswordField } from '../../components/password-field/password-field';
 import { IdentifyStep } from './identify-step';
 import { DoneStep, EmailSentStep, LinkStep } from './simple-steps';
@@ -42,29 +43,17 @@ function ForgotPasswordWizard({ link }: { link: IdentifyByCodeResponse | undefin
     onError: (error) => showAlert(failureMessage(error, recoveryMessages.changeUnexpected), 'danger'),
   });
 
-  // Move focus to the new step's heading so screen readers announce it.
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const isFirstStep = useRef(true);
-  useEffect(() => {
-    if (isFirstStep.current) {
-      isFirstStep.current = false;
-      return;
-    }
-    headingRef.current?.focus();
-  }, [state.step]);
-
   const onVerified = useCallback(() => dispatch({ type: 'verified' }), []);
   const back = () => dispatch({ type: 'back' });
 
   return (
     <>
-      <h1 className="page-title">Forgot Password</h1>
-      <p className="text-body-secondary mb-1">
-        Step {state.step + 1} of {STEP_COUNT}
-      </p>
-      <h2 ref={headingRef} tabIndex={-1} className="h4 mb-3">
-        {stepTitles[state.step]}
-      </h2>
+      <WizardHeading
+        title="Forgot Password"
+        step={state.step}
+        stepCount={STEP_COUNT}
+        stepTitle={stepTitles[state.step]}
+      />
       <div className="row">
         <div className="col-lg-9 col-xl-8">
           {state.step === STEP.identify && (

@@ -10,6 +10,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { activationRoutes } from './features/activation/routes';
 import { administrationRoutes } from './features/administration/routes';
 import { approvalsRoutes } from './features/approvals/routes';
+import { authenticatorRoutes } from './features/authenticator/routes';
 import { devMailboxRoutes } from './features/dev-mailbox/routes';
 import { recoveryRoutes } from './features/recovery/routes';
 import { registrationRoutes } from './features/registration/routes';
@@ -95,6 +96,7 @@ export async function buildApp(
   await app.register(registrationRoutes, ctx);
   await app.register(activationRoutes, ctx);
   await app.register(recoveryRoutes, ctx);
+  await app.register(authenticatorRoutes, ctx);
   await app.register(devMailboxRoutes, ctx);
   await app.register(systemRoutes, ctx);
   await app.register(administrationRoutes, ctx);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accountSummary } from './activation';
-import { personName } from './text-fields';
+import { personName, plainText } from './text-fields';
 import { inputText } from './text';
 import { successResponse } from './system';
 
@@ -116,4 +116,51 @@ export const recoveryMessages = {
   codeUsed: 'The code has already been used',
   codeAccountInactive: 'The account is not active',
   notVerified: 'Verify your identity for this account first',
+} as const;
+
+/** POST /api/user/authenticator/pair: the signed-in account pairs a phone. */
+export const pairAuthenticatorBody = z.strictObject({
+  nickname: plainText({ max: 64 }),
+});
+export type PairAuthenticatorBody = z.infer<typeof pairAuthenticatorBody>;
+export const pairAuthenticatorResponse = z.object({
+  /** The link the QR code carries; the device key is in its fragment (never sent to a server). */
+  pairingUrl: z.string(),
+  qrDataUrl: z.string(),
+});
+export type PairAuthenticatorResponse = z.infer<typeof pairAuthenticatorResponse>;
+
+const deviceKey = inputText().min(20).max(100);
+
+/** POST /api/authenticator/status: the paired phone asks what waits for it. */
+export const authenticatorStatusBody = z.strictObject({ deviceKey });
+export const authenticatorStatus = z.object({
+  username: z.string(),
+  nickname: z.string(),
+  /** The current passcode of the account's authenticator, when it has a TOTP device. */
+  passcode: z.string().optional(),
+  secondsLeft: z.number().optional(),
+  requests: z.array(
+    z.object({
+      id: z.string(),
+      purpose: z.enum(['signin', 'reset']),
+      clientAddress: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
+});
+export type AuthenticatorStatus = z.infer<typeof authenticatorStatus>;
+
+/** POST /api/authenticator/answer: Approve or Deny one request. */
+export const authenticatorAnswerBody = z.strictObject({
+  deviceKey,
+  id: z.uuid(),
+  approve: z.boolean(),
+});
+export type AuthenticatorAnswerBody = z.infer<typeof authenticatorAnswerBody>;
+export const authenticatorAnswerResponse = successResponse;
+
+export const authenticatorMessages = {
+  notPaired: 'This authenticator is not paired with an account. Pair it again from your profile.',
+  gone: 'This request is no longer waiting for an answer.',
 } as const;

@@ -136,3 +136,71 @@ test('by reset email: the link verifies, works once, and a used link returns to 
   await expect(page.getByRole('heading', { name: 'Identify Yourself' })).toBeVisible();
   await expectAccessible(page, 'Identify Yourself after an invalid link');
 });
+
+test.describe('by push', () => {
+  let phone: Page;
+
+  test.beforeAll(async ({ browser }) => {
+    // The computer signs in and pairs; a second context, the size of a phone, plays the phone.
+    const computer = await browser.newPage();
+    await signInFromHome(computer, VENDOR.username);
+    await computer.goto('/authenticator');
+    await computer.getByLabel('Phone nickname').fill('Jane’s phone');
+    await computer.getByRole('button', { name: 'Pair Phone' }).click();
+    await expect(computer.getByRole('img', { name: /QR code that pairs your phone/ })).toBeVisible();
+    await expectAccessible(computer, 'pairing QR code');
+    await computer.getByText('Cannot scan the code?').click();
+    const pairingUrl = await computer.getByRole('link', { name: /\/authenticator#key=/ }).getAttribute('href');
+    await logOut(computer);
+    await computer.close();
+
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    phone = await context.newPage();
+    await phone.goto(pairingUrl!);
+    await expect(phone.getByText(/Paired as Jane’s phone for jdoe/)).toBeVisible();
+    // The key left the address bar; the phone keeps it in its storage.
+    expect(phone.url()).not.toContain('#key=');
+    await expect(phone.getByText('No requests are waiting.', { exact: false })).toBeVisible();
+    await expect(phone.getByText(/^\d{6}$/)).toBeVisible();
+    await expectAccessible(phone, '/authenticator on a phone');
+  });
+
+  test.afterAll(async () => phone?.context().close());
+
+  async function sendPush(page: Page) {
+    await identify(page);
+    await page.getByRole('button', { name: 'Send Push' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Waiting for approval' });
+    await expect(dialog).toBeVisible();
+    return dialog;
+  }
+
+  test('denied on the phone: PingID app verification was declined', async ({ page }) => {
+    const dialog = await sendPush(page);
+    await expectAccessible(page, 'waiting dialog');
+    await expect(phone.getByRole('heading', { name: 'Password reset request' })).toBeVisible();
+    await expectAccessible(phone, 'pending request on the phone');
+    await phone.getByRole('button', { name: 'Deny' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByRole('alert').filter({ hasText: 'PingID app verification was declined' }).first()).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Select a verification method' })).toBeVisible();
+  });
+
+  test('Cancel in the waiting dialog aborts the push request', async ({ page }) => {
+    const dialog = await sendPush(page);
+    await expect(phone.getByRole('heading', { name: 'Password reset request' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toHaveCount(0);
+    // The request ended: the phone no longer offers it, and the page shows no failure.
+    await expect(phone.getByRole('heading', { name: 'Password reset request' })).toHaveCount(0);
+    await expect(page.getByText('PingID timed-out waiting for verification')).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Select a verification method' })).toBeVisible();
+  });
+
+  test('approved on the phone: the vendor sets a new password and signs in with it', async ({ page }) => {
+    await sendPush(page);
+    await phone.getByRole('button', { name: 'Approve' }).click();
+    await expect(page.getByText('PingID push verification succeeded')).toBeVisible();
+    await setPasswordAndSignIn(page, passwords[2]!);
+  });
+});

@@ -142,7 +142,8 @@ test.describe('by push', () => {
 
   test.beforeAll(async ({ browser }) => {
     // The computer signs in and pairs; a second context, the size of a phone, plays the phone.
-    const computer = await browser.newPage();
+    const computerContext = await browser.newContext();
+    const computer = await computerContext.newPage();
     await signInFromHome(computer, VENDOR.username);
     await computer.goto('/authenticator');
     await computer.getByLabel('Phone nickname').fill('Jane’s phone');
@@ -152,7 +153,7 @@ test.describe('by push', () => {
     await computer.getByText('Cannot scan the code?').click();
     const pairingUrl = await computer.getByRole('link', { name: /\/authenticator#key=/ }).getAttribute('href');
     await logOut(computer);
-    await computer.close();
+    await computerContext.close();
 
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
     phone = await context.newPage();

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../platform/app-context';
 import { recordAudit } from '../identity/audit';
+import { mfaProvider } from '../identity/mfa/provider';
+import { hitRateLimit } from '../identity/rate-limit';
 import { claimAttempt, lockKey, releaseAttempt, type AttemptClaim } from './lockout';
 import { signInMessages } from './password-step';
 import { recordSignInFailure, type FailedAccount } from './sign-in-failure';
@@ -100,4 +102,52 @@ export async function verifyPasscode(
   }
   await releaseAttempt(ctx.db, claim);
   return { ok: true };
+}
+
+/** Pushes to one account within a window at sign-in: a person approves one, not a stream. */
+const SIGNIN_PUSH_LIMIT = { limit: 5, windowSeconds: 900 };
+
+export const pushMessages = {
+  denied: 'The sign-in was denied on your authenticator.',
+  timeout: 'Your authenticator did not answer in time. Try again, or use a passcode.',
+  tooMany: 'Too many push requests. Use a passcode, or wait a few minutes.',
+  unavailable: 'No paired authenticator can receive a push. Use a passcode.',
+} as const;
+
+/**
+ * A push to the account's paired authenticator (the MFA provider's), waiting for Approve or
+ * Deny. A denial counts toward the lockout like a wrong passcode; no answer does not.
+ */
+export async function verifyPush(
+  ctx: AppContext,
+  input: { account: MfaAccount; clientAddress: string; signal: AbortSignal },
+): Promise<MfaOutcome> {
+  const limit = await hitRateLimit(ctx.db, `signin-push:${input.account.id}`, SIGNIN_PUSH_LIMIT);
+  if (!limit.allowed) return { ok: false, message: pushMessages.tooMany };
+  const claim = await claimPasscodeAttempt(ctx, input.account, input.clientAddress);
+  if (!claim) return { ok: false, message: signInMessages.locked };
+  const provider = mfaProvider(ctx);
+  const device = await provider.device(input.account.id);
+  if (!device?.canPush) {
+    await releaseAttempt(ctx.db, claim);
+    return { ok: false, message: pushMessages.unavailable };
+  }
+  const outcome = await provider.push({
+    account: input.account,
+    purpose: 'signin',
+    clientAddress: input.clientAddress,
+    signal: input.signal,
+  });
+  if (outcome === 'success') {
+    await releaseAttempt(ctx.db, claim);
+    return { ok: true };
+  }
+  if (outcome === 'timeout') {
+    await releaseAttempt(ctx.db, claim);
+    return { ok: false, message: pushMessages.timeout };
+  }
+  const refused = await refuse(ctx, claim, input.account, input.clientAddress, 'push');
+  return refused.ok || refused.message === signInMessages.locked
+    ? refused
+    : { ok: false, message: pushMessages.denied };
 }

@@ -15,10 +15,11 @@ import {
   verifyOtpBody,
   verifyOtpResponse,
 } from '@pra/contracts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../platform/app-context';
 import { AppError, messages } from '../../platform/app-error';
+import { abortOnClose } from '../../http/abort-on-close';
 import { createGuards } from '../../http/guards';
 import type { Session } from '../../http/session';
 import { enforceRateLimit, hitRateLimit, type RateLimitRule } from '../../identity/rate-limit';
@@ -45,15 +46,6 @@ const RESET_MAIL_LIMIT: RateLimitRule = { limit: 3, windowSeconds: 3600 };
 function caller(request: FastifyRequest): { session: Session; clientAddress: string } {
   if (!request.session) throw new AppError('forbidden', messages.csrf);
   return { session: request.session, clientAddress: request.ip };
-}
-
-/** Aborted when the browser goes away before the answer (Cancel, a new attempt, a closed tab). */
-function abortOnDisconnect(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }
 
 export const recoveryRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
@@ -110,7 +102,7 @@ export const recoveryRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx
     async (request, reply) => {
       const who = caller(request);
       if (!(await addressAllows(request.ip))) return { result: 'tooManyAttempts' as const };
-      return { result: await pingPush(ctx, who, request.body.username, abortOnDisconnect(reply)) };
+      return { result: await pingPush(ctx, who, request.body.username, abortOnClose(reply)) };
     },
   );
 

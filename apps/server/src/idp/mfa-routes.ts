@@ -11,14 +11,12 @@ import { clearFailures, lockKey } from './lockout';
 import { readLoginState, writeLoginState, type LoginState } from './login-state';
 import { confirmEnrolment, findConfirmedDevice, verifyPasscode, verifyPush } from './mfa-step';
 import { mfaProvider } from '../identity/mfa/provider';
-import { pairAuthenticator } from '../identity/mfa/push';
-import { recordAudit } from '../identity/audit';
-import { routes } from '@pra/contracts';
+import { pairPhone as pairPhoneWith } from '../identity/mfa/push';
 import { checkCsrf, parseForm, sendExpired } from './page-replies';
 import { enrolPage, passcodePage, postResponsePage } from './pages';
 import { samlUrls } from './saml-entities';
 import { createSignedResponse } from './saml-response';
-import { newTotpSecret, qrDataUrl, secretGroups, totpQrDataUrl } from '../identity/mfa/totp';
+import { newTotpSecret, secretGroups, totpQrDataUrl } from '../identity/mfa/totp';
 
 const mfaForm = z.strictObject({
   csrfToken: z.string(),
@@ -88,7 +86,14 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
       email: account.email,
     });
     await writeLoginState(ctx.db, session, null);
-    const pairing = pairPhone ? await pairPhoneAtEnrolment(account, clientAddress) : undefined;
+    const pairing = pairPhone
+      ? await pairPhoneWith(ctx, {
+          account,
+          nickname: 'Phone paired at enrolment',
+          clientAddress,
+          details: { at: 'enrolment' },
+        })
+      : undefined;
     const page = postResponsePage({
       hospitalName,
       acsUrl: samlUrls(ctx).acsUrl,
@@ -97,23 +102,6 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
       pairing,
     });
     return sendPage(reply, 200, page);
-  }
-
-  /** Pairing offered at enrolment: the phone that just enrolled also receives pushes. */
-  async function pairPhoneAtEnrolment(account: Account, clientAddress: string) {
-    const deviceKey = await ctx.db.transaction().execute(async (tx) => {
-      const key = await pairAuthenticator(tx, account.id, 'Phone paired at enrolment');
-      await recordAudit(tx, {
-        action: 'mfa.pair',
-        outcome: 'success',
-        actor: { id: account.id, username: account.username },
-        clientAddress,
-        details: { at: 'enrolment' },
-      });
-      return key;
-    });
-    const pairingUrl = `${ctx.config.publicUrl}${routes.authenticator}#key=${deviceKey}`;
-    return { pairingUrl, qrDataUrl: await qrDataUrl(pairingUrl) };
   }
 
   /** The passcode page, with Send Push when the account has a paired authenticator. */

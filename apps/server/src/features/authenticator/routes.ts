@@ -7,7 +7,6 @@ import {
   authenticatorStatusBody,
   pairAuthenticatorBody,
   pairAuthenticatorResponse,
-  routes,
 } from '@pra/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../platform/app-context';
@@ -17,11 +16,11 @@ import { recordAudit } from '../../identity/audit';
 import {
   answerPush,
   authenticatorByKey,
-  pairAuthenticator,
+  pairPhone,
   pendingPushes,
   touchAuthenticator,
 } from '../../identity/mfa/push';
-import { currentTotp, qrDataUrl } from '../../identity/mfa/totp';
+import { currentTotp } from '../../identity/mfa/totp';
 import { findConfirmedDevice } from '../../identity/mfa/totp-device';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 
@@ -49,20 +48,11 @@ export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app
       preHandler: [guards.requireLogin],
     },
     async (request) => {
-      const account = request.account!;
-      const deviceKey = await ctx.db.transaction().execute(async (tx) => {
-        const key = await pairAuthenticator(tx, account.id, request.body.nickname);
-        await recordAudit(tx, {
-          action: 'mfa.pair',
-          outcome: 'success',
-          actor: { id: account.id, username: account.username },
-          clientAddress: request.ip,
-          details: { nickname: request.body.nickname },
-        });
-        return key;
+      return pairPhone(ctx, {
+        account: request.account!,
+        nickname: request.body.nickname,
+        clientAddress: request.ip,
       });
-      const pairingUrl = `${ctx.config.publicUrl}${routes.authenticator}#key=${deviceKey}`;
-      return { pairingUrl, qrDataUrl: await qrDataUrl(pairingUrl) };
     },
   );
 

@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import { routes } from '@pra/contracts/paths';
 import type { AppContext } from '../../platform/app-context';
+import { recordAudit } from '../audit';
+import { qrDataUrl } from './totp';
 import type { Db, Tx } from '../../platform/db';
 import type { PushOutcome, PushRequest } from './provider';
 
@@ -157,4 +160,33 @@ export async function pushAndWait(ctx: AppContext, request: PushRequest): Promis
     .where('id', '=', id)
     .executeTakeFirst();
   return row?.status === 'approved' ? 'success' : row?.status === 'denied' ? 'failure' : 'timeout';
+}
+
+/**
+ * Pairs a phone with the account (audited) and returns the link the QR code carries, the device
+ * key in its fragment (browsers never send it to a server), and the QR code itself.
+ */
+export async function pairPhone(
+  ctx: AppContext,
+  request: {
+    account: { id: string; username: string };
+    nickname: string;
+    clientAddress: string;
+    details?: Record<string, unknown>;
+  },
+): Promise<{ pairingUrl: string; qrDataUrl: string }> {
+  const { account } = request;
+  const deviceKey = await ctx.db.transaction().execute(async (tx) => {
+    const key = await pairAuthenticator(tx, account.id, request.nickname);
+    await recordAudit(tx, {
+      action: 'mfa.pair',
+      outcome: 'success',
+      actor: { id: account.id, username: account.username },
+      clientAddress: request.clientAddress,
+      details: { nickname: request.nickname, ...request.details },
+    });
+    return key;
+  });
+  const pairingUrl = `${ctx.config.publicUrl}${routes.authenticator}#key=${deviceKey}`;
+  return { pairingUrl, qrDataUrl: await qrDataUrl(pairingUrl) };
 }

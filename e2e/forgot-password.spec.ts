@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './support/axe';
 import {
   completeIdpSignIn,
+  currentPassword,
   enrolledPasscode,
   isEnrolled,
   rememberPassword,
@@ -196,6 +197,22 @@ test.describe('by push', () => {
     await expect(phone.getByRole('heading', { name: 'Password reset request' })).toHaveCount(0);
     await expect(page.getByText('PingID timed-out waiting for verification')).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'Select a verification method' })).toBeVisible();
+  });
+
+  test('the IdP offers Send Push beside the passcode; the phone approves the sign-in', async ({ page }) => {
+    await page.goto('/home');
+    await page.getByRole('link', { name: 'Login', exact: true }).click();
+    await page.getByLabel('Username').fill(VENDOR.username);
+    await page.getByLabel('Password').fill(currentPassword(new URL(page.url()).origin, VENDOR.username));
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByLabel('Passcode')).toBeVisible();
+    await expectAccessible(page, 'IdP passcode page with push');
+    const signingIn = page.getByRole('button', { name: 'Send Push' }).click();
+    await expect(phone.getByRole('heading', { name: 'Sign-in request' })).toBeVisible();
+    await phone.getByRole('button', { name: 'Approve' }).click();
+    await signingIn;
+    await expect(page).toHaveURL(/\/welcome$/);
+    await logOut(page);
   });
 
   test('approved on the phone: the vendor sets a new password and signs in with it', async ({ page }) => {

@@ -46,14 +46,19 @@ export function AuthenticatorPage() {
 /** An unpaired device: how to pair; a signed-in visitor can make the QR code right here. */
 function NotPaired() {
   const isAuthenticated = useIsAuthenticated();
+  if (isAuthenticated) {
+    return (
+      <>
+        <p>This browser is not an authenticator. Pair your phone here, then keep this page open on it.</p>
+        <AuthenticatorPairing />
+      </>
+    );
+  }
   return (
-    <>
-      <Alert variant="info">
-        This device is not paired. Sign in to the portal on your computer, open your profile and choose Pair
-        Phone, then scan the QR code with this phone.
-      </Alert>
-      {isAuthenticated && <AuthenticatorPairing />}
-    </>
+    <Alert variant="info">
+      This device is not paired. Sign in to the portal on your computer, open your profile and choose Pair
+      Phone, then scan the QR code with this phone.
+    </Alert>
   );
 }
 

@@ -190,3 +190,11 @@ export async function pairPhone(
   const pairingUrl = `${ctx.config.publicUrl}${routes.authenticator}#key=${deviceKey}`;
   return { pairingUrl, qrDataUrl: await qrDataUrl(pairingUrl) };
 }
+
+/** Deletes pushes that ended more than a day ago; run by the housekeeping job. */
+export async function prunePushChallenges(db: Db): Promise<void> {
+  await db
+    .deleteFrom('push_challenges')
+    .where('expires_at', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
+}

@@ -91,13 +91,17 @@ test('by passcode: the vendor sets a new password and signs in with it', async (
   await expect(page.getByRole('alert').filter({ hasText: 'PingID code is not valid' }).first()).toBeVisible();
 
   const origin = new URL(page.url()).origin;
-  await page.getByLabel('6-digit passcode from your authenticator').fill(await enrolledPasscode(origin, VENDOR.username));
+  await page
+    .getByLabel('6-digit passcode from your authenticator')
+    .fill(await enrolledPasscode(origin, VENDOR.username));
   await sendCode.click();
   await expect(page.getByText('PingID code verification succeeded')).toBeVisible();
   // Back from Set New Password goes to the verification step (not the link step).
   await page.getByRole('button', { name: 'Back' }).click();
   await expect(page.getByRole('heading', { name: 'Select a verification method' })).toBeVisible();
-  await page.getByLabel('6-digit passcode from your authenticator').fill(await enrolledPasscode(origin, VENDOR.username));
+  await page
+    .getByLabel('6-digit passcode from your authenticator')
+    .fill(await enrolledPasscode(origin, VENDOR.username));
   await sendCode.click();
   await setPasswordAndSignIn(page, passwords[0]!);
 });
@@ -111,7 +115,10 @@ test('by reset email: the link verifies, works once, and a used link returns to 
   const mail = await waitForMail(page.request, VENDOR.email, /reset your password/);
   const link = /https?:\/\/\S+\/forgot-password\?code=[A-Z0-9-]+/.exec(mail.text)?.[0];
   expect(link).toBeTruthy();
-  await page.getByRole('button', { name: 'Done' }).or(page.getByRole('link', { name: 'Done' })).click();
+  await page
+    .getByRole('button', { name: 'Done' })
+    .or(page.getByRole('link', { name: 'Done' }))
+    .click();
   await expect(page).toHaveURL(/\/home$/);
 
   await page.goto(link!);
@@ -152,7 +159,9 @@ test.describe('by push', () => {
     await expect(computer.getByRole('img', { name: /QR code that pairs your phone/ })).toBeVisible();
     await expectAccessible(computer, 'pairing QR code');
     await computer.getByText('Cannot scan the code?').click();
-    const pairingUrl = await computer.getByRole('link', { name: /\/authenticator#key=/ }).getAttribute('href');
+    const pairingUrl = await computer
+      .getByRole('link', { name: /\/authenticator#key=/ })
+      .getAttribute('href');
     await logOut(computer);
     await computerContext.close();
 
@@ -184,7 +193,9 @@ test.describe('by push', () => {
     await expectAccessible(phone, 'pending request on the phone');
     await phone.getByRole('button', { name: 'Deny' }).click();
     await expect(dialog).toHaveCount(0);
-    await expect(page.getByRole('alert').filter({ hasText: 'PingID app verification was declined' }).first()).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'PingID app verification was declined' }).first(),
+    ).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Select a verification method' })).toBeVisible();
   });
 

@@ -68,16 +68,14 @@ describe.each(testDatabaseKinds)('password change and reset link on %s', (kind) 
       .orderBy('created_at')
       .executeTakeFirstOrThrow())!.id_hash;
     const account = (await findAccountById(t.ctx.db, id))!;
-    await t.ctx.db
-      .transaction()
-      .execute((tx) =>
-        sendResetLink(tx, t.ctx, {
-          account,
-          actor: null,
-          clientAddress: '127.0.0.1',
-          action: 'password.reset-link',
-        }),
-      );
+    await t.ctx.db.transaction().execute((tx) =>
+      sendResetLink(tx, t.ctx, {
+        account,
+        actor: null,
+        clientAddress: '127.0.0.1',
+        action: 'password.reset-link',
+      }),
+    );
     const link = (await outbox(t, account.email)).find((m) => m.template === 'password-reset-link');
     expect(link?.text_body).toMatch(/\/forgot-password\?code=[A-Z2-9-]{19}/);
     expect(await change(id, 'Fresh-Walrus-58', keptHash)).toBe(true);

@@ -64,6 +64,8 @@ test.beforeAll(async ({ browser }) => {
 });
 
 test('by passcode: the vendor sets a new password and signs in with it', async ({ page }) => {
+  // Up to four passcodes of one authenticator: each may wait for a fresh 30-second step.
+  test.setTimeout(180_000);
   await page.goto('/forgot-password');
   await expect(page.getByRole('heading', { name: 'Identify Yourself' })).toBeVisible();
   await expectAccessible(page, 'Identify Yourself');

@@ -13,10 +13,26 @@ interface Enrolled {
   secret: string;
   lastStep: number;
 }
+
 const storeFile = join(process.env.PRA_E2E_DIR ?? '.', 'totp-secrets.json');
 const load = (): Record<string, Enrolled> =>
   existsSync(storeFile) ? (JSON.parse(readFileSync(storeFile, 'utf8')) as Record<string, Enrolled>) : {};
 const save = (all: Record<string, Enrolled>) => writeFileSync(storeFile, JSON.stringify(all));
+
+/** Passwords a journey changed (Forgot Password), per portal and username, in a file of this run. */
+const passwordFile = join(process.env.PRA_E2E_DIR ?? '.', 'passwords.json');
+const loadPasswords = (): Record<string, string> =>
+  existsSync(passwordFile) ? (JSON.parse(readFileSync(passwordFile, 'utf8')) as Record<string, string>) : {};
+
+/** Records a password a journey set, so later sign-ins of this run (any spec file) use it. */
+export function rememberPassword(origin: string, username: string, password: string): void {
+  writeFileSync(passwordFile, JSON.stringify({ ...loadPasswords(), [`${origin}:${username}`]: password }));
+}
+
+/** The account's password in this run: the demo password unless a journey changed it. */
+export function currentPassword(origin: string, username: string): string {
+  return loadPasswords()[`${origin}:${username}`] ?? DEMO_PASSWORD;
+}
 
 /**
  * A passcode for a time step the IdP has not seen yet: the IdP accepts now ±1 step and refuses a
@@ -32,6 +48,14 @@ async function freshCode(key: string, secret: string): Promise<string> {
   return generate({ secret, epoch: step * 30 });
 }
 
+/** A passcode of the account's enrolled authenticator that the portal has not seen yet. */
+export async function enrolledPasscode(origin: string, username: string): Promise<string> {
+  const key = `${origin}:${username}`;
+  const secret = load()[key]?.secret;
+  if (!secret) throw new Error(`no enrolled secret for ${key}`);
+  return freshCode(key, secret);
+}
+
 /** Whether a journey of this run (in any spec file) already enrolled the account on that portal. */
 export function isEnrolled(origin: string, username: string): boolean {
   return load()[`${origin}:${username}`] !== undefined;
@@ -44,11 +68,11 @@ export function isEnrolled(origin: string, username: string): boolean {
 export async function completeIdpSignIn(
   page: Page,
   username: string,
-  password = DEMO_PASSWORD,
+  password?: string,
 ): Promise<'enrolled' | 'passcode'> {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Password').fill(password ?? currentPassword(new URL(page.url()).origin, username));
   await page.getByRole('button', { name: 'Sign In' }).click();
   const origin = new URL(page.url()).origin;
   const key = `${origin}:${username}`;

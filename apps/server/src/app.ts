@@ -12,7 +12,9 @@ import { administrationRoutes } from './features/administration/routes';
 import { approvalsRoutes } from './features/approvals/routes';
 import { manageUsersRoutes } from './features/manage-users/routes';
 import { terminateVendorsRoutes } from './features/terminate-vendors/routes';
+import { authenticatorRoutes } from './features/authenticator/routes';
 import { devMailboxRoutes } from './features/dev-mailbox/routes';
+import { recoveryRoutes } from './features/recovery/routes';
 import { registrationRoutes } from './features/registration/routes';
 import { authRoutes } from './features/auth/routes';
 import { sessionRoutes } from './features/session/routes';
@@ -101,6 +103,8 @@ export async function buildApp(
   await app.register(terminateVendorsRoutes, ctx);
   await app.register(registrationRoutes, ctx);
   await app.register(activationRoutes, ctx);
+  await app.register(recoveryRoutes, ctx);
+  await app.register(authenticatorRoutes, ctx);
   await app.register(devMailboxRoutes, ctx);
   await app.register(systemRoutes, ctx);
   await app.register(administrationRoutes, ctx);

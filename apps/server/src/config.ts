@@ -107,6 +107,9 @@ const settingsSchema = z.object({
   RESET_CODE_TTL_MINUTES: int(1, 24 * 60)
     .default(30)
     .describe('How long a password-reset code stays valid'),
+  PUSH_TIMEOUT_SECONDS: int(1, 300)
+    .default(60)
+    .describe('How long a push (sign-in or password reset) waits for Approve or Deny on the authenticator'),
   PASSWORD_BLOCKED_WORDS: list
     .default(['password'])
     .describe('Comma-separated words no password may contain (the hospital name is always added)'),

@@ -1,5 +1,6 @@
 // Two server processes sharing one PostgreSQL database, as behind a load balancer: a sign-in
 // started on one finishes on the other, and a session made on one is valid, and ends, on both.
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,5 +149,66 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     expect(await after.json()).toEqual({ isAuthenticated: false });
     const userAfter = await fetch(`${a.url}/api/user`, { headers: { cookie, 'x-pra-api-call': 'true' } });
     expect(userAfter.status).toBe(401);
+  });
+
+  it('a password-reset push waiting on A is approved by the phone through B', async () => {
+    // jdoe gets a TOTP device and a paired phone whose device key the test knows.
+    const deviceKey = randomBytes(32).toString('base64url');
+    const keyHash = createHash('sha256').update(`authenticator:${deviceKey}`).digest('base64url');
+    const [account] = (await runSql(database!.url, `select id, email from accounts where username = 'jdoe'`))
+      .rows as { id: string; email: string }[];
+    const encryptor = createEncryptor(readFileSync(join(dataDir, 'data-encryption-key'), 'utf8').trim());
+    await runSql(
+      database!.url,
+      `insert into mfa_devices (account_id, nickname, secret_encrypted, last_used_step, confirmed_at)
+       values ($1, 'Phone', $2, null, now())`,
+      [account!.id, encryptor.encrypt('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP')],
+    );
+    await runSql(
+      database!.url,
+      `insert into authenticators (account_id, nickname, key_hash) values ($1, 'Phone', $2)`,
+      [account!.id, keyHash],
+    );
+
+    const csrf = await fetch(`${a.url}/api/csrf`, { headers: { 'x-pra-api-call': 'true' } });
+    const cookie = sessionCookie(csrf)!;
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const post = (instance: Instance, path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${instance.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-pra-api-call': 'true', ...headers },
+        body: JSON.stringify(body),
+      });
+    const browser = { cookie, 'x-csrf-token': csrfToken };
+    const identified = await post(
+      a,
+      '/api/user/forgot-password/identify',
+      { username: 'jdoe', email: account!.email },
+      browser,
+    );
+    expect(((await identified.json()) as { isAccountValid: boolean }).isAccountValid).toBe(true);
+    const waiting = post(a, '/api/user/forgot-password/ping-push', { username: 'jdoe' }, browser);
+
+    // The phone has a session of its own, on B.
+    const phoneCsrf = await fetch(`${b.url}/api/csrf`, { headers: { 'x-pra-api-call': 'true' } });
+    const phone = {
+      cookie: sessionCookie(phoneCsrf)!,
+      'x-csrf-token': ((await phoneCsrf.json()) as { csrfToken: string }).csrfToken,
+    };
+    let requestId: string | undefined;
+    for (let i = 0; i < 50 && !requestId; i += 1) {
+      const status = await post(b, '/api/authenticator/status', { deviceKey }, phone);
+      requestId = ((await status.json()) as { requests: { id: string }[] }).requests[0]?.id;
+      if (!requestId) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(requestId).toBeDefined();
+    const answer = await post(
+      b,
+      '/api/authenticator/answer',
+      { deviceKey, id: requestId, approve: true },
+      phone,
+    );
+    expect(answer.status).toBe(200);
+    expect(await (await waiting).json()).toEqual({ result: 'success' });
   });
 });

@@ -15,3 +15,4 @@ export * from './manage-users';
 export * from './terminate-vendors';
 export * from './access';
 export * from './profile';
+export * from './recovery';

@@ -32,6 +32,18 @@ export const api = {
   requestAccess: '/api/vendor/access/request',
   removeAccess: '/api/vendor/access/current/cancel',
   cancelPendingAccess: '/api/vendor/access/pending/cancel',
+  forgotUserIdSearch: '/api/user/forgot-user-id/search',
+  forgotIdentify: '/api/user/forgot-password/identify',
+  forgotIdentifyByCode: '/api/user/forgot-password/identify-by-code',
+  forgotPingPush: '/api/user/forgot-password/ping-push',
+  forgotVerifyOtp: '/api/user/forgot-password/verify-otp',
+  forgotSendResetEmail: '/api/user/forgot-password/send-reset-email',
+  forgotSetPassword: '/api/user/forgot-password/set-password',
+  /** The signed-in account pairs a phone as its authenticator (answers the QR code's link). */
+  authenticatorPair: '/api/user/authenticator/pair',
+  /** The paired phone: its pending pushes and current passcode (device key in the body). */
+  authenticatorStatus: '/api/authenticator/status',
+  authenticatorAnswer: '/api/authenticator/answer',
 } as const;
 
 /** The browser routes of the spec's route table. */
@@ -43,6 +55,7 @@ export const routes = {
   activateAccount: '/activate-account',
   forgotUserId: '/forgot-user-id',
   forgotPassword: '/forgot-password',
+  authenticator: '/authenticator',
   authFailure: '/auth-failure',
   statusCheck: '/status_check',
   fakeSp: '/fakesp',

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../platform/db';
+import type { AccountSummary } from '@pra/contracts';
 import type { Account, AccountStatus } from '../platform/db-schema';
 
 export async function findAccountByUsername(db: Db | Tx, username: string): Promise<Account | undefined> {
@@ -8,6 +9,16 @@ export async function findAccountByUsername(db: Db | Tx, username: string): Prom
     .selectAll()
     .where(sql<string>`lower(username)`, '=', username.toLowerCase())
     .executeTakeFirst();
+}
+
+/** An account as the activation and recovery flows show it. */
+export function accountSummary(account: Account): AccountSummary {
+  return {
+    username: account.username,
+    givenName: account.given_name,
+    familyName: account.family_name,
+    email: account.email,
+  };
 }
 
 export async function findAccountById(db: Db | Tx, id: string): Promise<Account | undefined> {

@@ -1,6 +1,6 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Tx } from '../platform/db';
+import type { Db, Tx } from '../platform/db';
 
 /** 32 letters and digits that cannot be mistaken for one another (no I, O, 0, 1). */
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -57,4 +57,15 @@ export async function createCode(
     })
     .execute();
   return code;
+}
+
+/** A code by its hash, with its account and whether it has expired (by the database's clock). */
+export async function findCodeWithAccount(db: Db | Tx, codeHash: string) {
+  return db
+    .selectFrom('codes as c')
+    .innerJoin('accounts as a', 'a.id', 'c.account_id')
+    .selectAll('a')
+    .select(['c.id as codeId', 'c.kind', 'c.used_at', sql<boolean>`c.expires_at <= now()`.as('expired')])
+    .where('c.code_hash', '=', codeHash)
+    .executeTakeFirst();
 }

@@ -163,6 +163,18 @@ export function signInLockedMail(
   );
 }
 
+/** To the account owner after a Forgot User ID search found the account: the username, and who asked. */
+export function userIdReminderMail(site: MailSite, p: { firstName: string; username: string }): MailContent {
+  return compose(site, 'user-id-reminder', `${site.hospitalName} PRA Portal: your user ID`, [
+    para(`Hello ${p.firstName},`),
+    para(
+      `Someone looked up the user ID of this email address on the Forgot User ID page. Your user ID is ${p.username}.`,
+    ),
+    linkPara('Sign in:', `${site.publicUrl}${loginUrl(routes.welcome)}`),
+    para('If this was not you, no action is needed; tell the PRA support team if it happens again.'),
+  ]);
+}
+
 /** To the account owner whenever its password changes, by the owner or through a reset. */
 export function passwordChangedMail(
   site: MailSite,

@@ -1,26 +1,27 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../platform/app-context';
 import { recordAudit } from '../identity/audit';
+import { mfaProvider } from '../identity/mfa/provider';
+import { hitRateLimit } from '../identity/rate-limit';
 import { claimAttempt, lockKey, releaseAttempt, type AttemptClaim } from './lockout';
 import { signInMessages } from './password-step';
 import { recordSignInFailure, type FailedAccount } from './sign-in-failure';
-import { matchTotpStep } from './totp';
+import { matchTotpStep } from '../identity/mfa/totp';
+import {
+  acceptDevicePasscode,
+  findConfirmedDevice as findDevice,
+  type ConfirmedDevice,
+} from '../identity/mfa/totp-device';
 
 export type MfaAccount = FailedAccount;
 
 export type MfaOutcome = { ok: true } | { ok: false; message: string };
 
-export type ConfirmedDevice = NonNullable<Awaited<ReturnType<typeof findConfirmedDevice>>>;
+export type { ConfirmedDevice };
 
 /** The account's confirmed authenticator, if it has one. */
-export async function findConfirmedDevice(ctx: AppContext, accountId: string) {
-  return ctx.db
-    .selectFrom('mfa_devices')
-    .select(['id', 'secret_encrypted', 'last_used_step'])
-    .where('account_id', '=', accountId)
-    .where('confirmed_at', 'is not', null)
-    .orderBy('confirmed_at', 'desc')
-    .executeTakeFirst();
+export function findConfirmedDevice(ctx: AppContext, accountId: string) {
+  return findDevice(ctx.db, accountId);
 }
 
 /** Counts the passcode attempt before it is checked, like a password (lockout.ts). */
@@ -96,22 +97,57 @@ export async function verifyPasscode(
 ): Promise<MfaOutcome> {
   const claim = await claimPasscodeAttempt(ctx, input.account, input.clientAddress);
   if (!claim) return { ok: false, message: signInMessages.locked };
-  const { device } = input;
-  const step = await matchTotpStep(ctx.encryptor.decrypt(device.secret_encrypted), input.code);
-  const lastUsed = device.last_used_step === null ? null : Number(device.last_used_step);
-  if (step === null || (lastUsed !== null && step <= lastUsed)) {
-    return refuse(ctx, claim, input.account, input.clientAddress, 'verify');
-  }
-  // The guarded update makes the step single-use even when two instances check it at once.
-  const claimed = await ctx.db
-    .updateTable('mfa_devices')
-    .set({ last_used_step: step })
-    .where('id', '=', device.id)
-    .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)]))
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) {
+  if (!(await acceptDevicePasscode(ctx, input.device, input.code))) {
     return refuse(ctx, claim, input.account, input.clientAddress, 'verify');
   }
   await releaseAttempt(ctx.db, claim);
   return { ok: true };
+}
+
+/** Pushes to one account within a window at sign-in: a person approves one, not a stream. */
+const SIGNIN_PUSH_LIMIT = { limit: 5, windowSeconds: 900 };
+
+export const pushMessages = {
+  denied: 'The sign-in was denied on your authenticator.',
+  timeout: 'Your authenticator did not answer in time. Try again, or use a passcode.',
+  tooMany: 'Too many push requests. Use a passcode, or wait a few minutes.',
+  unavailable: 'No paired authenticator can receive a push. Use a passcode.',
+} as const;
+
+/**
+ * A push to the account's paired authenticator (the MFA provider's), waiting for Approve or
+ * Deny. A denial counts toward the lockout like a wrong passcode; no answer does not.
+ */
+export async function verifyPush(
+  ctx: AppContext,
+  input: { account: MfaAccount; clientAddress: string; signal: AbortSignal },
+): Promise<MfaOutcome> {
+  const limit = await hitRateLimit(ctx.db, `signin-push:${input.account.id}`, SIGNIN_PUSH_LIMIT);
+  if (!limit.allowed) return { ok: false, message: pushMessages.tooMany };
+  const claim = await claimPasscodeAttempt(ctx, input.account, input.clientAddress);
+  if (!claim) return { ok: false, message: signInMessages.locked };
+  const provider = mfaProvider(ctx);
+  const device = await provider.device(input.account.id);
+  if (!device?.canPush) {
+    await releaseAttempt(ctx.db, claim);
+    return { ok: false, message: pushMessages.unavailable };
+  }
+  const outcome = await provider.push({
+    account: input.account,
+    purpose: 'signin',
+    clientAddress: input.clientAddress,
+    signal: input.signal,
+  });
+  if (outcome === 'success') {
+    await releaseAttempt(ctx.db, claim);
+    return { ok: true };
+  }
+  if (outcome === 'timeout') {
+    await releaseAttempt(ctx.db, claim);
+    return { ok: false, message: pushMessages.timeout };
+  }
+  const refused = await refuse(ctx, claim, input.account, input.clientAddress, 'push');
+  return refused.ok || refused.message === signInMessages.locked
+    ? refused
+    : { ok: false, message: pushMessages.denied };
 }

@@ -114,13 +114,19 @@ export function enrolPage(
             A name to recognise this device by, such as "Work phone".
           </div>
         </div>
+        <div class="form-check mb-3">
+          <input class="form-check-input" type="checkbox" id="pairPhone" name="pairPhone" value="on" />
+          <label class="form-check-label" for="pairPhone">
+            Also pair this phone for push approvals (a second QR code follows)
+          </label>
+        </div>
         <button type="submit" class="btn btn-primary w-100">Confirm</button>
       </form>`,
   });
 }
 
-/** Later sign-ins: a passcode from the enrolled authenticator. */
-export function passcodePage(p: Common): string {
+/** Later sign-ins: a passcode from the enrolled authenticator, or a push to the paired phone. */
+export function passcodePage(p: Common & { pushTo?: string | null }): string {
   return renderPage({
     hospitalName: p.hospitalName,
     heading: 'Verify your identity',
@@ -129,7 +135,22 @@ export function passcodePage(p: Common): string {
         <input type="hidden" name="csrfToken" value="${p.csrfToken}" />
         ${passcodeField(p.error, 'Enter the 6-digit passcode from your authenticator app')}
         <button type="submit" class="btn btn-primary w-100">Verify</button>
-      </form>`,
+      </form>
+      ${
+        p.pushTo
+          ? html`<p class="text-center my-3 text-body-secondary">or</p>
+              <form method="post" action="/idp/mfa/push">
+                <input type="hidden" name="csrfToken" value="${p.csrfToken}" />
+                <p id="push-help" class="form-text">
+                  Sends a sign-in request to ${p.pushTo}. Approve it on the phone's authenticator page; this
+                  page waits for the answer.
+                </p>
+                <button type="submit" class="btn btn-outline-primary w-100" aria-describedby="push-help">
+                  Send Push
+                </button>
+              </form>`
+          : html``
+      }`,
   });
 }
 
@@ -149,12 +170,35 @@ export function postResponsePage(p: {
   acsUrl: string;
   samlResponse: string;
   relayState: string | null;
+  /** Pairing asked for at enrolment: the QR code (and its link) before Continue, no auto-post. */
+  pairing?: { qrDataUrl: string; pairingUrl: string } | undefined;
 }): string {
   return renderPage({
     hospitalName: p.hospitalName,
-    heading: 'Signing you in',
-    scripts: ['/idp/assets/auto-post.js'],
-    body: html`<p>You are signed in. Continue to PRA Portal.</p>
+    heading: p.pairing ? 'Pair your phone' : 'Signing you in',
+    scripts: p.pairing ? [] : ['/idp/assets/auto-post.js'],
+    body: html`${
+        p.pairing
+          ? html`<p>
+                Scan this QR code with the phone's camera and open the link: the portal's authenticator page
+                opens, where you approve sign-ins and password resets. Keep it like a password.
+              </p>
+              <div class="text-center mb-3">
+                <img
+                  src="${p.pairing.qrDataUrl}"
+                  width="220"
+                  height="220"
+                  class="idp-qr"
+                  alt="QR code that pairs your phone as your authenticator"
+                />
+              </div>
+              <p class="small">
+                Cannot scan it? Open <a href="${p.pairing.pairingUrl}" class="text-break">this link</a> on the
+                phone.
+              </p>`
+          : html``
+      }
+      <p>You are signed in. Continue to PRA Portal.</p>
       <form method="post" action="${p.acsUrl}" id="saml-post-form">
         <input type="hidden" name="SAMLResponse" value="${p.samlResponse}" />
         ${p.relayState === null ? html`` : html`<input type="hidden" name="RelayState" value="${p.relayState}" />`}

@@ -6,6 +6,7 @@ import { migrateToLatest, migrations, type DatabaseHandle } from '../platform/db
 const tables = [
   'accounts',
   'audit_events',
+  'authenticators',
   'brm_assignments',
   'codes',
   'mfa_devices',
@@ -14,6 +15,7 @@ const tables = [
   'outbox',
   'password_history',
   'portal_settings',
+  'push_challenges',
   'rate_limits',
   'request_items',
   'requests',

@@ -203,6 +203,30 @@ export interface SigningKeysTable {
   created_at: Generated<Timestamp>;
 }
 
+export interface AuthenticatorsTable {
+  id: Generated<string>;
+  account_id: string;
+  nickname: string;
+  key_hash: string;
+  created_at: Generated<Timestamp>;
+  last_seen_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export type PushStatus = 'pending' | 'approved' | 'denied' | 'cancelled';
+
+export interface PushChallengesTable {
+  id: Generated<string>;
+  account_id: string;
+  purpose: 'signin' | 'reset';
+  status: Generated<PushStatus>;
+  client_address: string;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  answered_at: NullableTimestamp;
+  answered_by: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_domains: OrganizationDomainsTable;
@@ -223,6 +247,8 @@ export interface Database {
   portal_settings: PortalSettingsTable;
   rate_limits: RateLimitsTable;
   signing_keys: SigningKeysTable;
+  authenticators: AuthenticatorsTable;
+  push_challenges: PushChallengesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

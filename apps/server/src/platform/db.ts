@@ -19,6 +19,7 @@ import * as auditDeniedOutcome from '../migrations/0004-audit-denied-outcome';
 import * as signingKeys from '../migrations/0005-signing-keys';
 import { databaseTimeoutDefaults } from '../config';
 import * as administration from '../migrations/0006-administration';
+import * as pushAuthenticators from '../migrations/0007-push-authenticators';
 import type { Database } from './db-schema';
 import { PgliteDialect } from './pglite-dialect';
 import { runAfterCommits } from './after-commit';
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '0004-audit-denied-outcome': auditDeniedOutcome,
   '0005-signing-keys': signingKeys,
   '0006-administration': administration,
+  '0007-push-authenticators': pushAuthenticators,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

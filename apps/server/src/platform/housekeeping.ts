@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { pruneSessions } from '../http/session';
+import { prunePushChallenges } from '../identity/mfa/push';
 import { pruneRateLimits } from '../identity/rate-limit';
 import type { Db } from './db';
 
@@ -13,6 +14,7 @@ export function startHousekeeping(db: Db, log: FastifyBaseLogger): { stop(): Pro
     try {
       await pruneSessions(db);
       await pruneRateLimits(db);
+      await prunePushChallenges(db);
       await db
         .deleteFrom('saml_requests')
         .where('expires_at', '<', sql<Date>`now()`)

@@ -27,4 +27,5 @@ export const queryKeys = {
   pendingAccess: (username: string) => ['access', username.toLowerCase(), 'pending'] as const,
   availableRoles: (username: string, showAll: boolean) =>
     ['access', username.toLowerCase(), 'roles', showAll] as const,
+  resetLinkCode: (code: string) => ['reset-link-code', code] as const,
 } as const;

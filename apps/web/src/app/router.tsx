@@ -98,6 +98,13 @@ const routesInSharedLayout: Route[] = [
       async () => (await import('../features/forgot-password/forgot-password-page')).ForgotPasswordPage,
     ),
   },
+  {
+    path: routes.authenticator,
+    ...page(
+      'Authenticator',
+      async () => (await import('../features/authenticator/authenticator-page')).AuthenticatorPage,
+    ),
+  },
   guarded('registration', [
     {
       path: routes.newUser,

@@ -1,9 +1,8 @@
-import { activationMessages, type AccountSummary } from '@pra/contracts';
+import { activationMessages } from '@pra/contracts';
 import { AppError } from '../../platform/app-error';
-import { hashCode, normalizeCode } from '../../identity/codes';
+import { findCodeWithAccount, hashCode, normalizeCode } from '../../identity/codes';
 import type { Db, Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
-import { findCodeWithAccount } from './queries';
 
 export type CodeCheck =
   | { isValid: true; codeId: string; account: Account }
@@ -39,11 +38,4 @@ export function codeRefusal(check: Extract<CodeCheck, { isValid: false }>): AppE
   return new AppError(check.conflict ? 'conflict' : 'badRequest', check.invalidReason);
 }
 
-export function summary(account: Account): AccountSummary {
-  return {
-    username: account.username,
-    givenName: account.given_name,
-    familyName: account.family_name,
-    email: account.email,
-  };
-}
+export { accountSummary as summary } from '../../identity/accounts';

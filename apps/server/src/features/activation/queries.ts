@@ -1,16 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, Tx } from '../../platform/db';
-
-/** A code by its hash, with its account and whether it has expired (by the database's clock). */
-export async function findCodeWithAccount(db: Db | Tx, codeHash: string) {
-  return db
-    .selectFrom('codes as c')
-    .innerJoin('accounts as a', 'a.id', 'c.account_id')
-    .selectAll('a')
-    .select(['c.id as codeId', 'c.kind', 'c.used_at', sql<boolean>`c.expires_at <= now()`.as('expired')])
-    .where('c.code_hash', '=', codeHash)
-    .executeTakeFirst();
-}
+import type { Tx } from '../../platform/db';
 
 /** Marks an unused, unexpired code used; undefined when another request got there first. */
 export async function claimActivationCode(tx: Tx, codeId: string): Promise<{ id: string } | undefined> {

@@ -14,6 +14,7 @@ import { createGuards } from '../../http/guards';
 import { setSessionValue } from '../../http/session';
 import { findAccountByUsername } from '../../identity/accounts';
 import { passwordPolicy } from '../../identity/password-policy';
+import { readRecoveryBinding } from '../../identity/recovery-binding';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import { activateAccount } from './activate-account';
 import { checkActivationCode, summary } from './activation-code';
@@ -66,11 +67,17 @@ export const activationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, c
       // activation code, gets them; anyone else gets the rules without them. The account is
       // looked up only when this session could be one of those.
       const session = request.session;
+      // The Forgot Password flow's bound account counts too, once identified.
       const activationAccountId = session?.data[ACTIVATION_ACCOUNT_KEY];
-      const mayKnowSomeone = Boolean(session?.accountId) || typeof activationAccountId === 'string';
+      const recoveryAccountId = readRecoveryBinding(session)?.accountId;
+      const mayKnowSomeone =
+        Boolean(session?.accountId) || typeof activationAccountId === 'string' || Boolean(recoveryAccountId);
       const account = username && mayKnowSomeone ? await findAccountByUsername(ctx.db, username) : undefined;
       const mayKnow =
-        account !== undefined && (session?.accountId === account.id || activationAccountId === account.id);
+        account !== undefined &&
+        (session?.accountId === account.id ||
+          activationAccountId === account.id ||
+          recoveryAccountId === account.id);
       return passwordPolicy(ctx.config, username, mayKnow ? account : undefined);
     },
   );

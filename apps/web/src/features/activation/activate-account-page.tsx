@@ -1,8 +1,9 @@
-import { useEffect, useReducer, useRef, useState } from 'react';
+import { useReducer, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link } from '../../app/routing/router';
 import { routes } from '@pra/contracts/paths';
 import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';
+import { WizardHeading } from '../../components/wizard/wizard-heading';
 import { CodeStep } from './code-step';
 import { PasswordStep } from './password-step';
 import { ConfirmStep, IntroStep, PolicyStep, SuccessStep } from './simple-steps';
@@ -37,29 +38,17 @@ function ActivationWizard({ link }: { link: LinkCodeCheck | undefined }) {
   const decode = useDecodeCode((code, result) => dispatch({ type: 'codeChecked', check: { code, result } }));
   const activate = useActivate(() => dispatch({ type: 'activated' }));
 
-  // Move focus to the new step's heading so screen readers announce it.
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const isFirstStep = useRef(true);
-  useEffect(() => {
-    if (isFirstStep.current) {
-      isFirstStep.current = false;
-      return;
-    }
-    headingRef.current?.focus();
-  }, [state.step]);
-
   const next = () => dispatch({ type: 'next' });
   const previous = () => dispatch({ type: 'previous' });
 
   return (
     <>
-      <h1 className="page-title">Account Activation</h1>
-      <p className="text-body-secondary mb-1">
-        Step {state.step + 1} of {STEP_COUNT}
-      </p>
-      <h2 ref={headingRef} tabIndex={-1} className="h4 mb-3">
-        {stepTitles[state.step]}
-      </h2>
+      <WizardHeading
+        title="Account Activation"
+        step={state.step}
+        stepCount={STEP_COUNT}
+        stepTitle={stepTitles[state.step]}
+      />
       <div className="row">
         <div className="col-lg-9 col-xl-8">
           {state.step === STEP.intro && <IntroStep />}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import type { AccountSummary } from '@pra/contracts';
+import { AccountFields } from '../../components/account-fields/account-fields';
 import { loginUrl, routes } from '@pra/contracts/paths';
 import {
   AcceptableUsePolicyModal,
@@ -48,33 +49,6 @@ export function PolicyStep({
   );
 }
 
-function AccountFields({ account }: { account: AccountSummary }) {
-  const fields: [string, string][] = [
-    ['Username', account.username],
-    ['First Name', account.givenName],
-    ['Last Name', account.familyName],
-    ['Email', account.email],
-  ];
-  return (
-    <>
-      {fields.map(([label, value]) => (
-        <Form.Group
-          key={label}
-          className="row mb-2"
-          controlId={`activation-${label.replace(' ', '-').toLowerCase()}`}
-        >
-          <Form.Label column sm={3}>
-            {label}
-          </Form.Label>
-          <div className="col-sm-9">
-            <Form.Control plaintext readOnly value={value} />
-          </div>
-        </Form.Group>
-      ))}
-    </>
-  );
-}
-
 /** Step 3: the account the code belongs to, read-only. */
 export function ConfirmStep({
   account,
@@ -87,7 +61,7 @@ export function ConfirmStep({
   return (
     <>
       <p>Please confirm that these are your details.</p>
-      <AccountFields account={account} />
+      <AccountFields account={account} idPrefix="activation" />
       {!isPolicyAccepted && (
         // Arriving from the emailed link skips the policy step; the policy still applies.
         <p className="mt-3">
@@ -108,7 +82,7 @@ export function SuccessStep({ account }: { account: AccountSummary | undefined }
   return (
     <>
       <p>Your account has been activated and your password is set.</p>
-      {account && <AccountFields account={account} />}
+      {account && <AccountFields account={account} idPrefix="activation" />}
       <p className="mt-3">
         When you log in you will be prompted to configure multi-factor authentication for your account.
       </p>

@@ -1,11 +1,106 @@
-// Minimal page: the route, its guard and heading are in place; the screen's body is built by a later issue.
+import { useMutation } from '@tanstack/react-query';
+import { useCallback, useReducer, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import type { IdentifyByCodeResponse, SetPasswordBody } from '@pra/contracts';
+import { recoveryMessages } from '@pra/contracts/recovery';
+import { setNewPassword } from '../../api/recovery';
+import { failureMessage } from '../../api/failure-message';
+import { showAlert } from '../../app/alerts';
+import { withLoading } from '../../app/loading';
+import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';
+import { WizardHeading } from '../../components/wizard/wizard-heading';
+import { PasswordField } from '../../components/password-field/password-field';
+import { IdentifyStep } from './identify-step';
+import { DoneStep, EmailSentStep, LinkStep } from './simple-steps';
+import { useLinkCode } from './use-link-code';
+import { VerifyStep } from './verify-step';
+import { startingState, STEP, STEP_COUNT, stepTitles, wizardReducer } from './wizard-state';
 
-/** Forgot Password (/forgot-password). */
+/** Forgot Password (/forgot-password): the six-step wizard, optionally started from an emailed link. */
 export function ForgotPasswordPage() {
+  const link = useLinkCode();
+  // Nothing renders until the link's code is checked: the wizard starts where that answer leads.
+  if (link.isPending) return null;
+  return <ForgotPasswordWizard link={link.result} />;
+}
+
+function ForgotPasswordWizard({ link }: { link: IdentifyByCodeResponse | undefined }) {
+  const [state, dispatch] = useReducer(wizardReducer, link, startingState);
+  const [password, setPassword] = useState<PasswordPair>(emptyPasswordPair);
+  const [isPasswordValid, setIsPasswordValid] = useState(false);
+  const { account } = state;
+
+  const setPasswordCall = useMutation({
+    mutationFn: (body: SetPasswordBody) => withLoading(() => setNewPassword(body)),
+    onSuccess: (result) => {
+      if (!result.success) {
+        showAlert(recoveryMessages.changeUnexpected, 'danger');
+        return;
+      }
+      showAlert(recoveryMessages.passwordChanged, 'success');
+      dispatch({ type: 'passwordSet' });
+    },
+    onError: (error) => showAlert(failureMessage(error, recoveryMessages.changeUnexpected), 'danger'),
+  });
+
+  const onVerified = useCallback(() => dispatch({ type: 'verified' }), []);
+  const back = () => dispatch({ type: 'back' });
+
   return (
     <>
-      <h1 className="page-title">Forgot Password</h1>
-      <p>Reset your PRA Portal password after verifying your identity.</p>
+      <WizardHeading
+        title="Forgot Password"
+        step={state.step}
+        stepCount={STEP_COUNT}
+        stepTitle={stepTitles[state.step]}
+      />
+      <div className="row">
+        <div className="col-lg-9 col-xl-8">
+          {state.step === STEP.identify && (
+            <IdentifyStep onIdentified={(result) => dispatch({ type: 'identified', result })} />
+          )}
+          {state.step === STEP.link && account && (
+            <LinkStep account={account} onNext={() => dispatch({ type: 'continueFromLink' })} />
+          )}
+          {state.step === STEP.verify && account && (
+            <VerifyStep
+              account={account}
+              device={state.device}
+              onVerified={onVerified}
+              onEmailSent={() => dispatch({ type: 'emailSent' })}
+              onBack={back}
+            />
+          )}
+          {state.step === STEP.password && account && (
+            <>
+              <p>
+                Choose the new password for <strong>{account.username}</strong>.
+              </p>
+              <PasswordField
+                username={account.username}
+                value={password}
+                onChange={setPassword}
+                onValidityChange={setIsPasswordValid}
+              />
+              <div className="d-flex gap-2 mt-4">
+                <Button variant="secondary" onClick={back}>
+                  Back
+                </Button>
+                <Button
+                  disabled={!isPasswordValid || setPasswordCall.isPending}
+                  onClick={() =>
+                    setPasswordCall.mutate({ username: account.username, newPassword: password.newPassword })
+                  }
+                >
+                  Set Password
+                </Button>
+              </div>
+            </>
+          )}
+          {state.step === STEP.done && <DoneStep account={account} />}
+          {state.step === STEP.emailSent && <EmailSentStep account={account} />}
+        </div>
+      </div>
     </>
   );
 }

@@ -1,11 +1,107 @@
-// Minimal page: the route, its guard and heading are in place; the screen's body is built by a later issue.
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useForm } from 'react-hook-form';
+import type { AccountSummary, UserIdSearchBody } from '@pra/contracts';
+import { routes } from '@pra/contracts/paths';
+import { recoveryMessages, userIdSearchBody } from '@pra/contracts/recovery';
+import { searchUserId } from '../../api/recovery';
+import { UNKNOWN_ERROR } from '../../api/client';
+import { withLoading } from '../../app/loading';
+import { Link } from '../../app/routing/router';
+import { AccountFields } from '../../components/account-fields/account-fields';
+import { TextField } from '../../components/text-field/text-field';
 
-/** Forgot User ID (/forgot-user-id). */
+const blank: UserIdSearchBody = { firstName: '', lastName: '', email: '' };
+
+/** Forgot User ID (/forgot-user-id): first name, last name and email find the account's username. */
 export function ForgotUserIdPage() {
+  const [found, setFound] = useState<AccountSummary | undefined>();
   return (
     <>
       <h1 className="page-title">Forgot User ID</h1>
-      <p>Find your PRA Portal user ID with your first name, last name and email address.</p>
+      <div className="row">
+        <div className="col-lg-8 col-xl-6">
+          {found ? <FoundUser user={found} /> : <SearchForm onFound={setFound} />}
+        </div>
+      </div>
+    </>
+  );
+}
+
+function SearchForm({ onFound }: { onFound: (user: AccountSummary) => void }) {
+  const { register, handleSubmit, formState } = useForm({
+    resolver: zodResolver(userIdSearchBody),
+    mode: 'onTouched',
+    defaultValues: blank,
+  });
+  const { errors, isValid, touchedFields, isDirty } = formState;
+  const isTouched = isDirty || Object.keys(touchedFields).length > 0;
+  const [notFound, setNotFound] = useState<string | undefined>();
+  const search = useMutation({
+    mutationFn: (body: UserIdSearchBody) => withLoading(() => searchUserId(body)),
+    onMutate: () => setNotFound(undefined),
+    onSuccess: (result) => {
+      if (result.isValid && result.user) onFound(result.user);
+      else setNotFound(result.invalidReason ?? recoveryMessages.userNotFound);
+    },
+  });
+  const problem = notFound ?? (search.error ? search.error.message || UNKNOWN_ERROR : undefined);
+  const canSearch = isTouched && isValid && !search.isPending;
+
+  return (
+    <Form noValidate onSubmit={handleSubmit((body) => canSearch && search.mutate(body))}>
+      <p>Enter your first name, last name and the email address of your account to find your user ID.</p>
+      <TextField
+        label="First Name"
+        autoComplete="given-name"
+        error={errors.firstName?.message}
+        {...register('firstName')}
+      />
+      <TextField
+        label="Last Name"
+        autoComplete="family-name"
+        error={errors.lastName?.message}
+        {...register('lastName')}
+      />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        error={errors.email?.message}
+        {...register('email')}
+      />
+      {problem && (
+        <Alert variant="danger" role="alert">
+          {problem}
+        </Alert>
+      )}
+      <div className="d-flex gap-2">
+        <Link className="btn btn-secondary" to={routes.home}>
+          Cancel
+        </Link>
+        <Button type="submit" disabled={!canSearch}>
+          Next
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+function FoundUser({ user }: { user: AccountSummary }) {
+  return (
+    <>
+      <h2 className="h4 mb-3">Found User</h2>
+      <p>We found your account. We have also sent your user ID to your email address.</p>
+      <AccountFields account={user} idPrefix="found-user" />
+      <div className="d-flex gap-2 mt-4">
+        <Link className="btn btn-primary" to={routes.home}>
+          Done
+        </Link>
+      </div>
     </>
   );
 }

@@ -16,7 +16,7 @@ import {
 } from '../../components/acceptable-use-policy/acceptable-use-policy';
 import { EmailStatusAlert } from './email-status-alert';
 import { organizationChoices, type Registrant } from './organization-choices';
-import { TextField } from './text-field';
+import { TextField } from '../../components/text-field/text-field';
 import { useEmailChecks } from './use-email-checks';
 
 const blank: RegistrationBody = { firstName: '', lastName: '', email: '', org: '' };

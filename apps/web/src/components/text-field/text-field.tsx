@@ -12,7 +12,7 @@ interface TextFieldProps extends UseFormRegisterReturn {
 }
 
 /**
- * A labelled text input of the registration form with its error announced through aria-describedby.
+ * A labelled text input (registration and the forgot flows) with its error announced through aria-describedby.
  * No maxLength: the browser would cut a pasted value silently; 'Max 255 characters' says so instead.
  */
 export function TextField({ label, type = 'text', autoComplete, error, after, ...field }: TextFieldProps) {

@@ -1,0 +1,225 @@
+import {
+  recoveryMessages,
+  type IdentifyByCodeResponse,
+  type IdentifyResponse,
+  type OtpResult,
+  type PushResult,
+} from '@pra/contracts';
+import type { AppContext } from '../../platform/app-context';
+import { AppError } from '../../platform/app-error';
+import type { Account } from '../../platform/db-schema';
+import type { Session } from '../../http/session';
+import { setSessionValue } from '../../http/session';
+import { accountSummary, findAccountById, findAccountByUsername } from '../../identity/accounts';
+import { recordAudit } from '../../identity/audit';
+import { findCodeWithAccount, hashCode, normalizeCode } from '../../identity/codes';
+import { mfaProvider } from '../../identity/mfa/provider';
+import { preparePassword, storePassword } from '../../identity/password-change';
+import { hitRateLimit, type RateLimitRule } from '../../identity/rate-limit';
+import {
+  isRecoveryVerified,
+  readRecoveryBinding,
+  RECOVERY_KEY,
+  RECOVERY_VERIFIED_MS,
+  type RecoveryBinding,
+} from '../../identity/recovery-binding';
+import { sendResetLink } from '../../identity/reset-link';
+import { claimResetCode, takeVerification } from './queries';
+
+/** Passcodes tried for one account in a window (recovery only; the IdP counts its own). */
+export const PASSCODE_LIMIT: RateLimitRule = { limit: 5, windowSeconds: 900 };
+/** Pushes sent to one account in a window: a person approves one, not a stream of them. */
+export const PUSH_LIMIT: RateLimitRule = { limit: 3, windowSeconds: 900 };
+
+interface Caller {
+  session: Session;
+  clientAddress: string;
+}
+
+function bind(ctx: AppContext, session: Session, binding: RecoveryBinding | undefined) {
+  return setSessionValue(ctx.db, session, RECOVERY_KEY, binding);
+}
+
+/**
+ * The account bound to the session, if `username` names it and it is still active. Anything
+ * else (not identified, another account's name, disabled since) is refused alike.
+ */
+export async function boundAccount(ctx: AppContext, session: Session, username: string): Promise<Account> {
+  const binding = readRecoveryBinding(session);
+  const account = binding ? await findAccountById(ctx.db, binding.accountId) : undefined;
+  if (!account || account.status !== 'active' || account.username.toLowerCase() !== username.toLowerCase()) {
+    throw new AppError('forbidden', recoveryMessages.notVerified);
+  }
+  return account;
+}
+
+/** identify: username and email must both match one active account; binds it to the session. */
+export async function identify(
+  ctx: AppContext,
+  caller: Caller,
+  body: { username: string; email: string },
+): Promise<IdentifyResponse> {
+  const account = await findAccountByUsername(ctx.db, body.username);
+  const matches =
+    account !== undefined &&
+    account.status === 'active' &&
+    account.email.toLowerCase() === body.email.toLowerCase();
+  if (!account || !matches) {
+    // A failed identify unbinds whatever this session identified before.
+    await bind(ctx, caller.session, undefined);
+    return { isAccountValid: false, isDeviceValid: false, invalidReason: recoveryMessages.noSuchAccount };
+  }
+  await bind(ctx, caller.session, { accountId: account.id });
+  const device = await mfaProvider(ctx).device(account.id);
+  return {
+    isAccountValid: true,
+    isDeviceValid: device !== null,
+    ...(device ? { device: { nickname: device.nickname } } : {}),
+    account: accountSummary(account),
+  };
+}
+
+/** identify-by-code: a valid reset code binds its account and verifies the session at once. */
+export async function identifyByCode(
+  ctx: AppContext,
+  caller: Caller,
+  code: string,
+): Promise<IdentifyByCodeResponse> {
+  const invalid = (invalidReason: string, isAccountValid = false): IdentifyByCodeResponse => ({
+    isAccountValid,
+    isCodeValid: false,
+    invalidReason,
+  });
+  if (normalizeCode(code).length !== 16) return invalid(recoveryMessages.codeUnknown);
+  const row = await findCodeWithAccount(ctx.db, hashCode(ctx.session.secret, code));
+  if (!row || row.kind !== 'reset') return invalid(recoveryMessages.codeUnknown);
+  const isAccountValid = row.status === 'active';
+  if (row.used_at) return invalid(recoveryMessages.codeUsed, isAccountValid);
+  if (row.expired) return invalid(recoveryMessages.codeExpired, isAccountValid);
+  if (!isAccountValid) return invalid(recoveryMessages.codeAccountInactive);
+  const { codeId, kind: _kind, used_at: _used, expired: _expired, ...account } = row;
+  await bind(ctx, caller.session, {
+    accountId: account.id,
+    codeId,
+    verifiedUntil: Date.now() + RECOVERY_VERIFIED_MS,
+  });
+  return { isAccountValid: true, isCodeValid: true, account: accountSummary(account) };
+}
+
+/** Marks the session verified for the bound account, and audits it. */
+async function markVerified(ctx: AppContext, caller: Caller, account: Account, method: string) {
+  await bind(ctx, caller.session, {
+    accountId: account.id,
+    verifiedUntil: Date.now() + RECOVERY_VERIFIED_MS,
+  });
+  await recordAudit(ctx.db, {
+    action: 'password.recovery-verify',
+    outcome: 'success',
+    actor: null,
+    target: { id: account.id, username: account.username },
+    clientAddress: caller.clientAddress,
+    details: { method },
+  });
+}
+
+async function auditRefusal(
+  ctx: AppContext,
+  caller: Caller,
+  account: Account,
+  method: string,
+  result: string,
+) {
+  await recordAudit(ctx.db, {
+    action: 'password.recovery-verify',
+    outcome: result === 'tooManyAttempts' ? 'denied' : 'failure',
+    actor: null,
+    target: { id: account.id, username: account.username },
+    clientAddress: caller.clientAddress,
+    details: { method, result },
+  });
+}
+
+/** verify-otp: the bound account's passcode, at most PASSCODE_LIMIT tries per window. */
+export async function verifyOtp(
+  ctx: AppContext,
+  caller: Caller,
+  body: { username: string; otp: string },
+): Promise<OtpResult> {
+  const account = await boundAccount(ctx, caller.session, body.username);
+  const limit = await hitRateLimit(ctx.db, `recovery-otp:${account.id}`, PASSCODE_LIMIT);
+  const result: OtpResult = limit.allowed
+    ? await mfaProvider(ctx).verifyPasscode(account.id, body.otp)
+    : 'tooManyAttempts';
+  if (result === 'success') await markVerified(ctx, caller, account, 'passcode');
+  else await auditRefusal(ctx, caller, account, 'passcode', result);
+  return result;
+}
+
+/** ping-push: a push to the bound account's authenticator, waiting for the answer. */
+export async function pingPush(
+  ctx: AppContext,
+  caller: Caller,
+  username: string,
+  signal: AbortSignal,
+): Promise<PushResult> {
+  const account = await boundAccount(ctx, caller.session, username);
+  const limit = await hitRateLimit(ctx.db, `recovery-push:${account.id}`, PUSH_LIMIT);
+  const result: PushResult = limit.allowed
+    ? await mfaProvider(ctx).push({
+        account,
+        purpose: 'reset',
+        clientAddress: caller.clientAddress,
+        signal,
+      })
+    : 'tooManyAttempts';
+  if (signal.aborted) return 'timeout'; // nobody is listening any more; the push was withdrawn
+  if (result === 'success') await markVerified(ctx, caller, account, 'push');
+  else await auditRefusal(ctx, caller, account, 'push', result);
+  return result;
+}
+
+/** send-reset-email: a single-use reset link to the bound account's own address. */
+export async function sendResetEmail(ctx: AppContext, caller: Caller, username: string): Promise<void> {
+  const account = await boundAccount(ctx, caller.session, username);
+  await ctx.db.transaction().execute((tx) =>
+    sendResetLink(tx, ctx, {
+      account,
+      actor: null,
+      clientAddress: caller.clientAddress,
+      action: 'password.reset-link',
+    }),
+  );
+}
+
+/**
+ * set-password: only for the verified bound account, once. The verification (and the reset code
+ * that gave it, if any) is taken in the same transaction that stores the password, so a second
+ * call, or two at once, cannot set it again. Every session of the account ends.
+ */
+export async function setPassword(
+  ctx: AppContext,
+  caller: Caller,
+  body: { username: string; newPassword: string },
+): Promise<void> {
+  const binding = readRecoveryBinding(caller.session);
+  if (!isRecoveryVerified(binding)) throw new AppError('forbidden', recoveryMessages.notVerified);
+  const account = await boundAccount(ctx, caller.session, body.username);
+  const passwordHash = await preparePassword(ctx, account, body.newPassword);
+  await ctx.db.transaction().execute(async (tx) => {
+    const taken = await takeVerification(tx, caller.session.idHash, account.id, Date.now());
+    if (!taken) throw new AppError('forbidden', recoveryMessages.notVerified);
+    if (binding?.codeId && !(await claimResetCode(tx, binding.codeId))) {
+      throw new AppError('conflict', recoveryMessages.codeUsed);
+    }
+    const stored = await storePassword(tx, ctx, {
+      account,
+      passwordHash,
+      action: 'password.reset',
+      actor: { id: account.id, username: account.username },
+      clientAddress: caller.clientAddress,
+    });
+    if (!stored) throw new AppError('forbidden', recoveryMessages.notVerified);
+  });
+  caller.session.data = { ...caller.session.data };
+  delete caller.session.data[RECOVERY_KEY];
+}

@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import type { Db, Tx } from '../../platform/db';
+import { RECOVERY_KEY } from '../../identity/recovery-binding';
+
+/**
+ * The active or pending accounts whose given name, family name and email all equal the typed
+ * ones, ignoring case (Forgot User ID).
+ */
+export async function findAccountsByNamesAndEmail(
+  db: Db,
+  search: { firstName: string; lastName: string; email: string },
+) {
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where(sql<string>`lower(given_name)`, '=', search.firstName.toLowerCase())
+    .where(sql<string>`lower(family_name)`, '=', search.lastName.toLowerCase())
+    .where(sql<string>`lower(email)`, '=', search.email.toLowerCase())
+    .where('status', 'in', ['active', 'pendingActivation'])
+    .orderBy('created_at')
+    .limit(2)
+    .execute();
+}
+
+/**
+ * Takes the session's verification for the account, in one guarded update: the recovery binding
+ * is removed only when it still names the account and is verified until after `now`. Two
+ * set-password calls at once: one gets it. False when there was none to take.
+ */
+export async function takeVerification(tx: Tx, sessionIdHash: string, accountId: string, now: number) {
+  const row = await tx
+    .updateTable('sessions')
+    .set({ data: sql`data - ${RECOVERY_KEY}` })
+    .where('id_hash', '=', sessionIdHash)
+    .where('revoked_at', 'is', null)
+    .where(sql<string>`data -> ${RECOVERY_KEY} ->> 'accountId'`, '=', accountId)
+    .where(sql<number>`(data -> ${RECOVERY_KEY} ->> 'verifiedUntil')::bigint`, '>', now)
+    .returning('id_hash')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Uses up a reset code that is still unused; false when another request used it first. */
+export async function claimResetCode(tx: Tx, codeId: string): Promise<boolean> {
+  const row = await tx
+    .updateTable('codes')
+    .set({ used_at: sql<Date>`now()` })
+    .where('id', '=', codeId)
+    .where('kind', '=', 'reset')
+    .where('used_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}

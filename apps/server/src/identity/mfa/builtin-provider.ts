@@ -1,0 +1,29 @@
+import type { AppContext } from '../../platform/app-context';
+import type { MfaProvider } from './provider';
+import { findLiveAuthenticator, pushAndWait } from './push';
+import { acceptDevicePasscode, findConfirmedDevice } from './totp-device';
+
+/**
+ * The portal's own MFA provider: the TOTP device enrolled at first sign-in for passcodes, and
+ * the paired authenticator page (/authenticator) for pushes. All state is in the database.
+ */
+export function builtinMfaProvider(ctx: AppContext): MfaProvider {
+  return {
+    name: 'builtin',
+    async device(accountId) {
+      const device = await findConfirmedDevice(ctx.db, accountId);
+      if (!device) return null;
+      const authenticator = await findLiveAuthenticator(ctx.db, accountId);
+      return { nickname: device.nickname, canPush: authenticator !== undefined };
+    },
+    async verifyPasscode(accountId, passcode) {
+      const device = await findConfirmedDevice(ctx.db, accountId);
+      if (!device) return 'invalidCode';
+      return (await acceptDevicePasscode(ctx, device, passcode)) ? 'success' : 'invalidCode';
+    },
+    async push(request) {
+      if (!(await findLiveAuthenticator(ctx.db, request.account.id))) return 'failure';
+      return pushAndWait(ctx, request);
+    },
+  };
+}

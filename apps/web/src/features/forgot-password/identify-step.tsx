@@ -1,0 +1,78 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useForm } from 'react-hook-form';
+import type { IdentifyBody, IdentifyResponse } from '@pra/contracts';
+import { routes } from '@pra/contracts/paths';
+import { identifyBody, recoveryMessages } from '@pra/contracts/recovery';
+import { identifyAccount } from '../../api/recovery';
+import { failureMessage } from '../../api/failure-message';
+import { showAlert } from '../../app/alerts';
+import { withLoading } from '../../app/loading';
+import { Link } from '../../app/routing/router';
+import { TextField } from '../../components/text-field/text-field';
+
+/** Step 0: username and email identify the account; the server binds it to this session. */
+export function IdentifyStep({ onIdentified }: { onIdentified: (result: IdentifyResponse) => void }) {
+  const { register, handleSubmit, formState } = useForm({
+    resolver: zodResolver(identifyBody),
+    mode: 'onTouched',
+    defaultValues: { username: '', email: '' } satisfies IdentifyBody,
+  });
+  const { errors, isValid } = formState;
+  const [invalidReason, setInvalidReason] = useState<string | undefined>();
+  const identify = useMutation({
+    mutationFn: (body: IdentifyBody) => withLoading(() => identifyAccount(body)),
+    onMutate: () => setInvalidReason(undefined),
+    onSuccess: (result) => {
+      if (result.isAccountValid) {
+        onIdentified(result);
+        return;
+      }
+      const reason = result.invalidReason ?? recoveryMessages.identifyUnexpected;
+      showAlert(reason, 'danger');
+      setInvalidReason(reason);
+    },
+    onError: (error) => {
+      const message = failureMessage(error, recoveryMessages.identifyUnexpected);
+      showAlert(message, 'danger');
+      setInvalidReason(message);
+    },
+  });
+  const canGoNext = isValid && !identify.isPending;
+
+  return (
+    <Form noValidate onSubmit={handleSubmit((body) => canGoNext && identify.mutate(body))}>
+      <p>Enter your username and the email address of your account.</p>
+      <TextField
+        label="Username"
+        autoComplete="username"
+        error={errors.username?.message}
+        {...register('username')}
+      />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        error={errors.email?.message}
+        {...register('email')}
+      />
+      {invalidReason && (
+        <Alert variant="warning" role="alert">
+          {invalidReason}
+        </Alert>
+      )}
+      <div className="d-flex gap-2">
+        <Link className="btn btn-secondary" to={routes.home}>
+          Cancel
+        </Link>
+        <Button type="submit" disabled={!canGoNext}>
+          Next
+        </Button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,45 @@
+import { useQuery } from '@tanstack/react-query';
+import type { IdentifyByCodeResponse } from '@pra/contracts';
+import { recoveryMessages } from '@pra/contracts/recovery';
+import { identifyByCode } from '../../api/recovery';
+import { showAlert } from '../../app/alerts';
+import { queryKeys } from '../../app/query-keys';
+import { useSearchParams } from '../../app/routing/router';
+
+export interface LinkCode {
+  /** True while the link's code is checked: the wizard renders nothing until then. */
+  isPending: boolean;
+  /** The server's answer for the link's code; undefined without a code or when the check failed. */
+  result: IdentifyByCodeResponse | undefined;
+}
+
+/**
+ * Checks the `?code=` of the emailed link once, on arrival. A valid code shows 'Reset code
+ * validated.'; a refused one 'Invalid reset code. {reason}.'; a failed check 'Error occurred
+ * while validating reset code.' (both leave the wizard at step 0).
+ */
+export function useLinkCode(): LinkCode {
+  const [searchParams] = useSearchParams();
+  const code = (searchParams.get('code') ?? '').trim();
+  const checked = useQuery({
+    queryKey: queryKeys.resetLinkCode(code),
+    queryFn: async ({ signal }) => {
+      const result = await identifyByCode(code, signal);
+      if (result.isAccountValid && result.isCodeValid)
+        showAlert(recoveryMessages.resetCodeValidated, 'success');
+      else
+        showAlert(
+          recoveryMessages.invalidResetCode(result.invalidReason ?? recoveryMessages.codeUnknown),
+          'danger',
+        );
+      return result;
+    },
+    enabled: !!code,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+    meta: { alertOnError: () => recoveryMessages.resetCodeError },
+  });
+  if (!code) return { isPending: false, result: undefined };
+  return { isPending: checked.isPending, result: checked.data };
+}

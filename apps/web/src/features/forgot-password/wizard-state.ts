@@ -1,0 +1,74 @@
+import type { AccountSummary, IdentifyByCodeResponse, IdentifyResponse } from '@pra/contracts';
+
+/** The six steps of the Forgot Password wizard (spec sections 2 and 4). */
+export const STEP = { identify: 0, link: 1, verify: 2, password: 3, done: 4, emailSent: 5 } as const;
+export type Step = (typeof STEP)[keyof typeof STEP];
+export const STEP_COUNT = 6;
+
+export const stepTitles: Record<Step, string> = {
+  0: 'Identify Yourself',
+  1: 'Password Reset Link',
+  2: 'Select a verification method',
+  3: 'Set New Password',
+  4: 'Congratulations!',
+  5: 'Password Reset Email Sent',
+};
+
+export interface WizardState {
+  step: Step;
+  account: AccountSummary | undefined;
+  /** The account's MFA device (identify), if it has one. */
+  device: { nickname: string } | undefined;
+  /** Arrived with a valid reset code: Set New Password's Back goes to step 1. */
+  viaLink: boolean;
+}
+
+export type WizardAction =
+  | { type: 'identified'; result: IdentifyResponse }
+  | { type: 'verified' }
+  | { type: 'continueFromLink' }
+  | { type: 'back' }
+  | { type: 'passwordSet' }
+  | { type: 'emailSent' };
+
+export const initialState: WizardState = {
+  step: STEP.identify,
+  account: undefined,
+  device: undefined,
+  viaLink: false,
+};
+
+/** Where the wizard starts: step 0, or step 1 (link mode) for a code that validated. */
+export function startingState(link: IdentifyByCodeResponse | undefined): WizardState {
+  if (link?.isAccountValid && link.isCodeValid && link.account) {
+    return { ...initialState, step: STEP.link, account: link.account, viaLink: true };
+  }
+  return initialState;
+}
+
+export function wizardReducer(state: WizardState, action: WizardAction): WizardState {
+  switch (action.type) {
+    case 'identified': {
+      const { result } = action;
+      if (!result.isAccountValid || !result.account) return state;
+      return {
+        step: STEP.verify,
+        account: result.account,
+        device: result.isDeviceValid ? (result.device ?? { nickname: '' }) : undefined,
+        viaLink: false,
+      };
+    }
+    case 'verified':
+      return state.step === STEP.verify ? { ...state, step: STEP.password } : state;
+    case 'continueFromLink':
+      return state.step === STEP.link ? { ...state, step: STEP.password } : state;
+    case 'back':
+      if (state.step === STEP.password) return { ...state, step: state.viaLink ? STEP.link : STEP.verify };
+      if (state.step === STEP.verify) return { ...state, step: STEP.identify };
+      return state;
+    case 'passwordSet':
+      return state.step === STEP.password ? { ...state, step: STEP.done } : state;
+    case 'emailSent':
+      return state.step === STEP.verify ? { ...state, step: STEP.emailSent } : state;
+  }
+}

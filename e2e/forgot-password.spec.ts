@@ -1,0 +1,237 @@
+import { expect, test, type Page } from '@playwright/test';
+import { expectAccessible } from './support/axe';
+import {
+  completeIdpSignIn,
+  currentPassword,
+  enrolledPasscode,
+  isEnrolled,
+  rememberPassword,
+  signInFromHome,
+} from './support/idp';
+import { waitForMail } from './support/mailbox';
+
+test.describe.configure({ mode: 'serial' });
+
+const VENDOR = { username: 'jdoe', email: 'jane.doe@acme-imaging.example' };
+const run = Date.now().toString(36);
+const passwords = [`Passcode-Route-${run}-7!`, `Mailed-Link-${run}-8!`, `Push-Approve-${run}-9!`];
+
+async function logOut(page: Page) {
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/home$/);
+}
+
+/** Step 0 with the vendor's username and email, then on to step 2. */
+async function identify(page: Page) {
+  await page.goto('/home');
+  await page.getByRole('link', { name: 'Forgot Password' }).click();
+  await expect(page.getByRole('heading', { name: 'Identify Yourself' })).toBeVisible();
+  await page.getByLabel('Username').fill(VENDOR.username);
+  await page.getByLabel('Email').fill(VENDOR.email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { name: 'Select a verification method' })).toBeVisible();
+}
+
+/** Step 3: the new password, then Congratulations! and a sign-in with it. */
+async function setPasswordAndSignIn(page: Page, password: string) {
+  await expect(page.getByRole('heading', { name: 'Set New Password' })).toBeVisible();
+  const set = page.getByRole('button', { name: 'Set Password' });
+  await expect(set).toBeDisabled();
+  await page.getByLabel('New Password').fill(password);
+  await page.getByLabel('Confirm Password').fill(password);
+  await expect(set).toBeEnabled();
+  await expectAccessible(page, 'Set New Password');
+  await set.click();
+  await expect(page.getByRole('heading', { name: 'Congratulations!' })).toBeVisible();
+  await expect(page.getByText('Successfully changed password')).toBeVisible();
+  rememberPassword(new URL(page.url()).origin, VENDOR.username, password);
+  await expectAccessible(page, 'Congratulations!');
+  await page.getByRole('link', { name: 'Login' }).click();
+  await completeIdpSignIn(page, VENDOR.username, password);
+  await expect(page).toHaveURL(/\/welcome$/);
+  await logOut(page);
+}
+
+test.beforeAll(async ({ browser }) => {
+  // The vendor needs an enrolled authenticator (its secret known to this run) for the passcode.
+  const page = await browser.newPage();
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  if (!isEnrolled(origin, VENDOR.username)) {
+    await signInFromHome(page, VENDOR.username);
+    await logOut(page);
+  }
+  await page.close();
+});
+
+test('by passcode: the vendor sets a new password and signs in with it', async ({ page }) => {
+  // Up to four passcodes of one authenticator: each may wait for a fresh 30-second step.
+  test.setTimeout(180_000);
+  await page.goto('/forgot-password');
+  await expect(page.getByRole('heading', { name: 'Identify Yourself' })).toBeVisible();
+  await expectAccessible(page, 'Identify Yourself');
+
+  // A wrong email: the server's reason, as an error and in a warning box.
+  await page.getByLabel('Username').fill(VENDOR.username);
+  await page.getByLabel('Email').fill('someone.else@acme-imaging.example');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'No active account matches this username and email address' }),
+  ).toHaveCount(2);
+
+  await identify(page);
+  await expect(page.getByText(VENDOR.email)).toBeVisible();
+  await expectAccessible(page, 'Select a verification method');
+  const sendCode = page.getByRole('button', { name: 'Send Code' });
+  await expect(sendCode).toBeDisabled();
+  await page.getByLabel('6-digit passcode from your authenticator').fill('12345');
+  await page.getByLabel('6-digit passcode from your authenticator').blur();
+  await expect(page.getByText('OTP must be exactly 6 digits')).toBeVisible();
+
+  // A wrong passcode.
+  await page.getByLabel('6-digit passcode from your authenticator').fill('000000');
+  await sendCode.click();
+  await expect(page.getByRole('alert').filter({ hasText: 'PingID code is not valid' }).first()).toBeVisible();
+
+  const origin = new URL(page.url()).origin;
+  await page
+    .getByLabel('6-digit passcode from your authenticator')
+    .fill(await enrolledPasscode(origin, VENDOR.username));
+  await sendCode.click();
+  await expect(page.getByText('PingID code verification succeeded')).toBeVisible();
+  // Back from Set New Password goes to the verification step (not the link step).
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(page.getByRole('heading', { name: 'Select a verification method' })).toBeVisible();
+  await page
+    .getByLabel('6-digit passcode from your authenticator')
+    .fill(await enrolledPasscode(origin, VENDOR.username));
+  await sendCode.click();
+  await setPasswordAndSignIn(page, passwords[0]!);
+});
+
+test('by reset email: the link verifies, works once, and a used link returns to step 0', async ({ page }) => {
+  await identify(page);
+  await page.getByRole('button', { name: 'Send Password Reset Email' }).click();
+  await expect(page.getByRole('heading', { name: 'Password Reset Email Sent' })).toBeVisible();
+  await expect(page.getByText('Password reset email sent.')).toBeVisible();
+  await expectAccessible(page, 'Password Reset Email Sent');
+  const mail = await waitForMail(page.request, VENDOR.email, /reset your password/);
+  const link = /https?:\/\/\S+\/forgot-password\?code=[A-Z0-9-]+/.exec(mail.text)?.[0];
+  expect(link).toBeTruthy();
+  await page
+    .getByRole('button', { name: 'Done' })
+    .or(page.getByRole('link', { name: 'Done' }))
+    .click();
+  await expect(page).toHaveURL(/\/home$/);
+
+  await page.goto(link!);
+  await expect(page.getByRole('heading', { name: 'Password Reset Link' })).toBeVisible();
+  await expect(page.getByText('Reset code validated.')).toBeVisible();
+  await expect(page.getByText(VENDOR.username, { exact: true })).toBeVisible();
+  await expectAccessible(page, 'Password Reset Link');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { name: 'Set New Password' })).toBeVisible();
+  // Back from Set New Password goes to the link step when arrived by link.
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(page.getByRole('heading', { name: 'Password Reset Link' })).toBeVisible();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await setPasswordAndSignIn(page, passwords[1]!);
+
+  // The same link again: used.
+  await page.goto(link!);
+  await expect(page.getByText('Invalid reset code. The code has already been used.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Identify Yourself' })).toBeVisible();
+  // A made-up code.
+  await page.goto('/forgot-password?code=AAAA-BBBB-CCCC-DDDD');
+  await expect(page.getByText('Invalid reset code. The code is not valid.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Identify Yourself' })).toBeVisible();
+  await expectAccessible(page, 'Identify Yourself after an invalid link');
+});
+
+test.describe('by push', () => {
+  let phone: Page;
+
+  test.beforeAll(async ({ browser }) => {
+    // The computer signs in and pairs; a second context, the size of a phone, plays the phone.
+    const computerContext = await browser.newContext();
+    const computer = await computerContext.newPage();
+    await signInFromHome(computer, VENDOR.username);
+    await computer.goto('/authenticator');
+    await computer.getByLabel('Phone nickname').fill('Jane’s phone');
+    await computer.getByRole('button', { name: 'Pair Phone' }).click();
+    await expect(computer.getByRole('img', { name: /QR code that pairs your phone/ })).toBeVisible();
+    await expectAccessible(computer, 'pairing QR code');
+    await computer.getByText('Cannot scan the code?').click();
+    const pairingUrl = await computer
+      .getByRole('link', { name: /\/authenticator#key=/ })
+      .getAttribute('href');
+    await logOut(computer);
+    await computerContext.close();
+
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    phone = await context.newPage();
+    await phone.goto(pairingUrl!);
+    await expect(phone.getByText(/Paired as Jane’s phone for jdoe/)).toBeVisible();
+    // The key left the address bar; the phone keeps it in its storage.
+    expect(phone.url()).not.toContain('#key=');
+    await expect(phone.getByText('No requests are waiting.', { exact: false })).toBeVisible();
+    await expect(phone.getByText(/^\d{6}$/)).toBeVisible();
+    await expectAccessible(phone, '/authenticator on a phone');
+  });
+
+  test.afterAll(async () => phone?.context().close());
+
+  async function sendPush(page: Page) {
+    await identify(page);
+    await page.getByRole('button', { name: 'Send Push' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Waiting for approval' });
+    await expect(dialog).toBeVisible();
+    return dialog;
+  }
+
+  test('denied on the phone: PingID app verification was declined', async ({ page }) => {
+    const dialog = await sendPush(page);
+    await expectAccessible(page, 'waiting dialog');
+    await expect(phone.getByRole('heading', { name: 'Password reset request' })).toBeVisible();
+    await expectAccessible(phone, 'pending request on the phone');
+    await phone.getByRole('button', { name: 'Deny' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'PingID app verification was declined' }).first(),
+    ).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Select a verification method' })).toBeVisible();
+  });
+
+  test('Cancel in the waiting dialog aborts the push request', async ({ page }) => {
+    const dialog = await sendPush(page);
+    await expect(phone.getByRole('heading', { name: 'Password reset request' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toHaveCount(0);
+    // The request ended: the phone no longer offers it, and the page shows no failure.
+    await expect(phone.getByRole('heading', { name: 'Password reset request' })).toHaveCount(0);
+    await expect(page.getByText('PingID timed-out waiting for verification')).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Select a verification method' })).toBeVisible();
+  });
+
+  test('the IdP offers Send Push beside the passcode; the phone approves the sign-in', async ({ page }) => {
+    await page.goto('/home');
+    await page.getByRole('link', { name: 'Login', exact: true }).click();
+    await page.getByLabel('Username').fill(VENDOR.username);
+    await page.getByLabel('Password').fill(currentPassword(new URL(page.url()).origin, VENDOR.username));
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByLabel('Passcode')).toBeVisible();
+    await expectAccessible(page, 'IdP passcode page with push');
+    const signingIn = page.getByRole('button', { name: 'Send Push' }).click();
+    await expect(phone.getByRole('heading', { name: 'Sign-in request' })).toBeVisible();
+    await phone.getByRole('button', { name: 'Approve' }).click();
+    await signingIn;
+    await expect(page).toHaveURL(/\/welcome$/);
+    await logOut(page);
+  });
+
+  test('approved on the phone: the vendor sets a new password and signs in with it', async ({ page }) => {
+    await sendPush(page);
+    await phone.getByRole('button', { name: 'Approve' }).click();
+    await expect(page.getByText('PingID push verification succeeded')).toBeVisible();
+    await setPasswordAndSignIn(page, passwords[2]!);
+  });
+});

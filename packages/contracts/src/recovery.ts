@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { accountSummary } from './activation';
+import { personName, plainText } from './text-fields';
+import { inputText } from './text';
+import { successResponse } from './system';
+
+/** In the forgot flows an email that is not one says 'Invalid email format' (spec section 5). */
+export const INVALID_EMAIL_FORMAT = 'Invalid email format';
+const recoveryEmail = inputText()
+  .trim()
+  .min(1, 'Required')
+  .max(255, 'Max 255 characters')
+  .pipe(z.email(INVALID_EMAIL_FORMAT));
+const username = inputText().trim().min(1, 'Required').max(255, 'Max 255 characters');
+
+/** POST /api/user/forgot-user-id/search */
+export const userIdSearchBody = z.strictObject({
+  firstName: personName,
+  lastName: personName,
+  email: recoveryEmail,
+});
+export type UserIdSearchBody = z.infer<typeof userIdSearchBody>;
+
+export const userIdSearchResponse = z.object({
+  isValid: z.boolean(),
+  user: accountSummary.optional(),
+  invalidReason: z.string().optional(),
+});
+export type UserIdSearchResponse = z.infer<typeof userIdSearchResponse>;
+
+/** POST /api/user/forgot-password/identify */
+export const identifyBody = z.strictObject({ username, email: recoveryEmail });
+export type IdentifyBody = z.infer<typeof identifyBody>;
+
+export const identifyResponse = z.object({
+  isAccountValid: z.boolean(),
+  isDeviceValid: z.boolean(),
+  device: z.object({ nickname: z.string() }).optional(),
+  account: accountSummary.optional(),
+  invalidReason: z.string().optional(),
+});
+export type IdentifyResponse = z.infer<typeof identifyResponse>;
+
+/** POST /api/user/forgot-password/identify-by-code */
+export const identifyByCodeBody = z.strictObject({ code: inputText().trim().min(1, 'Required').max(64) });
+export type IdentifyByCodeBody = z.infer<typeof identifyByCodeBody>;
+
+export const identifyByCodeResponse = z.object({
+  isAccountValid: z.boolean(),
+  isCodeValid: z.boolean(),
+  account: accountSummary.optional(),
+  invalidReason: z.string().optional(),
+});
+export type IdentifyByCodeResponse = z.infer<typeof identifyByCodeResponse>;
+
+/** Passcodes are exactly six digits (spec section 5). */
+export const passcodeMessages = {
+  required: 'OTP is required',
+  sixDigits: 'OTP must be exactly 6 digits',
+} as const;
+export const passcode = inputText()
+  .trim()
+  .min(1, passcodeMessages.required)
+  .regex(/^\d{6}$/, passcodeMessages.sixDigits);
+
+/** POST /api/user/forgot-password/ping-push */
+export const pingPushBody = z.strictObject({ username });
+export type PingPushBody = z.infer<typeof pingPushBody>;
+export const pushResult = z.enum(['success', 'timeout', 'failure', 'tooManyAttempts']);
+export type PushResult = z.infer<typeof pushResult>;
+export const pingPushResponse = z.object({ result: pushResult });
+export type PingPushResponse = z.infer<typeof pingPushResponse>;
+
+/** POST /api/user/forgot-password/verify-otp */
+export const verifyOtpBody = z.strictObject({ username, otp: passcode });
+export type VerifyOtpBody = z.infer<typeof verifyOtpBody>;
+export const otpResult = z.enum(['success', 'invalidCode', 'tooManyAttempts']);
+export type OtpResult = z.infer<typeof otpResult>;
+export const verifyOtpResponse = z.object({ result: otpResult });
+export type VerifyOtpResponse = z.infer<typeof verifyOtpResponse>;
+
+/** POST /api/user/forgot-password/send-reset-email */
+export const sendResetEmailBody = z.strictObject({ username });
+export type SendResetEmailBody = z.infer<typeof sendResetEmailBody>;
+export const sendResetEmailResponse = successResponse;
+
+/** POST /api/user/forgot-password/set-password */
+export const setPasswordBody = z.strictObject({ username, newPassword: inputText().min(1).max(1024) });
+export type SetPasswordBody = z.infer<typeof setPasswordBody>;
+export const setPasswordResponse = successResponse;
+
+/** The recovery section of the spec's error catalogue, and the server's reasons. */
+export const recoveryMessages = {
+  pushUnexpected: 'Unexpected error occurred performing PingID push verification',
+  passcodeUnexpected: 'Unexpected error occurred while processing passcode',
+  pushTimeout: 'PingID timed-out waiting for verification',
+  pushDeclined: 'PingID app verification was declined',
+  tooManyAttempts: 'PingID verification failed due to too many attempts',
+  badPasscode: 'PingID code is not valid',
+  invalidResetCode: (reason: string) => `Invalid reset code. ${reason}.`,
+  resetCodeError: 'Error occurred while validating reset code.',
+  identifyUnexpected: 'Unexpected error occurred while searching for your account.',
+  changeUnexpected: 'Unexpected error while changing password',
+  sendUnexpected: 'Unexpected error while sending password reset email',
+  userNotFound: 'Could not find matching account',
+  noDevice: 'No MFA device is configured for this account.',
+  pushSucceeded: 'PingID push verification succeeded',
+  codeSucceeded: 'PingID code verification succeeded',
+  resetCodeValidated: 'Reset code validated.',
+  resetEmailSent: 'Password reset email sent.',
+  passwordChanged: 'Successfully changed password',
+  // The server's reasons (no trailing period: the web wraps them as 'Invalid reset code. {reason}.').
+  noSuchAccount: 'No active account matches this username and email address',
+  codeUnknown: 'The code is not valid',
+  codeExpired: 'The code has expired',
+  codeUsed: 'The code has already been used',
+  codeAccountInactive: 'The account is not active',
+  notVerified: 'Verify your identity for this account first',
+} as const;
+
+/** POST /api/user/authenticator/pair: the signed-in account pairs a phone. */
+export const pairAuthenticatorBody = z.strictObject({
+  nickname: plainText({ max: 64 }),
+});
+export type PairAuthenticatorBody = z.infer<typeof pairAuthenticatorBody>;
+export const pairAuthenticatorResponse = z.object({
+  /** The link the QR code carries; the device key is in its fragment (never sent to a server). */
+  pairingUrl: z.string(),
+  qrDataUrl: z.string(),
+});
+export type PairAuthenticatorResponse = z.infer<typeof pairAuthenticatorResponse>;
+
+const deviceKey = inputText().min(20).max(100);
+
+/** POST /api/authenticator/status: the paired phone asks what waits for it. */
+export const authenticatorStatusBody = z.strictObject({ deviceKey });
+export const authenticatorStatus = z.object({
+  username: z.string(),
+  nickname: z.string(),
+  /** The current passcode of the account's authenticator, when it has a TOTP device. */
+  passcode: z.string().optional(),
+  secondsLeft: z.number().optional(),
+  requests: z.array(
+    z.object({
+      id: z.string(),
+      purpose: z.enum(['signin', 'reset']),
+      clientAddress: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
+});
+export type AuthenticatorStatus = z.infer<typeof authenticatorStatus>;
+
+/** POST /api/authenticator/answer: Approve or Deny one request. */
+export const authenticatorAnswerBody = z.strictObject({
+  deviceKey,
+  id: z.uuid(),
+  approve: z.boolean(),
+});
+export type AuthenticatorAnswerBody = z.infer<typeof authenticatorAnswerBody>;
+export const authenticatorAnswerResponse = successResponse;
+
+export const authenticatorMessages = {
+  notPaired: 'This authenticator is not paired with an account. Pair it again from your profile.',
+  gone: 'This request is no longer waiting for an answer.',
+} as const;

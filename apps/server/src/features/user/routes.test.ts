@@ -197,6 +197,22 @@ describe.each(testDatabaseKinds)('GET /api/user on %s', (kind) => {
     }
   });
 
+  it('keeps answering when a migration adds an account column after the lookup was prepared', async () => {
+    const client = await signInAs(t, 'vendorone');
+    // Several calls: PostgreSQL switches a prepared statement to its cached generic plan after five.
+    for (let i = 0; i < 6; i++) expect((await client.get('/api/user')).statusCode).toBe(200);
+    await sql`alter table accounts add column later_column integer`.execute(t.ctx.db);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await client.get('/api/user');
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({ username: 'vendorone' });
+      }
+    } finally {
+      await sql`alter table accounts drop column later_column`.execute(t.ctx.db);
+    }
+  });
+
   it('says iiqAvailable false while the identity service is in maintenance', async () => {
     const maintenance = await createTestApp(kind, { IIQ_MAINTENANCE: 'true' });
     try {

@@ -53,7 +53,9 @@ export async function signInOverHttp(base: string, username: string): Promise<Re
   const browser = new Browser(base);
   await browser.request('/api/csrf');
   const login = await browser.request('/api/saml/login/standard?next=%2Fwelcome');
-  const requestId = authnRequestIdFromUrl(login.headers.get('location') ?? '');
+  const location = login.headers.get('location');
+  if (!location) throw new Error(`login at ${base} answered ${login.status} without a redirect`);
+  const requestId = authnRequestIdFromUrl(location);
   const { entityId, acsUrl } = spEndpoints(base);
   const samlResponse = forgeResponse({
     issuer: IDP_ENTITY_ID,

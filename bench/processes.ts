@@ -36,15 +36,16 @@ async function waitForHttp(url: string, child: ChildProcess, stderr: () => strin
   throw new Error(`nothing answered at ${url}: ${stderr()}`);
 }
 
-/** Starts `node <script>` on a free port (PORT), with the environment made for that port, and waits until it answers. */
+/** Starts `node [nodeArgs] <script>` on a free port (PORT), with the environment made for that port, and waits until it answers. */
 export async function startNode(
   script: string,
   env: (port: number) => Record<string, string>,
   readyPath = '/',
+  nodeArgs: string[] = [],
 ): Promise<Running> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     env: { ...process.env, ...env(port), PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -197,6 +197,52 @@ describe.each(testDatabaseKinds)('GET /api/user on %s', (kind) => {
     }
   });
 
+  it('serves concurrent callers from one batched lookup, each with its own session, none with a revoked one', async () => {
+    const vendor = await signInAs(t, 'vendorone');
+    const brm = await signInAs(t, 'brmone');
+    const revoked = await signInAs(t, 'adminone');
+    const rawId = revoked.cookie.slice(revoked.cookie.indexOf('=') + 1);
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ revoked_at: new Date() })
+      .where('id_hash', '=', hashSessionId(rawId))
+      .execute();
+    const spy =
+      kind === 'pglite' ? vi.spyOn(PGlite.prototype, 'query') : vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      spy.mockClear();
+      const [a, b, c, d] = await Promise.all([
+        vendor.get('/api/user'),
+        brm.get('/api/user'),
+        revoked.get('/api/user'),
+        vendor.get('/api/user'),
+      ]);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(a!.json()).toMatchObject({ username: 'vendorone', orgs: ['Acme Imaging', 'Zeta Scanners'] });
+      expect(b!.json()).toMatchObject({ username: 'brmone', orgs: ['Globex Health IT', 'Zeta Scanners'] });
+      expect(c!.statusCode).toBe(401);
+      expect(d!.json()).toMatchObject({ username: 'vendorone' });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('keeps answering when a migration adds an account column after the lookup was prepared', async () => {
+    const client = await signInAs(t, 'vendorone');
+    // Several calls: PostgreSQL switches a prepared statement to its cached generic plan after five.
+    for (let i = 0; i < 6; i++) expect((await client.get('/api/user')).statusCode).toBe(200);
+    await sql`alter table accounts add column later_column integer`.execute(t.ctx.db);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await client.get('/api/user');
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({ username: 'vendorone' });
+      }
+    } finally {
+      await sql`alter table accounts drop column later_column`.execute(t.ctx.db);
+    }
+  });
+
   it('says iiqAvailable false while the identity service is in maintenance', async () => {
     const maintenance = await createTestApp(kind, { IIQ_MAINTENANCE: 'true' });
     try {

@@ -1,4 +1,4 @@
-import './styles/base.scss';
+import './styles/base.compiled.css';
 import './app/app.css';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { isSpaRoute, renderIndexHtml } from './web-app';
+import { isSpaRoute, renderHomeHtml, renderIndexHtml } from './web-app';
 
 describe('renderIndexHtml', () => {
   const template =
@@ -16,6 +16,24 @@ describe('renderIndexHtml', () => {
     expect(html).toContain('<meta name="pra-support-email" content="help@mary.example"');
     expect(html).toContain('<meta name="pra-credential-vault-url" content="https://vault.example.org/"');
     expect(html).toContain('<meta name="description" content="x"');
+  });
+});
+
+describe('renderHomeHtml', () => {
+  const prerendered =
+    '<footer>© <!-- -->@@pra-hospital-name@@<!-- --> <a href="mailto:@@pra-support-email@@">Contact Us</a> @@pra-other@@</footer>';
+
+  it("puts the landing page's markup into #root with the settings the meta tags carry, escaped", () => {
+    const config = loadConfig({ HOSPITAL_NAME: 'St. "Mary" <Hospital>', SUPPORT_EMAIL: 'help@mary.example' });
+    const html = renderHomeHtml('<body><div id="root"></div></body>', prerendered, config);
+    expect(html).toBe(
+      '<body><div id="root"><footer>© <!-- -->St. &quot;Mary&quot; &lt;Hospital&gt;<!-- --> ' +
+        '<a href="mailto:help@mary.example">Contact Us</a> @@pra-other@@</footer></div></body>',
+    );
+  });
+
+  it('gives up on a template without an empty #root', () => {
+    expect(renderHomeHtml('<body><div id="app"></div></body>', prerendered, loadConfig({}))).toBeNull();
   });
 });
 

@@ -25,10 +25,24 @@ describe('renderHomeHtml', () => {
 
   it("puts the landing page's markup into #root with the settings the meta tags carry, escaped", () => {
     const config = loadConfig({ HOSPITAL_NAME: 'St. "Mary" <Hospital>', SUPPORT_EMAIL: 'help@mary.example' });
-    const html = renderHomeHtml('<body><div id="root"></div></body>', prerendered, config);
-    expect(html).toBe(
+    const template =
+      '<head><script type="module" crossorigin src="/a.js"></script></head><body><div id="root"></div></body>';
+    const html = renderHomeHtml(template, prerendered, config);
+    expect(html).toContain(
       '<body><div id="root"><footer>© <!-- -->St. &quot;Mary&quot; &lt;Hospital&gt;<!-- --> ' +
         '<a href="mailto:help@mary.example">Contact Us</a> @@pra-other@@</footer></div></body>',
+    );
+  });
+
+  it('loads the scripts of the drawn page once it is painted', () => {
+    const template =
+      '<head>\n    <script type="module" crossorigin src="/a.js"></script>\n' +
+      '    <link rel="modulepreload" crossorigin href="/b.js">\n' +
+      '    <link rel="modulepreload" crossorigin href="/c.js">\n  </head><body><div id="root"></div></body>';
+    expect(renderHomeHtml(template, '<main></main>', loadConfig({}))).toBe(
+      '<head>\n    ' +
+        '  <script defer src="/load-after-paint.js" data-src="/a.js" data-preload="/b.js /c.js"></script>\n  </head>' +
+        '<body><div id="root"><main></main></div></body>',
     );
   });
 

@@ -57,7 +57,24 @@ export function renderHomeHtml(indexHtml: string, prerendered: string, config: C
     name in settings ? escapeText(settings[name] ?? '') : whole,
   );
   const root = '<div id="root"></div>';
-  return indexHtml.includes(root) ? indexHtml.replace(root, `<div id="root">${markup}</div>`) : null;
+  if (!indexHtml.includes(root)) return null;
+  // Drawn, the page needs no code to paint: its module script and modulepreload links give way to
+  // apps/web/public/load-after-paint.js, which loads the same files once the page is painted, so
+  // the first paint does not share the network with them (it waited for them before).
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(indexHtml);
+  if (!entry) return null;
+  const preloads: string[] = [];
+  const head = indexHtml
+    .replace(entry[0], '')
+    .replace(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g, (_whole, href: string) => {
+      preloads.push(href);
+      return '';
+    })
+    .replace(
+      '</head>',
+      `  <script defer src="/load-after-paint.js" data-src="${entry[1]}" data-preload="${preloads.join(' ')}"></script>\n  </head>`,
+    );
+  return head.replace(root, `<div id="root">${markup}</div>`);
 }
 
 /** Whether the system message shows as a banner to this caller (as SystemMessageBanner decides). */

@@ -1,3 +1,4 @@
+/* global document, requestAnimationFrame -- a script for the browser */
 // The prerendered landing page (/home) is drawn before any of the app's code runs; this starts
 // loading that code only once the page has been painted, so the first paint never shares the
 // network with it. The server puts this script in place of the page's module script and

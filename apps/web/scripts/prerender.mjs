@@ -3,10 +3,11 @@
 // served as a file. Runs the TypeScript source through tsx, with a stand-in `document` whose
 // pra-* meta tags hold markers (site-links.ts reads the deployment's settings from them).
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 
-process.env.NODE_ENV = 'production';
-register();
+// The web app's tsconfig (automatic JSX runtime), whatever the directory this runs from.
+register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
 globalThis.document = {
   querySelector(selector) {
     const name = /^meta\[name="(pra-[a-z-]+)"\]$/.exec(selector)?.[1];

@@ -71,8 +71,19 @@ test.describe('public pages', () => {
   });
 });
 
+test('the landing page is drawn before its code runs', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/home');
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome to the PRA Portal' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Login' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Register New User' })).toHaveAttribute('href', '/new-user');
+  await context.close();
+});
+
 test('the web app is sent compressed, and cached for good once hashed', async ({ request }) => {
-  const html = await (await request.get('/home')).text();
+  // Not /home: the drawn landing page loads its code through load-after-paint.js.
+  const html = await (await request.get('/activate-account')).text();
   const entry = /<script type="module"[^>]*src="([^"]+\.js)"/.exec(html)?.[1];
   expect(entry).toMatch(/^\/assets\//);
   const compressed = await request.get(entry!, { headers: { 'accept-encoding': 'br, gzip' } });

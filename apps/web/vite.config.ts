@@ -11,12 +11,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true },
-  css: {
-    preprocessorOptions: {
-      // Bootstrap 5.3's Sass still uses @import and global functions; its deprecation notices are not ours.
-      scss: { quietDeps: true, silenceDeprecations: ['import', 'global-builtin', 'color-functions'] },
-    },
-  },
+  // No Sass here: the app imports the committed *.compiled.css (scripts/compile-styles.mjs).
   server: {
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: serverUrl, changeOrigin: false }])),
   },

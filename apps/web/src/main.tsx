@@ -1,9 +1,7 @@
-import './styles/base.scss';
+import './styles/base.compiled.css';
 import './app/app.css';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { AppRoot } from './app/app-root';
 import { seedBootData } from './app/boot-data';
 import { queryClient } from './app/query-client';
 import { createBrowserHistory } from './app/routing/history';
@@ -14,10 +12,8 @@ if (!container) throw new Error('index.html has no #root element');
 // The page carries the boot calls' answers: the first screen renders without waiting for them.
 seedBootData(queryClient);
 
-createRoot(container).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <App history={createBrowserHistory()} />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+const app = <AppRoot client={queryClient} history={createBrowserHistory()} />;
+// The landing page arrives already drawn (prerendered by the build, see prerender.tsx): React
+// takes over its markup instead of drawing it again. Every other page starts from an empty #root.
+if (container.firstElementChild) hydrateRoot(container, app);
+else createRoot(container).render(app);

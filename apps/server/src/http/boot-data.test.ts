@@ -60,4 +60,35 @@ describe.skipIf(!built).each(testDatabaseKinds)('pages carry their boot data on 
     const head = await t.app.inject({ method: 'HEAD', url: '/home' });
     expect(head.headers['set-cookie']).toBeUndefined();
   });
+
+  it('sends /home already drawn (the prerendered landing page), other pages and its markup file not', async () => {
+    const client = new TestClient(t.app);
+    const home = await client.get('/home?x=1');
+    expect(home.body).toContain('<div id="root"><!--$--><header');
+    expect(home.body).toContain('<h1 class="page-title">Welcome to the PRA Portal</h1>');
+    expect(home.body).toContain(`Copyright © 2025 <!-- -->${t.ctx.config.HOSPITAL_NAME}<!-- -->`);
+    expect(home.body).not.toContain('@@pra-');
+    expect(bootData(home.body)?.authStatus).toEqual({ isAuthenticated: false });
+    expect((await client.get('/new-user')).body).toContain('<div id="root"></div>');
+    const file = await client.get('/.prerendered/home.html');
+    expect(file.statusCode).toBe(404);
+    expect(file.body).not.toContain('@@pra-');
+  });
+
+  it('sends /home to be drawn by the app while a system message banner shows (it is not in the drawing)', async () => {
+    const message = (enabled: boolean) =>
+      t.ctx.db
+        .updateTable('system_message')
+        .set({ enabled, text: 'Maintenance tonight' })
+        .where('id', '=', 1)
+        .execute();
+    await message(true);
+    try {
+      const home = await new TestClient(t.app).get('/home');
+      expect(home.body).toContain('<div id="root"></div>');
+      expect(bootData(home.body)?.systemMessage.text).toBe('Maintenance tonight');
+    } finally {
+      await message(false);
+    }
+  });
 });

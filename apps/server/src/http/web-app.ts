@@ -29,16 +29,57 @@ export function isSpaRoute(path: string): boolean {
   return spaRoutes.has(clean);
 }
 
-/** index.html with the deployment's settings in its meta tags (no inline script: strict CSP). */
-export function renderIndexHtml(template: string, config: Config): string {
-  const settings: Record<string, string> = {
+function deploymentSettings(config: Config): Record<string, string> {
+  return {
     'pra-hospital-name': config.HOSPITAL_NAME,
     'pra-support-email': config.SUPPORT_EMAIL,
     'pra-credential-vault-url': config.CREDENTIAL_VAULT_URL,
   };
+}
+
+/** index.html with the deployment's settings in its meta tags (no inline script: strict CSP). */
+export function renderIndexHtml(template: string, config: Config): string {
+  const settings = deploymentSettings(config);
   return template.replace(/<meta name="(pra-[a-z-]+)" content="[^"]*"/g, (whole, name: string) =>
     name in settings ? `<meta name="${name}" content="${escapeText(settings[name] ?? '')}"` : whole,
   );
+}
+
+/**
+ * The landing page already drawn: `indexHtml` (rendered) with the web build's prerendered /home
+ * markup (apps/web/src/prerender.tsx) in #root, its `@@pra-…@@` markers replaced by the same
+ * settings the meta tags carry, so the browser paints it before the JavaScript runs and React
+ * takes it over (hydrates) unchanged. Null when the template has no empty #root.
+ */
+export function renderHomeHtml(indexHtml: string, prerendered: string, config: Config): string | null {
+  const settings = deploymentSettings(config);
+  const markup = prerendered.replace(/@@(pra-[a-z-]+)@@/g, (whole, name: string) =>
+    name in settings ? escapeText(settings[name] ?? '') : whole,
+  );
+  const root = '<div id="root"></div>';
+  if (!indexHtml.includes(root)) return null;
+  // Drawn, the page needs no code to paint: its module script and modulepreload links give way to
+  // apps/web/public/load-after-paint.js, which loads the same files once the page is painted, so
+  // the first paint does not share the network with them (it waited for them before).
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(indexHtml);
+  if (!entry) return null;
+  const preloads: string[] = [];
+  const head = indexHtml
+    .replace(entry[0], '')
+    .replace(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g, (_whole, href: string) => {
+      preloads.push(href);
+      return '';
+    })
+    .replace(
+      '</head>',
+      `  <script defer src="/load-after-paint.js" data-src="${entry[1]}" data-preload="${preloads.join(' ')}"></script>\n  </head>`,
+    );
+  return head.replace(root, `<div id="root">${markup}</div>`);
+}
+
+/** Whether the system message shows as a banner to this caller (as SystemMessageBanner decides). */
+function showsBanner(data: BootData): boolean {
+  return data.systemMessage.enabled && (!data.systemMessage.loggedInOnly || data.authStatus.isAuthenticated);
 }
 
 /**
@@ -99,6 +140,12 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   const indexFile = `${webDistDir}index.html`;
   const hasBuild = existsSync(indexFile);
   const indexHtml = hasBuild ? renderIndexHtml(readFileSync(indexFile, 'utf8'), config) : '';
+  // The web build's prerendered landing page; in a dot directory, which the file server does not serve.
+  const homeFile = `${webDistDir}.prerendered/home.html`;
+  const homeHtml =
+    hasBuild && existsSync(homeFile)
+      ? renderHomeHtml(indexHtml, readFileSync(homeFile, 'utf8'), config)
+      : null;
   if (hasBuild) {
     // The web build writes .br and .gz beside each file (apps/web/scripts/precompress.mjs).
     const common = { preCompressed: true, index: false as const, setHeaders: varyOnEncoding };
@@ -115,6 +162,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       ...common,
       root: webDistDir,
       wildcard: true,
+      // Not dist/.prerendered/ (the landing page's markup, only ever sent inside /home).
+      dotfiles: 'ignore',
       maxAge: '1h',
       decorateReply: false,
     });
@@ -123,6 +172,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   // The page with its boot data. Without it (a HEAD request; the anonymous-session limit reached;
   // the database failing; an unknown path) the app makes the boot calls itself, and they answer as they do.
   // A path that is no page gets none: a scanner's guesses open no sessions.
+  // /home goes out already drawn, unless a system message banner shows (it is not in the drawing).
   const sendPage = async (request: FastifyRequest, reply: FastifyReply, isPage: boolean) => {
     const data =
       isPage && request.method === 'GET'
@@ -135,8 +185,11 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       .status(isPage ? 200 : 404)
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(data ? withBootData(indexHtml, data) : indexHtml);
+      .send(data ? withBootData(pageHtml(request, data), data) : indexHtml);
   };
+
+  const pageHtml = (request: FastifyRequest, data: BootData) =>
+    homeHtml && request.url.split('?')[0] === routes.home && !showsBanner(data) ? homeHtml : indexHtml;
 
   // The static plugin would treat / as a directory listing; the SPA decides where / leads.
   app.get('/', (request, reply) =>

@@ -1,4 +1,4 @@
-import '../styles/toasts.scss';
+import '../styles/toasts.compiled.css';
 import Toast from 'react-bootstrap/Toast';
 import ToastContainer from 'react-bootstrap/ToastContainer';
 import { dismissAlert, useAlerts } from './alerts';

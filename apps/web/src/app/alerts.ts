@@ -36,5 +36,12 @@ export function dismissAlert(id: number): void {
 
 /** The toasts on screen; re-renders when one is added or removed. */
 export function useAlerts(): readonly Alert[] {
-  return useSyncExternalStore(subscribe, () => alerts);
+  // None in the prerendered landing page (src/prerender.tsx), nor while React takes it over.
+  return useSyncExternalStore(
+    subscribe,
+    () => alerts,
+    () => noAlerts,
+  );
 }
+
+const noAlerts: readonly Alert[] = [];

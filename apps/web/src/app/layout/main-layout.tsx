@@ -1,4 +1,4 @@
-import '../../styles/layout.scss';
+import '../../styles/layout.compiled.css';
 import { Outlet } from '../routing/router';
 import { SessionTimeout } from '../session/session-timeout';
 import { SystemMessageBanner } from '../system-message-banner';

@@ -1,4 +1,4 @@
-import './manage-users.scss';
+import './manage-users.compiled.css';
 import Dropdown from 'react-bootstrap/Dropdown';
 import type { ManagedUser } from '@pra/contracts';
 import type { DataColumn } from '../../components/data-table/use-data-table';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { api, type ManagedUser } from '@pra/contracts';
+import { api, roleName, type ManagedUser } from '@pra/contracts';
 import { bootReplies, installFakeServer, makeUser, signedIn } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
 
@@ -27,10 +27,26 @@ function setup(user: typeof brm, users: ManagedUser[]) {
     [`POST ${api.enableOrDisableUser}`]: { data: { success: true } },
     [`POST ${api.sendOtpEmail}`]: { data: { success: true } },
     [`POST ${api.resetActivationCode}`]: { data: { success: true } },
+    [`GET ${api.currentAccess}?username=user01`]: {
+      data: [{ name: roleName('Acme Imaging'), display: 'Acme Imaging' }],
+    },
+    [`GET ${api.pendingAccess}?username=user01`]: { data: [] },
+    [`GET ${api.availableRoles}?username=user01`]: { data: [] },
   });
 }
 
 describe('Manage Users', () => {
+  it('opens Manage Access for the chosen user as a modal, and closes it', async () => {
+    setup(brm, [managed(1)]);
+    renderApp('/brm/manage-users');
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for user01' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Manage Access' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Manage Access for user01' });
+    expect(within(dialog).getByRole('button', { name: /Current Access/ })).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
   it('lists users ten per page, counts them, filters, and shows disabled rows in italic', async () => {
     setup(brm, [
       ...Array.from({ length: 11 }, (_, i) => managed(i + 1)),

@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
 import type { ManagedUser } from '@pra/contracts';
 import { manageUsersMessages } from '@pra/contracts/manage-users';
 import { isAdmin } from '../../app/account-kinds';
 import { useCurrentUser } from '../../app/use-current-user';
+import { ManageAccessModal } from '../../components/manage-access/manage-access-modal';
 import { DataTable } from '../../components/data-table/data-table';
 import { useDataTable } from '../../components/data-table/use-data-table';
 import { useManagedUsers, useUserAction } from './use-managed-users';
@@ -14,19 +16,14 @@ const USERS_PAGE_SIZE = 10;
 const noRows: ManagedUser[] = [];
 
 /**
- * INTEGRATION POINT (issue 10): Manage Access for another user opens the Manage Access modal
- * (components/manage-access), limited to the manager's organizations. Until that modal is wired
- * here, choosing the item does nothing.
+ * Manage Users (/brm/manage-users): the vendors of one's organizations (admin: all), acted on one
+ * by one. Manage Access opens the shared Manage Access modal for the chosen user; the server limits
+ * it to the manager's organizations.
  */
-function handleManageAccess(_user: ManagedUser): void {}
-
-/** Manage Users (/brm/manage-users): the vendors of one's organizations (admin: all), acted on one by one. */
-export function ManageUsersPage({
-  onManageAccess = handleManageAccess,
-}: {
-  onManageAccess?: (user: ManagedUser) => void;
-}) {
+export function ManageUsersPage() {
   const { data: user } = useCurrentUser();
+  const [accessFor, setAccessFor] = useState<ManagedUser | null>(null);
+  const onManageAccess = setAccessFor;
   const users = useManagedUsers();
   const action = useUserAction();
   const table = useDataTable({
@@ -63,6 +60,15 @@ export function ManageUsersPage({
             rowClassName={(u) => (u.active ? undefined : 'fst-italic')}
           />
         </div>
+      )}
+      {accessFor && (
+        <ManageAccessModal
+          show
+          username={accessFor.username}
+          email={accessFor.email}
+          canShowAll={user ? isAdmin(user) : false}
+          onClose={() => setAccessFor(null)}
+        />
       )}
     </>
   );

@@ -6,6 +6,7 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import type { CurrentUser } from '@pra/contracts';
 import { useCurrentUser } from '../../app/use-current-user';
+import { AuthenticatorPairing } from '../../components/authenticator-pairing/authenticator-pairing';
 import { PasswordField } from '../../components/password-field/password-field';
 import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';
 import { useChangePassword } from './use-change-password';
@@ -24,6 +25,9 @@ export function ProfilePage() {
           </Col>
           <Col lg={7}>
             <ChangePasswordForm username={user.username} />
+          </Col>
+          <Col lg={12}>
+            <AuthenticatorPairing />
           </Col>
         </Row>
       )}

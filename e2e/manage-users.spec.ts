@@ -8,6 +8,7 @@ test.describe.configure({ mode: 'serial' });
 
 const run = Date.now().toString(36);
 const PASSWORD = 'Copper-Meadow-48!';
+const NEW_PASSWORD = 'Linen-Harbor-73!';
 const vendor = { first: 'Vera', last: 'Lindqvist', email: `vera.lindqvist.${run}@acme-imaging.example` };
 const pending = { first: 'Paulo', last: 'Nakamura', email: `paulo.nakamura.${run}@acme-imaging.example` };
 
@@ -20,7 +21,7 @@ async function openActions(page: Page, email: string) {
   return row;
 }
 
-test('a BRM disables a vendor (session ends, sign-in refused), enables it again and sends the reset e-mail', async ({
+test('a BRM disables a vendor (session ends, sign-in refused), enables it again and sends the reset e-mail, whose link sets a new password', async ({
   page,
   browser,
 }) => {
@@ -81,10 +82,25 @@ test('a BRM disables a vendor (session ends, sign-in refused), enables it again 
   await openActions(page, vendor.email);
   await page.getByRole('button', { name: 'Send One-Time Password E-mail' }).click();
   await expect(page.getByText('Reset e-mail sent')).toBeVisible();
-  // Following the link belongs to the Forgot Password journey; here the mail and its link arrive.
   const mail = await waitForMail(page.request, vendor.email, /.*/, '/forgot-password?code=');
-  expect(mail.text).toMatch(/\/forgot-password\?code=[A-Z0-9-]+/);
+  const resetLink = /https?:\/\/\S+\/forgot-password\?code=[A-Z0-9-]+/.exec(mail.text)?.[0];
+  expect(resetLink).toBeTruthy();
   await signedIn.context().close();
+
+  // The vendor follows the link from the mailbox, sets a new password and signs in with it.
+  const vendorReset = await (await browser.newContext()).newPage();
+  await vendorReset.goto(resetLink!);
+  await expect(vendorReset.getByRole('heading', { name: 'Password Reset Link' })).toBeVisible();
+  await vendorReset.getByRole('button', { name: 'Next' }).click();
+  await expect(vendorReset.getByRole('heading', { name: 'Set New Password' })).toBeVisible();
+  await vendorReset.getByLabel('New Password').fill(NEW_PASSWORD);
+  await vendorReset.getByLabel('Confirm Password').fill(NEW_PASSWORD);
+  await vendorReset.getByRole('button', { name: 'Set Password' }).click();
+  await expect(vendorReset.getByRole('heading', { name: 'Congratulations!' })).toBeVisible();
+  await vendorReset.getByRole('link', { name: 'Login' }).click();
+  await completeIdpSignIn(vendorReset, username, NEW_PASSWORD);
+  await expect(vendorReset).toHaveURL(/\/welcome$/);
+  await vendorReset.context().close();
 });
 
 test('an admin resets an activation code: the new code works, the old one does not', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountSummary } from './activation';
+import { profileMessages } from './profile';
 import { personName, plainText } from './text-fields';
 import { inputText } from './text';
 import { successResponse } from './system';
@@ -100,7 +101,8 @@ export const recoveryMessages = {
   invalidResetCode: (reason: string) => `Invalid reset code. ${reason}.`,
   resetCodeError: 'Error occurred while validating reset code.',
   identifyUnexpected: 'Unexpected error occurred while searching for your account.',
-  changeUnexpected: 'Unexpected error while changing password',
+  /** The same words as the profile's change (spec section 8). */
+  changeUnexpected: profileMessages.unexpected,
   sendUnexpected: 'Unexpected error while sending password reset email',
   userNotFound: 'Could not find matching account',
   noDevice: 'No MFA device is configured for this account.',
@@ -108,7 +110,7 @@ export const recoveryMessages = {
   codeSucceeded: 'PingID code verification succeeded',
   resetCodeValidated: 'Reset code validated.',
   resetEmailSent: 'Password reset email sent.',
-  passwordChanged: 'Successfully changed password',
+  passwordChanged: profileMessages.changed,
   // The server's reasons (no trailing period: the web wraps them as 'Invalid reset code. {reason}.').
   noSuchAccount: 'No active account matches this username and email address',
   codeUnknown: 'The code is not valid',

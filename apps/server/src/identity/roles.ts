@@ -48,6 +48,21 @@ async function audit(tx: Tx, action: string, change: RoleChange): Promise<void> 
   });
 }
 
+/** Active organizations owning an email domain, by name (registration's choices, a vendor's roles). */
+export async function activeOrganizationsForDomain(
+  db: Db | Tx,
+  domain: string,
+): Promise<{ id: string; name: string }[]> {
+  return db
+    .selectFrom('organizations as o')
+    .innerJoin('organization_domains as d', 'd.organization_id', 'o.id')
+    .select(['o.id', 'o.name'])
+    .where('d.domain', '=', domain.toLowerCase())
+    .where('o.is_active', '=', true)
+    .orderBy('o.name')
+    .execute();
+}
+
 /** The organizations whose role the account holds, by name. */
 export async function organizationsOfAccount(db: Db | Tx, accountId: string) {
   return db

@@ -8,7 +8,8 @@ import { decidersOf } from '../../identity/deciders';
 import { accessAwaitingDecisionMail, accessChangedMail, mailSite } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
 import { grantRole, leavesNoRole, lockedRoleOrganizations, removeRole } from '../../identity/roles';
-import { insertAccessRequest, organizationsOfDomain, pendingItems } from './queries';
+import { activeOrganizationsForDomain } from '../../identity/roles';
+import { insertAccessRequest, pendingItems } from './queries';
 import { manages, organizationsOfRoles, resolveScope, type AccessScope, type Deny } from './scope';
 
 type Operation = 'Add' | 'Remove';
@@ -92,7 +93,7 @@ export async function changeAccess(o: ChangeOptions): Promise<AccessChangeRespon
 async function checkAddable(tx: Tx, scope: AccessScope, orgs: Org[]): Promise<void> {
   if (!scope.isSelf && scope.managed === null) return;
   const domain = new Set(
-    (await organizationsOfDomain(tx, emailDomain(scope.beneficiary.email))).map((org) => org.id),
+    (await activeOrganizationsForDomain(tx, emailDomain(scope.beneficiary.email))).map((org) => org.id),
   );
   const foreign = orgs.filter((org) => !domain.has(org.id));
   if (foreign.length > 0) {

@@ -7,12 +7,13 @@ import {
 } from '@pra/contracts';
 import type { Db } from '../../platform/db';
 import { isAdmin } from '../../identity/account-kinds';
-import { activeOrganizations, heldOrganizations, organizationsOfDomain, pendingItems } from './queries';
+import { activeOrganizationsForDomain, organizationsOfAccount } from '../../identity/roles';
+import { activeOrganizations, pendingItems } from './queries';
 import { visible, type AccessScope } from './scope';
 
 /** GET /api/vendor/access/current: the roles held, as far as the caller may see them. */
 export async function listCurrentAccess(db: Db, scope: AccessScope): Promise<CurrentRole[]> {
-  const held = await heldOrganizations(db, scope.beneficiary.id);
+  const held = await organizationsOfAccount(db, scope.beneficiary.id);
   return held.filter((o) => visible(scope, o.id)).map((o) => ({ name: roleName(o.name), display: o.name }));
 }
 
@@ -40,9 +41,9 @@ export async function listAvailableRoles(
   const candidates =
     showAll && isAdmin(scope.actor)
       ? await activeOrganizations(db)
-      : await organizationsOfDomain(db, emailDomain(scope.beneficiary.email));
+      : await activeOrganizationsForDomain(db, emailDomain(scope.beneficiary.email));
   const taken = new Set([
-    ...(await heldOrganizations(db, scope.beneficiary.id)).map((o) => o.id),
+    ...(await organizationsOfAccount(db, scope.beneficiary.id)).map((o) => o.id),
     ...(await pendingItems(db, scope.beneficiary.id)).map((i) => i.organizationId),
   ]);
   return candidates

@@ -12,17 +12,6 @@ export async function findVendor(db: Db | Tx, username: string) {
     .executeTakeFirst();
 }
 
-/** The organizations whose role the account holds. */
-export async function heldOrganizations(db: Db | Tx, accountId: string) {
-  return db
-    .selectFrom('role_grants as g')
-    .innerJoin('organizations as o', 'o.id', 'g.organization_id')
-    .select(['o.id', 'o.name'])
-    .where('g.account_id', '=', accountId)
-    .orderBy('o.name')
-    .execute();
-}
-
 /** The pending Add Access and Remove Access items for the account, with their request and who asked. */
 export async function pendingItems(db: Db | Tx, accountId: string) {
   return db
@@ -42,18 +31,6 @@ export async function pendingItems(db: Db | Tx, accountId: string) {
     .where('r.type', 'in', ['Add Access', 'Remove Access'])
     .where('i.status', '=', 'pending')
     .orderBy('r.created_at')
-    .orderBy('o.name')
-    .execute();
-}
-
-/** Active organizations owning the email domain. */
-export async function organizationsOfDomain(db: Db | Tx, domain: string) {
-  return db
-    .selectFrom('organizations as o')
-    .innerJoin('organization_domains as d', 'd.organization_id', 'o.id')
-    .select(['o.id', 'o.name'])
-    .where('d.domain', '=', domain.toLowerCase())
-    .where('o.is_active', '=', true)
     .orderBy('o.name')
     .execute();
 }

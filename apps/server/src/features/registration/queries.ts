@@ -1,19 +1,4 @@
-import type { Db, Tx } from '../../platform/db';
-
-/** Active organizations owning an email domain, by name. */
-export async function activeOrganizationsForDomain(
-  db: Db | Tx,
-  domain: string,
-): Promise<{ id: string; name: string }[]> {
-  return db
-    .selectFrom('organizations as o')
-    .innerJoin('organization_domains as d', 'd.organization_id', 'o.id')
-    .select(['o.id', 'o.name'])
-    .where('d.domain', '=', domain.toLowerCase())
-    .where('o.is_active', '=', true)
-    .orderBy('o.name')
-    .execute();
-}
+import type { Tx } from '../../platform/db';
 
 /**
  * A `New Account` request and its one item for the organization: pending for a self-registration,

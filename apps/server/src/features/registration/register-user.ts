@@ -9,7 +9,8 @@ import { enqueueMail } from '../../identity/outbox';
 import { provisionAccount } from '../../identity/provision-account';
 import type { Account } from '../../platform/db-schema';
 import { emailUse, lockEmail } from '../../identity/email-use';
-import { activeOrganizationsForDomain, insertRegistration } from './queries';
+import { activeOrganizationsForDomain } from '../../identity/roles';
+import { insertRegistration } from './queries';
 
 /** The unique index allowing one pending `New Account` request per email (migration 0001). */
 const PENDING_EMAIL_INDEX = 'requests_pending_new_account_email_key';

@@ -13,7 +13,7 @@ import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import { emailUse } from '../../identity/email-use';
-import { activeOrganizationsForDomain } from './queries';
+import { activeOrganizationsForDomain } from '../../identity/roles';
 import { registerUser } from './register-user';
 
 /** Registrations per client address: plenty for an office behind one address, too few to flood BRMs. */

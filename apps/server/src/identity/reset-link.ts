@@ -5,6 +5,14 @@ import { recordAudit } from './audit';
 import { createCode } from './codes';
 import { mailSite, passwordResetLinkMail } from './mail-templates';
 import { enqueueMail } from './outbox';
+import { enforceRateLimit, type RateLimitRule } from './rate-limit';
+
+/**
+ * However it is asked for (the person's Forgot Password, a manager's one-time password mail), an
+ * account gets at most this many reset links an hour: a script or a careless manager cannot flood
+ * its mailbox. Past it the call answers 429 and nothing is sent.
+ */
+export const RESET_LINKS_PER_HOUR: RateLimitRule = { limit: 5, windowSeconds: 3600 };
 
 /**
  * Creates a single-use password-reset code for the account (earlier unused ones stop working)
@@ -24,6 +32,8 @@ export async function sendResetLink(
   },
 ): Promise<void> {
   const { account } = request;
+  // Counted in the caller's transaction: a refused link rolls back with it, an allowed one counts.
+  await enforceRateLimit(tx, `reset-link:${account.id}`, RESET_LINKS_PER_HOUR);
   const minutes = ctx.config.RESET_CODE_TTL_MINUTES;
   const code = await createCode(tx, {
     pepper: ctx.session.secret,

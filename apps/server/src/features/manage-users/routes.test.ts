@@ -1,3 +1,4 @@
+import { RESET_LINKS_PER_HOUR } from '../../identity/reset-link';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
@@ -169,6 +170,18 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
     );
     const pending = await c.brmacme!.post(OTP, { email: 'vpending@example.test', username: 'vpending' });
     expect(pending.statusCode).toBe(409);
+  });
+
+  it('sends at most five reset links an hour to one account, whoever asks; the sixth is refused and sends nothing', async () => {
+    const before = (await outbox(t, 'vglobex@example.test')).length;
+    const codes = await countRows(t, 'codes');
+    const send = () => c.adminone!.post(OTP, { email: 'vglobex@example.test', username: 'vglobex' });
+    for (let i = 0; i < RESET_LINKS_PER_HOUR.limit; i++) expect((await send()).statusCode).toBe(200);
+    const refused = await send();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ errors: ['Too many attempts. Please wait and try again later.'] });
+    expect((await outbox(t, 'vglobex@example.test')).length - before).toBe(RESET_LINKS_PER_HOUR.limit);
+    expect((await countRows(t, 'codes')) - codes).toBe(RESET_LINKS_PER_HOUR.limit);
   });
 
   it('refuses reset-activation-code to a BRM that is not an admin, audited, nothing changes', async () => {

@@ -34,7 +34,12 @@ async function timed(runs: number, fn: () => Promise<unknown>): Promise<number> 
 
 export async function benchAudit(): Promise<BenchRow[]> {
   const kind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
-  const database = await createTestDatabase(kind);
+  // Loading a million rows and exporting them are long statements: no portal timeouts here.
+  const database = await createTestDatabase(kind, {
+    statementMs: 0,
+    idleInTransactionMs: 0,
+    connectionWaitMs: 10_000,
+  });
   const { db } = database;
   try {
     const loadStart = performance.now();

@@ -2,10 +2,10 @@
 //
 // Each build (web app, server) is skipped when its output carries a stamp of the sources it was
 // built from (a SHA-256 of their content, not their times: a fresh clone's files are all new) and
-// the sources still hash to it. When the web app must be built (a fresh clone, a change), its
-// build runs beside `dist/prepare.js`, which creates and migrates the database, the keys and the
-// demo data: on a first start creating the embedded database takes as long as a good part of
-// the build, and the two overlap. The server then starts in this process (no second node).
+// the sources still hash to it. The server is built first (about a second); when the web app must
+// be built too (a fresh clone, a change), its build runs in a child process while this one starts
+// the portal: on a first start creating the embedded database takes as long as a good part of the
+// build, and the two overlap on the machine's cores. The portal listens once the web build is in.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ const stampDir = join(root, 'node_modules/.cache/pra-start');
 const builds = {
   server: {
     inputs: ['apps/server/src', 'apps/server/build.mjs', 'apps/server/package.json', 'packages/contracts'],
-    output: 'apps/server/dist/server.js',
+    output: 'apps/server/dist/portal.js',
     command: [process.execPath, ['build.mjs'], 'apps/server'],
   },
   web: {
@@ -90,20 +90,20 @@ async function build(name, hash) {
   writeFileSync(stampFile(name), `${hash}\n`);
 }
 
+let webBuild;
 try {
   const hashes = { server: sourceHash(builds.server.inputs), web: sourceHash(builds.web.inputs) };
-  // The server first (well under a second): the web build's companion step is one of its outputs.
   if (!isCurrent('server', hashes.server)) await build('server', hashes.server);
   if (!isCurrent('web', hashes.web)) {
-    const steps = await Promise.allSettled([
-      build('web', hashes.web),
-      run(process.execPath, [join(root, 'apps/server/dist/prepare.js')], 'preparing the data'),
-    ]);
-    const failed = steps.find((step) => step.status === 'rejected');
-    if (failed) throw failed.reason;
+    webBuild = build('web', hashes.web);
+    // Awaited by the portal once its database is open; a failure before then is not unhandled.
+    webBuild.catch(() => {});
   }
 } catch (error) {
   process.stderr.write(`npm start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
-await import(pathToFileURL(join(root, 'apps/server/dist/server.js')).href);
+const { runPortal, reportStartFailure } = await import(
+  pathToFileURL(join(root, 'apps/server/dist/portal.js')).href
+);
+runPortal({ webBuild }).catch(reportStartFailure);

@@ -1,7 +1,13 @@
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseKinds } from '../../test/support/databases';
-import { migrateToLatest, migrations, type DatabaseHandle } from '../platform/db';
+import {
+  migrateToLatest,
+  migrations,
+  openDatabase,
+  schemaIsCurrent,
+  type DatabaseHandle,
+} from '../platform/db';
 
 const tables = [
   'accounts',
@@ -40,6 +46,20 @@ describe.each(testDatabaseKinds)('migrations on %s', (kind) => {
       handle.db,
     );
     expect(rows.rows.map((r) => r.tablename)).toEqual(tables);
+  });
+
+  it("are skipped only when the database ran exactly this build's migrations", async () => {
+    expect(await schemaIsCurrent(handle.db)).toBe(true);
+    const last = Object.keys(migrations).sort().at(-1)!;
+    await sql`update kysely_migration set name = 'renamed' where name = ${last}`.execute(handle.db);
+    expect(await schemaIsCurrent(handle.db)).toBe(false);
+    await sql`update kysely_migration set name = ${last} where name = 'renamed'`.execute(handle.db);
+    await sql`insert into kysely_migration (name, timestamp) values ('9999-from-a-newer-build', now()::text)`.execute(
+      handle.db,
+    );
+    expect(await schemaIsCurrent(handle.db)).toBe(false);
+    await sql`delete from kysely_migration where name = '9999-from-a-newer-build'`.execute(handle.db);
+    expect(await schemaIsCurrent(handle.db)).toBe(true);
   });
 
   it('are idempotent', async () => {
@@ -114,6 +134,19 @@ describe.each(testDatabaseKinds)('migrations on %s', (kind) => {
         .values({ id: 2, enabled: false, logged_in_only: false, severity: 'info', title: '', text: '' })
         .execute(),
     ).rejects.toThrow();
+  });
+});
+
+describe('an empty embedded database', () => {
+  it('is not taken for a current schema', async () => {
+    const handle = await openDatabase({});
+    try {
+      expect(await schemaIsCurrent(handle.db)).toBe(false);
+      await migrateToLatest(handle.db);
+      expect(await schemaIsCurrent(handle.db)).toBe(true);
+    } finally {
+      await handle.close();
+    }
   });
 });
 

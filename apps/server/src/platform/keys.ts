@@ -16,7 +16,8 @@ export function readKeyPair(keyFile: string, certFile: string): KeyPair {
  * library under it) is loaded only here: only a first start needs it, and it is slow to load.
  */
 export async function generateKeyPair(commonName: string): Promise<KeyPair> {
-  const { generate } = await import('selfsigned');
+  // Its CommonJS exports, as Node and the bundled server's chunk both present them: `default`.
+  const { generate } = (await import('selfsigned')).default;
   const notBeforeDate = new Date(Date.now() - 60_000);
   const notAfterDate = new Date(notBeforeDate.getTime() + 10 * 365 * 24 * 3600_000);
   const pems = await generate([{ name: 'commonName', value: commonName }], {

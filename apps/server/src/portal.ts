@@ -1,0 +1,113 @@
+import pino, { type LoggerOptions } from 'pino';
+import { buildApp } from './app';
+import { loggerOptions } from './platform/logger';
+import { exposureWarning, type Config } from './config';
+import { drainMilliseconds, registerDraining } from './http/draining';
+import { startHousekeeping } from './platform/housekeeping';
+import { bindMetricsSources } from './platform/metrics';
+import { startMetricsListener } from './platform/metrics-listener';
+import { SMTP_CONNECTIONS } from './platform/mailer';
+import { startOutboxWorker } from './platform/outbox-worker';
+import { type Runtime } from './platform/runtime';
+import { openPortalData, readConfig } from './startup';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface PortalStart {
+  /**
+   * Settles when the web app's build is ready (`npm start` on a fresh clone builds it while this
+   * process creates the database); the portal listens only after it. Rejects: the start fails.
+   */
+  webBuild?: Promise<void>;
+}
+
+/** Starts the portal: database, app, workers, listener, and shutdown on SIGTERM or SIGINT. */
+export async function runPortal(options: PortalStart = {}): Promise<void> {
+  const config = readConfig();
+  const warning = exposureWarning(config);
+  if (warning) process.stderr.write(`${warning}\n`);
+  // Start-up messages (e.g. waiting for the database) before the app and its logger exist.
+  const startupLog = pino(loggerOptions(config.LOG_LEVEL) as LoggerOptions);
+  const runtime = await openPortalData(config, startupLog);
+  if (options.webBuild) {
+    try {
+      await options.webBuild;
+    } catch (error) {
+      await runtime.close();
+      throw error;
+    }
+  }
+  const app = await buildApp(runtime.ctx);
+
+  const housekeeping = startHousekeeping(runtime.ctx.db, app.log);
+  const outbox = startOutboxWorker(runtime.ctx.db, {
+    transport: runtime.mailer.transport,
+    from: config.MAIL_FROM,
+    isStandalone: config.isStandalone,
+    concurrency: SMTP_CONNECTIONS,
+    log: app.log,
+  });
+  const draining = registerDraining(app);
+  await app.listen({ port: config.PORT, host: config.HOST });
+  app.log.info(`PRA Portal (${config.PRA_MODE}) listening at ${config.publicUrl}`);
+  const metrics = await openMetrics(config, runtime, app.log);
+
+  let stopping = false;
+  // Shutdown, all within the grace: drain (answers say `Connection: close`, the service check
+  // 503), while the outbox worker stops between mails and hands its unsent claims back; then stop
+  // listening and let requests in flight finish (fastify answers later ones 503); close the pool.
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, graceMs);
+    force.unref();
+    try {
+      draining.start();
+      const workersStopped = Promise.all([outbox.stop(graceMs / 2), housekeeping.stop()]);
+      await new Promise((resolve) => setTimeout(resolve, drainMilliseconds(config.SHUTDOWN_GRACE_SECONDS)));
+      await draining.stopAccepting();
+      await app.close();
+      await metrics?.close();
+      await workersStopped;
+      await runtime.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * The metrics listener, when configured. Standalone's default one is a convenience: a port
+ * already taken (a second portal on the machine) is a warning, not a failed start.
+ */
+async function openMetrics(config: Config, runtime: Runtime, log: FastifyBaseLogger) {
+  if (!config.metrics) return null;
+  bindMetricsSources({ db: runtime.ctx.db, poolStats: () => runtime.ctx.poolStats() });
+  const { port, host, byDefault } = config.metrics;
+  try {
+    const listener = await startMetricsListener(port, host);
+    log.info(`metrics at http://${host}:${listener.port}/metrics`);
+    return listener;
+  } catch (error) {
+    if (!byDefault) throw new Error(`metrics listener on ${host}:${port} failed`, { cause: error });
+    log.warn({ err: error }, `metrics listener on ${host}:${port} not started`);
+    return null;
+  }
+}
+
+/** Ends the process after a failed start, with the reason (and its cause) on stderr. */
+export function reportStartFailure(error: unknown): never {
+  process.stderr.write(
+    `PRA Portal failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  if (error instanceof Error && error.cause) process.stderr.write(`  cause: ${String(error.cause)}\n`);
+  process.exit(1);
+}

@@ -11,7 +11,7 @@ import {
 } from 'libxml2-wasm';
 
 /**
- * samlify's schema check against the SAML 2.0 XSDs, with libxml2 compiled to WebAssembly as a
+ * The IdP's check of an AuthnRequest against the SAML 2.0 XSDs, with libxml2 compiled to WebAssembly as a
  * library (libxml2-wasm), in this thread.
  *
  * xmllint (the program samlify's validator packages run) parses all six schema files again for
@@ -71,7 +71,7 @@ export function loadSchemaValidator(): XsdValidator {
 }
 
 export const samlSchemaValidator = {
-  /** samlify awaits this; the check itself is synchronous. */
+  /** Async like samlify's validators (its interface); the check itself is synchronous. */
   async validate(xml: string): Promise<true> {
     const schema = loadSchemaValidator();
     let doc: XmlDocument;

@@ -1,7 +1,17 @@
+import type querystring from 'node:querystring';
+import { SAML } from '@node-saml/node-saml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../test/support/databases';
 import { createTestApp, type TestApp } from '../../test/support/test-app';
 import { consumeRequestAndRecordAssertion, createServiceProvider } from './saml-sp';
+
+/** node-saml's own redirect signing, to compare the portal's against. */
+class NodeSamlSigner extends SAML {
+  signMessage(message: querystring.ParsedUrlQueryInput): querystring.ParsedUrlQueryInput {
+    this.signRequest(message);
+    return message;
+  }
+}
 
 describe.each(testDatabaseKinds)("the SP's request and assertion records on %s", (kind) => {
   let t: TestApp;
@@ -20,13 +30,32 @@ describe.each(testDatabaseKinds)("the SP's request and assertion records on %s",
       .execute();
     return id;
   }
-  const sp = (options?: { oneResponse?: boolean }) =>
+  const sp = (options?: { oneResponse?: boolean; browserHash?: string }) =>
     createServiceProvider(t.ctx.config, t.ctx.db, t.ctx.keys.sp, t.ctx.idp, options);
   const forget = (id: string) => t.ctx.db.deleteFrom('saml_requests').where('id', '=', id).execute();
   const assertionRecorded = async (id: string) =>
     Boolean(
       await t.ctx.db.selectFrom('saml_assertions').select('id').where('id', '=', id).executeTakeFirst(),
     );
+
+  it('signs a login redirect exactly as node-saml signs it', async () => {
+    const url = new URL(
+      await sp({ browserHash: 'browser-s' }).getAuthorizeUrlAsync('/welcome?a=1 2', undefined, {}),
+    );
+    const params = Object.fromEntries(url.searchParams);
+    const nodeSaml = new NodeSamlSigner({
+      callbackUrl: 'https://unused.example/acs',
+      entryPoint: t.ctx.idp.ssoUrl,
+      issuer: 'unused',
+      idpCert: t.ctx.keys.sp.certPem,
+      privateKey: t.ctx.keys.sp.privateKeyPem,
+      signatureAlgorithm: 'sha256',
+    });
+    const expected = nodeSaml.signMessage({ SAMLRequest: params.SAMLRequest, RelayState: params.RelayState });
+    expect(params.SigAlg).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+    expect(params.Signature).toBe(expected.Signature);
+    expect(params.RelayState).toBe('/welcome?a=1 2');
+  });
 
   it("answers the app's lookups from the database every time", async () => {
     const id = await issueRequest();

@@ -1,7 +1,10 @@
+import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
 import querystring from 'node:querystring';
 import { inflateRawSync } from 'node:zlib';
+import { DOMParser } from '@xmldom/xmldom';
 import type { AppContext } from '../platform/app-context';
-import { samlEntities, samlUrls } from './saml-entities';
+import { samlUrls } from './saml-entities';
+import { samlSchemaValidator } from './schema-validator';
 
 /**
  * What the IdP keeps of an accepted AuthnRequest until it answers it. The answer always goes to
@@ -12,6 +15,8 @@ export interface PendingAuthnRequest {
   relayState: string | null;
 }
 
+const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
+const ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 /** Generous limits that still stop a deflate bomb before samlify inflates without one. */
 const MAX_ENCODED_CHARS = 16_384;
@@ -46,8 +51,73 @@ function decode(raw: string, plusIsSpace = false): string {
   }
 }
 
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
+/**
+ * The octet strings the SP may have signed, in the order tried: the query exactly as sent, then
+ * the decoded values re-encoded by querystring.stringify. node-saml (the portal's SP) signs the
+ * latter but puts the values in the URL with URLSearchParams, which encodes a few characters
+ * (space, !'()*~) differently. Either way the signature covers exactly these values.
+ */
+function signedOctets(
+  samlRequest: string,
+  relayStateRaw: string | undefined,
+  sigAlg: string,
+  decoded: { SAMLRequest: string; RelayState: string | null; SigAlg: string },
+): string[] {
+  const asSent = [
+    `SAMLRequest=${samlRequest}`,
+    ...(relayStateRaw === undefined ? [] : [`RelayState=${relayStateRaw}`]),
+    `SigAlg=${sigAlg}`,
+  ].join('&');
+  const restringified = querystring.stringify({
+    SAMLRequest: decoded.SAMLRequest,
+    ...(decoded.RelayState === null ? {} : { RelayState: decoded.RelayState }),
+    SigAlg: decoded.SigAlg,
+  });
+  return restringified === asSent ? [asSent] : [asSent, restringified];
+}
+
+/** The pinned SP certificate's public key, parsed once per app. */
+const spKeys = new WeakMap<AppContext, KeyObject>();
+function spKey(ctx: AppContext): KeyObject {
+  let key = spKeys.get(ctx);
+  if (!key) {
+    key = createPublicKey(ctx.keys.sp.certPem);
+    spKeys.set(ctx, key);
+  }
+  return key;
+}
+
+/** RSA-SHA256 by the pinned SP key over exactly these octets. */
+function signedBySp(ctx: AppContext, octets: string, signature: Buffer): boolean {
+  try {
+    return verifySignature('sha256', Buffer.from(octets), spKey(ctx), signature);
+  } catch {
+    return false;
+  }
+}
+
+/** The element's own child with this name (not a deeper one). */
+function child(parent: Element, namespace: string, localName: string): Element | undefined {
+  return Array.from(parent.childNodes).find(
+    (n): n is Element =>
+      n.nodeType === 1 && (n as Element).localName === localName && (n as Element).namespaceURI === namespace,
+  );
+}
+
+/** What the IdP reads from a verified, schema-valid AuthnRequest. */
+function readAuthnRequest(xml: string) {
+  const root = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
+  if (!root || root.localName !== 'AuthnRequest' || root.namespaceURI !== PROTOCOL) {
+    throw new AuthnRequestError('not an AuthnRequest');
+  }
+  const optional = (name: string) => (root.hasAttribute(name) ? (root.getAttribute(name) ?? '') : undefined);
+  return {
+    requestId: root.getAttribute('ID') ?? '',
+    issuer: child(root, ASSERTION, 'Issuer')?.textContent ?? undefined,
+    acs: optional('AssertionConsumerServiceURL'),
+    destination: optional('Destination'),
+    issueInstant: root.getAttribute('IssueInstant'),
+  };
 }
 
 /**
@@ -67,45 +137,37 @@ export async function acceptAuthnRequest(ctx: AppContext, url: string): Promise<
   if (relayState !== null && relayState.length > MAX_RELAY_STATE_CHARS) {
     throw new AuthnRequestError('relay state too long');
   }
+  let xml: string;
   try {
-    inflateRawSync(Buffer.from(decode(samlRequest), 'base64'), { maxOutputLength: MAX_XML_BYTES });
+    const inflated = inflateRawSync(Buffer.from(decode(samlRequest), 'base64'), {
+      maxOutputLength: MAX_XML_BYTES,
+    });
+    xml = inflated.toString('utf8');
   } catch {
     throw new AuthnRequestError('request does not inflate');
   }
 
-  const query = { SAMLRequest: decode(samlRequest), SigAlg: decode(sigAlg), Signature: decode(signature) };
-  const { idp, sp } = samlEntities(ctx);
-  const parse = (octetString: string) => idp.parseLoginRequest(sp, 'redirect', { query, octetString });
-  const parsed = await parse(
-    [
-      `SAMLRequest=${samlRequest}`,
-      ...(relayStateRaw === undefined ? [] : [`RelayState=${relayStateRaw}`]),
-      `SigAlg=${sigAlg}`,
-    ].join('&'),
-  )
-    // node-saml (the portal's SP) signs querystring.stringify() of the values but puts them in the
-    // URL with URLSearchParams, which encodes a few characters (space, !'()*~) differently; so
-    // also try the signed form of the decoded values. The signature still covers exactly them.
-    .catch(() =>
-      parse(
-        querystring.stringify({
-          SAMLRequest: query.SAMLRequest,
-          ...(relayState === null ? {} : { RelayState: relayState }),
-          SigAlg: query.SigAlg,
-        }),
-      ),
-    )
-    .catch(() => {
-      throw new AuthnRequestError('signature or schema check failed');
-    });
+  // The signature first: nothing the SP did not sign is parsed.
+  const signed = signedOctets(samlRequest, relayStateRaw, sigAlg, {
+    SAMLRequest: decode(samlRequest),
+    RelayState: relayState,
+    SigAlg: decode(sigAlg),
+  });
+  const signatureBytes = Buffer.from(decode(signature), 'base64');
+  if (!signed.some((octets) => signedBySp(ctx, octets, signatureBytes))) {
+    throw new AuthnRequestError('signature or schema check failed');
+  }
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new AuthnRequestError('DOCTYPE in request');
+  try {
+    await samlSchemaValidator.validate(xml);
+  } catch {
+    throw new AuthnRequestError('signature or schema check failed');
+  }
+  const request = readAuthnRequest(xml);
 
   const urls = samlUrls(ctx);
-  const request = parsed.extract.request ?? {};
-  const requestId = single(request.id);
-  const issuer = single(parsed.extract.issuer);
-  const acs = single(request.assertionConsumerServiceUrl);
-  const destination = single(request.destination);
-  const issueInstant = Date.parse(single(request.issueInstant) ?? '');
+  const { requestId, issuer, acs, destination } = request;
+  const issueInstant = Date.parse(request.issueInstant ?? '');
   if (!requestId || !/^[A-Za-z_][\w.-]{0,255}$/.test(requestId))
     throw new AuthnRequestError('bad request id');
   if (issuer !== urls.spEntityId) throw new AuthnRequestError('unknown issuer');

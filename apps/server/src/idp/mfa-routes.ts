@@ -79,7 +79,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     clientAddress = '',
   ) {
     await clearFailures(ctx.db, lockKey(account, account.username));
-    const samlResponse = await createSignedResponse(ctx, state, {
+    const samlResponse = createSignedResponse(ctx, state, {
       username: account.username,
       givenName: account.given_name,
       familyName: account.family_name,

@@ -58,6 +58,8 @@ describe.each(testDatabaseKinds)('built-in IdP SAML response on %s', (kind) => {
     expect(xml).toContain('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
     expect(xml).toContain('http://www.w3.org/2001/04/xmlenc#sha256');
     expect(xml).not.toContain('rsa-sha1');
+    // No KeyInfo: the SP verifies with the certificate it pins, never one from the document.
+    expect(xml).not.toContain('KeyInfo');
     expect(xml).toMatch(/<samlp:Response[^>]*ID="_[^"]+"/);
     expect(xml).toMatch(/<saml:Assertion[^>]*ID="_[^"]+"/);
     expect(xml).toMatch(/SessionIndex="_[^"]+"/);

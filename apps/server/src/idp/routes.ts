@@ -9,6 +9,7 @@ import { registerLoginRoutes } from './login-routes';
 import { builtinIdpMetadata } from './metadata';
 import { registerMfaRoutes } from './mfa-routes';
 import { sendMessage } from './page-replies';
+import { loadSchemaValidator } from './schema-validator';
 
 /** Form posts of the IdP pages are tiny; anything bigger is not from them. */
 const FORM_BODY_LIMIT = 8 * 1024;
@@ -21,6 +22,7 @@ export const builtinIdpRoutes: FastifyPluginAsync<AppContext> = async (app, ctx)
   // Scoped to this plugin: the API stays JSON-only.
   await app.register(fastifyFormbody, { bodyLimit: FORM_BODY_LIMIT });
   registerIdpAssets(app);
+  loadSchemaValidator();
 
   app.get('/idp/metadata', async (_request, reply) =>
     reply.type('application/samlmetadata+xml; charset=utf-8').send(builtinIdpMetadata(ctx)),

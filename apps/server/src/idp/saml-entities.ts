@@ -1,12 +1,7 @@
 import * as samlify from 'samlify';
 import type { AppContext } from '../platform/app-context';
 import { spEndpoints } from '../platform/saml-sp';
-import { samlSchemaValidator } from './schema-validator';
 
-/** samlify refuses to parse anything until a schema validator is set; this one checks the SAML XSDs. */
-samlify.setSchemaValidator(samlSchemaValidator);
-
-const postBinding = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 const redirectBinding = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 
 /**
@@ -23,18 +18,13 @@ export function samlUrls(ctx: AppContext) {
   };
 }
 
-export interface SamlEntities {
-  idp: samlify.IdentityProviderInstance;
-  sp: samlify.ServiceProviderInstance;
-}
-
-const cache = new WeakMap<AppContext, SamlEntities>();
+const cache = new WeakMap<AppContext, samlify.IdentityProviderInstance>();
 
 /**
- * The built-in IdP and the portal's SP as samlify sees them. The SP is registered here, not
- * read from its metadata: its certificate and ACS are pinned from the portal's own keys.
+ * The built-in IdP as samlify describes it, for its metadata. Requests and responses do not go
+ * through samlify (authn-request.ts, saml-response.ts).
  */
-export function samlEntities(ctx: AppContext): SamlEntities {
+export function samlIdentityProvider(ctx: AppContext): samlify.IdentityProviderInstance {
   const cached = cache.get(ctx);
   if (cached) return cached;
   const keys = ctx.keys.idp;
@@ -42,23 +32,12 @@ export function samlEntities(ctx: AppContext): SamlEntities {
   const urls = samlUrls(ctx);
   const idp = samlify.IdentityProvider({
     entityID: urls.idpEntityId,
-    privateKey: keys.privateKeyPem,
     signingCert: keys.certPem,
     wantAuthnRequestsSigned: true,
     requestSignatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
     nameIDFormat: ['urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified'],
     singleSignOnService: [{ Binding: redirectBinding, Location: urls.ssoUrl }],
   });
-  const sp = samlify.ServiceProvider({
-    entityID: urls.spEntityId,
-    signingCert: ctx.keys.sp.certPem,
-    authnRequestsSigned: true,
-    // Both flags together make samlify sign the Assertion and then the whole Response.
-    wantAssertionsSigned: true,
-    wantMessageSigned: true,
-    assertionConsumerService: [{ Binding: postBinding, Location: urls.acsUrl }],
-  });
-  const entities = { idp, sp };
-  cache.set(ctx, entities);
-  return entities;
+  cache.set(ctx, idp);
+  return idp;
 }

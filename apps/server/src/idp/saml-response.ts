@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
+import { SignedXml } from 'xml-crypto';
 import type { AppContext } from '../platform/app-context';
 import { escapeText } from '../http/html';
 import type { PendingAuthnRequest } from './authn-request';
-import { samlEntities, samlUrls } from './saml-entities';
+import { samlUrls } from './saml-entities';
 
 /** The assertion is good for five minutes, and from a minute ago to absorb clock skew. */
 const VALID_FOR_MS = 5 * 60_000;
@@ -63,24 +64,55 @@ function responseXml(
   ].join('');
 }
 
+const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
+const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
+const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
+const RESPONSE = "/*[local-name(.)='Response']";
+const ASSERTION = `${RESPONSE}/*[local-name(.)='Assertion']`;
+
+/** The IdP's signing key, parsed from its PEM once per app rather than at every signature. */
+const signingKeys = new WeakMap<AppContext, KeyObject>();
+function signingKey(ctx: AppContext): KeyObject {
+  let key = signingKeys.get(ctx);
+  if (!key) {
+    const pem = ctx.keys.idp?.privateKeyPem;
+    if (!pem) throw new Error('the built-in IdP has no signing key');
+    key = createPrivateKey(pem);
+    signingKeys.set(ctx, key);
+  }
+  return key;
+}
+
 /**
- * The base64 SAMLResponse for the SP's ACS: samlify signs the Assertion, then the Response
- * (RSA-SHA256, SHA-256 digests) with the IdP key, because the registered SP wants both.
+ * An enveloped signature (RSA-SHA256, SHA-256 digest, exclusive c14n) of the element at `element`,
+ * placed right after that element's Issuer, as SAML's schema wants it. No KeyInfo: the SP pins
+ * the IdP's certificate and never takes a key from the document.
  */
-export async function createSignedResponse(
+function signElement(xml: string, key: KeyObject, element: string): string {
+  const signer = new SignedXml({
+    privateKey: key,
+    canonicalizationAlgorithm: EXC_C14N,
+    signatureAlgorithm: RSA_SHA256,
+  });
+  signer.addReference({ xpath: element, transforms: [ENVELOPED, EXC_C14N], digestAlgorithm: SHA256 });
+  signer.computeSignature(xml, {
+    prefix: 'ds',
+    location: { reference: `${element}/*[local-name(.)='Issuer']`, action: 'after' },
+  });
+  return signer.getSignedXml();
+}
+
+/**
+ * The base64 SAMLResponse for the SP's ACS: the Assertion is signed, then the whole Response
+ * (RSA-SHA256, SHA-256 digests) with the IdP key, because the portal's SP wants both.
+ */
+export function createSignedResponse(
   ctx: AppContext,
   pending: PendingAuthnRequest,
   account: SignedInAccount,
-): Promise<string> {
-  const { idp, sp } = samlEntities(ctx);
-  const id = newId();
-  const xml = responseXml(ctx, pending, account, id);
-  const result = await idp.createLoginResponse(
-    sp,
-    { extract: { request: { id: pending.requestId } } },
-    'post',
-    {},
-    { customTagReplacement: () => ({ id, context: xml }) },
-  );
-  return result.context;
+): string {
+  const key = signingKey(ctx);
+  const xml = responseXml(ctx, pending, account, newId());
+  return Buffer.from(signElement(signElement(xml, key, ASSERTION), key, RESPONSE)).toString('base64');
 }

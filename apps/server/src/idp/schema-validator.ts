@@ -1,179 +1,104 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import {
+  ParseOption,
+  XmlBufferInputProvider,
+  xmlCleanupInputProvider,
+  XmlDocument,
+  xmlRegisterInputProvider,
+  XsdValidator,
+} from 'libxml2-wasm';
 
 /**
- * samlify's schema check against the SAML 2.0 XSDs, run in xmllint compiled to WebAssembly.
+ * The IdP's check of an AuthnRequest against the SAML 2.0 XSDs, with libxml2 compiled to WebAssembly as a
+ * library (libxml2-wasm), in this thread.
  *
- * The package's own `validateXML` starts a worker thread, reads and compiles the 800 kB wasm
- * module and then validates, on every call: about 100 ms per sign-in. Here one worker lives as
- * long as sign-ins keep coming: it compiled the module and holds the schemas once, and each call
- * only instantiates the compiled module (xmllint is a program that exits after one run, so each
- * validation still gets a fresh instance and nothing leaks between documents). The worker keeps
- * the event loop free while xmllint parses. A refusal is only an exception, never console output.
+ * xmllint (the program samlify's validator packages run) parses all six schema files again for
+ * every document: about 7 ms of each sign-in even with its module compiled once. Here the
+ * schemas are parsed and compiled once per process, on the first check, and each document is
+ * only parsed and validated against them (tens of microseconds for an AuthnRequest), then freed.
+ * Documents are parsed with libxml2's defaults: no entity substitution, no DTD or other external
+ * loading; the schema files are served from memory and nothing else can be read. A refusal is only
+ * an exception, never console output.
  */
 const resolveFrom = createRequire(import.meta.url);
 const schemaDir = join(dirname(resolveFrom.resolve('@authenio/samlify-xmllint-wasm')), 'schemas');
-const xmllintDir = dirname(resolveFrom.resolve('xmllint-wasm'));
 
+/** The protocol schema first: it imports the others by these names. */
 const schemaFiles = [
   'saml-schema-protocol-2.0.xsd',
-  'datatypes.dtd',
   'saml-schema-assertion-2.0.xsd',
   'xmldsig-core-schema.xsd',
-  'XMLSchema.dtd',
   'xenc-schema.xsd',
 ];
 
-/** An idle worker is stopped after this long, giving its memory back; the next call starts one. */
-const IDLE_MS = 5 * 60_000;
-/** A validation that takes this long is treated as a failure (and the worker replaced). */
-const TIMEOUT_MS = 10_000;
+/** Parse options for validated documents: libxml2's defaults, and never the network. */
+const DOCUMENT_OPTIONS = { option: ParseOption.XML_PARSE_NONET };
 
-// The worker: loads xmllint's emscripten factory without the package's one-shot worker wrapper,
-// compiles the wasm once, and runs `xmllint --schema protocol.xsd --noout content.xml` per message.
-const workerSource = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { readFileSync } = require('node:fs');
-const { join } = require('node:path');
-const script = join(workerData.xmllintDir, 'xmllint-node.js');
-const source = readFileSync(script, 'utf8');
-const factorySource = source.slice(0, source.indexOf(';(function initWorker()'));
-const holder = { exports: {} };
-new Function('require', '__filename', '__dirname', 'module', 'exports', factorySource)(
-  require, script, workerData.xmllintDir, holder, holder.exports);
-const createXmllint = holder.exports;
-const wasm = new WebAssembly.Module(readFileSync(join(workerData.xmllintDir, 'xmllint.wasm')));
-const schemas = workerData.schemas;
-const args = ['--schema', schemas[0].fileName, '--noout', 'content.xml'];
+/** The compiled schemas, with the parsed main schema they were compiled from (libxml2 may refer to it). */
+let compiled: { validator: XsdValidator; schema: XmlDocument } | null = null;
+/** How many times this process compiled the schemas (tests check that one serves many calls). */
+let compilations = 0;
 
-function run(xml) {
-  return new Promise((resolve, reject) => {
-    createXmllint({
-      inputFiles: [{ fileName: 'content.xml', contents: xml }, ...schemas],
-      // A copy: the runtime puts the program name in front of the array it is given.
-      arguments: [...args],
-      thisProgram: 'xmllint',
-      stdout: () => {},
-      stderr: () => {},
-      onExit: resolve,
-      quit: (_status, error) => { throw error; },
-      wasmMemory: new WebAssembly.Memory({ initial: 256, maximum: 512 }),
-      instantiateWasm(imports, receive) {
-        const instance = new WebAssembly.Instance(wasm, imports);
-        receive(instance, wasm);
-        return instance.exports;
-      },
-    }).catch(reject);
-  });
-}
-
-parentPort.on('message', ({ id, xml }) => {
-  run(xml).then(
-    (exitCode) => parentPort.postMessage({ id, exitCode }),
-    () => parentPort.postMessage({ id, exitCode: -1 }),
+function compileSchemas(): { validator: XsdValidator; schema: XmlDocument } {
+  const files = new XmlBufferInputProvider(
+    Object.fromEntries(schemaFiles.map((name) => [name, readFileSync(join(schemaDir, name))])),
   );
-});
-`;
-
-interface Pending {
-  resolve(exitCode: number): void;
-  reject(error: Error): void;
-  timer: NodeJS.Timeout;
-}
-
-class XmllintWorker {
-  private worker: Worker | null = null;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private idleTimer: NodeJS.Timeout | undefined;
-  private schemas: { fileName: string; contents: string }[] | undefined;
-  /** How many workers were started so far (tests check that one serves many calls). */
-  starts = 0;
-
-  private start(): Worker {
-    this.schemas ??= schemaFiles.map((fileName) => ({
-      fileName,
-      contents: readFileSync(join(schemaDir, fileName), 'utf8'),
-    }));
-    const worker = new Worker(workerSource, {
-      eval: true,
-      workerData: { xmllintDir, schemas: this.schemas },
-    });
-    worker.on('message', ({ id, exitCode }: { id: number; exitCode: number }) => {
-      const call = this.pending.get(id);
-      if (!call) return;
-      this.pending.delete(id);
-      clearTimeout(call.timer);
-      call.resolve(exitCode);
-      this.settle();
-    });
-    const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = null;
-      for (const call of this.pending.values()) {
-        clearTimeout(call.timer);
-        call.reject(error);
-      }
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', () => fail(new Error('schema validator stopped')));
-    this.worker = worker;
-    this.starts += 1;
-    return worker;
-  }
-
-  /** While calls are open the worker keeps the process alive; idle, it may stop and is stopped later. */
-  private settle(): void {
-    if (this.pending.size > 0 || !this.worker) return;
-    this.worker.unref();
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => void this.stop(), IDLE_MS);
-    this.idleTimer.unref();
-  }
-
-  async stop(): Promise<void> {
-    clearTimeout(this.idleTimer);
-    const worker = this.worker;
-    this.worker = null;
-    await worker?.terminate();
-  }
-
-  /** xmllint's exit code for the document: 0 valid, 3 or 4 invalid, anything else a failure. */
-  exitCode(xml: string): Promise<number> {
-    const worker = this.worker ?? this.start();
-    clearTimeout(this.idleTimer);
-    worker.ref();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new Error('schema validation timed out'));
-        void this.stop();
-      }, TIMEOUT_MS);
-      this.pending.set(id, { resolve, reject, timer });
-      worker.postMessage({ id, xml });
-    });
+  // Only while compiling: the imports resolve to these buffers, and afterwards no provider is left.
+  xmlRegisterInputProvider(files);
+  try {
+    const [main] = schemaFiles as [string, ...string[]];
+    const schema = XmlDocument.fromBuffer(readFileSync(join(schemaDir, main)), { url: main });
+    try {
+      return { validator: XsdValidator.fromDoc(schema), schema };
+    } catch (error) {
+      schema.dispose();
+      throw error;
+    }
+  } finally {
+    xmlCleanupInputProvider();
   }
 }
 
-const xmllint = new XmllintWorker();
+/** Compiles the schemas now, if not yet done: the IdP does it at start, not in the first sign-in. */
+export function loadSchemaValidator(): XsdValidator {
+  if (!compiled) {
+    compiled = compileSchemas();
+    compilations += 1;
+  }
+  return compiled.validator;
+}
 
 export const samlSchemaValidator = {
+  /** Async like samlify's validators (its interface); the check itself is synchronous. */
   async validate(xml: string): Promise<true> {
-    const exitCode = await xmllint.exitCode(xml);
-    if (exitCode !== 0) throw new Error('ERR_EXCEPTION_VALIDATE_XML');
+    const schema = loadSchemaValidator();
+    let doc: XmlDocument;
+    try {
+      doc = XmlDocument.fromString(xml, DOCUMENT_OPTIONS);
+    } catch {
+      throw new Error('ERR_EXCEPTION_VALIDATE_XML');
+    }
+    try {
+      schema.validate(doc);
+    } catch {
+      throw new Error('ERR_EXCEPTION_VALIDATE_XML');
+    } finally {
+      doc.dispose();
+    }
     return true;
   },
 };
 
-/** Stops the validator's worker now (tests; the process exits without it otherwise). */
-export function stopSchemaValidator(): Promise<void> {
-  return xmllint.stop();
+/** Frees the compiled schemas (tests); the next check compiles them again. */
+export function resetSchemaValidator(): void {
+  compiled?.validator.dispose();
+  compiled?.schema.dispose();
+  compiled = null;
 }
 
-/** How many validator workers this process has started. */
-export function schemaValidatorStarts(): number {
-  return xmllint.starts;
+/** How many times this process has compiled the schemas. */
+export function schemaValidatorCompilations(): number {
+  return compilations;
 }

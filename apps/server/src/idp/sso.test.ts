@@ -1,3 +1,5 @@
+import { sign } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import { SAML } from '@node-saml/node-saml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../test/support/databases';
@@ -7,6 +9,16 @@ import { certBody } from '../platform/keys';
 import { acceptAuthnRequest } from './authn-request';
 import { samlUrls } from './saml-entities';
 import { builtinIdpMetadata } from './metadata';
+
+/** A redirect-binding path for any XML, signed with the SP's fixture key like node-saml signs. */
+function signedRedirect(xml: string): string {
+  const query = new URLSearchParams({
+    SAMLRequest: deflateRawSync(Buffer.from(xml)).toString('base64'),
+    SigAlg: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+  }).toString();
+  const signature = sign('sha256', Buffer.from(query), fixtureKeys('sp').privateKeyPem).toString('base64');
+  return `/idp/sso?${query}&Signature=${encodeURIComponent(signature)}`;
+}
 
 describe.each(testDatabaseKinds)('built-in IdP metadata and SSO on %s', (kind) => {
   let t: TestApp;
@@ -92,6 +104,67 @@ describe.each(testDatabaseKinds)('built-in IdP metadata and SSO on %s', (kind) =
     await expect(acceptAuthnRequest(t.ctx, path)).rejects.toThrow('unregistered ACS');
     expect(res.body).not.toContain('evil.example');
     expect(res.headers.location).toBeUndefined();
+  });
+
+  describe('a request signed by the SP key', () => {
+    const request = () => {
+      const urls = samlUrls(t.ctx);
+      return (
+        `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ` +
+        `xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_hand1" Version="2.0" ` +
+        `IssueInstant="${new Date().toISOString()}" Destination="${urls.ssoUrl}" ` +
+        `AssertionConsumerServiceURL="${urls.acsUrl}">` +
+        `<saml:Issuer>${urls.spEntityId}</saml:Issuer></samlp:AuthnRequest>`
+      );
+    };
+
+    it('is accepted when it is a schema-valid AuthnRequest from the SP', async () => {
+      await expect(acceptAuthnRequest(t.ctx, signedRedirect(request()))).resolves.toEqual({
+        requestId: '_hand1',
+        relayState: null,
+      });
+    });
+
+    it.each<[string, (xml: string) => string, string]>([
+      [
+        'fails the schema',
+        (xml) => xml.replace('Version="2.0"', 'Version="2.0" Evil="1"'),
+        'signature or schema check failed',
+      ],
+      ['carries a DOCTYPE', (xml) => `<!DOCTYPE x [<!ENTITY e "x">]>${xml}`, 'DOCTYPE in request'],
+      [
+        'is another message',
+        (xml) => xml.replace(/AuthnRequest/g, 'LogoutRequest'),
+        'signature or schema check failed',
+      ],
+      [
+        'names another issuer',
+        (xml) => xml.replace(/<saml:Issuer>[^<]*/, '<saml:Issuer>https://evil.example'),
+        'unknown issuer',
+      ],
+      [
+        'has a wrong destination',
+        (xml) => xml.replace(/Destination="[^"]*"/, 'Destination="https://evil.example/sso"'),
+        'wrong destination',
+      ],
+      [
+        'is stale',
+        (xml) => xml.replace(/IssueInstant="[^"]*"/, 'IssueInstant="2020-01-01T00:00:00Z"'),
+        'stale request',
+      ],
+    ])('is refused when it %s', async (_name, change, reason) => {
+      await expect(acceptAuthnRequest(t.ctx, signedRedirect(change(request())))).rejects.toThrow(reason);
+    });
+
+    it('is refused when it is a valid protocol message that is no AuthnRequest', async () => {
+      const urls = samlUrls(t.ctx);
+      const xml =
+        `<samlp:ArtifactResolve xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ` +
+        `xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_hand2" Version="2.0" ` +
+        `IssueInstant="${new Date().toISOString()}"><saml:Issuer>${urls.spEntityId}</saml:Issuer>` +
+        `<samlp:Artifact>AAAA</samlp:Artifact></samlp:ArtifactResolve>`;
+      await expect(acceptAuthnRequest(t.ctx, signedRedirect(xml))).rejects.toThrow('not an AuthnRequest');
+    });
   });
 
   it('refuses a request without SAMLRequest or with garbage', async () => {

@@ -1,4 +1,6 @@
-import { SAML, ValidateInResponseTo, type CacheProvider } from '@node-saml/node-saml';
+import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import querystring from 'node:querystring';
+import { SAML, ValidateInResponseTo, type CacheProvider, type SamlConfig } from '@node-saml/node-saml';
 import { sql } from 'kysely';
 import type { Config } from '../config';
 import type { Db } from './db';
@@ -23,8 +25,13 @@ export function spEndpoints(publicUrl: string): SpEndpoints {
  * AuthnRequest ids live in the database so that any instance can finish a sign-in another
  * started, each with the hash of the starting browser's nonce (empty where only validation
  * uses the cache). `removeAsync` does nothing: the ACS consumes the id itself, atomically.
+ *
+ * With `lookups`, a repeated lookup of the same id is answered from the first: node-saml looks an
+ * id up twice per response (the Response's InResponseTo, then the SubjectConfirmationData's, which
+ * must equal it), and the ACS consumes the id atomically afterwards (consumeRequestAndRecordAssertion),
+ * so the second round trip decides nothing. Only for an instance that validates one response.
  */
-function databaseRequestCache(db: Db, browserHash = ''): CacheProvider {
+function databaseRequestCache(db: Db, browserHash = '', lookups?: Map<string, string | null>): CacheProvider {
   return {
     async saveAsync(key, value) {
       await db
@@ -35,13 +42,17 @@ function databaseRequestCache(db: Db, browserHash = ''): CacheProvider {
       return { value, createdAt: Date.now() };
     },
     async getAsync(key) {
+      const known = lookups?.get(key);
+      if (known !== undefined) return known;
       const row = await db
         .selectFrom('saml_requests')
         .select('created_at')
         .where('id', '=', key)
         .where('expires_at', '>', sql<Date>`now()`)
         .executeTakeFirst();
-      return row ? row.created_at.toISOString() : null;
+      const found = row ? row.created_at.toISOString() : null;
+      lookups?.set(key, found);
+      return found;
     },
     async removeAsync() {
       return null;
@@ -49,65 +60,117 @@ function databaseRequestCache(db: Db, browserHash = ''): CacheProvider {
   };
 }
 
+export type ConsumeOutcome = 'consumed' | 'requestNotOurs' | 'assertionReplayed';
+
 /**
- * Uses up an AuthnRequest id started by this browser; false when it was already used, never
- * issued, or started by another browser.
+ * In one statement: uses up the AuthnRequest id the response answers, if this browser started it
+ * and it is live, and only then records the assertion id. `requestNotOurs`: the id was already
+ * used, never issued, expired or started by another browser (nothing recorded);
+ * `assertionReplayed`: the assertion was seen before (the id is used up all the same).
  */
-export async function consumeRequestId(db: Db, id: string, browserHash: string): Promise<boolean> {
-  if (!browserHash) return false;
-  const row = await db
-    .deleteFrom('saml_requests')
-    .where('id', '=', id)
-    .where('browser_hash', '=', browserHash)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .returning('id')
-    .executeTakeFirst();
-  return Boolean(row);
+export async function consumeRequestAndRecordAssertion(
+  db: Db,
+  input: { requestId: string; browserHash: string; assertionId: string; assertionExpiresAt: Date },
+): Promise<ConsumeOutcome> {
+  if (!input.browserHash) return 'requestNotOurs';
+  const { rows } = await sql<{ consumed: number; recorded: number }>`
+    with consumed as (
+      delete from saml_requests
+      where id = ${input.requestId} and browser_hash = ${input.browserHash} and expires_at > now()
+      returning id
+    ), recorded as (
+      insert into saml_assertions (id, expires_at)
+      select ${input.assertionId}::text, ${input.assertionExpiresAt.toISOString()}::timestamptz from consumed
+      on conflict (id) do nothing
+      returning id
+    )
+    select (select count(*) from consumed)::int as consumed, (select count(*) from recorded)::int as recorded`.execute(
+    db,
+  );
+  const row = rows[0];
+  if (!row?.consumed) return 'requestNotOurs';
+  return row.recorded ? 'consumed' : 'assertionReplayed';
 }
 
-/** Records an assertion id; false when the same assertion was seen before (a replay). */
-export async function recordAssertionId(db: Db, id: string, expiresAt: Date): Promise<boolean> {
-  const row = await db
-    .insertInto('saml_assertions')
-    .values({ id, expires_at: expiresAt })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return Boolean(row);
+const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+
+/** The SP's private key, parsed from its PEM once rather than at every signature. */
+const signingKeys = new WeakMap<KeyPair, KeyObject>();
+function signingKey(keys: KeyPair): KeyObject {
+  let key = signingKeys.get(keys);
+  if (!key) {
+    key = createPrivateKey(keys.privateKeyPem);
+    signingKeys.set(keys, key);
+  }
+  return key;
+}
+
+/**
+ * node-saml's SP, signing its redirect messages (AuthnRequest, LogoutRequest) with the parsed key:
+ * node-saml's own signRequest hands the PEM to OpenSSL at every signature, about 1 ms of each
+ * login redirect. The signed octets are node-saml's: the message, RelayState and SigAlg, as
+ * querystring.stringify encodes them (RSA-SHA256, the only algorithm the portal configures).
+ */
+class PortalSaml extends SAML {
+  constructor(
+    options: SamlConfig,
+    private readonly key: KeyObject,
+  ) {
+    super(options);
+  }
+
+  protected override signRequest(samlMessage: querystring.ParsedUrlQueryInput): void {
+    samlMessage.SigAlg = RSA_SHA256;
+    const signed: querystring.ParsedUrlQueryInput = {};
+    for (const name of ['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg']) {
+      if (samlMessage[name]) signed[name] = samlMessage[name];
+    }
+    samlMessage.Signature = sign('sha256', Buffer.from(querystring.stringify(signed)), this.key).toString(
+      'base64',
+    );
+  }
 }
 
 /**
  * The node-saml service provider, pinned to the IdP's certificates. A sign-in is started with an
- * instance made for the browser (`browserHash`), so its request id is recorded with it.
+ * instance made for the browser (`browserHash`), so its request id is recorded with it; a response
+ * is validated by an instance made for it (`oneResponse`: see databaseRequestCache).
  */
 export function createServiceProvider(
   config: Config,
   db: Db,
   spKeys: KeyPair,
   idp: IdpDescription,
-  browserHash = '',
+  options: { browserHash?: string; oneResponse?: boolean } = {},
 ): SAML {
   const { entityId, acsUrl } = spEndpoints(config.publicUrl);
-  return new SAML({
-    callbackUrl: acsUrl,
-    entryPoint: idp.ssoUrl,
-    issuer: entityId,
-    audience: entityId,
-    idpIssuer: idp.entityId,
-    idpCert: idp.signingCerts,
-    privateKey: spKeys.privateKeyPem,
-    publicCert: spKeys.certPem,
-    signatureAlgorithm: 'sha256',
-    digestAlgorithm: 'sha256',
-    wantAssertionsSigned: true,
-    wantAuthnResponseSigned: true,
-    acceptedClockSkewMs: CLOCK_SKEW_MS,
-    maxAssertionAgeMs: REQUEST_TTL_MS,
-    validateInResponseTo: ValidateInResponseTo.always,
-    requestIdExpirationPeriodMs: REQUEST_TTL_MS,
-    cacheProvider: databaseRequestCache(db, browserHash),
-    identifierFormat: null,
-    disableRequestedAuthnContext: true,
-    ...(idp.logoutUrl ? { logoutUrl: idp.logoutUrl, logoutCallbackUrl: `${config.publicUrl}/home` } : {}),
-  });
+  return new PortalSaml(
+    {
+      callbackUrl: acsUrl,
+      entryPoint: idp.ssoUrl,
+      issuer: entityId,
+      audience: entityId,
+      idpIssuer: idp.entityId,
+      idpCert: idp.signingCerts,
+      privateKey: spKeys.privateKeyPem,
+      publicCert: spKeys.certPem,
+      signatureAlgorithm: 'sha256',
+      digestAlgorithm: 'sha256',
+      wantAssertionsSigned: true,
+      wantAuthnResponseSigned: true,
+      acceptedClockSkewMs: CLOCK_SKEW_MS,
+      maxAssertionAgeMs: REQUEST_TTL_MS,
+      validateInResponseTo: ValidateInResponseTo.always,
+      requestIdExpirationPeriodMs: REQUEST_TTL_MS,
+      cacheProvider: databaseRequestCache(
+        db,
+        options.browserHash,
+        options.oneResponse ? new Map() : undefined,
+      ),
+      identifierFormat: null,
+      disableRequestedAuthnContext: true,
+      ...(idp.logoutUrl ? { logoutUrl: idp.logoutUrl, logoutCallbackUrl: `${config.publicUrl}/home` } : {}),
+    },
+    signingKey(spKeys),
+  );
 }

@@ -31,7 +31,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
     async (request, reply) => {
       await ensureSession(ctx, request, reply);
       const browserHash = bindSignInToBrowser(request, reply, ctx.session);
-      const starter = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp, browserHash);
+      const starter = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp, { browserHash });
       const url = await starter.getAuthorizeUrlAsync(safeNextPath(request.query.next), undefined, {});
       return reply.redirect(url, 302);
     },
@@ -63,7 +63,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
       },
     },
     async (request, reply) => {
-      const result = await completeSignIn(ctx, sp, {
+      const result = await completeSignIn(ctx, {
         samlResponse: request.body.SAMLResponse,
         relayState: request.body.RelayState,
         previousSession: request.session,

@@ -1,10 +1,9 @@
-import type { SAML } from '@node-saml/node-saml';
 import { personName } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import { insertSession, revokeSession, type Session } from '../../http/session';
 import { findAccountByUsername } from '../../identity/accounts';
 import { recordAudit } from '../../identity/audit';
-import { consumeRequestId, recordAssertionId, spEndpoints } from '../../platform/saml-sp';
+import { consumeRequestAndRecordAssertion, createServiceProvider, spEndpoints } from '../../platform/saml-sp';
 import { safeNextPath } from './next-path';
 import { updateAccountNames } from './queries';
 import { checkAddressedToUs, hasForbiddenMarkup } from './saml-checks';
@@ -45,7 +44,8 @@ function attribute(profile: Record<string, unknown>, name: string): string {
  * Finishes a SAML sign-in: validates the response (node-saml plus our own checks), finds the
  * active account it names, and replaces the caller's session with a new signed-in one.
  */
-export async function completeSignIn(ctx: AppContext, sp: SAML, input: SignInInput): Promise<SignInResult> {
+export async function completeSignIn(ctx: AppContext, input: SignInInput): Promise<SignInResult> {
+  const sp = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp, { oneResponse: true });
   if (hasForbiddenMarkup(input.samlResponse)) throw new SignInRefused('DOCTYPE or ENTITY in SAML response');
   let profile;
   try {
@@ -64,11 +64,15 @@ export async function completeSignIn(ctx: AppContext, sp: SAML, input: SignInInp
   } catch (error) {
     throw new SignInRefused(error instanceof Error ? error.message : 'response not addressed to us');
   }
-  if (!(await consumeRequestId(ctx.db, facts.inResponseTo, input.browserHash)))
+  const consumed = await consumeRequestAndRecordAssertion(ctx.db, {
+    requestId: facts.inResponseTo,
+    browserHash: input.browserHash,
+    assertionId: facts.assertionId,
+    assertionExpiresAt: facts.expiresAt,
+  });
+  if (consumed === 'requestNotOurs')
     throw new SignInRefused('InResponseTo already used, or the sign-in was started in another browser');
-  if (!(await recordAssertionId(ctx.db, facts.assertionId, facts.expiresAt))) {
-    throw new SignInRefused('assertion replayed');
-  }
+  if (consumed === 'assertionReplayed') throw new SignInRefused('assertion replayed');
 
   const attrs = profile as unknown as Record<string, unknown>;
   const username =

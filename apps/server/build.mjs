@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 const external = [
   '@electric-sql/pglite',
   '@node-rs/argon2',
-  'xmllint-wasm',
+  'libxml2-wasm',
   '@authenio/samlify-xmllint-wasm',
   'bootstrap',
   '@fastify/swagger',

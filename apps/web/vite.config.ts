@@ -10,7 +10,16 @@ const proxied = ['/api', '/idp', '/dev', '/example.csv'];
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rolldownOptions: {
+      // Everything the entry imports statically goes into the entry's own chunk. Split by which
+      // lazy pages share them (react-query, the API client, paths...), they made eight files, which
+      // every page loads anyway and which gzip worse apart: /home's JavaScript was 3.4 kB larger.
+      output: { codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] } },
+    },
+  },
   // No Sass here: the app imports the committed *.compiled.css (scripts/compile-styles.mjs).
   server: {
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: serverUrl, changeOrigin: false }])),

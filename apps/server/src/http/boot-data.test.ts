@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, signInAs } from '../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../test/support/test-app';
 import { testDatabaseKinds } from '../../test/support/databases';
+import { hashSessionId } from './session';
 import type { BootData } from './web-app';
 
 // The pages are served from the web build (npm run build); without it there is no page to test.
@@ -38,6 +40,7 @@ describe.skipIf(!built).each(testDatabaseKinds)('pages carry their boot data on 
     expect(data?.systemMessage.enabled).toBe(false);
     // The same token GET /api/csrf gives that session, and no second session.
     expect(data?.csrfToken).toBe(await client.fetchCsrf());
+    expect(data).not.toHaveProperty('currentUser');
     const again = await client.get('/welcome');
     expect(again.headers['set-cookie']).toBeUndefined();
     expect(bootData(again.body)?.csrfToken).toBe(data?.csrfToken);
@@ -50,6 +53,67 @@ describe.skipIf(!built).each(testDatabaseKinds)('pages carry their boot data on 
     expect(data?.csrfToken).toBe(client.csrfToken);
     expect(data?.authStatus).toEqual((await client.get('/api/saml/is-authenticated')).json());
     expect(data?.authStatus.isAuthenticated).toBe(true);
+  });
+
+  it('gives a signed-in caller the current user, exactly as GET /api/user answers that session', async () => {
+    await createAccount(t, { username: 'bootvendor2' });
+    await createAccount(t, { username: 'bootbrm', type: 'employee', isEmployeeBrm: true });
+    for (const username of ['bootvendor2', 'bootbrm']) {
+      const client = await signInAs(t, username);
+      const user = await client.get('/api/user');
+      expect(user.statusCode).toBe(200);
+      const page = await client.get('/welcome');
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(bootData(page.body)?.currentUser).toEqual(user.json());
+      expect(bootData(page.body)?.currentUser?.username).toBe(username);
+      // /home too (any page): it is then sent undrawn or drawn, but never with another's record.
+      expect(bootData((await client.get('/home')).body)?.currentUser?.username).toBe(username);
+    }
+  });
+
+  it('gives no current user to a session that is revoked, expired or whose account is no longer active', async () => {
+    const sessionOf = (client: TestClient) =>
+      hashSessionId(client.cookie.slice(client.cookie.indexOf('=') + 1));
+    const cases: Array<[string, (client: TestClient) => Promise<unknown>]> = [
+      [
+        'bootrevoked',
+        (client) =>
+          t.ctx.db
+            .updateTable('sessions')
+            .set({ revoked_at: new Date() })
+            .where('id_hash', '=', sessionOf(client))
+            .execute(),
+      ],
+      [
+        'bootexpired',
+        (client) =>
+          t.ctx.db
+            .updateTable('sessions')
+            .set({ expires_at: sql<Date>`now() - interval '1 second'` })
+            .where('id_hash', '=', sessionOf(client))
+            .execute(),
+      ],
+      [
+        'bootdisabled',
+        () =>
+          t.ctx.db
+            .updateTable('accounts')
+            .set({ status: 'disabled' })
+            .where('username', '=', 'bootdisabled')
+            .execute(),
+      ],
+    ];
+    for (const [username, end] of cases) {
+      await createAccount(t, { username });
+      const client = await signInAs(t, username);
+      expect(bootData((await client.get('/welcome')).body)?.currentUser?.username).toBe(username);
+      await end(client);
+      const page = await client.get('/welcome');
+      expect(page.body, username).not.toContain(username);
+      const data = bootData(page.body);
+      expect(data?.authStatus, username).toEqual({ isAuthenticated: false });
+      expect(data, username).not.toHaveProperty('currentUser');
+    }
   });
 
   it('opens no session for a path that is no page, nor for HEAD', async () => {

@@ -2,9 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { routes } from '@pra/contracts';
-import type { AuthStatusResponse, SystemMessage } from '@pra/contracts';
+import type { AuthStatusResponse, CurrentUser, SystemMessage } from '@pra/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
+import { currentUserRecord } from '../identity/current-user';
 import { readSystemMessage } from '../identity/system-message';
 import type { AppContext } from '../platform/app-context';
 import { messages } from '../platform/app-error';
@@ -85,13 +86,16 @@ function showsBanner(data: BootData): boolean {
 /**
  * What the web app's first screen waits for, answered with the page itself: the CSRF token (of the
  * caller's session, created as GET /api/csrf would), the auth status and the system message, the
- * same bodies as GET /api/csrf, /api/saml/is-authenticated and /api/system-message. The app reads
- * them from the pra-boot meta tag instead of making those three calls before it can render.
+ * same bodies as GET /api/csrf, /api/saml/is-authenticated and /api/system-message, and for a
+ * signed-in caller the current user, as GET /api/user answers for that session. The app reads
+ * them from the pra-boot meta tag instead of making those calls before it can render.
  */
 export interface BootData {
   csrfToken: string;
   authStatus: AuthStatusResponse;
   systemMessage: SystemMessage;
+  /** Only for a live session of an active account (absent for anyone else). */
+  currentUser?: CurrentUser;
 }
 
 async function loadBootData(
@@ -101,20 +105,28 @@ async function loadBootData(
 ): Promise<BootData | null> {
   // Page requests skip the session plugin (static files need no session): read it here.
   const rawId = rawSessionId(request, ctx.session);
-  const loaded = rawId
-    ? await loadSession(ctx.db, ctx.session.secret, rawId, { organizations: false })
-    : null;
+  // With the organizations, as GET /api/user loads them (the same query; none without an account).
+  const loaded = rawId ? await loadSession(ctx.db, ctx.session.secret, rawId, { organizations: true }) : null;
   if (loaded) {
     request.session = loaded.session;
     request.account = loaded.account;
   }
   const session = await ensureSession(ctx, request, reply);
-  const signedIn = request.account !== null;
-  return {
+  const { account } = request;
+  const data: BootData = {
     csrfToken: session.csrfToken,
-    authStatus: authStatus(signedIn ? session : null, ctx.config.SESSION_MAX_EXTENSIONS),
-    systemMessage: await readSystemMessage(ctx.db, signedIn),
+    authStatus: authStatus(account ? session : null, ctx.config.SESSION_MAX_EXTENSIONS),
+    systemMessage: await readSystemMessage(ctx.db, account !== null),
   };
+  if (account && loaded) {
+    data.currentUser = currentUserRecord(
+      ctx,
+      account,
+      loaded.organizations ?? [],
+      loaded.maintenanceFlag ?? false,
+    );
+  }
+  return data;
 }
 
 /** index.html with the boot data in its pra-boot meta tag (escaped JSON). */

@@ -13,6 +13,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which chunks and stylesheets a drawn page needs (scripts/prerender.mjs).
+    manifest: true,
     rolldownOptions: {
       // Everything the entry imports statically goes into the entry's own chunk. Split by which
       // lazy pages share them (react-query, the API client, paths...), they made eight files, which

@@ -139,7 +139,31 @@ describe.skipIf(!built).each(testDatabaseKinds)('pages carry their boot data on 
     expect(file.body).not.toContain('@@pra-');
   });
 
-  it('sends /home to be drawn by the app while a system message banner shows (it is not in the drawing)', async () => {
+  it('sends a signed-in /welcome already drawn for that person, and never to anyone else', async () => {
+    await createAccount(t, { username: 'drawnvendor' });
+    await t.ctx.db
+      .updateTable('accounts')
+      .set({ given_name: 'Grace <3', family_name: 'Hopper' })
+      .where('username', '=', 'drawnvendor')
+      .execute();
+    const client = await signInAs(t, 'drawnvendor');
+    const welcome = await client.get('/welcome');
+    expect(welcome.headers['cache-control']).toBe('no-store');
+    expect(welcome.body).toContain('<h1 class="page-title">Welcome Grace &lt;3 Hopper</h1>');
+    expect(welcome.body).toContain('Manage profile or change password');
+    expect(welcome.body).toMatch(
+      /<link rel="stylesheet" crossorigin href="\/assets\/main-layout-[^"]+\.css">/,
+    );
+    expect(welcome.body).not.toContain('@@pra-');
+    // Anonymous: the page the app draws itself (it sends the visitor to sign in), nothing drawn.
+    const anonymous = await new TestClient(t.app).get('/welcome');
+    expect(anonymous.body).toContain('<div id="root"></div>');
+    expect(anonymous.body).not.toContain('Grace');
+    expect((await t.app.inject({ method: 'GET', url: '/.prerendered/welcome.json' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/.vite/manifest.json' })).statusCode).toBe(404);
+  });
+
+  it('sends /home and /welcome to be drawn by the app while a system message banner shows (not in the drawings)', async () => {
     const message = (enabled: boolean) =>
       t.ctx.db
         .updateTable('system_message')
@@ -151,6 +175,10 @@ describe.skipIf(!built).each(testDatabaseKinds)('pages carry their boot data on 
       const home = await new TestClient(t.app).get('/home');
       expect(home.body).toContain('<div id="root"></div>');
       expect(bootData(home.body)?.systemMessage.text).toBe('Maintenance tonight');
+      await createAccount(t, { username: 'bannervendor' });
+      const welcome = await (await signInAs(t, 'bannervendor')).get('/welcome');
+      expect(welcome.body).toContain('<div id="root"></div>');
+      expect(bootData(welcome.body)?.currentUser?.username).toBe('bannervendor');
     } finally {
       await message(false);
     }

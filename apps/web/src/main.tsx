@@ -1,5 +1,6 @@
 import './styles/base.compiled.css';
 import './app/app.css';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AppRoot } from './app/app-root';
 import { seedBootData } from './app/boot-data';
@@ -18,10 +19,12 @@ const history = createBrowserHistory();
 const app = <AppRoot client={queryClient} history={history} />;
 // /home and a signed-in /welcome arrive already drawn (prerendered by the build, see
 // prerender.tsx): React takes over their markup, once the page's lazy parts are in, instead of
-// drawing it again. Every other page starts from an empty #root.
+// drawing it again, in a transition: the work is cut into short tasks (a plain hydrateRoot is one
+// long task, which the page is already painted and has no need for). Every other page starts
+// from an empty #root.
 if (container.firstElementChild) {
   const parts = preloadRoutes(appRoutes, history.location.pathname).map((route) => route.preload?.());
-  void Promise.all(parts).finally(() => hydrateRoot(container, app));
+  void Promise.all(parts).finally(() => startTransition(() => void hydrateRoot(container, app)));
 } else {
   createRoot(container).render(app);
 }

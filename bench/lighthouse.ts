@@ -19,6 +19,9 @@ export interface LighthouseResult {
   failing: string[];
 }
 
+/** Lighthouse ran but could not audit the page (its runtimeError): worth another run. */
+class LighthouseRuntimeError extends Error {}
+
 /** One Lighthouse run of `url` in a fresh Chromium. */
 export async function runLighthouse(url: string, cookie?: string): Promise<LighthouseResult> {
   const chrome = await launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS, logLevel: 'silent' });
@@ -32,7 +35,7 @@ export async function runLighthouse(url: string, cookie?: string): Promise<Light
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const { lhr } = result;
-    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+    if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse: ${lhr.runtimeError.message}`);
     const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     const refs = ['performance', 'accessibility'].flatMap((id) => lhr.categories[id]?.auditRefs ?? []);
@@ -56,6 +59,21 @@ export async function runLighthouse(url: string, cookie?: string): Promise<Light
   }
 }
 
+/**
+ * runLighthouse, run again (at most twice more) when Lighthouse itself failed to record the page
+ * (e.g. NO_NAVSTART on a starved CPU, "Please run Lighthouse again"): one such run used to end the bench.
+ */
+async function runLighthouseRetrying(url: string, cookie?: string): Promise<LighthouseResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runLighthouse(url, cookie);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof LighthouseRuntimeError)) throw error;
+      console.error(`${url}: ${error.message}; running it again`);
+    }
+  }
+}
+
 /** Rows for one page: median scores and metrics over `runs` audits. */
 export async function lighthouseRows(
   label: string,
@@ -64,7 +82,7 @@ export async function lighthouseRows(
   runs = 3,
 ): Promise<BenchRow[]> {
   const results: LighthouseResult[] = [];
-  for (let i = 0; i < runs; i++) results.push(await runLighthouse(url, cookie));
+  for (let i = 0; i < runs; i++) results.push(await runLighthouseRetrying(url, cookie));
   const of = (key: Exclude<keyof LighthouseResult, 'failing'>) => median(results.map((r) => r[key]));
   const failing = [...new Set(results.flatMap((r) => r.failing))];
   if (failing.length > 0)

@@ -1,10 +1,13 @@
 import './styles/base.compiled.css';
 import './app/app.css';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AppRoot } from './app/app-root';
 import { seedBootData } from './app/boot-data';
 import { queryClient } from './app/query-client';
+import { appRoutes } from './app/router';
 import { createBrowserHistory } from './app/routing/history';
+import { preloadRoutes } from './app/routing/router';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -12,8 +15,16 @@ if (!container) throw new Error('index.html has no #root element');
 // The page carries the boot calls' answers: the first screen renders without waiting for them.
 seedBootData(queryClient);
 
-const app = <AppRoot client={queryClient} history={createBrowserHistory()} />;
-// The landing page arrives already drawn (prerendered by the build, see prerender.tsx): React
-// takes over its markup instead of drawing it again. Every other page starts from an empty #root.
-if (container.firstElementChild) hydrateRoot(container, app);
-else createRoot(container).render(app);
+const history = createBrowserHistory();
+const app = <AppRoot client={queryClient} history={history} />;
+// /home and a signed-in /welcome arrive already drawn (prerendered by the build, see
+// prerender.tsx): React takes over their markup, once the page's lazy parts are in, instead of
+// drawing it again, in a transition: the work is cut into short tasks (a plain hydrateRoot is one
+// long task, which the page is already painted and has no need for). Every other page starts
+// from an empty #root.
+if (container.firstElementChild) {
+  const parts = preloadRoutes(appRoutes, history.location.pathname).map((route) => route.preload?.());
+  void Promise.all(parts).finally(() => startTransition(() => void hydrateRoot(container, app)));
+} else {
+  createRoot(container).render(app);
+}

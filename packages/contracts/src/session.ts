@@ -22,8 +22,4 @@ export type ExtendSessionResponse = SuccessResponse;
 export const logoutResponse = z.object({ redirectTo: z.string().optional() });
 export type LogoutResponse = z.infer<typeof logoutResponse>;
 
-/** The spec's session texts (sections 9 and the message lists), word for word. */
-export const sessionMessages = {
-  extended: 'Session extended',
-  extendFailed: 'Unexpected error occurred while extending session',
-} as const;
+export { sessionMessages } from './session-messages';

@@ -25,10 +25,7 @@ export const currentUser = z.object({
 });
 export type CurrentUser = z.infer<typeof currentUser>;
 
-/** Full name: given name, a space, family name; empty if either is empty. */
-export function fullName(user: Pick<CurrentUser, 'givenName' | 'familyName'>): string {
-  return user.givenName && user.familyName ? `${user.givenName} ${user.familyName}` : '';
-}
+export { fullName } from './user-names';
 
 export const ROLE_PREFIX = 'PRA - Vendor Access - ';
 export const ROLE_SUFFIX = ' - BR';

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, signInAs } from '../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../test/support/test-app';
 import { testDatabaseKinds } from '../../test/support/databases';
+import { hashSessionId } from './session';
 import type { BootData } from './web-app';
 
 // The pages are served from the web build (npm run build); without it there is no page to test.
@@ -38,6 +40,7 @@ describe.skipIf(!built).each(testDatabaseKinds)('pages carry their boot data on 
     expect(data?.systemMessage.enabled).toBe(false);
     // The same token GET /api/csrf gives that session, and no second session.
     expect(data?.csrfToken).toBe(await client.fetchCsrf());
+    expect(data).not.toHaveProperty('currentUser');
     const again = await client.get('/welcome');
     expect(again.headers['set-cookie']).toBeUndefined();
     expect(bootData(again.body)?.csrfToken).toBe(data?.csrfToken);
@@ -50,6 +53,67 @@ describe.skipIf(!built).each(testDatabaseKinds)('pages carry their boot data on 
     expect(data?.csrfToken).toBe(client.csrfToken);
     expect(data?.authStatus).toEqual((await client.get('/api/saml/is-authenticated')).json());
     expect(data?.authStatus.isAuthenticated).toBe(true);
+  });
+
+  it('gives a signed-in caller the current user, exactly as GET /api/user answers that session', async () => {
+    await createAccount(t, { username: 'bootvendor2' });
+    await createAccount(t, { username: 'bootbrm', type: 'employee', isEmployeeBrm: true });
+    for (const username of ['bootvendor2', 'bootbrm']) {
+      const client = await signInAs(t, username);
+      const user = await client.get('/api/user');
+      expect(user.statusCode).toBe(200);
+      const page = await client.get('/welcome');
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(bootData(page.body)?.currentUser).toEqual(user.json());
+      expect(bootData(page.body)?.currentUser?.username).toBe(username);
+      // /home too (any page): it is then sent undrawn or drawn, but never with another's record.
+      expect(bootData((await client.get('/home')).body)?.currentUser?.username).toBe(username);
+    }
+  });
+
+  it('gives no current user to a session that is revoked, expired or whose account is no longer active', async () => {
+    const sessionOf = (client: TestClient) =>
+      hashSessionId(client.cookie.slice(client.cookie.indexOf('=') + 1));
+    const cases: Array<[string, (client: TestClient) => Promise<unknown>]> = [
+      [
+        'bootrevoked',
+        (client) =>
+          t.ctx.db
+            .updateTable('sessions')
+            .set({ revoked_at: new Date() })
+            .where('id_hash', '=', sessionOf(client))
+            .execute(),
+      ],
+      [
+        'bootexpired',
+        (client) =>
+          t.ctx.db
+            .updateTable('sessions')
+            .set({ expires_at: sql<Date>`now() - interval '1 second'` })
+            .where('id_hash', '=', sessionOf(client))
+            .execute(),
+      ],
+      [
+        'bootdisabled',
+        () =>
+          t.ctx.db
+            .updateTable('accounts')
+            .set({ status: 'disabled' })
+            .where('username', '=', 'bootdisabled')
+            .execute(),
+      ],
+    ];
+    for (const [username, end] of cases) {
+      await createAccount(t, { username });
+      const client = await signInAs(t, username);
+      expect(bootData((await client.get('/welcome')).body)?.currentUser?.username).toBe(username);
+      await end(client);
+      const page = await client.get('/welcome');
+      expect(page.body, username).not.toContain(username);
+      const data = bootData(page.body);
+      expect(data?.authStatus, username).toEqual({ isAuthenticated: false });
+      expect(data, username).not.toHaveProperty('currentUser');
+    }
   });
 
   it('opens no session for a path that is no page, nor for HEAD', async () => {
@@ -75,7 +139,31 @@ describe.skipIf(!built).each(testDatabaseKinds)('pages carry their boot data on 
     expect(file.body).not.toContain('@@pra-');
   });
 
-  it('sends /home to be drawn by the app while a system message banner shows (it is not in the drawing)', async () => {
+  it('sends a signed-in /welcome already drawn for that person, and never to anyone else', async () => {
+    await createAccount(t, { username: 'drawnvendor' });
+    await t.ctx.db
+      .updateTable('accounts')
+      .set({ given_name: 'Grace <3', family_name: 'Hopper' })
+      .where('username', '=', 'drawnvendor')
+      .execute();
+    const client = await signInAs(t, 'drawnvendor');
+    const welcome = await client.get('/welcome');
+    expect(welcome.headers['cache-control']).toBe('no-store');
+    expect(welcome.body).toContain('<h1 class="page-title">Welcome Grace &lt;3 Hopper</h1>');
+    expect(welcome.body).toContain('Manage profile or change password');
+    expect(welcome.body).toMatch(
+      /<link rel="stylesheet" crossorigin href="\/assets\/main-layout-[^"]+\.css">/,
+    );
+    expect(welcome.body).not.toContain('@@pra-');
+    // Anonymous: the page the app draws itself (it sends the visitor to sign in), nothing drawn.
+    const anonymous = await new TestClient(t.app).get('/welcome');
+    expect(anonymous.body).toContain('<div id="root"></div>');
+    expect(anonymous.body).not.toContain('Grace');
+    expect((await t.app.inject({ method: 'GET', url: '/.prerendered/welcome.json' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/.vite/manifest.json' })).statusCode).toBe(404);
+  });
+
+  it('sends /home and /welcome to be drawn by the app while a system message banner shows (not in the drawings)', async () => {
     const message = (enabled: boolean) =>
       t.ctx.db
         .updateTable('system_message')
@@ -87,6 +175,10 @@ describe.skipIf(!built).each(testDatabaseKinds)('pages carry their boot data on 
       const home = await new TestClient(t.app).get('/home');
       expect(home.body).toContain('<div id="root"></div>');
       expect(bootData(home.body)?.systemMessage.text).toBe('Maintenance tonight');
+      await createAccount(t, { username: 'bannervendor' });
+      const welcome = await (await signInAs(t, 'bannervendor')).get('/welcome');
+      expect(welcome.body).toContain('<div id="root"></div>');
+      expect(bootData(welcome.body)?.currentUser?.username).toBe('bannervendor');
     } finally {
       await message(false);
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { isSpaRoute, renderHomeHtml, renderIndexHtml } from './web-app';
+import type { CurrentUser } from '@pra/contracts';
+import { isSpaRoute, renderDrawnHtml, renderIndexHtml, welcomePages } from './web-app';
 
 describe('renderIndexHtml', () => {
   const template =
@@ -19,7 +20,7 @@ describe('renderIndexHtml', () => {
   });
 });
 
-describe('renderHomeHtml', () => {
+describe('renderDrawnHtml', () => {
   const prerendered =
     '<footer>© <!-- -->@@pra-hospital-name@@<!-- --> <a href="mailto:@@pra-support-email@@">Contact Us</a> @@pra-other@@</footer>';
 
@@ -27,7 +28,7 @@ describe('renderHomeHtml', () => {
     const config = loadConfig({ HOSPITAL_NAME: 'St. "Mary" <Hospital>', SUPPORT_EMAIL: 'help@mary.example' });
     const template =
       '<head><script type="module" crossorigin src="/a.js"></script></head><body><div id="root"></div></body>';
-    const html = renderHomeHtml(template, prerendered, config);
+    const html = renderDrawnHtml(template, prerendered, config);
     expect(html).toContain(
       '<body><div id="root"><footer>© <!-- -->St. &quot;Mary&quot; &lt;Hospital&gt;<!-- --> ' +
         '<a href="mailto:help@mary.example">Contact Us</a> @@pra-other@@</footer></div></body>',
@@ -39,7 +40,7 @@ describe('renderHomeHtml', () => {
       '<head>\n    <script type="module" crossorigin src="/a.js"></script>\n' +
       '    <link rel="modulepreload" crossorigin href="/b.js">\n' +
       '    <link rel="modulepreload" crossorigin href="/c.js">\n  </head><body><div id="root"></div></body>';
-    expect(renderHomeHtml(template, '<main></main>', loadConfig({}))).toBe(
+    expect(renderDrawnHtml(template, '<main></main>', loadConfig({}))).toBe(
       '<head>\n    ' +
         '  <script defer src="/load-after-paint.js" data-src="/a.js" data-preload="/b.js /c.js"></script>\n  </head>' +
         '<body><div id="root"><main></main></div></body>',
@@ -47,7 +48,52 @@ describe('renderHomeHtml', () => {
   });
 
   it('gives up on a template without an empty #root', () => {
-    expect(renderHomeHtml('<body><div id="app"></div></body>', prerendered, loadConfig({}))).toBeNull();
+    expect(renderDrawnHtml('<body><div id="app"></div></body>', prerendered, loadConfig({}))).toBeNull();
+  });
+});
+
+describe('welcomePages', () => {
+  const template =
+    '<head>\n    <script type="module" crossorigin src="/a.js"></script>\n' +
+    '    <link rel="modulepreload" crossorigin href="/b.js">\n  </head><body><div id="root"></div></body>';
+  const drawing = (kind: string) =>
+    `<h1>Welcome @@pra-user-given-name@@ @@pra-user-family-name@@</h1><p>${kind}</p><p>@@pra-hospital-name@@</p>`;
+  const welcomeJson = JSON.stringify({
+    preloads: ['/layout.js', '/welcome.js'],
+    stylesheets: ['/layout.css'],
+    variants: [
+      { variant: { type: 'vendor', isAdmin: false, iiqAvailable: true }, html: drawing('vendor') },
+      { variant: { type: 'employee', isAdmin: true, iiqAvailable: true }, html: drawing('admin') },
+    ],
+  });
+  const user = (fields: Partial<CurrentUser>) =>
+    ({
+      type: 'vendor',
+      isAdmin: false,
+      iiqAvailable: true,
+      givenName: 'Ada',
+      familyName: 'Lovelace',
+      ...fields,
+    }) as CurrentUser;
+  const pageFor = welcomePages(template, welcomeJson, loadConfig({ HOSPITAL_NAME: 'St. Mary' }));
+
+  it("draws the page of the person's kind with their names, escaped, and its stylesheets and chunks", () => {
+    const page = pageFor(user({ givenName: '<b>Ada</b>', familyName: '@@pra-user-given-name@@ & Co' }));
+    expect(page).toContain(
+      '<div id="root"><h1>Welcome &lt;b&gt;Ada&lt;/b&gt; @@pra-user-given-name@@ &amp; Co</h1><p>vendor</p><p>St. Mary</p></div>',
+    );
+    expect(page).toContain(
+      '  <link rel="stylesheet" crossorigin href="/layout.css">\n' +
+        '  <script defer src="/load-after-paint.js" data-src="/a.js" data-preload="/b.js /layout.js /welcome.js"></script>\n  </head>',
+    );
+    expect(pageFor(user({ type: 'employee', isAdmin: true }))).toContain('<p>admin</p>');
+  });
+
+  it('draws nothing for a kind of person it has no drawing for, nor for a person without both names', () => {
+    expect(pageFor(user({ type: 'employee', isAdmin: false }))).toBeNull();
+    expect(pageFor(user({ iiqAvailable: false }))).toBeNull();
+    expect(pageFor(user({ familyName: '' }))).toBeNull();
+    expect(pageFor(user({ givenName: '' }))).toBeNull();
   });
 });
 

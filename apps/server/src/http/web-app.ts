@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import { routes } from '@pra/contracts';
-import type { AuthStatusResponse, SystemMessage } from '@pra/contracts';
+import { fullName, routes } from '@pra/contracts';
+import type { AuthStatusResponse, CurrentUser, SystemMessage } from '@pra/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
+import { currentUserRecord } from '../identity/current-user';
 import { readSystemMessage } from '../identity/system-message';
 import type { AppContext } from '../platform/app-context';
 import { messages } from '../platform/app-error';
@@ -45,13 +46,25 @@ export function renderIndexHtml(template: string, config: Config): string {
   );
 }
 
+/** What a drawn page needs besides index.html's own files: its lazy chunks and their stylesheets. */
+export interface PageAssets {
+  preloads: string[];
+  stylesheets: string[];
+}
+
 /**
- * The landing page already drawn: `indexHtml` (rendered) with the web build's prerendered /home
- * markup (apps/web/src/prerender.tsx) in #root, its `@@pra-…@@` markers replaced by the same
+ * A page already drawn: `indexHtml` (rendered) with markup the web build prerendered
+ * (apps/web/src/prerender.tsx) in #root, its `@@pra-…@@` setting markers replaced by the same
  * settings the meta tags carry, so the browser paints it before the JavaScript runs and React
- * takes it over (hydrates) unchanged. Null when the template has no empty #root.
+ * takes it over (hydrates) unchanged. The page's own stylesheets (`assets`) join index.html's, as
+ * render-blocking as those. Null when the template has no empty #root.
  */
-export function renderHomeHtml(indexHtml: string, prerendered: string, config: Config): string | null {
+export function renderDrawnHtml(
+  indexHtml: string,
+  prerendered: string,
+  config: Config,
+  assets: PageAssets = { preloads: [], stylesheets: [] },
+): string | null {
   const settings = deploymentSettings(config);
   const markup = prerendered.replace(/@@(pra-[a-z-]+)@@/g, (whole, name: string) =>
     name in settings ? escapeText(settings[name] ?? '') : whole,
@@ -59,11 +72,14 @@ export function renderHomeHtml(indexHtml: string, prerendered: string, config: C
   const root = '<div id="root"></div>';
   if (!indexHtml.includes(root)) return null;
   // Drawn, the page needs no code to paint: its module script and modulepreload links give way to
-  // apps/web/public/load-after-paint.js, which loads the same files once the page is painted, so
-  // the first paint does not share the network with them (it waited for them before).
+  // apps/web/public/load-after-paint.js, which loads the same files (and the page's lazy chunks)
+  // once the page is painted, so the first paint does not share the network with them.
   const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(indexHtml);
   if (!entry) return null;
   const preloads: string[] = [];
+  const stylesheets = assets.stylesheets
+    .map((href) => `  <link rel="stylesheet" crossorigin href="${escapeText(href)}">\n`)
+    .join('');
   const head = indexHtml
     .replace(entry[0], '')
     .replace(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g, (_whole, href: string) => {
@@ -72,9 +88,49 @@ export function renderHomeHtml(indexHtml: string, prerendered: string, config: C
     })
     .replace(
       '</head>',
-      `  <script defer src="/load-after-paint.js" data-src="${entry[1]}" data-preload="${preloads.join(' ')}"></script>\n  </head>`,
+      `${stylesheets}  <script defer src="/load-after-paint.js" data-src="${entry[1]}" data-preload="${escapeText([...preloads, ...assets.preloads].join(' '))}"></script>\n  </head>`,
     );
   return head.replace(root, `<div id="root">${markup}</div>`);
+}
+
+/** The markers of the person's names in the drawn /welcome (apps/web/src/prerender.tsx). */
+const userNameMarkers = /@@pra-user-(given|family)-name@@/g;
+
+/** What the web build drew /welcome for: one kind of signed-in person (apps/web/scripts/prerender.mjs). */
+interface WelcomeDrawing {
+  variant: Partial<CurrentUser>;
+  html: string;
+}
+
+/**
+ * /welcome drawn for each kind of signed-in person, from the web build's welcome.json: `pageFor`
+ * gives the page for a current user, the names filled in, or null when there is no drawing for
+ * them (a person without both names: the heading then reads 'Welcome', which is not drawn).
+ */
+export function welcomePages(
+  indexHtml: string,
+  welcomeJson: string,
+  config: Config,
+): (user: CurrentUser) => string | null {
+  const { preloads, stylesheets, variants } = JSON.parse(welcomeJson) as PageAssets & {
+    variants: WelcomeDrawing[];
+  };
+  const drawn = variants.flatMap(({ variant, html }) => {
+    const page = renderDrawnHtml(indexHtml, html, config, { preloads, stylesheets });
+    return page ? [{ variant: Object.entries(variant), page }] : [];
+  });
+  return (user) => {
+    if (!fullName(user)) return null;
+    const match = drawn.find(({ variant }) =>
+      variant.every(([key, value]) => user[key as keyof CurrentUser] === value),
+    );
+    // One pass, so a name holding a marker's text is never replaced again.
+    return (
+      match?.page.replace(userNameMarkers, (_whole, part: string) =>
+        escapeText(part === 'given' ? user.givenName : user.familyName),
+      ) ?? null
+    );
+  };
 }
 
 /** Whether the system message shows as a banner to this caller (as SystemMessageBanner decides). */
@@ -85,13 +141,16 @@ function showsBanner(data: BootData): boolean {
 /**
  * What the web app's first screen waits for, answered with the page itself: the CSRF token (of the
  * caller's session, created as GET /api/csrf would), the auth status and the system message, the
- * same bodies as GET /api/csrf, /api/saml/is-authenticated and /api/system-message. The app reads
- * them from the pra-boot meta tag instead of making those three calls before it can render.
+ * same bodies as GET /api/csrf, /api/saml/is-authenticated and /api/system-message, and for a
+ * signed-in caller the current user, as GET /api/user answers for that session. The app reads
+ * them from the pra-boot meta tag instead of making those calls before it can render.
  */
 export interface BootData {
   csrfToken: string;
   authStatus: AuthStatusResponse;
   systemMessage: SystemMessage;
+  /** Only for a live session of an active account (absent for anyone else). */
+  currentUser?: CurrentUser;
 }
 
 async function loadBootData(
@@ -101,20 +160,28 @@ async function loadBootData(
 ): Promise<BootData | null> {
   // Page requests skip the session plugin (static files need no session): read it here.
   const rawId = rawSessionId(request, ctx.session);
-  const loaded = rawId
-    ? await loadSession(ctx.db, ctx.session.secret, rawId, { organizations: false })
-    : null;
+  // With the organizations, as GET /api/user loads them (the same query; none without an account).
+  const loaded = rawId ? await loadSession(ctx.db, ctx.session.secret, rawId, { organizations: true }) : null;
   if (loaded) {
     request.session = loaded.session;
     request.account = loaded.account;
   }
   const session = await ensureSession(ctx, request, reply);
-  const signedIn = request.account !== null;
-  return {
+  const { account } = request;
+  const data: BootData = {
     csrfToken: session.csrfToken,
-    authStatus: authStatus(signedIn ? session : null, ctx.config.SESSION_MAX_EXTENSIONS),
-    systemMessage: await readSystemMessage(ctx.db, signedIn),
+    authStatus: authStatus(account ? session : null, ctx.config.SESSION_MAX_EXTENSIONS),
+    systemMessage: await readSystemMessage(ctx.db, account !== null),
   };
+  if (account && loaded) {
+    data.currentUser = currentUserRecord(
+      ctx,
+      account,
+      loaded.organizations ?? [],
+      loaded.maintenanceFlag ?? false,
+    );
+  }
+  return data;
 }
 
 /** index.html with the boot data in its pra-boot meta tag (escaped JSON). */
@@ -144,8 +211,14 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   const homeFile = `${webDistDir}.prerendered/home.html`;
   const homeHtml =
     hasBuild && existsSync(homeFile)
-      ? renderHomeHtml(indexHtml, readFileSync(homeFile, 'utf8'), config)
+      ? renderDrawnHtml(indexHtml, readFileSync(homeFile, 'utf8'), config)
       : null;
+  // /welcome, drawn for each kind of signed-in person.
+  const welcomeFile = `${webDistDir}.prerendered/welcome.json`;
+  const welcomeHtml =
+    hasBuild && existsSync(welcomeFile)
+      ? welcomePages(indexHtml, readFileSync(welcomeFile, 'utf8'), config)
+      : () => null;
   if (hasBuild) {
     // The web build writes .br and .gz beside each file (apps/web/scripts/precompress.mjs).
     const common = { preCompressed: true, index: false as const, setHeaders: varyOnEncoding };
@@ -162,7 +235,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       ...common,
       root: webDistDir,
       wildcard: true,
-      // Not dist/.prerendered/ (the landing page's markup, only ever sent inside /home).
+      // Not dist/.prerendered/ (the drawn pages' markup, only ever sent inside their pages), nor
+      // dist/.vite/ (the build's manifest).
       dotfiles: 'ignore',
       maxAge: '1h',
       decorateReply: false,
@@ -172,7 +246,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   // The page with its boot data. Without it (a HEAD request; the anonymous-session limit reached;
   // the database failing; an unknown path) the app makes the boot calls itself, and they answer as they do.
   // A path that is no page gets none: a scanner's guesses open no sessions.
-  // /home goes out already drawn, unless a system message banner shows (it is not in the drawing).
+  // /home and /welcome (signed in) go out already drawn, unless a system message banner shows (it
+  // is not in the drawings).
   const sendPage = async (request: FastifyRequest, reply: FastifyReply, isPage: boolean) => {
     const data =
       isPage && request.method === 'GET'
@@ -188,8 +263,14 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
       .send(data ? withBootData(pageHtml(request, data), data) : indexHtml);
   };
 
-  const pageHtml = (request: FastifyRequest, data: BootData) =>
-    homeHtml && request.url.split('?')[0] === routes.home && !showsBanner(data) ? homeHtml : indexHtml;
+  const pageHtml = (request: FastifyRequest, data: BootData) => {
+    // Neither drawing has the system message banner: with one showing, the app draws the page.
+    if (showsBanner(data)) return indexHtml;
+    const path = request.url.split('?')[0];
+    if (path === routes.home && homeHtml) return homeHtml;
+    if (path === routes.welcome && data.currentUser) return welcomeHtml(data.currentUser) ?? indexHtml;
+    return indexHtml;
+  };
 
   // The static plugin would treat / as a directory listing; the SPA decides where / leads.
   app.get('/', (request, reply) =>

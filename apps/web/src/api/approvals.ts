@@ -1,29 +1,7 @@
-import type {
-  ApproveOrDenyBody,
-  ApproveOrDenyResponse,
-  PendingApprovalsCountResponse,
-  PendingApprovalsQuery,
-  PendingApprovalsResponse,
-} from '@pra/contracts';
-import {
-  approveOrDenyResponse,
-  pendingApprovalsCountResponse,
-  pendingApprovalsResponse,
-} from '@pra/contracts/approvals';
+import type { ApproveOrDenyBody, ApproveOrDenyResponse, PendingApprovalsResponse } from '@pra/contracts';
+import { approveOrDenyResponse, pendingApprovalsResponse } from '@pra/contracts/approvals';
 import { api } from '@pra/contracts/paths';
 import { call } from './client';
-
-const countOnly: PendingApprovalsQuery = { getCountOnly: 'true' };
-
-/** GET /api/brm/pending-approvals?getCountOnly=true */
-export function getPendingApprovalsCount(signal?: AbortSignal): Promise<PendingApprovalsCountResponse> {
-  return call(pendingApprovalsCountResponse, {
-    method: 'get',
-    url: api.pendingApprovals,
-    params: countOnly,
-    signal,
-  });
-}
 
 /** GET /api/brm/pending-approvals: the requests the caller may see. */
 export function getPendingApprovals(signal?: AbortSignal): Promise<PendingApprovalsResponse> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { authStatusResponse, csrfResponse, systemMessage } from '@pra/contracts';
-import { authStatusBody, csrfBody, systemMessageBody } from './boot-parsers';
+import { authStatusResponse, csrfResponse, currentUser, systemMessage } from '@pra/contracts';
+import { makeUser } from '../test/fake-server';
+import { authStatusBody, csrfBody, currentUserBody, systemMessageBody } from './boot-parsers';
 import type { ResponseParser } from './client';
 
 const outcome = (parser: ResponseParser<unknown>, body: unknown) => {
@@ -10,6 +11,8 @@ const outcome = (parser: ResponseParser<unknown>, body: unknown) => {
     return 'refused';
   }
 };
+
+const user = makeUser({ orgs: ['Acme Imaging', 'Beta Labs'] });
 
 const message = { enabled: true, loggedInOnly: false, severity: 'warning', title: 'T', text: 'x' };
 
@@ -48,6 +51,25 @@ const cases: Array<[string, ResponseParser<unknown>, ResponseParser<unknown>, un
       { ...message, title: undefined },
       { ...message, enabled: 'true' },
       { ...message, loggedInOnly: undefined },
+    ],
+  ],
+  [
+    'current user',
+    currentUserBody,
+    currentUser,
+    [
+      user,
+      makeUser({ type: 'employee', isEmployeeBrm: true, isAdmin: true, orgs: [], iiqAvailable: false }),
+      { ...user, password: 'x', extra: 1 },
+      { ...user, type: 'admin' },
+      { ...user, orgs: 'Acme Imaging' },
+      { ...user, orgs: ['Acme Imaging', 7] },
+      { ...user, isAdmin: 'false' },
+      { ...user, id: undefined },
+      { ...user, iiqAvailable: undefined },
+      { ...user, manager: null },
+      [],
+      null,
     ],
   ],
 ];

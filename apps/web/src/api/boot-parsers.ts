@@ -1,7 +1,8 @@
 // Hand-written checks for the answers the first page waits for (CSRF token, auth status, system
-// message), so /home does not load the schema library. Each mirrors its contract schema in
+// message, and the current user that a signed-in page's boot data carries), so the first page does
+// not load the schema library. Each mirrors its contract schema in
 // @pra/contracts; boot-parsers.test.ts runs both over the same bodies to keep them in step.
-import type { AuthStatusResponse, CsrfResponse, SystemMessage } from '@pra/contracts';
+import type { AuthStatusResponse, CsrfResponse, CurrentUser, SystemMessage } from '@pra/contracts';
 import type { ResponseParser } from './client';
 
 type Body = Record<string, unknown>;
@@ -26,6 +27,10 @@ const isIsoDateTime = (value: unknown): value is string =>
   typeof value === 'string' &&
   /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z$/.test(value) &&
   !isNaN(Date.parse(value));
+const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
+const ACCOUNT_TYPES = ['vendor', 'employee'] as const;
+const isAccountType = (value: unknown): value is CurrentUser['type'] =>
+  ACCOUNT_TYPES.includes(value as CurrentUser['type']);
 const SEVERITIES = ['info', 'success', 'warning', 'danger'] as const;
 const isSeverity = (value: unknown): value is SystemMessage['severity'] =>
   SEVERITIES.includes(value as SystemMessage['severity']);
@@ -61,6 +66,31 @@ export const systemMessageBody: ResponseParser<SystemMessage> = {
       severity: field(body, 'severity', isSeverity, SEVERITIES.join('|')),
       title: field(body, 'title', isString, 'a string'),
       text: field(body, 'text', isString, 'a string'),
+    };
+  },
+};
+
+/** GET /api/user */
+export const currentUserBody: ResponseParser<CurrentUser> = {
+  parse(data) {
+    const body = object(data);
+    const text = (key: string) => field(body, key, isString, 'a string');
+    const flag = (key: string) => field(body, key, isBoolean, 'a boolean');
+    return {
+      id: text('id'),
+      username: text('username'),
+      givenName: text('givenName'),
+      familyName: text('familyName'),
+      jobTitle: text('jobTitle'),
+      isActive: flag('isActive'),
+      email: text('email'),
+      manager: text('manager'),
+      orgs: [...field(body, 'orgs', isStrings, 'strings')],
+      isEmployeeBrm: flag('isEmployeeBrm'),
+      isAdmin: flag('isAdmin'),
+      loginUrl: text('loginUrl'),
+      type: field(body, 'type', isAccountType, ACCOUNT_TYPES.join('|')),
+      iiqAvailable: flag('iiqAvailable'),
     };
   },
 };

@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api } from '@pra/contracts';
 import { anonymous, bootReplies, installFakeServer, makeUser, signedIn } from '../test/fake-server';
 import { renderApp } from '../test/render-app';
+import { seedBootData } from './boot-data';
 import { navigateAway } from './full-navigation';
+import { createQueryClient } from './query-client';
 import { BRM_NOTICE } from './guards/access-rules';
 import { logInHref } from './layout/top-nav';
 
@@ -14,6 +16,8 @@ const brm = makeUser({ type: 'employee', isEmployeeBrm: true, givenName: 'Bo', f
 const countKey = `GET ${api.pendingApprovals}?getCountOnly=true`;
 
 afterEach(() => vi.mocked(navigateAway).mockClear());
+
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
 describe('the app shell', () => {
   it('shows the landing page with exactly its six links', async () => {
@@ -101,6 +105,31 @@ describe('the app shell', () => {
       screen.getByText('Manage your profile, request additional access or access applications'),
     ).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('Welcome · PRA Portal'));
+  });
+
+  it("draws /welcome from the page's boot data, without asking for the current user", async () => {
+    const server = installFakeServer({ [countKey]: { data: { count: 2 } } });
+    const client = createQueryClient();
+    const page = document.implementation.createHTMLDocument('page');
+    const boot = {
+      csrfToken: 'csrf-boot',
+      authStatus: signedIn(),
+      systemMessage: { enabled: false, loggedInOnly: false, severity: 'info', title: '', text: '' },
+      currentUser: brm,
+    };
+    page.head.innerHTML = `<meta name="pra-boot" content="${escapeAttribute(JSON.stringify(boot))}">`;
+    expect(seedBootData(client, page)).toBe(true);
+    renderApp('/welcome', client);
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Welcome Bo Rm');
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      'Approvals',
+      'Users',
+      'Terminate Vendors',
+      'New User',
+      'User Guides',
+    ]);
+    expect(await screen.findByText('2')).toBeTruthy();
+    expect(server.requests.map((r) => r.key)).toEqual([countKey]);
   });
 
   it('shows an approvals count of 0 in grey, not alarm red', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getCsrfToken, setCsrfToken } from '../api/csrf-token';
+import { makeUser } from '../test/fake-server';
 import { seedBootData } from './boot-data';
 import { createQueryClient } from './query-client';
 import { queryKeys } from './query-keys';
@@ -34,12 +35,29 @@ describe('seedBootData', () => {
     expect(doc.querySelector('meta[name="pra-boot"]')).toBeNull();
   });
 
+  it('seeds the current user of a signed-in page, and never one beside an anonymous status', () => {
+    const user = makeUser();
+    const signedIn = createQueryClient();
+    expect(seedBootData(signedIn, pageWith(JSON.stringify({ ...data, currentUser: user })))).toBe(true);
+    expect(signedIn.getQueryData(queryKeys.currentUser)).toEqual(user);
+
+    const withoutUser = createQueryClient();
+    expect(seedBootData(withoutUser, pageWith(JSON.stringify(data)))).toBe(true);
+    expect(withoutUser.getQueryData(queryKeys.currentUser)).toBeUndefined();
+
+    const anonymous = createQueryClient();
+    const anonymousPage = { ...data, authStatus: { isAuthenticated: false }, currentUser: user };
+    expect(seedBootData(anonymous, pageWith(JSON.stringify(anonymousPage)))).toBe(true);
+    expect(anonymous.getQueryData(queryKeys.currentUser)).toBeUndefined();
+  });
+
   it('leaves the calls to the app when the page has no boot data or a malformed one', () => {
     for (const content of [
       null,
       '',
       '{not json',
       JSON.stringify({ ...data, authStatus: { isAuthenticated: 'yes' } }),
+      JSON.stringify({ ...data, currentUser: { ...makeUser(), type: 'admin' } }),
     ]) {
       const client = createQueryClient();
       expect(seedBootData(client, pageWith(content))).toBe(false);

@@ -1,12 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { authStatusBody, csrfBody, systemMessageBody } from '../api/boot-parsers';
+import { authStatusBody, csrfBody, currentUserBody, systemMessageBody } from '../api/boot-parsers';
 import { setCsrfToken } from '../api/csrf-token';
 import { queryKeys } from './query-keys';
 
 /**
- * Seeds the boot queries (CSRF token, auth status, system message) from the pra-boot meta tag the
- * server fills into each page (apps/server/src/http/web-app.ts), so the first screen renders as
- * soon as the code runs instead of after three calls. The tag is read once and removed. A page
+ * Seeds the boot queries (CSRF token, auth status, system message, and for a signed-in session the
+ * current user) from the pra-boot meta tag the server fills into each page
+ * (apps/server/src/http/web-app.ts), so the first screen renders as soon as the code runs instead
+ * of after three calls (four: the signed-in pages' guards wait for GET /api/user). The tag is read once and removed. A page
  * without it (the dev server, or the server could not load it) leaves the app to make the calls.
  */
 export function seedBootData(client: QueryClient, doc: Document = document): boolean {
@@ -19,10 +20,16 @@ export function seedBootData(client: QueryClient, doc: Document = document): boo
     const { csrfToken } = csrfBody.parse({ csrfToken: data.csrfToken });
     const authStatus = authStatusBody.parse(data.authStatus);
     const systemMessage = systemMessageBody.parse(data.systemMessage);
+    // Only with a signed-in status: the app asks for the user of authenticated sessions only.
+    const user =
+      authStatus.isAuthenticated && data.currentUser !== undefined
+        ? currentUserBody.parse(data.currentUser)
+        : undefined;
     setCsrfToken(csrfToken);
     client.setQueryData(queryKeys.csrf, csrfToken);
     client.setQueryData(queryKeys.authStatus, authStatus);
     client.setQueryData(queryKeys.systemMessage, systemMessage);
+    if (user) client.setQueryData(queryKeys.currentUser, user);
     return true;
   } catch {
     return false;

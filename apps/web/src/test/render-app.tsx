@@ -13,11 +13,14 @@ const loadAll = (routes: Route[]): Promise<unknown> =>
   Promise.all(routes.map((route) => Promise.all([route.preload?.(), loadAll(route.children ?? [])])));
 await loadAll(appRoutes);
 
-/** Renders the whole app (boot, router, layouts) at `path`, against whatever fake server is installed. */
-export function renderApp(path: string) {
+/**
+ * Renders the whole app (boot, router, layouts) at `path`, against whatever fake server is
+ * installed; `client` for one already seeded (e.g. with a page's boot data).
+ */
+export function renderApp(path: string, client = createQueryClient()) {
   const history = createMemoryHistory(path);
   const view = render(
-    <QueryClientProvider client={createQueryClient()}>
+    <QueryClientProvider client={client}>
       <App history={history} />
     </QueryClientProvider>,
   );

@@ -4,5 +4,6 @@ import { afterEach } from 'vitest';
 
 afterEach(() => cleanup());
 
-// jsdom has no layout; ScrollRestoration calls this on every navigation.
-window.scrollTo = () => undefined;
+// jsdom has no layout; ScrollRestoration calls this on every navigation. (No window at all in the
+// tests that run in Node, as the build's prerendering does.)
+if (typeof window !== 'undefined') window.scrollTo = () => undefined;

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
 import { rawSessionId, setSessionCookie } from '../../http/session';
-import { currentUserRecord } from './current-user';
+import { currentUserRecord } from '../../identity/current-user';
 import { extendSession } from './extend-session';
 
 export const userRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { sessionMessages } from '@pra/contracts/session';
+import { sessionMessages } from '@pra/contracts/session-messages';
 import { extendSession } from '../../api/session-actions';
 import { showAlert } from '../alerts';
 import { withLoading } from '../loading';

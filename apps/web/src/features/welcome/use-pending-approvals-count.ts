@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { getPendingApprovalsCount } from '../../api/approvals';
+import { getPendingApprovalsCount } from '../../api/approvals-count';
 import { queryKeys } from '../../app/query-keys';
 
 /** The approvals badge count; only fetched for BRMs and admins (with a username). A failure shows as an alert. */

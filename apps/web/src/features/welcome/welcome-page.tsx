@@ -1,7 +1,7 @@
 import Alert from 'react-bootstrap/Alert';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import { fullName } from '@pra/contracts/user';
+import { fullName } from '@pra/contracts/user-names';
 import { actionItems } from '../../app/action-items';
 import { isBrmOrAdmin } from '../../app/account-kinds';
 import { useCurrentUser } from '../../app/use-current-user';

@@ -1,7 +1,7 @@
 import { api, type CurrentUser } from '@pra/contracts';
-import type { AppContext } from '../../platform/app-context';
-import { isAdmin, isEmployeeBrm } from '../../identity/account-kinds';
-import type { Account } from '../../platform/db-schema';
+import type { AppContext } from '../platform/app-context';
+import { isAdmin, isEmployeeBrm } from './account-kinds';
+import type { Account } from '../platform/db-schema';
 
 /**
  * The current-user record of the spec's section 3, for any type of account; `orgs` as the session

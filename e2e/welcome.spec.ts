@@ -1,0 +1,39 @@
+import { expect, test } from '@playwright/test';
+import { expectAccessible } from './support/axe';
+import { signInFromHome, welcomeCards } from './support/idp';
+
+const BRM_CARDS = ['Approvals', 'New User', 'Terminate Vendors', 'User Guides', 'Users'];
+
+test('/welcome arrives drawn for the signed-in person, and the app takes it over without asking who it is', async ({
+  page,
+  browser,
+}) => {
+  await signInFromHome(page, 'bbrown');
+
+  // Without its code: the page as the server sent it.
+  const still = await browser.newContext({ javaScriptEnabled: false });
+  await still.addCookies(await page.context().cookies());
+  const drawn = await still.newPage();
+  await drawn.goto('/welcome');
+  await expect(drawn.getByRole('heading', { level: 1 })).toHaveText('Welcome Beatrice Brown');
+  expect(await welcomeCards(drawn)).toEqual(BRM_CARDS);
+  await expect(drawn.getByRole('link', { name: 'Users', exact: true }).first()).toBeVisible();
+  await still.close();
+
+  // With it: the current user came with the page, the badge count is fetched, the cards navigate in the app.
+  const userCalls: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/user') userCalls.push(request.url());
+  });
+  await page.goto('/welcome');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome Beatrice Brown');
+  await expect(page.getByText(/^\d+ pending$/)).toBeVisible();
+  await expectAccessible(page, 'drawn /welcome');
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: /^Users/ })
+    .click();
+  await expect(page).toHaveURL(/\/brm\/manage-users$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Manage Users');
+  expect(userCalls).toEqual([]);
+});

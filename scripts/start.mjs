@@ -2,10 +2,10 @@
 //
 // Each build (web app, server) is skipped when its output carries a stamp of the sources it was
 // built from (a SHA-256 of their content, not their times: a fresh clone's files are all new) and
-// the sources still hash to it. The server is built first (about a second); when the web app must
-// be built too (a fresh clone, a change), its build runs in a child process while this one starts
-// the portal: on a first start creating the embedded database takes as long as a good part of the
-// build, and the two overlap on the machine's cores. The portal listens once the web build is in.
+// the sources still hash to it. When the web app must be built (a fresh clone, a change), its
+// build runs in a child process while this one builds the server and starts the portal: on a
+// first start creating the embedded database takes as long as a good part of the build, and the
+// two overlap on the machine's cores. The portal listens once the web build is in.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -73,13 +73,20 @@ function isCurrent(name, hash) {
   );
 }
 
+/** Builds still running; a start that fails or ends stops them with it. */
+const running = new Set();
+process.on('exit', () => running.forEach((child) => child.kill()));
+
 function run(command, args, what, cwd = '.') {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: join(root, cwd), stdio: 'inherit' });
+    running.add(child);
     child.on('error', reject);
-    child.on('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit code ${code}`})`)),
-    );
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      if (code === 0) resolve();
+      else reject(new Error(`${what} failed (${signal ?? `exit code ${code}`})`));
+    });
   });
 }
 
@@ -93,12 +100,14 @@ async function build(name, hash) {
 let webBuild;
 try {
   const hashes = { server: sourceHash(builds.server.inputs), web: sourceHash(builds.web.inputs) };
-  if (!isCurrent('server', hashes.server)) await build('server', hashes.server);
+  // The web build first: it needs nothing of the server's and runs on while the server is built
+  // (esbuild, a second or two) and the portal creates its database.
   if (!isCurrent('web', hashes.web)) {
     webBuild = build('web', hashes.web);
     // Awaited by the portal once its database is open; a failure before then is not unhandled.
     webBuild.catch(() => {});
   }
+  if (!isCurrent('server', hashes.server)) await build('server', hashes.server);
 } catch (error) {
   process.stderr.write(`npm start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

@@ -12,6 +12,8 @@ import {
 import { createTestApp, fixtureKeys, type TestApp } from '../../test/support/test-app';
 import { samlUrls } from './saml-entities';
 
+const FAMILY_NAME = `Vendor & Co <"Ünïcødé"> 'Ltd' ]]> 🙂`;
+
 describe.each(testDatabaseKinds)('built-in IdP SAML response on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -21,10 +23,10 @@ describe.each(testDatabaseKinds)('built-in IdP SAML response on %s', (kind) => {
 
   async function signIn(relayState?: string) {
     const account = await createIdpAccount(t);
-    // Names with markup characters: the Response must escape them.
+    // Names with markup characters, quotes and non-ASCII: the Response must escape them.
     await t.ctx.db
       .updateTable('accounts')
-      .set({ given_name: 'Vera', family_name: 'Vendor & Co' })
+      .set({ given_name: 'Vera', family_name: FAMILY_NAME })
       .where('id', '=', account.id)
       .execute();
     const { client, mfaPage, requestId } = await passPasswordStep(t, account.username, relayState);
@@ -79,7 +81,7 @@ describe.each(testDatabaseKinds)('built-in IdP SAML response on %s', (kind) => {
     expect(profile?.issuer).toBe(urls.idpEntityId);
     expect(profile?.inResponseTo).toBe(requestId);
     expect(profile?.givenName).toBe('Vera');
-    expect(profile?.sn).toBe('Vendor & Co');
+    expect(profile?.sn).toBe(FAMILY_NAME);
     expect(profile?.mail).toBe(`${account.username}@example.test`);
     expect(xml).toContain(`Destination="${urls.acsUrl}"`);
     expect(xml).toContain(`Recipient="${urls.acsUrl}"`);

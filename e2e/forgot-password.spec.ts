@@ -63,6 +63,17 @@ test.beforeAll(async ({ browser }) => {
   await page.close();
 });
 
+/**
+ * Types a passcode as a person would: once the waiting dialog of the previous attempt has closed
+ * (it holds the focus while it is up), checking the field kept it.
+ */
+async function typePasscode(page: Page, code: string) {
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  const field = page.getByLabel('6-digit passcode from your authenticator');
+  await field.fill(code);
+  await expect(field).toHaveValue(code);
+}
+
 test('by passcode: the vendor sets a new password and signs in with it', async ({ page }) => {
   // Up to four passcodes of one authenticator: each may wait for a fresh 30-second step.
   test.setTimeout(180_000);
@@ -93,17 +104,13 @@ test('by passcode: the vendor sets a new password and signs in with it', async (
   await expect(page.getByRole('alert').filter({ hasText: 'PingID code is not valid' }).first()).toBeVisible();
 
   const origin = new URL(page.url()).origin;
-  await page
-    .getByLabel('6-digit passcode from your authenticator')
-    .fill(await enrolledPasscode(origin, VENDOR.username));
+  await typePasscode(page, await enrolledPasscode(origin, VENDOR.username));
   await sendCode.click();
   await expect(page.getByText('PingID code verification succeeded')).toBeVisible();
   // Back from Set New Password goes to the verification step (not the link step).
   await page.getByRole('button', { name: 'Back' }).click();
   await expect(page.getByRole('heading', { name: 'Select a verification method' })).toBeVisible();
-  await page
-    .getByLabel('6-digit passcode from your authenticator')
-    .fill(await enrolledPasscode(origin, VENDOR.username));
+  await typePasscode(page, await enrolledPasscode(origin, VENDOR.username));
   await sendCode.click();
   await setPasswordAndSignIn(page, passwords[0]!);
 });

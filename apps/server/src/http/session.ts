@@ -54,42 +54,44 @@ export interface NewSession {
   data?: Record<string, unknown>;
 }
 
+/** A new session: its raw id (only its hash is stored), the row to insert, and the session. */
+export function newSession(secret: string, session: NewSession) {
+  const rawId = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + session.lifetimeMs);
+  const data = session.data ?? {};
+  const authenticatedAt = session.accountId ? new Date() : null;
+  const idHash = hashSessionId(rawId);
+  const row = {
+    id_hash: idHash,
+    account_id: session.accountId,
+    expires_at: expiresAt,
+    authenticated_at: authenticatedAt,
+    data: JSON.stringify(data),
+    client_address: session.clientAddress.slice(0, 100),
+    user_agent: session.userAgent.slice(0, 300),
+  };
+  const created: Session = {
+    idHash,
+    accountId: session.accountId,
+    expiresAt,
+    extensionsUsed: 0,
+    authenticatedAt,
+    reauthenticatedUntil: null,
+    data,
+    csrfToken: csrfTokenFor(secret, rawId),
+  };
+  return { rawId, row, session: created };
+}
+
 /** Creates a session row; returns the raw id (only its hash is stored) and the session. */
 export async function insertSession(
   db: Db | Tx,
   secret: string,
   session: NewSession,
 ): Promise<{ rawId: string; session: Session }> {
-  const rawId = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(Date.now() + session.lifetimeMs);
-  const data = session.data ?? {};
-  const authenticatedAt = session.accountId ? new Date() : null;
-  const idHash = hashSessionId(rawId);
-  await db
-    .insertInto('sessions')
-    .values({
-      id_hash: idHash,
-      account_id: session.accountId,
-      expires_at: expiresAt,
-      authenticated_at: authenticatedAt,
-      data: JSON.stringify(data),
-      client_address: session.clientAddress.slice(0, 100),
-      user_agent: session.userAgent.slice(0, 300),
-    })
-    .execute();
-  return {
-    rawId,
-    session: {
-      idHash,
-      accountId: session.accountId,
-      expiresAt,
-      extensionsUsed: 0,
-      authenticatedAt,
-      reauthenticatedUntil: null,
-      data,
-      csrfToken: csrfTokenFor(secret, rawId),
-    },
-  };
+  const { rawId, row, session: created } = newSession(secret, session);
+  await db.insertInto('sessions').values(row).execute();
+  return { rawId, session: created };
 }
 
 /** What the session plugin loads per request. */

@@ -21,21 +21,26 @@ export interface AuditEvent {
  * SIEM and counted in the metrics; a rolled-back event is neither.
  */
 export async function recordAudit(db: Db | Tx, event: AuditEvent): Promise<void> {
-  await db
-    .insertInto('audit_events')
-    .values({
-      action: event.action,
-      outcome: event.outcome,
-      actor_id: event.actor?.id ?? null,
-      actor_username: event.actor?.username ?? '',
-      target_id: event.target?.id ?? null,
-      target_username: event.target?.username ?? '',
-      organization_id: event.organizationId ?? null,
-      client_address: (event.clientAddress ?? '').slice(0, 100),
-      details: JSON.stringify(event.details ?? {}),
-    })
-    .execute();
+  await db.insertInto('audit_events').values(auditRow(event)).execute();
   afterCommit(db, () => announceAudit(event));
+}
+
+/**
+ * The audit_events row for an event, for a statement that writes it together with the change it
+ * records; call `announceAudit(event)` once that statement has committed.
+ */
+export function auditRow(event: AuditEvent) {
+  return {
+    action: event.action,
+    outcome: event.outcome,
+    actor_id: event.actor?.id ?? null,
+    actor_username: event.actor?.username ?? '',
+    target_id: event.target?.id ?? null,
+    target_username: event.target?.username ?? '',
+    organization_id: event.organizationId ?? null,
+    client_address: (event.clientAddress ?? '').slice(0, 100),
+    details: JSON.stringify(event.details ?? {}),
+  };
 }
 
 /**

@@ -69,7 +69,8 @@ async function hitAccount(db: Db, key: string): Promise<{ hits: number; locked: 
  * address's limit and the account's (or unknown username's) run of failures. Null: refuse
  * without checking anything (the counts are given back). Because the count comes first, many
  * concurrent attempts still get at most the limit checked. Settle the claim with
- * `releaseAttempt` when the secret was right, or `recordFailure` when it was wrong.
+ * `releaseAttempt` when the secret was right (`completeAttempt` when it was the last factor), or
+ * `recordFailure` when it was wrong.
  */
 export async function claimAttempt(
   db: Db,
@@ -85,6 +86,8 @@ export async function claimAttempt(
     await giveBack(db, [address]);
     return null;
   }
+  // The account's counter only after the address's allowed it: an address over its limit cannot
+  // raise the count other addresses' attempts on this account see.
   const account = await hitAccount(db, input.lockKey);
   if (account.locked) {
     await giveBack(db, [address]);
@@ -138,9 +141,17 @@ export async function recordFailure(
   return { lockedMinutes: minutes };
 }
 
-/** A completed sign-in ends the run of consecutive failures. */
-export async function clearFailures(db: Db | Tx, key: string): Promise<void> {
-  await db.deleteFrom('rate_limits').where('key', '=', key).execute();
+/**
+ * The last factor was right and the sign-in completes: the attempt was no failure (the address's
+ * count is given back) and the account's run of consecutive failures ends, in one statement.
+ */
+export async function completeAttempt(db: Db | Tx, claim: AttemptClaim): Promise<void> {
+  await db
+    .with('cleared', (qb) => qb.deleteFrom('rate_limits').where('key', '=', claim.lockKey).returning('key'))
+    .updateTable('rate_limits')
+    .set({ hits: sql<number>`greatest(hits - 1, 0)` })
+    .where('key', '=', claim.addressKey)
+    .execute();
 }
 
 /**

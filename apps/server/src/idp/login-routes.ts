@@ -39,19 +39,18 @@ export function registerLoginRoutes(app: FastifyInstance, ctx: AppContext, bodyL
       return page(400, 'Enter your username and password.', form?.username);
     }
 
-    const outcome = await checkPassword(ctx, {
-      username: form.username,
-      password: form.password,
-      clientAddress: request.ip,
-    });
+    const outcome = await checkPassword(
+      ctx,
+      { username: form.username, password: form.password, clientAddress: request.ip },
+      (accountId) =>
+        writeLoginState(ctx.db, session, {
+          ...state,
+          stage: 'mfa',
+          accountId,
+          pendingSecretEncrypted: undefined,
+        }),
+    );
     if (!outcome.ok) return page(401, outcome.message, form.username);
-
-    await writeLoginState(ctx.db, session, {
-      ...state,
-      stage: 'mfa',
-      accountId: outcome.accountId,
-      pendingSecretEncrypted: undefined,
-    });
     return reply.redirect('/idp/mfa', 303);
   });
 }

@@ -5,12 +5,11 @@ import type { AppContext } from '../platform/app-context';
 import { abortOnClose } from '../http/abort-on-close';
 import { sendPage } from '../http/server-page';
 import type { Session } from '../http/session';
-import { findAccountById } from '../identity/accounts';
 import type { Account } from '../platform/db-schema';
-import { clearFailures, lockKey } from './lockout';
 import { readLoginState, writeLoginState, type LoginState } from './login-state';
-import { confirmEnrolment, findConfirmedDevice, verifyPasscode, verifyPush } from './mfa-step';
-import { mfaProvider } from '../identity/mfa/provider';
+import { confirmEnrolment, findActiveAccountAndDevice, verifyPasscode, verifyPush } from './mfa-step';
+import { mfaProvider, type MfaDevice } from '../identity/mfa/provider';
+import { completeAttempt, type AttemptClaim } from './lockout';
 import { pairPhone as pairPhoneWith } from '../identity/mfa/push';
 import { checkCsrf, parseForm, sendExpired } from './page-replies';
 import { enrolPage, passcodePage, postResponsePage } from './pages';
@@ -26,11 +25,10 @@ const mfaForm = z.strictObject({
 });
 const pushForm = z.strictObject({ csrfToken: z.string() });
 
-/** The account the password step let through, still active (it may have been disabled since). */
-async function stateAccount(ctx: AppContext, state: LoginState | null): Promise<Account | null> {
+/** The account the password step let through, still active, and its confirmed authenticator. */
+async function stateAccount(ctx: AppContext, state: LoginState | null) {
   if (!state || state.stage !== 'mfa' || !state.accountId) return null;
-  const account = await findAccountById(ctx.db, state.accountId);
-  return account?.status === 'active' ? account : null;
+  return findActiveAccountAndDevice(ctx, state.accountId);
 }
 
 /** GET and POST /idp/mfa: enrol an authenticator on first sign-in, otherwise check a passcode. */
@@ -69,23 +67,30 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     return sendPage(reply, status, page);
   }
 
-  /** Both factors passed: answer the SP and forget the sign-in in progress. */
+  /**
+   * Both factors passed: answer the SP and forget the sign-in in progress, completing the passing
+   * attempt (`claim`, when the step left it) in the same wait.
+   */
   async function finish(
     reply: FastifyReply,
     session: Session,
     state: LoginState,
     account: Account,
+    claim: AttemptClaim | undefined,
     pairPhone = false,
     clientAddress = '',
   ) {
-    await clearFailures(ctx.db, lockKey(account, account.username));
+    const writes = Promise.all([
+      claim ? completeAttempt(ctx.db, claim) : undefined,
+      writeLoginState(ctx.db, session, null),
+    ]);
     const samlResponse = createSignedResponse(ctx, state, {
       username: account.username,
       givenName: account.given_name,
       familyName: account.family_name,
       email: account.email,
     });
-    await writeLoginState(ctx.db, session, null);
+    await writes;
     const pairing = pairPhone
       ? await pairPhoneWith(ctx, {
           account,
@@ -111,8 +116,9 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     account: Account,
     status = 200,
     error?: string,
+    providerDevice?: MfaDevice | null,
   ) {
-    const device = await mfaProvider(ctx).device(account.id);
+    const device = providerDevice === undefined ? await mfaProvider(ctx).device(account.id) : providerDevice;
     const pushTo = device?.canPush ? 'your paired phone' : null;
     return sendPage(
       reply,
@@ -124,28 +130,32 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
   app.get('/idp/mfa', async (request, reply) => {
     const session = request.session;
     const state = readLoginState(session);
-    const account = await stateAccount(ctx, state);
-    if (!session || !state || !account) return sendExpired(ctx, reply);
-    if (await findConfirmedDevice(ctx, account.id)) return showPasscode(reply, session, account);
-    return showEnrol(reply, session, state, account);
+    // The provider's view of the device (for Send Push) is read in the same wait.
+    const [found, providerDevice] = await Promise.all([
+      stateAccount(ctx, state),
+      state?.accountId ? mfaProvider(ctx).device(state.accountId) : null,
+    ]);
+    if (!session || !state || !found) return sendExpired(ctx, reply);
+    if (found.device) return showPasscode(reply, session, found.account, 200, undefined, providerDevice);
+    return showEnrol(reply, session, state, found.account);
   });
 
   app.post('/idp/mfa', { bodyLimit }, async (request, reply) => {
     const session = request.session;
     if (!checkCsrf(ctx, session, request.body, reply)) return reply;
     const state = readLoginState(session);
-    const account = await stateAccount(ctx, state);
-    if (!state || !account) return sendExpired(ctx, reply);
+    const found = await stateAccount(ctx, state);
+    if (!state || !found) return sendExpired(ctx, reply);
+    const { account, device } = found;
     const form = parseForm(mfaForm, request.body);
     const passcode = form?.passcode.trim() ?? '';
-    const device = await findConfirmedDevice(ctx, account.id);
     const formatError = /^\d{6}$/.test(passcode) ? null : 'The passcode must be exactly 6 digits.';
 
     if (device) {
       const outcome = formatError
         ? { ok: false as const, message: formatError }
         : await verifyPasscode(ctx, { account, device, code: passcode, clientAddress: request.ip });
-      if (outcome.ok) return finish(reply, session, state, account);
+      if (outcome.ok) return finish(reply, session, state, account, outcome.claim);
       return showPasscode(reply, session, account, formatError ? 400 : 401, outcome.message);
     }
 
@@ -164,7 +174,8 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
       nickname,
       clientAddress: request.ip,
     });
-    if (outcome.ok) return finish(reply, session, state, account, form?.pairPhone === 'on', request.ip);
+    if (outcome.ok)
+      return finish(reply, session, state, account, undefined, form?.pairPhone === 'on', request.ip);
     return showEnrol(reply, session, state, account, 401, outcome.message, nickname);
   });
 
@@ -173,15 +184,15 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     const session = request.session;
     if (!checkCsrf(ctx, session, request.body, reply)) return reply;
     const state = readLoginState(session);
-    const account = await stateAccount(ctx, state);
-    if (!state || !account || !parseForm(pushForm, request.body)) return sendExpired(ctx, reply);
-    if (!(await findConfirmedDevice(ctx, account.id))) return sendExpired(ctx, reply);
+    const found = await stateAccount(ctx, state);
+    if (!state || !found?.device || !parseForm(pushForm, request.body)) return sendExpired(ctx, reply);
+    const { account } = found;
     const outcome = await verifyPush(ctx, {
       account,
       clientAddress: request.ip,
       signal: abortOnClose(reply),
     });
-    if (outcome.ok) return finish(reply, session, state, account);
+    if (outcome.ok) return finish(reply, session, state, account, outcome.claim);
     return showPasscode(reply, session, account, 401, outcome.message);
   });
 }

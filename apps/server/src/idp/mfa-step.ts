@@ -3,25 +3,60 @@ import type { AppContext } from '../platform/app-context';
 import { recordAudit } from '../identity/audit';
 import { mfaProvider } from '../identity/mfa/provider';
 import { hitRateLimit } from '../identity/rate-limit';
-import { claimAttempt, lockKey, releaseAttempt, type AttemptClaim } from './lockout';
+import { claimAttempt, completeAttempt, lockKey, releaseAttempt, type AttemptClaim } from './lockout';
 import { signInMessages } from './password-step';
 import { recordSignInFailure, type FailedAccount } from './sign-in-failure';
 import { matchTotpStep } from '../identity/mfa/totp';
 import {
   acceptDevicePasscode,
-  findConfirmedDevice as findDevice,
+  confirmedDeviceQuery,
   type ConfirmedDevice,
 } from '../identity/mfa/totp-device';
+import type { Account } from '../platform/db-schema';
 
 export type MfaAccount = FailedAccount;
 
-export type MfaOutcome = { ok: true } | { ok: false; message: string };
+/**
+ * `claim`: the passing attempt, for the caller to complete (`completeAttempt`) alongside its own
+ * last writes; absent when the step completed it already.
+ */
+export type MfaOutcome = { ok: true; claim?: AttemptClaim } | { ok: false; message: string };
 
 export type { ConfirmedDevice };
 
-/** The account's confirmed authenticator, if it has one. */
-export function findConfirmedDevice(ctx: AppContext, accountId: string) {
-  return findDevice(ctx.db, accountId);
+/**
+ * The account the password step let through, if it is still active (it may have been disabled
+ * since), with its confirmed authenticator if it has one: one round trip.
+ */
+export async function findActiveAccountAndDevice(
+  ctx: AppContext,
+  accountId: string,
+): Promise<{ account: Account; device: ConfirmedDevice | undefined } | null> {
+  const row = await ctx.db
+    .selectFrom('accounts as a')
+    .leftJoin(confirmedDeviceQuery(ctx.db, accountId).as('d'), (join) => join.onTrue())
+    .selectAll('a')
+    .select([
+      'd.id as device_id',
+      'd.nickname as device_nickname',
+      'd.secret_encrypted as device_secret_encrypted',
+      'd.last_used_step as device_last_used_step',
+    ])
+    .where('a.id', '=', accountId)
+    .where('a.status', '=', 'active')
+    .executeTakeFirst();
+  if (!row) return null;
+  const { device_id, device_nickname, device_secret_encrypted, device_last_used_step, ...account } = row;
+  const device =
+    device_id === null || device_nickname === null || device_secret_encrypted === null
+      ? undefined
+      : {
+          id: device_id,
+          nickname: device_nickname,
+          secret_encrypted: device_secret_encrypted,
+          last_used_step: device_last_used_step,
+        };
+  return { account, device };
 }
 
 /** Counts the passcode attempt before it is checked, like a password (lockout.ts). */
@@ -65,7 +100,7 @@ export async function confirmEnrolment(
   const step = await matchTotpStep(ctx.encryptor.decrypt(input.secretEncrypted), input.code);
   if (step === null) return refuse(ctx, claim, input.account, input.clientAddress, 'enrol');
   await ctx.db.transaction().execute(async (tx) => {
-    await releaseAttempt(tx, claim);
+    await completeAttempt(tx, claim);
     await tx
       .insertInto('mfa_devices')
       .values({
@@ -88,8 +123,8 @@ export async function confirmEnrolment(
 }
 
 /**
- * Checks a passcode from the account's enrolled authenticator (as `findConfirmedDevice` read it);
- * each time step is accepted only once.
+ * Checks a passcode from the account's enrolled authenticator (as `findActiveAccountAndDevice`
+ * read it); each time step is accepted only once. A pass leaves its claim to be completed.
  */
 export async function verifyPasscode(
   ctx: AppContext,
@@ -100,8 +135,7 @@ export async function verifyPasscode(
   if (!(await acceptDevicePasscode(ctx, input.device, input.code))) {
     return refuse(ctx, claim, input.account, input.clientAddress, 'verify');
   }
-  await releaseAttempt(ctx.db, claim);
-  return { ok: true };
+  return { ok: true, claim };
 }
 
 /** Pushes to one account within a window at sign-in: a person approves one, not a stream. */
@@ -138,10 +172,7 @@ export async function verifyPush(
     clientAddress: input.clientAddress,
     signal: input.signal,
   });
-  if (outcome === 'success') {
-    await releaseAttempt(ctx.db, claim);
-    return { ok: true };
-  }
+  if (outcome === 'success') return { ok: true, claim };
   if (outcome === 'timeout') {
     await releaseAttempt(ctx.db, claim);
     return { ok: false, message: pushMessages.timeout };

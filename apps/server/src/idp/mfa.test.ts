@@ -166,6 +166,27 @@ describe.each(testDatabaseKinds)('built-in IdP MFA step on %s', (kind) => {
     expect(locked.body).toContain(signInMessages.locked);
   });
 
+  it('ends the run of failures when a sign-in completes, and gives back its attempt', async () => {
+    const { account, secret } = await enrolledAccount();
+    const failures = () =>
+      t.ctx.db
+        .selectFrom('rate_limits')
+        .select('hits')
+        .where('key', '=', `signin-lock:${account.id}`)
+        .executeTakeFirst();
+    const { client, mfaPage } = await passPasswordStep(t, account.username);
+    for (let i = 0; i < 3; i++) expect((await submit(client, mfaPage, '000000')).statusCode).toBe(401);
+    expect((await failures())?.hits).toBe(3);
+    expect((await submit(client, mfaPage, await totpCode(secret, 1))).statusCode).toBe(200);
+    expect(await failures()).toBeUndefined();
+    // Three more wrong passcodes do not lock: the earlier three no longer count.
+    const { client: again, mfaPage: page } = await passPasswordStep(t, account.username);
+    for (let i = 0; i < 3; i++) {
+      const res = await submit(again, page, '000000');
+      expect(res.body).toContain(signInMessages.badPasscode);
+    }
+  });
+
   it('refuses a malformed passcode without counting it', async () => {
     const { account } = await enrolledAccount();
     const res = await passcodeAttempt(account.username, '12ab');

@@ -30,6 +30,8 @@ export type PasswordOutcome = { ok: true; accountId: string } | { ok: false; mes
 export async function checkPassword(
   ctx: AppContext,
   input: { username: string; password: string; clientAddress: string },
+  /** What the caller does with a passing account, run alongside giving its attempt back. */
+  onPass: (accountId: string) => Promise<void> = async () => {},
 ): Promise<PasswordOutcome> {
   const username = input.username.trim();
   const account = await findAccountByUsername(ctx.db, username);
@@ -44,7 +46,7 @@ export async function checkPassword(
     input.password,
   );
   if (account && passwordOk && account.status === 'active') {
-    await releaseAttempt(ctx.db, claim);
+    await Promise.all([releaseAttempt(ctx.db, claim), onPass(account.id)]);
     return { ok: true, accountId: account.id };
   }
 

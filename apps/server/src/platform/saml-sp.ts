@@ -4,6 +4,7 @@ import { SAML, ValidateInResponseTo, type CacheProvider, type SamlConfig } from 
 import { sql } from 'kysely';
 import type { Config } from '../config';
 import type { Db } from './db';
+import type { Account } from './db-schema';
 import type { KeyPair } from './keys';
 import type { IdpDescription } from './idp-metadata';
 
@@ -26,12 +27,13 @@ export function spEndpoints(publicUrl: string): SpEndpoints {
  * started, each with the hash of the starting browser's nonce (empty where only validation
  * uses the cache). `removeAsync` does nothing: the ACS consumes the id itself, atomically.
  *
- * With `lookups`, a repeated lookup of the same id is answered from the first: node-saml looks an
- * id up twice per response (the Response's InResponseTo, then the SubjectConfirmationData's, which
- * must equal it), and the ACS consumes the id atomically afterwards (consumeRequestAndRecordAssertion),
- * so the second round trip decides nothing. Only for an instance that validates one response.
+ * With `consumedLater`, lookups are answered as live without a round trip: the instance validates
+ * one response that the ACS then consumes with consumeRequestAndRecordAssertion, whose one
+ * statement is what decides whether the id was issued, is unexpired, unused and this browser's.
+ * node-saml's lookups (the Response's InResponseTo, then the SubjectConfirmationData's, which
+ * must equal it) would only decide the same thing earlier, in two more round trips.
  */
-function databaseRequestCache(db: Db, browserHash = '', lookups?: Map<string, string | null>): CacheProvider {
+function databaseRequestCache(db: Db, browserHash = '', consumedLater = false): CacheProvider {
   return {
     async saveAsync(key, value) {
       await db
@@ -42,17 +44,14 @@ function databaseRequestCache(db: Db, browserHash = '', lookups?: Map<string, st
       return { value, createdAt: Date.now() };
     },
     async getAsync(key) {
-      const known = lookups?.get(key);
-      if (known !== undefined) return known;
+      if (consumedLater) return new Date().toISOString();
       const row = await db
         .selectFrom('saml_requests')
         .select('created_at')
         .where('id', '=', key)
         .where('expires_at', '>', sql<Date>`now()`)
         .executeTakeFirst();
-      const found = row ? row.created_at.toISOString() : null;
-      lookups?.set(key, found);
-      return found;
+      return row ? row.created_at.toISOString() : null;
     },
     async removeAsync() {
       return null;
@@ -66,14 +65,21 @@ export type ConsumeOutcome = 'consumed' | 'requestNotOurs' | 'assertionReplayed'
  * In one statement: uses up the AuthnRequest id the response answers, if this browser started it
  * and it is live, and only then records the assertion id. `requestNotOurs`: the id was already
  * used, never issued, expired or started by another browser (nothing recorded);
- * `assertionReplayed`: the assertion was seen before (the id is used up all the same).
+ * `assertionReplayed`: the assertion was seen before (the id is used up all the same). The same
+ * round trip reads the account the assertion names (`username`, case-insensitive), if any.
  */
 export async function consumeRequestAndRecordAssertion(
   db: Db,
-  input: { requestId: string; browserHash: string; assertionId: string; assertionExpiresAt: Date },
-): Promise<ConsumeOutcome> {
-  if (!input.browserHash) return 'requestNotOurs';
-  const { rows } = await sql<{ consumed: number; recorded: number }>`
+  input: {
+    requestId: string;
+    browserHash: string;
+    assertionId: string;
+    assertionExpiresAt: Date;
+    username: string;
+  },
+): Promise<{ outcome: ConsumeOutcome; account: Account | undefined }> {
+  if (!input.browserHash) return { outcome: 'requestNotOurs', account: undefined };
+  const { rows } = await sql<{ consumed: number; recorded: number } & NullableColumns<Account>>`
     with consumed as (
       delete from saml_requests
       where id = ${input.requestId} and browser_hash = ${input.browserHash} and expires_at > now()
@@ -83,14 +89,19 @@ export async function consumeRequestAndRecordAssertion(
       select ${input.assertionId}::text, ${input.assertionExpiresAt.toISOString()}::timestamptz from consumed
       on conflict (id) do nothing
       returning id
+    ), outcome as (
+      select (select count(*) from consumed)::int as consumed, (select count(*) from recorded)::int as recorded
     )
-    select (select count(*) from consumed)::int as consumed, (select count(*) from recorded)::int as recorded`.execute(
-    db,
-  );
-  const row = rows[0];
-  if (!row?.consumed) return 'requestNotOurs';
-  return row.recorded ? 'consumed' : 'assertionReplayed';
+    select a.*, outcome.consumed, outcome.recorded
+    from outcome left join accounts a on lower(a.username) = ${input.username.toLowerCase()}`.execute(db);
+  const { consumed, recorded, ...columns } = rows[0] ?? { consumed: 0, recorded: 0, id: null };
+  const account = columns.id === null ? undefined : (columns as Account);
+  if (!consumed) return { outcome: 'requestNotOurs', account };
+  return { outcome: recorded ? 'consumed' : 'assertionReplayed', account };
 }
+
+/** A row type whose columns may all be null (the unmatched side of an outer join). */
+type NullableColumns<T> = { [K in keyof T]: T[K] | null };
 
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 
@@ -134,14 +145,14 @@ class PortalSaml extends SAML {
 /**
  * The node-saml service provider, pinned to the IdP's certificates. A sign-in is started with an
  * instance made for the browser (`browserHash`), so its request id is recorded with it; a response
- * is validated by an instance made for it (`oneResponse`: see databaseRequestCache).
+ * is validated by an instance made for it (`consumedLater`: see databaseRequestCache).
  */
 export function createServiceProvider(
   config: Config,
   db: Db,
   spKeys: KeyPair,
   idp: IdpDescription,
-  options: { browserHash?: string; oneResponse?: boolean } = {},
+  options: { browserHash?: string; consumedLater?: boolean } = {},
 ): SAML {
   const { entityId, acsUrl } = spEndpoints(config.publicUrl);
   return new PortalSaml(
@@ -162,11 +173,7 @@ export function createServiceProvider(
       maxAssertionAgeMs: REQUEST_TTL_MS,
       validateInResponseTo: ValidateInResponseTo.always,
       requestIdExpirationPeriodMs: REQUEST_TTL_MS,
-      cacheProvider: databaseRequestCache(
-        db,
-        options.browserHash,
-        options.oneResponse ? new Map() : undefined,
-      ),
+      cacheProvider: databaseRequestCache(db, options.browserHash, options.consumedLater),
       identifierFormat: null,
       disableRequestedAuthnContext: true,
       ...(idp.logoutUrl ? { logoutUrl: idp.logoutUrl, logoutCallbackUrl: `${config.publicUrl}/home` } : {}),

@@ -1,11 +1,11 @@
 import { personName } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
-import { insertSession, revokeSession, type Session } from '../../http/session';
-import { findAccountByUsername } from '../../identity/accounts';
-import { recordAudit } from '../../identity/audit';
+import { newSession, type Session } from '../../http/session';
+import { auditRow, recordAudit, type AuditEvent } from '../../identity/audit';
+import { announceAudit } from '../../identity/audit-log';
 import { consumeRequestAndRecordAssertion, createServiceProvider, spEndpoints } from '../../platform/saml-sp';
 import { safeNextPath } from './next-path';
-import { updateAccountNames } from './queries';
+import { startSignedInSession } from './queries';
 import { checkAddressedToUs, hasForbiddenMarkup } from './saml-checks';
 
 export class SignInRefused extends Error {
@@ -41,11 +41,12 @@ function attribute(profile: Record<string, unknown>, name: string): string {
 }
 
 /**
- * Finishes a SAML sign-in: validates the response (node-saml plus our own checks), finds the
- * active account it names, and replaces the caller's session with a new signed-in one.
+ * Finishes a SAML sign-in: validates the response (node-saml plus our own checks), uses up its
+ * request and finds the active account it names (one round trip), and replaces the caller's
+ * session with a new signed-in one (one more).
  */
 export async function completeSignIn(ctx: AppContext, input: SignInInput): Promise<SignInResult> {
-  const sp = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp, { oneResponse: true });
+  const sp = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp, { consumedLater: true });
   if (hasForbiddenMarkup(input.samlResponse)) throw new SignInRefused('DOCTYPE or ENTITY in SAML response');
   let profile;
   try {
@@ -64,65 +65,73 @@ export async function completeSignIn(ctx: AppContext, input: SignInInput): Promi
   } catch (error) {
     throw new SignInRefused(error instanceof Error ? error.message : 'response not addressed to us');
   }
-  const consumed = await consumeRequestAndRecordAssertion(ctx.db, {
+  const attrs = profile as unknown as Record<string, unknown>;
+  const username =
+    ctx.config.IDP_ATTR_USERNAME === 'nameID'
+      ? (profile.nameID ?? '')
+      : attribute(attrs, ctx.config.IDP_ATTR_USERNAME);
+  const { outcome, account } = await consumeRequestAndRecordAssertion(ctx.db, {
     requestId: facts.inResponseTo,
     browserHash: input.browserHash,
     assertionId: facts.assertionId,
     assertionExpiresAt: facts.expiresAt,
+    username,
   });
-  if (consumed === 'requestNotOurs')
+  if (outcome === 'requestNotOurs')
     throw new SignInRefused('InResponseTo already used, or the sign-in was started in another browser');
-  if (consumed === 'assertionReplayed') throw new SignInRefused('assertion replayed');
+  if (outcome === 'assertionReplayed') throw new SignInRefused('assertion replayed');
 
-  const attrs = profile as unknown as Record<string, unknown>;
-  const username =
-    ctx.config.IDP_ATTR_USERNAME === 'nameID'
-      ? profile.nameID
-      : attribute(attrs, ctx.config.IDP_ATTR_USERNAME);
-  const account = username ? await findAccountByUsername(ctx.db, username) : undefined;
   if (!account || account.status !== 'active') {
     await recordAudit(ctx.db, {
       action: 'signin',
       outcome: 'failure',
-      target: { id: account?.id ?? null, username: (username ?? '').slice(0, 64) },
+      target: { id: account?.id ?? null, username: username.slice(0, 64) },
       clientAddress: input.clientAddress,
       details: { reason: account ? `account ${account.status}` : 'unknown account' },
     });
     throw new SignInRefused(account ? `account is ${account.status}` : 'unknown account', true);
   }
 
-  return ctx.db.transaction().execute(async (tx) => {
-    if (input.previousSession) await revokeSession(tx, input.previousSession.idHash);
-    const { rawId, session } = await insertSession(tx, ctx.session.secret, {
-      accountId: account.id,
-      lifetimeMs: ctx.config.SESSION_LIFETIME_MINUTES * 60_000,
-      clientAddress: input.clientAddress,
-      userAgent: input.userAgent,
-      data: {
-        saml: {
-          nameID: profile.nameID,
-          nameIDFormat: profile.nameIDFormat,
-          sessionIndex: profile.sessionIndex ?? null,
-        },
+  const created = newSession(ctx.session.secret, {
+    accountId: account.id,
+    lifetimeMs: ctx.config.SESSION_LIFETIME_MINUTES * 60_000,
+    clientAddress: input.clientAddress,
+    userAgent: input.userAgent,
+    data: {
+      saml: {
+        nameID: profile.nameID,
+        nameIDFormat: profile.nameIDFormat,
+        sessionIndex: profile.sessionIndex ?? null,
       },
-    });
-    // External IdPs may carry fresher names and email; the portal's own flags stay as they are.
-    const givenName = attribute(attrs, ctx.config.IDP_ATTR_GIVEN_NAME);
-    const familyName = attribute(attrs, ctx.config.IDP_ATTR_FAMILY_NAME);
-    // Names that fail the portal's own field rules (too long, line breaks, bidi or zero-width
-    // characters) are not taken, and never cut: the stored ones stay.
-    const given = personName.safeParse(givenName);
-    const family = personName.safeParse(familyName);
-    if (ctx.config.idp === 'external' && given.success && family.success) {
-      await updateAccountNames(tx, account.id, given.data, family.data);
-    }
-    await recordAudit(tx, {
-      action: 'signin',
-      outcome: 'success',
-      actor: { id: account.id, username: account.username },
-      target: { id: account.id, username: account.username },
-      clientAddress: input.clientAddress,
-    });
-    return { rawSessionId: rawId, expiresAt: session.expiresAt, next: safeNextPath(input.relayState) };
+    },
   });
+  // External IdPs may carry fresher names and email; the portal's own flags stay as they are.
+  // Names that fail the portal's own field rules (too long, line breaks, bidi or zero-width
+  // characters) are not taken, and never cut: the stored ones stay.
+  const given = personName.safeParse(attribute(attrs, ctx.config.IDP_ATTR_GIVEN_NAME));
+  const family = personName.safeParse(attribute(attrs, ctx.config.IDP_ATTR_FAMILY_NAME));
+  const names =
+    ctx.config.idp === 'external' && given.success && family.success
+      ? { given_name: given.data, family_name: family.data }
+      : null;
+  const audit: AuditEvent = {
+    action: 'signin',
+    outcome: 'success',
+    actor: { id: account.id, username: account.username },
+    target: { id: account.id, username: account.username },
+    clientAddress: input.clientAddress,
+  };
+  await startSignedInSession(ctx.db, {
+    session: created.row,
+    previousIdHash: input.previousSession?.idHash ?? null,
+    accountId: account.id,
+    names,
+    audit: auditRow(audit),
+  });
+  announceAudit(audit);
+  return {
+    rawSessionId: created.rawId,
+    expiresAt: created.session.expiresAt,
+    next: safeNextPath(input.relayState),
+  };
 }

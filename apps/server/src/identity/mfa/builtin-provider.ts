@@ -1,7 +1,7 @@
 import type { AppContext } from '../../platform/app-context';
 import type { MfaProvider } from './provider';
 import { findLiveAuthenticator, pushAndWait } from './push';
-import { acceptDevicePasscode, findConfirmedDevice } from './totp-device';
+import { acceptDevicePasscode, findConfirmedDevice, findDeviceAndPush } from './totp-device';
 
 /**
  * The portal's own MFA provider: the TOTP device enrolled at first sign-in for passcodes, and
@@ -11,10 +11,8 @@ export function builtinMfaProvider(ctx: AppContext): MfaProvider {
   return {
     name: 'builtin',
     async device(accountId) {
-      const device = await findConfirmedDevice(ctx.db, accountId);
-      if (!device) return null;
-      const authenticator = await findLiveAuthenticator(ctx.db, accountId);
-      return { nickname: device.nickname, canPush: authenticator !== undefined };
+      const device = await findDeviceAndPush(ctx.db, accountId);
+      return device ? { nickname: device.nickname, canPush: Boolean(device.can_push) } : null;
     },
     async verifyPasscode(accountId, passcode) {
       const device = await findConfirmedDevice(ctx.db, accountId);

@@ -4,14 +4,36 @@ import { matchTotpStep } from './totp';
 
 export type ConfirmedDevice = NonNullable<Awaited<ReturnType<typeof findConfirmedDevice>>>;
 
-/** The account's confirmed TOTP authenticator (the newest), if it has one. */
-export async function findConfirmedDevice(db: Db | Tx, accountId: string) {
+/** The query for the account's confirmed TOTP authenticator (the newest), to run or join. */
+export function confirmedDeviceQuery(db: Db | Tx, accountId: string) {
   return db
     .selectFrom('mfa_devices')
     .select(['id', 'nickname', 'secret_encrypted', 'last_used_step'])
     .where('account_id', '=', accountId)
     .where('confirmed_at', 'is not', null)
     .orderBy('confirmed_at', 'desc')
+    .limit(1);
+}
+
+/** The account's confirmed TOTP authenticator (the newest), if it has one. */
+export async function findConfirmedDevice(db: Db | Tx, accountId: string) {
+  return confirmedDeviceQuery(db, accountId).executeTakeFirst();
+}
+
+/** The same, with whether a paired authenticator can receive pushes (one round trip). */
+export async function findDeviceAndPush(db: Db | Tx, accountId: string) {
+  return confirmedDeviceQuery(db, accountId)
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('authenticators')
+            .select('id')
+            .where('account_id', '=', accountId)
+            .where('revoked_at', 'is', null),
+        )
+        .as('can_push'),
+    )
     .executeTakeFirst();
 }
 

@@ -75,30 +75,34 @@ async function hitAccount(db: Db, key: string): Promise<{ hits: number; locked: 
 export async function claimAttempt(
   db: Db,
   config: Config,
-  input: { lockKey: string; clientAddress: string },
+  /** The account's key, or its lookup still under way (it completes beside the address's count). */
+  input: { lockKey: string | Promise<string>; clientAddress: string },
 ): Promise<AttemptClaim | null> {
   const address = addressKey(input.clientAddress);
-  const perAddress = await hitRateLimit(db, address, {
-    limit: config.SIGNIN_ADDRESS_MAX_FAILURES,
-    windowSeconds: ADDRESS_WINDOW_SECONDS,
-  });
+  const [perAddress, key] = await Promise.all([
+    hitRateLimit(db, address, {
+      limit: config.SIGNIN_ADDRESS_MAX_FAILURES,
+      windowSeconds: ADDRESS_WINDOW_SECONDS,
+    }),
+    input.lockKey,
+  ]);
   if (!perAddress.allowed) {
     await giveBack(db, [address]);
     return null;
   }
   // The account's counter only after the address's allowed it: an address over its limit cannot
   // raise the count other addresses' attempts on this account see.
-  const account = await hitAccount(db, input.lockKey);
+  const account = await hitAccount(db, key);
   if (account.locked) {
     await giveBack(db, [address]);
     return null;
   }
   if (account.hits > config.SIGNIN_MAX_FAILURES) {
     // Earlier attempts, still being checked, already hold every allowed failure.
-    await giveBack(db, [address, input.lockKey]);
+    await giveBack(db, [address, key]);
     return null;
   }
-  return { lockKey: input.lockKey, addressKey: address, accountHits: account.hits };
+  return { lockKey: key, addressKey: address, accountHits: account.hits };
 }
 
 /** The secret was right: the attempt was no failure. */

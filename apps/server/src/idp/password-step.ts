@@ -34,11 +34,13 @@ export async function checkPassword(
   onPass: (accountId: string) => Promise<void> = async () => {},
 ): Promise<PasswordOutcome> {
   const username = input.username.trim();
-  const account = await findAccountByUsername(ctx.db, username);
+  // The account is looked up while the address's count is taken (its key needs the account).
+  const found = findAccountByUsername(ctx.db, username);
   const claim = await claimAttempt(ctx.db, ctx.config, {
-    lockKey: lockKey(account ?? null, username),
+    lockKey: found.then((account) => lockKey(account ?? null, username)),
     clientAddress: input.clientAddress,
   });
+  const account = await found;
   if (!claim) return { ok: false, message: signInMessages.locked };
 
   const passwordOk = await verifyPassword(

@@ -85,8 +85,9 @@ export async function buildApp(
   registerSecurityHeaders(app, ctx.config.insecureCookies);
   await app.register(fastifyCookie);
 
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (isApiRequest(request)) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 
   await registerOpenApi(app, ctx.config.publicUrl);

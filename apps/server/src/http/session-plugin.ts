@@ -74,15 +74,17 @@ export const sessionPlugin = fp(async (app: FastifyInstance, ctx: AppContext) =>
     request.maintenanceFlag = loaded.maintenanceFlag;
   });
 
-  app.addHook('preHandler', async (request) => {
-    if (!isApiRequest(request) || safeMethods.has(request.method)) return;
-    if (request.routeOptions.config.csrf === false) return;
+  // A callback hook (no promise per request): it never waits for anything.
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (!isApiRequest(request) || safeMethods.has(request.method)) return done();
+    if (request.routeOptions.config.csrf === false) return done();
     const fromOurClient = request.headers['x-pra-api-call'] === 'true';
     const token = request.session?.csrfToken;
     if (!fromOurClient || !token || !csrfTokenMatches(token, request.headers['x-csrf-token'])) {
       request.log.warn({ hasSession: Boolean(request.session), fromOurClient }, 'csrf check failed');
-      throw new AppError('forbidden', messages.csrf);
+      return done(new AppError('forbidden', messages.csrf));
     }
+    done();
   });
 });
 

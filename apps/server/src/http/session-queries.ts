@@ -120,6 +120,15 @@ function toSessionRow(row: Raw, organizations: boolean): SessionRow {
   };
 }
 
+/** A row another request may change without this one seeing it: the mutable values copied. */
+function copyOfRow(row: Raw): Raw {
+  return {
+    ...row,
+    s_data: structuredClone(row.s_data),
+    ...(row.s_organizations ? { s_organizations: [...row.s_organizations] } : {}),
+  };
+}
+
 interface Waiting {
   idHash: string;
   resolve(row: SessionRow | null): void;
@@ -147,8 +156,9 @@ async function runBatch(db: Db, text: string, organizations: boolean, batch: Wai
         waiting.resolve(null);
         continue;
       }
-      // Two requests with the same cookie in one batch each get their own objects.
-      const own = handedOut.has(waiting.idHash) ? structuredClone(row) : row;
+      // Two requests with the same cookie in one batch each get their own objects (toSessionRow
+      // makes the session and account objects; the data and the organizations are copied here).
+      const own = handedOut.has(waiting.idHash) ? copyOfRow(row) : row;
       handedOut.add(waiting.idHash);
       waiting.resolve(toSessionRow(own, organizations));
     }

@@ -18,6 +18,10 @@ async function appLoggingTo(level: string) {
   });
   registerRequestLog(app);
   app.get('/api/thing', async () => ({ ok: true }));
+  app.post('/api/noisy', async (request) => {
+    request.log.info({ body: request.body }, 'careless line');
+    return { ok: true };
+  });
   await app.ready();
   return { app, lines };
 }
@@ -39,8 +43,28 @@ describe('request logging', () => {
       userAgent: 'probe/1',
     });
     expect(typeof lines[0]!.responseTime).toBe('number');
+    expect(lines[0]!.reqId).toMatch(/^req-/);
     expect(JSON.stringify(lines)).not.toContain('secret-session-id');
     expect(JSON.stringify(lines)).not.toContain('ABCD-EFGH');
+    await app.close();
+  });
+
+  it('still redacts secrets in every other line (the request line alone skips the paths)', async () => {
+    const { app, lines } = await appLoggingTo('info');
+    await app.inject({
+      method: 'POST',
+      url: '/api/noisy',
+      payload: { password: 'Hunter-2-Secret', otp: '123456', note: 'kept' },
+    });
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({
+      msg: 'careless line',
+      body: { password: '[redacted]', otp: '[redacted]' },
+    });
+    expect(lines[0]!.reqId).toBe(lines[1]!.reqId);
+    expect(JSON.stringify(lines)).not.toContain('Hunter-2-Secret');
+    expect(JSON.stringify(lines)).not.toContain('123456');
+    expect(JSON.stringify(lines)).toContain('kept');
     await app.close();
   });
 

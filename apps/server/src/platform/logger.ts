@@ -49,13 +49,18 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
 
 /**
  * One log line per request, when its answer has gone out: method, path (secrets masked), status,
- * client address, user agent and time. Fastify's own request logging writes two lines per request and runs
- * the serializers for both; on the hot paths that was a visible share of the CPU.
+ * client address, user agent, time and the request id. Fastify's own request logging writes two
+ * lines per request and runs the serializers for both; on the hot paths that was a visible share
+ * of the CPU. The line is written through a child made once without the redaction paths: its
+ * fields are all built here (the URL masked by redactUrl, the rest primitives the wildcard paths
+ * could never match), and pino ran the wildcard redactor over each of them on every request.
  */
 export function registerRequestLog(app: FastifyInstance): void {
+  const access = app.log.child({}, { redact: [] });
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
+    access.info(
       {
+        reqId: request.id,
         method: request.method,
         url: request.url.includes('?') ? redactUrl(request.url) : request.url,
         statusCode: reply.statusCode,

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseKinds } from '../../test/support/databases';
+import { createAccount } from '../../test/support/sign-in';
+import { createTestApp, TEST_SECRET, type TestApp } from '../../test/support/test-app';
+import { insertSession } from './session';
+import { selectLiveSession } from './session-queries';
+
+describe.each(testDatabaseKinds)('the per-request session lookup on %s', (kind) => {
+  let t: TestApp;
+  let accountId: string;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    accountId = await createAccount(t, { username: 'batchvendor' });
+  });
+  afterAll(async () => t?.close());
+
+  it('answers the lookups of one turn together, each request with objects of its own', async () => {
+    const { session } = await insertSession(t.ctx.db, TEST_SECRET, {
+      accountId,
+      lifetimeMs: 60_000,
+      clientAddress: '198.51.100.7',
+      userAgent: 'test',
+      data: { saml: { nameID: 'batchvendor' } },
+    });
+    const [first, second, third] = await Promise.all([
+      selectLiveSession(t.ctx.db, session.idHash, { organizations: true }),
+      selectLiveSession(t.ctx.db, session.idHash, { organizations: true }),
+      selectLiveSession(t.ctx.db, 'no-such-session', { organizations: true }),
+    ]);
+    expect(first?.account?.id).toBe(accountId);
+    expect(second?.account?.id).toBe(accountId);
+    expect(third).toBeNull();
+    expect(second).toEqual(first);
+    // What one request changes, the other does not see.
+    expect(second!.data).not.toBe(first!.data);
+    expect(second!.account).not.toBe(first!.account);
+    expect(second!.organizations).not.toBe(first!.organizations);
+    (first!.data.saml as Record<string, unknown>).nameID = 'changed';
+    first!.organizations!.push('Changed Org');
+    expect((second!.data.saml as Record<string, unknown>).nameID).toBe('batchvendor');
+    expect(second!.organizations).toEqual([]);
+  });
+
+  it('refuses a malformed id hash without a query', async () => {
+    expect(await selectLiveSession(t.ctx.db, "x' or '1'='1", { organizations: false })).toBeNull();
+  });
+});

@@ -120,7 +120,7 @@ describe.each(testDatabaseKinds)('built-in IdP lockout on %s', (kind) => {
         client.postForm('/idp/login', { csrfToken, username: account.username, password: `Guess-${i}` }),
       ),
     );
-    expect(results.every((r) => r.statusCode === 401)).toBe(true);
+    expect(results.map((r) => r.statusCode)).toEqual(results.map(() => 401));
     expect(await passwordChecks({ targetId: account.id })).toBe(ACCOUNT_MAX);
     expect(results.filter((r) => r.body.includes(signInMessages.locked)).length).toBeGreaterThanOrEqual(
       30 - ACCOUNT_MAX,

@@ -48,8 +48,10 @@ export async function createTestApp(
   const config: Config = loadConfig({
     LOG_LEVEL: 'silent',
     DATA_DIR: '/tmp/pra-test-unused',
-    // A busy test machine lags: shedding only where a test asks for it (load-shedding.test.ts).
+    // A busy test machine lags, and a test's burst of requests (30 concurrent guesses) can queue
+    // for connections: shedding only where a test asks for it (load-shedding.test.ts).
     SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+    SHED_MAX_POOL_WAITING: '0',
     ...env,
   });
   const database = await createTestDatabase(kind, databaseTimeouts(config));

@@ -22,6 +22,18 @@ const unavailable = { errors: ['The service is temporarily unavailable. Please t
  * Polls until `count` of the portal's connections wait on a lock; their pids. Each poll on a new
  * connection: inside a transaction PostgreSQL would answer every poll from its first snapshot.
  */
+/** Until the database's other backends are gone, then a moment for the server to read the ends. */
+async function settleAfterTerminations(admin: pg.Client): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    const { rows } = await admin.query<{ others: number }>(
+      'select count(*)::int as others from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    if (rows[0]?.others === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+
 async function waitForBlocked(url: string, count: number): Promise<number[]> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
@@ -146,6 +158,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and pid <> $1',
         [(await admin.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid],
       );
+      // Ended while idle, and heard: the server reads each end as its socket closes. A request that
+      // comes first is handed a connection whose end is still unread, which is a connection lost
+      // mid-query (503, as in the first test). On a fast machine the fetch below won that race.
+      await settleAfterTerminations(admin);
       const res = await fetch(`${server.url}/api/csrf`, { headers: { 'x-pra-api-call': 'true' } });
       expect(res.status).toBe(200);
       expect(server.child.exitCode).toBeNull();

@@ -35,7 +35,7 @@ import { registerServerAssets } from './http/server-page';
 import { sessionPlugin } from './http/session-plugin';
 import { registerWebApp } from './http/web-app';
 import { builtinIdpRoutes } from './idp/routes';
-import { loggerOptions, registerRequestLog } from './platform/logger';
+import { lazyChildLogger, loggerOptions, registerRequestLog } from './platform/logger';
 
 /** Largest request body accepted unless a route says otherwise. */
 const DEFAULT_BODY_LIMIT = 100 * 1024;
@@ -73,6 +73,7 @@ export async function buildApp(
     forceCloseConnections: 'idle',
     // registerRequestLog writes one line per request instead of fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLogger,
   }).withTypeProvider<ZodTypeProvider>();
   registerRequestLog(app);
   app.setValidatorCompiler(validatorCompiler);

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../identity/account-kinds';
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from '../platform/app-context';
@@ -42,8 +42,14 @@ async function refuse(
 /** The guards, bound to the app's context (role rules from identity/account-kinds); use them as route `preHandler`s, in this order. */
 export function createGuards(ctx: AppContext) {
   // The session plugin has already loaded the active account (or none) for this request.
-  const requireLogin = async (request: FastifyRequest) => {
-    signedIn(request);
+  // A callback hook (no promise): it waits for nothing, and every signed-in call runs it.
+  const requireLogin = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    try {
+      signedIn(request);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   };
   return {
     requireLogin,

@@ -15,11 +15,9 @@ export function registerObservability(app: FastifyInstance): void {
   });
   app.addHook('onResponse', (request, reply, done) => {
     httpDuration.observe(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status_code: String(reply.statusCode),
-      },
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
       reply.elapsedTime / 1000,
     );
     done();

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { SessionSettings } from '../platform/app-context';
@@ -30,12 +30,32 @@ export function sessionSettings(insecureCookies: boolean, secret: string): Sessi
 }
 
 export function hashSessionId(rawId: string): string {
-  return createHash('sha256').update(rawId).digest('base64url');
+  return hash('sha256', rawId, 'base64url');
 }
 
 /** The synchronizer token: derived from the session id, so it rotates whenever the id does. */
 function csrfTokenFor(secret: string, rawId: string): string {
   return createHmac('sha256', secret).update(`csrf:${rawId}`).digest('base64url');
+}
+
+/**
+ * A loaded session's CSRF token, worked out (an HMAC) when first read: most requests are reads,
+ * which neither check nor hand out the token. The session's fields are assigned onto it.
+ */
+class LazyCsrfToken {
+  #token: string | undefined;
+  readonly #secret: string;
+  readonly #rawId: string;
+
+  constructor(secret: string, rawId: string) {
+    this.#secret = secret;
+    this.#rawId = rawId;
+  }
+
+  get csrfToken(): string {
+    this.#token ??= csrfTokenFor(this.#secret, this.#rawId);
+    return this.#token;
+  }
 }
 
 export function csrfTokenMatches(expected: string, given: unknown): boolean {
@@ -117,7 +137,7 @@ export async function loadSession(
   if (!row) return null;
   const { account, organizations, maintenanceFlag, ...session } = row;
   return {
-    session: { ...session, csrfToken: csrfTokenFor(secret, rawId) },
+    session: Object.assign(new LazyCsrfToken(secret, rawId), session),
     account,
     organizations,
     maintenanceFlag,

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import Fastify, { LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { loggerOptions, registerRequestLog } from './logger';
+import { lazyChildLogger, loggerOptions, registerRequestLog } from './logger';
 
 /** A fastify app logging as the portal does into an array of parsed lines. */
 async function appLoggingTo(level: string) {
@@ -15,12 +15,23 @@ async function appLoggingTo(level: string) {
   const app = Fastify({
     logger: { ...(loggerOptions(level) as object), stream },
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLogger,
   });
   registerRequestLog(app);
   app.get('/api/thing', async () => ({ ok: true }));
   app.post('/api/noisy', async (request) => {
     request.log.info({ body: request.body }, 'careless line');
     return { ok: true };
+  });
+  app.get('/api/quiet', { logLevel: 'warn' }, async (request) => {
+    request.log.info('not at this route');
+    request.log.warn('at this route');
+    return { level: request.log.level };
+  });
+  app.get('/api/nested', async (request) => {
+    const level = request.log.level;
+    request.log.child({ step: 'inner' }).info('nested line');
+    return { level };
   });
   await app.ready();
   return { app, lines };
@@ -73,5 +84,29 @@ describe('request logging', () => {
     await app.inject({ method: 'GET', url: '/api/thing' });
     expect(lines).toHaveLength(0);
     await app.close();
+  });
+
+  it("request.log is made on first use, with the request id and the route's level", async () => {
+    const { app, lines } = await appLoggingTo('info');
+    const quiet = await app.inject({ method: 'GET', url: '/api/quiet' });
+    expect(quiet.json()).toEqual({ level: 'warn' });
+    expect(lines.map((l) => l.msg)).toEqual(['at this route', 'request completed']);
+    expect(lines[0]!.reqId).toBe(lines[1]!.reqId);
+    const nested = await app.inject({ method: 'GET', url: '/api/nested' });
+    expect(nested.json()).toEqual({ level: 'info' });
+    expect(lines[2]).toMatchObject({ msg: 'nested line', step: 'inner' });
+    expect(lines[2]!.reqId).toBe(lines[3]!.reqId);
+    expect(lines[3]).toMatchObject({ msg: 'request completed', url: '/api/nested' });
+    await app.close();
+  });
+});
+
+describe('standard output', () => {
+  it('is one asynchronous destination per process, shared by every logger', () => {
+    const first = (loggerOptions('info') as { stream: { sync?: boolean; fd?: number } }).stream;
+    const second = (loggerOptions('warn') as { stream: unknown }).stream;
+    expect(first).toBe(second);
+    expect(first.fd).toBe(1);
+    expect(first.sync).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
+import pino, { type Bindings, type ChildLoggerOptions, type LogFn } from 'pino';
 
 /** Query parameters that carry secrets (codes, SAML documents) and never reach the logs. */
 const secretParams =
@@ -6,6 +7,21 @@ const secretParams =
 
 export function redactUrl(url: string): string {
   return url.replace(secretParams, '$1[redacted]');
+}
+
+let standardOutput: pino.DestinationStream | null = null;
+
+/**
+ * Standard output for the logs, one per process. Written asynchronously: a line is handed to a
+ * write at once, and lines that come while a write is under way go out together in the next, so a
+ * busy portal makes one write per batch of lines instead of a blocking write per line (pino's
+ * default; on the signed-in hot path that write was the largest single cost after the response
+ * itself). pino flushes what is left synchronously when the process exits, on a crash too; only a
+ * process killed outright (SIGKILL) can lose the lines of the write under way.
+ */
+function standardOutputStream(): pino.DestinationStream {
+  standardOutput ??= pino.destination({ dest: 1, sync: false });
+  return standardOutput;
 }
 
 /**
@@ -16,7 +32,7 @@ export function redactUrl(url: string): string {
 export function loggerOptions(level: string, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
   return {
     level,
-    ...(stream ? { stream } : {}),
+    stream: stream ?? standardOutputStream(),
     redact: {
       paths: [
         'req.headers',
@@ -72,4 +88,58 @@ export function registerRequestLog(app: FastifyInstance): void {
     );
     done();
   });
+}
+
+/**
+ * `request.log`: the pino child with the request id, made when something first logs through it.
+ * Most requests log only their request line (which has a child of its own), and making a child
+ * per request serialized its bindings every time.
+ */
+class LazyChildLogger {
+  // Set on the prototype below, not per instance: a request that never logs allocates only this.
+  declare fatal: LogFn;
+  declare error: LogFn;
+  declare warn: LogFn;
+  declare info: LogFn;
+  declare debug: LogFn;
+  declare trace: LogFn;
+  private made: FastifyBaseLogger | null = null;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  logger(): FastifyBaseLogger {
+    this.made ??= this.parent.child(this.bindings, this.options);
+    return this.made;
+  }
+
+  get level(): pino.LevelWithSilentOrString {
+    return this.made ? this.made.level : (this.options.level ?? this.parent.level);
+  }
+
+  set level(level: pino.LevelWithSilentOrString) {
+    this.logger().level = level;
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.logger().child(bindings, options);
+  }
+
+  silent(): void {}
+}
+for (const method of ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const) {
+  LazyChildLogger.prototype[method] = function (this: LazyChildLogger, ...args: unknown[]) {
+    (this.logger()[method] as (...a: unknown[]) => void)(...args);
+  } as LogFn;
+}
+
+export function lazyChildLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
+  return new LazyChildLogger(logger, bindings, options);
 }

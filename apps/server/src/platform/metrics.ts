@@ -23,13 +23,79 @@ export function bindMetricsSources(next: Sources): void {
   sources = next;
 }
 
-export const httpDuration = new client.Histogram({
-  name: 'pra_http_request_duration_seconds',
-  help: 'Time to answer an HTTP request, by route pattern (never the raw URL), method and status',
-  labelNames: ['method', 'route', 'status_code'] as const,
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  registers: [registry],
-});
+const durationBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+interface DurationSeries {
+  labels: { method: string; route: string; status_code: string };
+  /** Observations per bucket (not cumulative): counts[i] fell in (bound[i-1], bound[i]]. */
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+/**
+ * The request-duration histogram. Every request observes it, so it keeps its series in a map
+ * found by one string key: prom-client's Histogram built a labels object, a closure and a label
+ * key and checked the labels on each observation. It is read at scrape time like any other
+ * metric (the registry asks for `get()`), in the same exposition a prom-client histogram gives.
+ */
+export class RequestDurations {
+  readonly name = 'pra_http_request_duration_seconds';
+  readonly help = 'Time to answer an HTTP request, by route pattern (never the raw URL), method and status';
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  private readonly series = new Map<string, DurationSeries>();
+
+  observe(method: string, route: string, statusCode: number, seconds: number): void {
+    const key = `${method} ${statusCode} ${route}`;
+    let series = this.series.get(key);
+    if (!series) {
+      series = {
+        labels: { method, route, status_code: String(statusCode) },
+        counts: durationBuckets.map(() => 0),
+        sum: 0,
+        count: 0,
+      };
+      this.series.set(key, series);
+    }
+    series.sum += seconds;
+    series.count += 1;
+    for (let i = 0; i < durationBuckets.length; i++) {
+      if (seconds <= durationBuckets[i]!) {
+        series.counts[i]! += 1;
+        break;
+      }
+    }
+  }
+
+  get() {
+    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+    for (const { labels, counts, sum, count } of this.series.values()) {
+      let cumulative = 0;
+      durationBuckets.forEach((le, i) => {
+        cumulative += counts[i]!;
+        values.push({ labels: { le, ...labels }, value: cumulative, metricName: `${this.name}_bucket` });
+      });
+      values.push({ labels: { le: '+Inf', ...labels }, value: count, metricName: `${this.name}_bucket` });
+      values.push({ labels, value: sum, metricName: `${this.name}_sum` });
+      values.push({ labels, value: count, metricName: `${this.name}_count` });
+    }
+    return Promise.resolve({
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      aggregator: this.aggregator,
+      values,
+    });
+  }
+
+  reset(): void {
+    this.series.clear();
+  }
+}
+
+export const httpDuration = new RequestDurations();
+registry.registerMetric(httpDuration as unknown as client.Metric);
 
 const signIns = new client.Counter({
   name: 'pra_signin_attempts_total',

@@ -10,8 +10,12 @@ export const sessionRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx)
     return { csrfToken: session.csrfToken };
   });
 
-  app.get(api.isAuthenticated, { schema: { response: { 200: authStatusResponse } } }, async (request) => {
-    // request.account is null for a session whose account is no longer active: anonymous.
-    return authStatus(request.account ? request.session : null, ctx.config.SESSION_MAX_EXTENSIONS);
-  });
+  app.get(
+    api.isAuthenticated,
+    { schema: { response: { 200: authStatusResponse } }, config: { audits: false } },
+    async (request) => {
+      // request.account is null for a session whose account is no longer active: anonymous.
+      return authStatus(request.account ? request.session : null, ctx.config.SESSION_MAX_EXTENSIONS);
+    },
+  );
 };

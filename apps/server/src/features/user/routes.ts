@@ -14,7 +14,7 @@ export const userRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
     {
       schema: { response: { 200: currentUser } },
       preHandler: [guards.requireLogin],
-      config: { organizations: true },
+      config: { organizations: true, audits: false },
     },
     async (request) =>
       currentUserRecord(ctx, request.account!, request.organizations ?? [], request.maintenanceFlag ?? false),

@@ -14,19 +14,31 @@ export interface LoadResult {
   errors: number;
   /** Highest RSS sampled during the measured run, when a sampler was given. */
   peakRssMb: number | null;
+  /** The server's CPU time per request over the measured run (µs), when its clock was given. */
+  cpuUsPerRequest: number | null;
+}
+
+export interface LoadOptions {
+  /** The server's resident memory (MB), sampled every 250 ms while measuring. */
+  rss?: () => number;
+  /** The server's CPU time so far (ms), read around the measured run. */
+  cpuMs?: () => number;
+  warmupSeconds?: number;
+  durationSeconds?: number;
 }
 
 function run(url: string, headers: Record<string, string>, duration: number) {
   return autocannon({ url, headers, connections: CONNECTIONS, duration });
 }
 
-/** Warms up, then measures; samples `rss` every 250 ms while measuring. */
+/** Warms up, then measures (with the server's memory and CPU time, when their readers are given). */
 export async function measureLoad(
   url: string,
   headers: Record<string, string> = {},
-  rss?: () => number,
+  options: LoadOptions = {},
 ): Promise<LoadResult> {
-  await run(url, headers, WARMUP_SECONDS);
+  const { rss, cpuMs } = options;
+  await run(url, headers, options.warmupSeconds ?? WARMUP_SECONDS);
   let peak: number | null = null;
   const sampler = rss
     ? setInterval(() => {
@@ -34,13 +46,17 @@ export async function measureLoad(
       }, 250)
     : undefined;
   try {
-    const result = await run(url, headers, DURATION_SECONDS);
+    const cpuBefore = cpuMs?.();
+    const result = await run(url, headers, options.durationSeconds ?? DURATION_SECONDS);
+    const cpuUsPerRequest =
+      cpuMs && cpuBefore !== undefined ? ((cpuMs() - cpuBefore) * 1000) / result.requests.total : null;
     return {
       requestsPerSecond: result.requests.average,
       p99Ms: result.latency.p99,
       non2xx: result.non2xx,
       errors: result.errors,
       peakRssMb: peak,
+      cpuUsPerRequest,
     };
   } finally {
     clearInterval(sampler);

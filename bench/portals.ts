@@ -2,7 +2,7 @@
 // production mode (a database of the bench's own) and PGlite standalone, each signed in over HTTP,
 // beside the bare-fastify anchor; and their throughput rows. Shared by run.ts and throughput.ts.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const serverScript = process.env.BENCH_SERVER ?? join(root, 'apps/server/dist/server.js');
 const fixtures = join(root, 'apps/server/test/fixtures');
 const work = mkdtempSync(join(tmpdir(), 'pra-bench-'));
+// The portals' data folders (an embedded database is tens of MB) go with the bench.
+process.once('exit', () => rmSync(work, { recursive: true, force: true }));
 const idpMetadata = writeBenchIdpMetadata(work);
 
 /** The local PostgreSQL (or BENCH_DATABASE_URL's): a database of the bench's own, or null. */
@@ -78,10 +80,40 @@ export async function anchor(): Promise<LoadResult> {
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+export interface FirstStart {
+  /** Milliseconds until it answered. */
+  start: number;
+  /** Its resident memory 2 s after it answered, in MB. */
+  rss: number;
+}
+
+/**
+ * A data folder of its own for a built server, and the first start on it, which creates the
+ * portal's database (and seeds the demo data); that start is stopped, and its time and memory
+ * returned. The process that created the database carries what the creation left (its heap and
+ * JIT state after the migrations and the demo data's password hashing): measured that way, the
+ * same build showed about 10 % less throughput and up to 40 MB more peak memory, a state a portal
+ * is in only until its first restart. So measured starts come after this one, on the same folder.
+ */
+export async function createPortal(
+  script: string,
+  portEnv: (port: number) => Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<{ env: (port: number) => Record<string, string>; firstStart: FirstStart }> {
+  // Every start uses this one data folder (the port of each start differs).
+  const dataDir = mkdtempSync(join(work, 'data-'));
+  const env = (port: number) => ({ ...portEnv(port), DATA_DIR: dataDir });
+  const creating = await startNode(script, env, '/api/service_check', nodeArgs);
+  await pause(2000);
+  const firstStart = { start: creating.startMs, rss: creating.rssMb() };
+  await creating.stop();
+  return { env, firstStart };
+}
+
 export interface PortalFigures {
   label: string;
   /** The first start, which creates the portal's database (and seeds the demo data). */
-  firstStart: { start: number; rss: number };
+  firstStart: FirstStart;
   start: number;
   idleRss: number;
   user: LoadResult;
@@ -89,12 +121,9 @@ export interface PortalFigures {
 }
 
 /**
- * Starts the built server once to create its database (that start's time and memory are reported
- * on their own), then again as a production server usually runs: on a database that exists. The
- * process that created the database carries what the creation left (its heap and JIT state after
- * the migrations and the demo data's password hashing): measured that way, the same build showed
- * about 10 % less throughput and up to 40 MB more peak memory, a state a portal is in only until
- * its first restart. Then signs in, and measures memory and throughput.
+ * Creates a portal (`createPortal`, whose first start is reported on its own), starts it again
+ * as a production server usually runs, on a database that exists, signs in, and measures memory
+ * and throughput.
  */
 export async function portal(
   label: string,
@@ -102,34 +131,31 @@ export async function portal(
   withAnonymous: boolean,
   nodeArgs: string[] = [],
 ): Promise<PortalFigures> {
-  // Both starts use one data folder (the port of each start differs).
-  const dataDir = mkdtempSync(join(work, 'data-'));
-  const env = (port: number) => ({ ...portEnv(port), DATA_DIR: dataDir });
-  const creating = await startNode(serverScript, env, '/api/service_check', nodeArgs);
-  await pause(2000);
-  const firstStart = { start: creating.startMs, rss: creating.rssMb() };
-  await creating.stop();
+  const { env, firstStart } = await createPortal(serverScript, portEnv, nodeArgs);
   const server: Running = await startNode(serverScript, env, '/api/service_check', nodeArgs);
   try {
-    // Right after start the event loop can still lag past the shedding bound (503): try again.
-    let headers: Record<string, string> | undefined;
-    for (let attempt = 1; !headers; attempt++) {
-      try {
-        headers = await signInOverHttp(server.url, 'jdoe');
-      } catch (error) {
-        if (attempt === 3) throw error;
-        await pause(1000);
-      }
-    }
+    const headers = await signInWhenSettled(server.url);
     await pause(2000);
     const idleRss = server.rssMb();
-    const user = await measureLoad(`${server.url}/api/user`, headers, () => server.rssMb());
+    const user = await measureLoad(`${server.url}/api/user`, headers, { rss: () => server.rssMb() });
     const anonymous = withAnonymous
       ? await measureLoad(`${server.url}/api/saml/is-authenticated`, { 'x-pra-api-call': 'true' })
       : null;
     return { label, firstStart, start: server.startMs, idleRss, user, anonymous };
   } finally {
     await server.stop();
+  }
+}
+
+/** Signs jdoe in over HTTP; right after a start the event loop can still lag past the shedding bound (503): tries again. */
+export async function signInWhenSettled(url: string): Promise<Record<string, string>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await signInOverHttp(url, 'jdoe');
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await pause(1000);
+    }
   }
 }
 

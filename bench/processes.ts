@@ -1,5 +1,5 @@
 // Child processes for the bench: a free port each (never a fixed one), readiness by polling,
-// resident memory read from /proc, and a clean stop.
+// resident memory and CPU time read from /proc, and a clean stop.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { freePort } from '../apps/server/test/support/free-port';
@@ -13,6 +13,8 @@ export interface Running {
   startMs: number;
   /** Resident set size now, in MB. */
   rssMb(): number;
+  /** User + system CPU time the process has used so far, in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -20,6 +22,13 @@ function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb / 1024;
+}
+
+/** /proc/<pid>/stat counts CPU time in clock ticks: 100 a second on Linux (USER_HZ). */
+function cpuMsOf(pid: number): number {
+  // The fields after the command name (in parentheses, which may hold spaces): utime, stime are 14 and 15.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function waitForHttp(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
@@ -66,6 +75,7 @@ export async function startNode(
     pid: child.pid!,
     startMs,
     rssMb: () => rssOf(child.pid!),
+    cpuMs: () => cpuMsOf(child.pid!),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,7 +11,8 @@ const script = new URL('../../../scripts/test-engines.mjs', import.meta.url).pat
 
 /** Runs scripts/test-engines.mjs on a summary of our own; exit code and output. */
 async function engines(summary: object, args: string[] = []) {
-  const file = join(mkdtempSync(join(tmpdir(), 'pra-engines-')), 'summary.json');
+  const dir = mkdtempSync(join(tmpdir(), 'pra-engines-'));
+  const file = join(dir, 'summary.json');
   writeFileSync(file, JSON.stringify(summary));
   try {
     const { stdout } = await run(process.execPath, [script, ...args], {
@@ -21,6 +22,8 @@ async function engines(summary: object, args: string[] = []) {
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
     return { code: e.code, output: e.stdout + e.stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

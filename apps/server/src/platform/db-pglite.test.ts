@@ -1,13 +1,15 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { migrateToLatest, openDatabase } from './db';
 
 describe('the embedded database', () => {
   it('runs with small shared buffers, on a new folder and when reopened, keeping its data', async () => {
-    const dataDir = join(mkdtempSync(join(tmpdir(), 'pra-pglite-')), 'db');
+    const folder = mkdtempSync(join(tmpdir(), 'pra-pglite-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const dataDir = join(folder, 'db');
     const first = await openDatabase({ dataDir });
     try {
       const { rows } = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(first.db);

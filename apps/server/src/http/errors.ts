@@ -1,7 +1,7 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, messages } from '../platform/app-error';
-import { isDatabaseUnavailable, isInvalidText } from '../platform/db-errors';
+import { isInvalidText, unavailableReason } from '../platform/db-errors';
 
 function send(reply: FastifyReply, status: number, errors: string[]) {
   return reply.status(status).type('application/json; charset=utf-8').send({ errors });
@@ -19,8 +19,35 @@ function describeValidation(error: FastifyError): string[] {
   return [error.message];
 }
 
+/**
+ * The log of a database outage: its first failure at once, then at most one line per interval
+ * saying how many more requests were answered 503 meanwhile. Under load an outage fails every
+ * request; a line per request (tens of thousands a second) would bury everything else in the log
+ * and cost the CPU the portal needs to recover. Each request keeps its own request line (503).
+ */
+export class OutageLog {
+  private lastLineAt = -Infinity;
+  private unlogged = 0;
+
+  constructor(
+    private readonly intervalMs = 10_000,
+    private readonly now = () => performance.now(),
+  ) {}
+
+  failed(log: FastifyBaseLogger, reason: string): void {
+    const now = this.now();
+    if (now - this.lastLineAt < this.intervalMs) {
+      this.unlogged += 1;
+      return;
+    }
+    log.error({ reason, moreSinceLastLine: this.unlogged }, 'database unavailable');
+    this.lastLineAt = now;
+    this.unlogged = 0;
+  }
+}
+
 /** The one error handler: every failure leaves as `{ errors: [...] }` with a fitting status. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, outages = new OutageLog()): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
@@ -47,8 +74,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       request.log.warn({ err: { type: error.name, code: error.code } }, 'text the database cannot store');
       return send(reply, 400, [messages.invalidText]);
     }
-    if (isDatabaseUnavailable(error)) {
-      request.log.error({ err: { type: error.name, code: error.code } }, 'database unavailable');
+    const unavailable = unavailableReason(error);
+    if (unavailable) {
+      outages.failed(request.log, unavailable);
       return send(reply, 503, [messages.unavailable]);
     }
     request.log.error({ err: error }, 'unexpected error');

@@ -33,14 +33,29 @@ const lostConnectionText =
 
 /** True for an error (or its cause) that trying again shortly may cure. */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return unavailableReason(error) !== null;
+}
+
+/**
+ * Why the database is unavailable, in words safe to log (an error code, or pg's fixed phrase for
+ * a lost connection; never a message that could carry data), or null when the error is not one of
+ * those.
+ */
+export function unavailableReason(error: unknown): string | null {
   for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && unavailableCodes.has(code)) return true;
-    if (e instanceof Error && lostConnectionText.test(e.message)) return true;
+    if (typeof code === 'string' && unavailableCodes.has(code)) return code;
+    const lost = e instanceof Error ? lostConnectionText.exec(e.message) : null;
+    if (lost) return lost[0];
     // Several addresses (IPv4 and IPv6 for localhost) failing at once.
-    if (e instanceof AggregateError && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
+    if (e instanceof AggregateError) {
+      for (const inner of e.errors) {
+        const reason = unavailableReason(inner);
+        if (reason) return reason;
+      }
+    }
   }
-  return false;
+  return null;
 }
 
 /**

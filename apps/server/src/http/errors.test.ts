@@ -1,0 +1,54 @@
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { loggerOptions } from '../platform/logger';
+import { OutageLog, registerErrorHandling } from './errors';
+
+/** An app with the portal's error handler and logger (into an array), and a clock the test moves. */
+async function appWithOutages() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  let now = 0;
+  const app = Fastify({ logger: { ...(loggerOptions('info') as object), stream } });
+  registerErrorHandling(app, new OutageLog(10_000, () => now));
+  app.get('/refused', async () => {
+    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+  });
+  app.get('/lost', async () => {
+    throw new Error('query failed', { cause: new Error('Connection terminated unexpectedly') });
+  });
+  await app.ready();
+  const errors = () => lines.filter((line) => line.level === 50);
+  return { app, errors, advance: (ms: number) => (now += ms) };
+}
+
+describe('a database outage in the log', () => {
+  it('is one line at its first failure, then one per interval with the count of the rest; every request still gets its 503', async () => {
+    const { app, errors, advance } = await appWithOutages();
+    for (let i = 0; i < 5; i++) {
+      const res = await app.inject({ method: 'GET', url: i % 2 ? '/lost' : '/refused' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        errors: ['The service is temporarily unavailable. Please try again shortly.'],
+      });
+    }
+    expect(errors()).toEqual([
+      expect.objectContaining({ msg: 'database unavailable', reason: 'ECONNREFUSED', moreSinceLastLine: 0 }),
+    ]);
+    advance(9_999);
+    await app.inject({ method: 'GET', url: '/lost' });
+    expect(errors()).toHaveLength(1);
+    advance(1);
+    await app.inject({ method: 'GET', url: '/lost' });
+    expect(errors()).toHaveLength(2);
+    expect(errors()[1]).toMatchObject({ reason: 'Connection terminated', moreSinceLastLine: 5 });
+    // Nothing from the error itself: no message, no stack (they may carry data).
+    expect(JSON.stringify(errors())).not.toContain('127.0.0.1');
+    await app.close();
+  });
+});

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   await sql`insert into system_message (id) values (1)`.execute(runtime.ctx.db);
   await sql`insert into portal_settings (id) values (1)`.execute(runtime.ctx.db);
   const seed = await seedDemoData(runtime.ctx.db, config.DEMO_PASSWORD);
-  announceDemoAccounts(config.DATA_DIR, config.publicUrl, seed.password);
+  announceDemoAccounts(config, seed.password);
   await runtime.close();
 }
 

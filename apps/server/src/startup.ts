@@ -24,7 +24,7 @@ export async function openPortalData(config: Config, log: StartupLog): Promise<R
   const runtime = await openRuntime(config, log);
   if (config.demoData) {
     const seed = await seedDemoData(runtime.ctx.db, config.DEMO_PASSWORD);
-    if (seed.created) announceDemoAccounts(config.DATA_DIR, config.publicUrl, seed.password);
+    if (seed.created) announceDemoAccounts(config, seed.password);
     else
       log.info(
         { file: demoAccountsFile(config.DATA_DIR) },

@@ -13,9 +13,9 @@ describe('demo sign-in details file', () => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  function announce(dataDir: string, password: string) {
+  function announce(dataDir: string, password: string, isStandalone = true) {
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    announceDemoAccounts(dataDir, 'http://localhost:8080', password);
+    announceDemoAccounts({ DATA_DIR: dataDir, publicUrl: 'http://localhost:8080', isStandalone }, password);
   }
 
   it('is owner-only when created and stays so when rewritten over a readable copy', () => {
@@ -31,6 +31,19 @@ describe('demo sign-in details file', () => {
     announce(dir, 'Second-Password-2');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).toContain('password for every demo account: Second-Password-2');
+  });
+
+  it('points to the dev mailbox only where there is one (standalone)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pra-demo-'));
+    dirs.push(dir);
+    announce(dir, 'First-Password-1');
+    expect(readFileSync(demoAccountsFile(dir), 'utf8')).toContain(
+      'Mail sent by the portal appears at http://localhost:8080/dev/mailbox',
+    );
+    announce(dir, 'First-Password-1', false);
+    const production = readFileSync(demoAccountsFile(dir), 'utf8');
+    expect(production).toContain('password for every demo account: First-Password-1');
+    expect(production).not.toContain('mailbox');
   });
 });
 

@@ -179,7 +179,7 @@ export async function seedDemoData(db: Db, password: string | undefined): Promis
 }
 
 /** What the first start prints: how to sign in to each demo account. */
-function describeDemoAccounts(publicUrl: string, password: string): string {
+function describeDemoAccounts(publicUrl: string, password: string, devMailbox: boolean): string {
   const lines = demoAccounts.map((a) => {
     const role = a.isAdmin ? 'admin' : a.isEmployeeBrm ? 'BRM' : 'vendor';
     const orgs = a.orgs.length ? ` (${a.orgs.map((o) => roleName(o)).join(', ')})` : '';
@@ -193,7 +193,8 @@ function describeDemoAccounts(publicUrl: string, password: string): string {
     `  password for every demo account: ${password}`,
     'Demo organizations and their email domains (register a new vendor with one of these):',
     ...domains,
-    `Mail sent by the portal appears at ${publicUrl}/dev/mailbox`,
+    // Only standalone serves the dev mailbox; production's mail goes to its relay.
+    ...(devMailbox ? [`Mail sent by the portal appears at ${publicUrl}/dev/mailbox`] : []),
     '',
   ].join('\n');
 }
@@ -207,8 +208,12 @@ export function demoAccountsFile(dataDir: string): string {
  * Prints how to sign in to the demo accounts (to the console, never to the log) and keeps the
  * same text in DATA_DIR, so the file always matches the password last printed.
  */
-export function announceDemoAccounts(dataDir: string, publicUrl: string, password: string): void {
-  const text = describeDemoAccounts(publicUrl, password);
+export function announceDemoAccounts(
+  config: { DATA_DIR: string; publicUrl: string; isStandalone: boolean },
+  password: string,
+): void {
+  const dataDir = config.DATA_DIR;
+  const text = describeDemoAccounts(config.publicUrl, password, config.isStandalone);
   process.stdout.write(`${text}\n`);
   const file = demoAccountsFile(dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });

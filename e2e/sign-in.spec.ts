@@ -43,6 +43,26 @@ test.describe('sign-in through the built-in identity provider', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Manage Users' })).toBeVisible();
   });
 
+  test('on a phone, with the keyboard alone: the menu opens, takes the user to a page and closes', async ({
+    page,
+  }) => {
+    await signInFromHome(page, 'bbrown');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const toggle = page.getByRole('button', { name: 'Toggle navigation' });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Approvals', exact: true })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/brm\/pending-approvals$/);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByRole('link', { name: 'Approvals', exact: true })).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1, name: 'Approvals and Provisioning' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await expectAccessible(page, 'Approvals on a phone');
+  });
+
   test('logout ends the session', async ({ page }) => {
     await signInFromHome(page, 'admin');
     await page.getByRole('button', { name: 'Log Out' }).click();

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import Container from 'react-bootstrap/Container';
 import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
@@ -28,14 +29,30 @@ export function TopNav() {
   const { data: user } = useCurrentUser();
   const { pathname } = useLocation();
   const items = actionItems(isAuthenticated ? user : undefined);
+  // On a phone the menu is a panel opened by the toggle. It stays open only on the page where it
+  // was opened: a chosen page closes it, as a page load would, instead of leaving the menu over
+  // the top half of the new page.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const expanded = openOn === pathname;
 
   return (
-    <Navbar expand="lg" className="top-nav bg-white border-bottom" aria-label="Main">
+    <Navbar
+      expand="lg"
+      expanded={expanded}
+      onToggle={(open) => setOpenOn(open ? pathname : null)}
+      className="top-nav bg-white border-bottom"
+      aria-label="Main"
+    >
       <Container fluid>
         <Navbar.Brand as={Link} to={isAuthenticated ? routes.welcome : routes.home}>
           <BrandLogo />
         </Navbar.Brand>
-        <Navbar.Toggle aria-controls="top-nav-items" aria-label="Toggle navigation" />
+        {/* react-bootstrap's toggle does not say whether the menu is open; screen readers need it. */}
+        <Navbar.Toggle
+          aria-controls="top-nav-items"
+          aria-expanded={expanded}
+          aria-label="Toggle navigation"
+        />
         <Navbar.Collapse id="top-nav-items">
           <Nav as="ul" className="ms-auto align-items-lg-center">
             {items.map((item) => (

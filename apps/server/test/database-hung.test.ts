@@ -4,10 +4,9 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { loadConfig } from '../src/config';
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabase } from './support/databases';
-import { testContext } from './support/test-app';
+import { testConfig, testContext } from './support/test-app';
 
 /**
  * The documented bound (docs/OPERATIONS.md): 1 s waiting for a connection plus 1.5 s for the
@@ -21,9 +20,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('requests while PostgreSQL hangs
   let admin: pg.Client;
 
   beforeAll(async () => {
-    // The test pool has 5 connections and the default limits of config.ts.
+    // The test pool has 5 connections and the default database limits of config.ts. No shedding:
+    // the 503s here must come from those limits (a starved test worker's lag would shed them all).
     database = await createTestDatabase('postgres');
-    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/pra-test-unused' });
+    const config = testConfig();
     app = await buildApp(await testContext(config, database), { logger: false });
     admin = new pg.Client({ connectionString: database.url });
     await admin.connect();

@@ -58,6 +58,26 @@ export function unavailableReason(error: unknown): string | null {
   return null;
 }
 
+/** pg's words for a connection it has lost, or given up on (a query outlived the read timeout). */
+const unusableConnectionText = /Connection terminated|not queryable|Query read timeout|Connection ended/i;
+
+/** Codes after which a connection is gone: ended by the server (57P01-03) or lost (08xxx, sockets). */
+const endedCodes = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
+/**
+ * True when the connection a query failed on must not serve another one. The server's FATAL error
+ * (pg_terminate_backend, restart, idle-in-transaction timeout) arrives before the connection
+ * closes: a client returned to the pool in between looks healthy and would fail the next request
+ * too. A statement timeout or a lock refusal leaves the connection usable.
+ */
+export function endsConnection(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { severity, code } = error as { severity?: unknown; code?: unknown };
+  if (severity === 'FATAL' || severity === 'PANIC') return true;
+  if (typeof code === 'string' && (endedCodes.has(code) || code.startsWith('08'))) return true;
+  return unusableConnectionText.test(error.message);
+}
+
 /**
  * Text PostgreSQL cannot store: a NUL character (22021) or one the database encoding lacks
  * (22P05). Input schemas refuse NUL already; this keeps any field they miss a 400, not a 500.

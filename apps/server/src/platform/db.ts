@@ -21,6 +21,7 @@ import { databaseTimeoutDefaults } from '../config';
 import * as administration from '../migrations/0006-administration';
 import * as pushAuthenticators from '../migrations/0007-push-authenticators';
 import type { Database } from './db-schema';
+import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
 import { runAfterCommits } from './after-commit';
 
@@ -95,9 +96,11 @@ export function preparedStatement(name: string, text: string): string {
 }
 
 /**
- * Lends pool clients to Kysely and takes them back, destroying any that can no longer be trusted:
- * one whose query outlived the client-side read timeout (a frozen server or network; the query may
- * still run, so the connection must not be reused) is released with an error, which makes pg-pool
+ * Lends pool clients to Kysely and takes them back, destroying any that can no longer be trusted
+ * (`endsConnection`): one the server ended (its FATAL error arrives before the socket closes, so
+ * pg-pool alone would take it back as idle and lend it to the next request), or one whose query
+ * outlived the client-side read timeout (a frozen server or network; the query may still run, so
+ * the connection must not be reused). Such a client is released with an error, which makes pg-pool
  * close it instead of returning it to the idle list.
  */
 function guardedPool(pool: pg.Pool): PostgresPool {
@@ -113,7 +116,7 @@ function guardedPool(pool: pg.Pool): PostgresPool {
             ? client.query({ name, text, values: parameters })
             : client.query(text, parameters);
           return query.catch((error: unknown) => {
-            if (error instanceof Error && error.message === 'Query read timeout') broken = true;
+            if (endsConnection(error)) broken = true;
             throw error;
           });
         }) as unknown as PostgresPoolClient['query'],

@@ -39,21 +39,29 @@ export function testContext(config: Config, database: ContextParts['database']):
   });
 }
 
+/**
+ * The settings of an in-process test app, with `env` over them. A busy test machine lags (a worker
+ * starved of CPU by the others shows event-loop delays past the shedding bound), and a test's
+ * burst of requests (30 concurrent guesses) can queue for connections: shedding only where a test
+ * asks for it (load-shedding.test.ts).
+ */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/tmp/pra-test-unused',
+    SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+    SHED_MAX_POOL_WAITING: '0',
+    ...env,
+  });
+}
+
 /** The whole portal on a fresh database, with settings overridden as a test needs. */
 export async function createTestApp(
   kind: DbKind,
   env: Record<string, string> = {},
   options: { logStream?: NodeJS.WritableStream } = {},
 ): Promise<TestApp> {
-  const config: Config = loadConfig({
-    LOG_LEVEL: 'silent',
-    DATA_DIR: '/tmp/pra-test-unused',
-    // A busy test machine lags, and a test's burst of requests (30 concurrent guesses) can queue
-    // for connections: shedding only where a test asks for it (load-shedding.test.ts).
-    SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
-    SHED_MAX_POOL_WAITING: '0',
-    ...env,
-  });
+  const config = testConfig(env);
   const database = await createTestDatabase(kind, databaseTimeouts(config));
   const ctx = await testContext(config, database).catch(async (error: unknown) => {
     await database.close(); // e.g. unreadable IdP metadata: leave no database behind

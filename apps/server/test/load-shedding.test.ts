@@ -15,6 +15,19 @@ function busy(ms: number): void {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The status of the first answer that is not a shed one, within 5 s. The test worker shares a
+ * busy machine: with a 50 ms bound, its own lag (not the test's) can shed a request or two.
+ */
+async function statusOnceUnshed(app: TestApp['app']): Promise<number> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const res = await app.inject({ method: 'GET', url: '/api/system/message' });
+    if (res.statusCode !== 503 || Date.now() > deadline) return res.statusCode;
+    await sleep(100);
+  }
+}
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -34,7 +47,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag
   });
 
   it('answers 503 with Retry-After while the loop lags, keeps the health check, and recovers', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/system/message' })).statusCode).toBe(200);
+    expect(await statusOnceUnshed(t.app)).toBe(200);
     // Lag in several samples (taken every 250 ms), so the measured mean is well past the bound.
     for (let i = 0; i < 4; i++) {
       busy(300);
@@ -48,8 +61,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag
     expect(health.statusCode).toBe(200);
     expect(health.body).toContain('status: OK');
 
-    await sleep(700);
-    expect((await t.app.inject({ method: 'GET', url: '/api/system/message' })).statusCode).toBe(200);
+    // Recovers once the lag has passed (the next samples, 250 ms apart, see no lag).
+    expect(await statusOnceUnshed(t.app)).toBe(200);
   });
 });
 
@@ -79,7 +92,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on the connection
       expect(t.ctx.poolStats()?.waiting).toBe(3);
       const started = Date.now();
       const res = await csrf();
-      expect(Date.now() - started).toBeLessThan(200);
+      // At once: not after the 3 s a queued caller would wait (with room for a busy machine).
+      expect(Date.now() - started).toBeLessThan(1_000);
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
       expect(res.json()).toEqual(shed);

@@ -2,6 +2,19 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { configurationTable, exposureWarning, loadConfig } from './config';
 
+/** Every setting production mode requires. */
+const productionSettings = {
+  PRA_MODE: 'production',
+  DATABASE_URL: 'postgres://db/pra',
+  SMTP_URL: 'smtp://relay:25',
+  SESSION_SECRET: 'x'.repeat(40),
+  PUBLIC_URL: 'https://pra.hospital.example',
+  IDP_METADATA: '/etc/pra/idp.xml',
+  SAML_SP_KEY_FILE: '/etc/pra/sp.key',
+  SAML_SP_CERT_FILE: '/etc/pra/sp.crt',
+  DATA_ENCRYPTION_KEY: 'y'.repeat(40),
+};
+
 describe('config', () => {
   it('defaults to standalone mode on port 8080 with the built-in IdP', () => {
     const config = loadConfig({});
@@ -52,17 +65,7 @@ describe('config', () => {
     expect(() => loadConfig({ PRA_MODE: 'production' })).toThrow(
       /DATABASE_URL: required[\s\S]*SMTP_URL: required[\s\S]*DATA_ENCRYPTION_KEY: required[\s\S]*IDP_METADATA: required/,
     );
-    const full = {
-      PRA_MODE: 'production',
-      DATABASE_URL: 'postgres://db/pra',
-      SMTP_URL: 'smtp://relay:25',
-      SESSION_SECRET: 'x'.repeat(40),
-      PUBLIC_URL: 'https://pra.hospital.example',
-      IDP_METADATA: '/etc/pra/idp.xml',
-      SAML_SP_KEY_FILE: '/etc/pra/sp.key',
-      SAML_SP_CERT_FILE: '/etc/pra/sp.crt',
-      DATA_ENCRYPTION_KEY: 'y'.repeat(40),
-    };
+    const full = productionSettings;
     const config = loadConfig(full);
     expect(config.HOST).toBe('0.0.0.0');
     expect(exposureWarning(config)).toBeNull();
@@ -83,6 +86,22 @@ describe('config', () => {
     expect(loadConfig({ METRICS_PORT: 'off' }).metrics).toBeNull();
     expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
     expect(() => loadConfig({ METRICS_PORT: 'on' })).toThrow(/METRICS_PORT/);
+  });
+
+  it('drains at shutdown in production only, unless told, and never past half the grace', () => {
+    const production = productionSettings;
+    expect(
+      [4, 10, 20, 60].map(
+        (grace) => loadConfig({ ...production, SHUTDOWN_GRACE_SECONDS: String(grace) }).shutdownDrainMs,
+      ),
+    ).toEqual([1000, 2500, 5000, 5000]);
+    expect(loadConfig({}).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '1' }).shutdownDrainMs).toBe(1000);
+    expect(loadConfig({ ...production, SHUTDOWN_DRAIN_SECONDS: '0' }).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '4', SHUTDOWN_DRAIN_SECONDS: '30' }).shutdownDrainMs).toBe(
+      2000,
+    );
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '-1' })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
   });
 
   it('keeps the README configuration table in step with the schema', () => {

@@ -164,6 +164,11 @@ const settingsSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: int(1, 600)
     .default(10)
     .describe('How long shutdown waits for in-flight requests and workers'),
+  SHUTDOWN_DRAIN_SECONDS: int(0, 300)
+    .optional()
+    .describe(
+      'First part of the grace: answers say Connection: close and the health check 503, so a load balancer lets go; default a quarter of the grace (at most 5 s) in production, 0 in standalone',
+    ),
   IDP: z
     .enum(['builtin', 'external'])
     .optional()
@@ -242,9 +247,31 @@ export interface Config extends Omit<Settings, 'HOST' | 'METRICS_PORT'> {
   metrics: { port: number; host: string; byDefault: boolean } | null;
   /** Plain http on localhost: the session cookie cannot be Secure nor carry the __Host- prefix. */
   insecureCookies: boolean;
+  /** How long a shutdown drains before the listener closes; always inside the grace. */
+  shutdownDrainMs: number;
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * The drain at shutdown. Production: long enough for a load balancer's health check to notice, well
+ * inside the grace (a quarter of it, at most 5 s). Standalone has no balancer to tell: Ctrl-C stops
+ * at once, and a start right after finds the port and the embedded database free. Never more than
+ * half the grace: the requests in flight need the rest.
+ */
+export function shutdownDrainMs(
+  graceSeconds: number,
+  drainSeconds: number | undefined,
+  isStandalone: boolean,
+): number {
+  const wanted =
+    drainSeconds !== undefined
+      ? drainSeconds * 1000
+      : isStandalone
+        ? 0
+        : Math.min(5_000, (graceSeconds * 1000) / 4);
+  return Math.min(wanted, (graceSeconds * 1000) / 2);
+}
 
 /** Prometheus's conventional port for an application's own exporter. */
 export const DEFAULT_METRICS_PORT = 9464;
@@ -303,6 +330,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     demoData: settings.DEMO_DATA ?? isStandalone,
     idp,
     insecureCookies: url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname),
+    shutdownDrainMs: shutdownDrainMs(
+      settings.SHUTDOWN_GRACE_SECONDS,
+      settings.SHUTDOWN_DRAIN_SECONDS,
+      isStandalone,
+    ),
   };
 }
 

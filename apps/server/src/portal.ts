@@ -2,7 +2,7 @@ import pino, { type LoggerOptions } from 'pino';
 import { buildApp } from './app';
 import { loggerOptions } from './platform/logger';
 import { exposureWarning, type Config } from './config';
-import { drainMilliseconds, registerDraining } from './http/draining';
+import { registerDraining } from './http/draining';
 import { startHousekeeping } from './platform/housekeeping';
 import { bindMetricsSources } from './platform/metrics';
 import { startMetricsListener } from './platform/metrics-listener';
@@ -68,7 +68,7 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
     try {
       draining.start();
       const workersStopped = Promise.all([outbox.stop(graceMs / 2), housekeeping.stop()]);
-      await new Promise((resolve) => setTimeout(resolve, drainMilliseconds(config.SHUTDOWN_GRACE_SECONDS)));
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await draining.stopAccepting();
       await app.close();
       await metrics?.close();

@@ -36,6 +36,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('shutdown of a server process', 
       LOG_LEVEL: 'warn',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
+      // The production drain (a quarter of the grace); standalone would stop without one.
+      SHUTDOWN_DRAIN_SECONDS: '1',
     };
   }, 60_000);
 

@@ -97,6 +97,8 @@ describe.skipIf(missing.length > 0)('behind nginx with TLS, two instances on one
       CLIENT_LOG_PER_MINUTE: '3',
       METRICS_PORT: 'off',
       SHUTDOWN_GRACE_SECONDS: '8',
+      // As in production behind a balancer: standalone would stop without draining.
+      SHUTDOWN_DRAIN_SECONDS: '2',
     };
     // A first, alone: it migrates, seeds and writes the shared keys and secrets; B then reads them.
     a = startServer('A', portA, env);

@@ -51,8 +51,3 @@ export function registerDraining(app: FastifyInstance): { start(): void; stopAcc
 
 /** Time for connections accepted just before the listener closed to deliver their request. */
 const ACCEPTED_SETTLE_MS = 250;
-
-/** How long the drain lasts: long enough for a health check to notice, well inside the grace. */
-export function drainMilliseconds(graceSeconds: number): number {
-  return Math.min(5_000, (graceSeconds * 1000) / 4);
-}

@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loggerOptions } from '../platform/logger';
-import { OutageLog, registerErrorHandling } from './errors';
+import { OutageLog } from '../platform/outage-log';
+import { registerErrorHandling } from './errors';
 
 /** An app with the portal's error handler and logger (into an array), and a clock the test moves. */
 async function appWithOutages() {
@@ -15,7 +16,7 @@ async function appWithOutages() {
   });
   let now = 0;
   const app = Fastify({ logger: { ...(loggerOptions('info') as object), stream } });
-  registerErrorHandling(app, new OutageLog(10_000, () => now));
+  registerErrorHandling(app, new OutageLog('database unavailable', 10_000, () => now));
   app.get('/refused', async () => {
     throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
   });

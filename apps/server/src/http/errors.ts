@@ -1,7 +1,8 @@
-import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, messages } from '../platform/app-error';
 import { isInvalidText, unavailableReason } from '../platform/db-errors';
+import { OutageLog } from '../platform/outage-log';
 
 function send(reply: FastifyReply, status: number, errors: string[]) {
   return reply.status(status).type('application/json; charset=utf-8').send({ errors });
@@ -19,35 +20,11 @@ function describeValidation(error: FastifyError): string[] {
   return [error.message];
 }
 
-/**
- * The log of a database outage: its first failure at once, then at most one line per interval
- * saying how many more requests were answered 503 meanwhile. Under load an outage fails every
- * request; a line per request (tens of thousands a second) would bury everything else in the log
- * and cost the CPU the portal needs to recover. Each request keeps its own request line (503).
- */
-export class OutageLog {
-  private lastLineAt = -Infinity;
-  private unlogged = 0;
-
-  constructor(
-    private readonly intervalMs = 10_000,
-    private readonly now = () => performance.now(),
-  ) {}
-
-  failed(log: FastifyBaseLogger, reason: string): void {
-    const now = this.now();
-    if (now - this.lastLineAt < this.intervalMs) {
-      this.unlogged += 1;
-      return;
-    }
-    log.error({ reason, moreSinceLastLine: this.unlogged }, 'database unavailable');
-    this.lastLineAt = now;
-    this.unlogged = 0;
-  }
-}
-
 /** The one error handler: every failure leaves as `{ errors: [...] }` with a fitting status. */
-export function registerErrorHandling(app: FastifyInstance, outages = new OutageLog()): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  outages = new OutageLog('database unavailable'),
+): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));

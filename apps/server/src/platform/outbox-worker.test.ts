@@ -1,11 +1,12 @@
 import nodemailer from 'nodemailer';
-import { sql } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../test/support/databases';
 import { createAccount, signInAs } from '../../test/support/sign-in';
 import { freePort, startRelay } from '../../test/support/smtp';
 import { createTestApp, TestClient, type TestApp } from '../../test/support/test-app';
 import { addOrganization, assignBrm, outbox } from '../../test/support/world';
+import { runAfterCommits } from './after-commit';
 import { classifySmtpFailure, createMailer, smtpOptions, SMTP_CONNECTIONS } from './mailer';
 import { backoffSeconds, deliverDueMail, startOutboxWorker, type OutboxDelivery } from './outbox-worker';
 
@@ -378,6 +379,67 @@ describe.each(testDatabaseKinds)('outbox retries and stops on %s', (kind) => {
       await worker.stop();
       delivery.transport.close();
       await relay.close();
+    }
+  });
+
+  it('logs a database outage once a minute at most, with its reason but not the error, and its end once', async () => {
+    // Every query fails as a refused connection while `down`: the worker's rounds fail every 10 ms.
+    const state = { down: true, failedQueries: 0 };
+    const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:5432'), { code: 'ECONNREFUSED' });
+    const outage: KyselyPlugin = {
+      transformQuery(args) {
+        if (state.down) {
+          state.failedQueries += 1;
+          throw refused;
+        }
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const lines: { level: string; fields: object; message: string }[] = [];
+    const at = (level: string) => (fields: object, message: string) =>
+      void lines.push({ level, fields, message });
+    const log = {
+      info: at('info'),
+      warn: at('warn'),
+      error: at('error'),
+    } as unknown as OutboxDelivery['log'];
+    const until = async (done: () => boolean) => {
+      const deadline = Date.now() + 10_000;
+      while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    const worker = startOutboxWorker(
+      runAfterCommits(t.ctx.db.withPlugin(outage)),
+      { transport: null, from: 'portal@hospital.example', isStandalone: true, log },
+      10,
+    );
+    try {
+      await until(() => state.failedQueries >= 20);
+      expect(lines).toEqual([
+        {
+          level: 'error',
+          fields: { reason: 'ECONNREFUSED', moreSinceLastLine: 0 },
+          message: 'outbox: database unavailable; will retry',
+        },
+      ]);
+      expect(JSON.stringify(lines)).not.toContain('10.0.0.7');
+      state.down = false;
+      await until(() => lines.length > 1);
+      expect(lines.slice(1)).toEqual([
+        {
+          level: 'info',
+          fields: { moreSinceLastLine: expect.any(Number) },
+          message: 'outbox: database reachable again',
+        },
+      ]);
+      expect((lines[1]?.fields as { moreSinceLastLine: number }).moreSinceLastLine).toBeGreaterThanOrEqual(
+        19,
+      );
+      // Rounds go on without the database failing: nothing more is said.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(lines).toHaveLength(2);
+    } finally {
+      await worker.stop();
     }
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
 import type { Db } from './db';
+import { unavailableReason } from './db-errors';
 import { classifySmtpFailure, type SmtpFailure } from './mailer';
 import {
   claimDueMail,
@@ -11,6 +12,7 @@ import {
   resetRelayBackoff,
   type OutboxRow,
 } from './outbox-queries';
+import { OutageLog } from './outage-log';
 
 export interface OutboxDelivery {
   /** The SMTP transport; null when no relay is configured. */
@@ -21,7 +23,7 @@ export interface OutboxDelivery {
   batchSize?: number;
   /** Mails sent at once (the pooled transport's connections). */
   concurrency?: number;
-  log?: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
 /** How a round is told to stop between mails, and which rows it is sending right now. */
@@ -175,6 +177,9 @@ async function probeRelay(db: Db, delivery: OutboxDelivery): Promise<number> {
   return resetRelayBackoff(db);
 }
 
+/** At most one line a minute while the database is out (a round fails every `intervalMs`). */
+const OUTAGE_LINE_MS = 60_000;
+
 /** Polls the outbox every `intervalMs`, and at once again while a backlog is going out. */
 export function startOutboxWorker(db: Db, delivery: OutboxDelivery, intervalMs = 2_000): OutboxWorker {
   const controller = new AbortController();
@@ -191,11 +196,22 @@ export function startOutboxWorker(db: Db, delivery: OutboxDelivery, intervalMs =
     }
     return intervalMs;
   };
+  // A database outage fails a round every interval for as long as it lasts: its lines are
+  // thinned out (one a minute) and the end is said once.
+  const outage = new OutageLog('outbox: database unavailable; will retry', OUTAGE_LINE_MS);
   const tick = () => {
     running = deliverDueMail(db, delivery, { signal: controller.signal, inFlight })
-      .then(nextDelay)
+      .then((round) => {
+        if (delivery.log) outage.recovered(delivery.log, 'outbox: database reachable again');
+        return nextDelay(round);
+      })
       .catch((error: unknown) => {
-        delivery.log?.error({ err: error }, 'outbox round failed; will retry');
+        const reason = unavailableReason(error);
+        if (reason) {
+          if (delivery.log) outage.failed(delivery.log, reason);
+        } else {
+          delivery.log?.error({ err: error }, 'outbox round failed; will retry');
+        }
         return intervalMs;
       })
       .then((delay) => {

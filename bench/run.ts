@@ -53,7 +53,7 @@ function memoryRows(p: PortalFigures, goals: boolean): BenchRow[] {
       figure: `RSS after the first start, ${p.label}`,
       value: p.firstStart.rss,
       unit: 'MB',
-      note: '2 s after it answered; before any sign-in',
+      note: `settled, 5 s after it answered (most in those 5 s: ${Math.round(p.firstStart.peakRss)} MB); before any sign-in`,
     },
   ];
 }

@@ -43,7 +43,7 @@ test.describe('sign-in through the built-in identity provider', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Manage Users' })).toBeVisible();
   });
 
-  test('on a phone, with the keyboard alone: the menu opens, takes the user to a page and closes', async ({
+  test('on a phone, with the keyboard alone: the menu opens, takes the user to a page, closes and hands focus to it', async ({
     page,
   }) => {
     await signInFromHome(page, 'bbrown');
@@ -59,6 +59,12 @@ test.describe('sign-in through the built-in identity provider', () => {
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await expect(page.getByRole('link', { name: 'Approvals', exact: true })).toBeHidden();
     await expect(page.getByRole('heading', { level: 1, name: 'Approvals and Provisioning' })).toBeVisible();
+    // Focus went to the new page, not back to the top of the navigation: Tab goes on inside it.
+    await expect(page.getByRole('main')).toBeFocused();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.querySelector('main')?.contains(document.activeElement))).toBe(
+      true,
+    );
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await expectAccessible(page, 'Approvals on a phone');
   });

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api } from '@pra/contracts';
@@ -68,6 +68,23 @@ describe('the app shell', () => {
     installFakeServer(bootReplies(signedIn(), makeUser()));
     const second = renderApp('/');
     await waitFor(() => expect(second.history.location.pathname).toBe('/welcome'));
+  });
+
+  it('moves focus to the page after a move to another page, but not on arrival nor for a new query', async () => {
+    installFakeServer(bootReplies(anonymous));
+    const { history } = renderApp('/new-user');
+    await screen.findByRole('heading', { level: 1 });
+    expect(document.activeElement).toBe(document.body);
+    const brand = within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link')[0]!;
+    brand.focus();
+    act(() => history.push('/new-user?from=nav'));
+    await waitFor(() => expect(history.location.search).toBe('?from=nav'));
+    expect(document.activeElement).toBe(brand);
+    await userEvent.click(brand);
+    await waitFor(() => expect(history.location.pathname).toBe('/home'));
+    // The landing page's own main region (it is drawn outside the shared layout).
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('main')));
+    expect(screen.getByRole('main').textContent).toContain('Register New User');
   });
 
   it('sends anonymous visitors of a signed-in page to the SAML login with a full navigation', async () => {

@@ -34,7 +34,7 @@ export function StandaloneErrorPage() {
           </a>
         </div>
       </header>
-      <main className="container py-4 flex-grow-1">
+      <main className="container py-4 flex-grow-1" tabIndex={-1}>
         <ErrorMessage detail={detail} />
       </main>
     </>

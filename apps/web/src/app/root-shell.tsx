@@ -2,14 +2,16 @@ import { lazy, Suspense } from 'react';
 import { useAlerts } from './alerts';
 import { LoadingOverlay } from './loading-overlay';
 import { Outlet } from './routing/router';
+import { useFocusOnNavigation } from './route-focus';
 import { useDocumentTitle } from './route-title';
 
 // The toasts' code (react-bootstrap's Toast and its transitions) loads with the first toast.
 const AlertToasts = lazy(async () => ({ default: (await import('./alert-toasts')).AlertToasts }));
 
-/** Around every route: page title, toasts and the loading overlay. */
+/** Around every route: page title, focus after a move, toasts and the loading overlay. */
 export function RootShell() {
   useDocumentTitle();
+  useFocusOnNavigation();
   const hasAlerts = useAlerts().length > 0;
   return (
     <>

@@ -9,7 +9,7 @@ export function FakeSpPage() {
           <BrandLogo />
         </div>
       </header>
-      <main className="container py-5 flex-grow-1">
+      <main className="container py-5 flex-grow-1" tabIndex={-1}>
         <h1 className="page-title">Test Service Provider</h1>
         <p>The test service provider is not enabled in this environment.</p>
       </main>

@@ -14,7 +14,7 @@ export function HomePage() {
           <BrandLogo />
         </div>
       </header>
-      <main className="container py-5 flex-grow-1">
+      <main className="container py-5 flex-grow-1" tabIndex={-1}>
         <SystemMessageBanner />
         <div className="home-intro">
           <h1 className="page-title">Welcome to the PRA Portal</h1>

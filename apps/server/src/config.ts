@@ -264,13 +264,10 @@ export function shutdownDrainMs(
   drainSeconds: number | undefined,
   isStandalone: boolean,
 ): number {
-  const wanted =
-    drainSeconds !== undefined
-      ? drainSeconds * 1000
-      : isStandalone
-        ? 0
-        : Math.min(5_000, (graceSeconds * 1000) / 4);
-  return Math.min(wanted, (graceSeconds * 1000) / 2);
+  const graceMs = graceSeconds * 1000;
+  const byMode = isStandalone ? 0 : Math.min(5_000, graceMs / 4);
+  const wanted = drainSeconds === undefined ? byMode : drainSeconds * 1000;
+  return Math.min(wanted, graceMs / 2);
 }
 
 /** Prometheus's conventional port for an application's own exporter. */

@@ -27,9 +27,14 @@ const unavailableCodes = new Set([
   '08006',
 ]);
 
-/** pg's own words for a lost or hung connection (its errors carry no code). */
-const lostConnectionText =
-  /Connection terminated|not queryable|Query read timeout|timeout exceeded when trying to connect|Connection ended/i;
+/** pg's words for a connection it has lost, or given up on (a query outlived the read timeout). */
+const unusableConnectionText = /Connection terminated|not queryable|Query read timeout|Connection ended/i;
+
+/** pg's own words for a lost or hung connection, or for no connection free in time (no codes). */
+const lostConnectionText = new RegExp(
+  `${unusableConnectionText.source}|timeout exceeded when trying to connect`,
+  'i',
+);
 
 /** True for an error (or its cause) that trying again shortly may cure. */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -57,9 +62,6 @@ export function unavailableReason(error: unknown): string | null {
   }
   return null;
 }
-
-/** pg's words for a connection it has lost, or given up on (a query outlived the read timeout). */
-const unusableConnectionText = /Connection terminated|not queryable|Query read timeout|Connection ended/i;
 
 /** Codes after which a connection is gone: ended by the server (57P01-03) or lost (08xxx, sockets). */
 const endedCodes = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);

@@ -207,11 +207,9 @@ export function startOutboxWorker(db: Db, delivery: OutboxDelivery, intervalMs =
       })
       .catch((error: unknown) => {
         const reason = unavailableReason(error);
-        if (reason) {
-          if (delivery.log) outage.failed(delivery.log, reason);
-        } else {
-          delivery.log?.error({ err: error }, 'outbox round failed; will retry');
-        }
+        if (!delivery.log) return intervalMs;
+        if (reason) outage.failed(delivery.log, reason);
+        else delivery.log.error({ err: error }, 'outbox round failed; will retry');
         return intervalMs;
       })
       .then((delay) => {

@@ -10,10 +10,10 @@ import { useLocation } from './routing/router';
  */
 export function useFocusOnNavigation(): void {
   const { pathname } = useLocation();
-  const arrivedOn = useRef<string | null>(pathname);
+  const shown = useRef(pathname);
   useEffect(() => {
-    if (arrivedOn.current === pathname) return;
-    arrivedOn.current = null;
+    if (shown.current === pathname) return;
+    shown.current = pathname;
     const main = document.querySelector('main');
     const active = document.activeElement;
     if (!main || main.contains(active) || active?.closest('[role="dialog"]')) return;

@@ -442,4 +442,48 @@ describe.each(testDatabaseKinds)('outbox retries and stops on %s', (kind) => {
       await worker.stop();
     }
   });
+
+  it('says a relay outage once a minute at most, not once per mail, and its end once', async () => {
+    const port = await freePort();
+    await queue(['a@acme.example', 'b@acme.example', 'c@acme.example']);
+    const lines: { level: string; fields: object; message: string }[] = [];
+    const at = (level: string) => (fields: object, message: string) =>
+      void lines.push({ level, fields, message });
+    const delivery = deliveryTo(port, {
+      log: { info: at('info'), warn: at('warn'), error: at('error') } as unknown as OutboxDelivery['log'],
+    });
+    const until = async (done: () => Promise<boolean> | boolean) => {
+      const deadline = Date.now() + 10_000;
+      while (!(await done()) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    const worker = startOutboxWorker(t.ctx.db, delivery, 10);
+    let relay: Awaited<ReturnType<typeof startRelay>> | undefined;
+    try {
+      // Three rounds with the relay down: every mail fails each time, one line in all.
+      for (let round = 1; round <= 3; round++) {
+        await until(async () => (await outbox(t)).every((row) => row.attempts === round));
+        if (round < 3) await timePasses();
+      }
+      expect(lines).toEqual([
+        {
+          level: 'error',
+          // nodemailer's code for a connection the relay refused.
+          fields: { reason: 'ESOCKET', moreSinceLastLine: 0 },
+          message: 'outbox: mail relay unavailable; mail kept for retry',
+        },
+      ]);
+      relay = await startRelay(port);
+      await timePasses();
+      await until(() => relay!.total === 3);
+      await until(() => lines.length > 1);
+      expect(lines.slice(1)).toEqual([
+        { level: 'info', fields: { moreSinceLastLine: 2 }, message: 'outbox: mail relay reachable again' },
+      ]);
+    } finally {
+      await worker.stop();
+      delivery.transport.close();
+      await relay?.close();
+    }
+  });
 });

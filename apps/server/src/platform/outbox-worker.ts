@@ -37,6 +37,8 @@ export interface DeliveryRound {
   /** Temporary failures: the rows wait for their next try. */
   retrying: number;
   undeliverable: number;
+  /** The relay's own failure this round (its summary: the rest of the round was not tried). */
+  relayDown: string | null;
   /** Claimed rows handed back unsent because the worker is stopping. */
   released: number;
   /** Mail went through and more is due (a full batch, or backed-off rows made due): go on at once. */
@@ -64,7 +66,14 @@ export async function deliverDueMail(
   delivery: OutboxDelivery,
   control: RoundControl = { signal: new AbortController().signal, inFlight: new Set() },
 ): Promise<DeliveryRound> {
-  const round: DeliveryRound = { sent: 0, retrying: 0, undeliverable: 0, released: 0, more: false };
+  const round: DeliveryRound = {
+    sent: 0,
+    retrying: 0,
+    undeliverable: 0,
+    relayDown: null,
+    released: 0,
+    more: false,
+  };
   if (!delivery.transport && !delivery.isStandalone) return round;
   const batchSize = delivery.batchSize ?? 20;
   const rows = await claimDueMail(db, batchSize);
@@ -82,7 +91,10 @@ export async function deliverDueMail(
           await finishMail(db, row.id, { sent: true }, !delivery.isStandalone);
           round.sent += 1;
         } else {
-          if (failure.relayDown) relayFailure = failure;
+          if (failure.relayDown) {
+            relayFailure = failure;
+            round.relayDown = failure.summary;
+          }
           await recordFailure(db, delivery, row, failure, round);
         }
       } finally {
@@ -146,10 +158,13 @@ async function recordFailure(
     error: failure.summary,
     waitingForRelay: failure.relayDown,
   });
-  delivery.log?.warn(
-    { outboxId: row.id, attempts, error: failure.summary },
-    'mail delivery failed; will retry',
-  );
+  // A relay that is down fails every mail alike: the worker says so once (relayOutage), not per mail.
+  if (!failure.relayDown) {
+    delivery.log?.warn(
+      { outboxId: row.id, attempts, error: failure.summary },
+      'mail delivery failed; will retry',
+    );
+  }
 }
 
 export interface OutboxWorker {
@@ -196,13 +211,18 @@ export function startOutboxWorker(db: Db, delivery: OutboxDelivery, intervalMs =
     }
     return intervalMs;
   };
-  // A database outage fails a round every interval for as long as it lasts: its lines are
-  // thinned out (one a minute) and the end is said once.
+  // An outage of the database or of the relay fails round after round for as long as it lasts:
+  // its lines are thinned out (one a minute) and its end is said once.
   const outage = new OutageLog('outbox: database unavailable; will retry', OUTAGE_LINE_MS);
+  const relayOutage = new OutageLog('outbox: mail relay unavailable; mail kept for retry', OUTAGE_LINE_MS);
   const tick = () => {
     running = deliverDueMail(db, delivery, { signal: controller.signal, inFlight })
       .then((round) => {
-        if (delivery.log) outage.recovered(delivery.log, 'outbox: database reachable again');
+        if (delivery.log) {
+          outage.recovered(delivery.log, 'outbox: database reachable again');
+          if (round.relayDown) relayOutage.failed(delivery.log, round.relayDown);
+          else if (round.sent > 0) relayOutage.recovered(delivery.log, 'outbox: mail relay reachable again');
+        }
         return nextDelay(round);
       })
       .catch((error: unknown) => {

@@ -37,3 +37,22 @@ test('/welcome arrives drawn for the signed-in person, and the app takes it over
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Manage Users');
   expect(userCalls).toEqual([]);
 });
+
+test('Log Out on the drawn /welcome signs out even when clicked before the app has taken the page over', async ({
+  page,
+}) => {
+  await signInFromHome(page, 'cchen');
+  // The page's lazy parts (and so React's takeover) arrive 3 s late; the entry script at once.
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    if (!/\/assets\/index-[^/]*\.js$/.test(route.request().url())) {
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+    }
+    await route.continue();
+  });
+  await page.goto('/welcome', { waitUntil: 'domcontentloaded' });
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome Carlos Chen');
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/home$/, { timeout: 15_000 });
+  const status = await page.request.get('/api/saml/is-authenticated');
+  expect(await status.json()).toEqual({ isAuthenticated: false });
+});

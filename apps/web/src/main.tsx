@@ -23,8 +23,20 @@ const app = <AppRoot client={queryClient} history={history} />;
 // long task, which the page is already painted and has no need for). Every other page starts
 // from an empty #root.
 if (container.firstElementChild) {
+  // Until React has taken the drawn page over, its Log Out button has no handler (its links work
+  // as plain links): a click on it then still signs out, instead of being lost.
+  const earlySignOut = (event: MouseEvent) => {
+    if (!(event.target instanceof Element) || !event.target.closest('[data-sign-out]')) return;
+    void import('./app/sign-out').then(({ signOut }) => signOut());
+  };
+  container.addEventListener('click', earlySignOut);
   const parts = preloadRoutes(appRoutes, history.location.pathname).map((route) => route.preload?.());
-  void Promise.all(parts).finally(() => startTransition(() => void hydrateRoot(container, app)));
+  void Promise.all(parts).finally(() =>
+    startTransition(() => {
+      container.removeEventListener('click', earlySignOut);
+      hydrateRoot(container, app);
+    }),
+  );
 } else {
   createRoot(container).render(app);
 }

@@ -66,7 +66,7 @@ export function TopNav() {
             <Nav.Item as="li">
               {isAuthenticated ? (
                 <WithTooltip id="nav-tip-session" text="End your PRA session">
-                  <Nav.Link as="button" type="button" onClick={() => void signOut()}>
+                  <Nav.Link as="button" type="button" data-sign-out onClick={() => void signOut()}>
                     Log Out
                   </Nav.Link>
                 </WithTooltip>

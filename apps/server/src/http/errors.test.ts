@@ -16,16 +16,25 @@ async function appWithOutages() {
   });
   let now = 0;
   const app = Fastify({ logger: { ...(loggerOptions('info') as object), stream } });
-  registerErrorHandling(app, new OutageLog('database unavailable', 10_000, () => now));
+  registerErrorHandling(
+    app,
+    new OutageLog('database unavailable', 10_000, () => now),
+    new OutageLog('database pool busy', 10_000, () => now, 'warn'),
+  );
   app.get('/refused', async () => {
     throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
   });
   app.get('/lost', async () => {
     throw new Error('query failed', { cause: new Error('Connection terminated unexpectedly') });
   });
+  // pg-pool's own error when every connection stayed busy for the whole connection wait.
+  app.get('/pool-wait', async () => {
+    throw new Error('timeout exceeded when trying to connect');
+  });
   await app.ready();
   const errors = () => lines.filter((line) => line.level === 50);
-  return { app, errors, advance: (ms: number) => (now += ms) };
+  const warnings = () => lines.filter((line) => line.level === 40);
+  return { app, errors, warnings, advance: (ms: number) => (now += ms) };
 }
 
 describe('a database outage in the log', () => {
@@ -50,6 +59,25 @@ describe('a database outage in the log', () => {
     expect(errors()[1]).toMatchObject({ reason: 'Connection terminated', moreSinceLastLine: 5 });
     // Nothing from the error itself: no message, no stack (they may carry data).
     expect(JSON.stringify(errors())).not.toContain('127.0.0.1');
+    await app.close();
+  });
+
+  it('logs a wait for a pool connection as overload (a warning), not as the database being unavailable', async () => {
+    const { app, errors, warnings, advance } = await appWithOutages();
+    for (let i = 0; i < 3; i++) {
+      const res = await app.inject({ method: 'GET', url: '/pool-wait' });
+      expect(res.statusCode).toBe(503);
+    }
+    expect(errors()).toEqual([]);
+    expect(warnings()).toEqual([
+      expect.objectContaining({ msg: 'database pool busy', reason: 'pool connection wait', moreSinceLastLine: 0 }),
+    ]);
+    advance(10_000);
+    await app.inject({ method: 'GET', url: '/pool-wait' });
+    expect(warnings()[1]).toMatchObject({ moreSinceLastLine: 2 });
+    // A real outage still logs at error level, apart from the overload.
+    await app.inject({ method: 'GET', url: '/refused' });
+    expect(errors()).toEqual([expect.objectContaining({ msg: 'database unavailable', reason: 'ECONNREFUSED' })]);
     await app.close();
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, messages } from '../platform/app-error';
-import { isInvalidText, unavailableReason } from '../platform/db-errors';
+import { isInvalidText, isPoolWaitTimeout, unavailableReason } from '../platform/db-errors';
 import { OutageLog } from '../platform/outage-log';
 
 function send(reply: FastifyReply, status: number, errors: string[]) {
@@ -24,6 +24,16 @@ function describeValidation(error: FastifyError): string[] {
 export function registerErrorHandling(
   app: FastifyInstance,
   outages = new OutageLog('database unavailable'),
+  /**
+   * Requests that waited out the pool's connection wait: this instance has more work than
+   * connections (overload: a warning, not the error operators page on), the database may be fine.
+   */
+  poolWaits = new OutageLog(
+    'database pool busy: requests waited too long for a free connection (overload)',
+    10_000,
+    undefined,
+    'warn',
+  ),
 ): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
@@ -53,7 +63,8 @@ export function registerErrorHandling(
     }
     const unavailable = unavailableReason(error);
     if (unavailable) {
-      outages.failed(request.log, unavailable);
+      if (isPoolWaitTimeout(error)) poolWaits.failed(request.log, 'pool connection wait');
+      else outages.failed(request.log, unavailable);
       return send(reply, 503, [messages.unavailable]);
     }
     request.log.error({ err: error }, 'unexpected error');

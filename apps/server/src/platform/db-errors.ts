@@ -30,11 +30,24 @@ const unavailableCodes = new Set([
 /** pg's words for a connection it has lost, or given up on (a query outlived the read timeout). */
 const unusableConnectionText = /Connection terminated|not queryable|Query read timeout|Connection ended/i;
 
+/**
+ * pg-pool's words when every connection of the pool was busy for the whole connection wait
+ * (DATABASE_CONNECTION_WAIT_MS): this instance is overloaded, the database may be fine. (A new
+ * connection that cannot be opened in time says "Connection terminated due to connection
+ * timeout" instead, an outage.)
+ */
+const poolWaitText = /timeout exceeded when trying to connect/i;
+
 /** pg's own words for a lost or hung connection, or for no connection free in time (no codes). */
-const lostConnectionText = new RegExp(
-  `${unusableConnectionText.source}|timeout exceeded when trying to connect`,
-  'i',
-);
+const lostConnectionText = new RegExp(`${unusableConnectionText.source}|${poolWaitText.source}`, 'i');
+
+/** True when the request waited out the pool's connection wait: overload, not an outage. */
+export function isPoolWaitTimeout(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof Error && poolWaitText.test(e.message)) return true;
+  }
+  return false;
+}
 
 /** True for an error (or its cause) that trying again shortly may cure. */
 export function isDatabaseUnavailable(error: unknown): boolean {

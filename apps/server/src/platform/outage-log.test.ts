@@ -8,6 +8,7 @@ function recorder() {
     log: {
       info: (fields: object, message: string) => void lines.push(['info', fields, message]),
       error: (fields: object, message: string) => void lines.push(['error', fields, message]),
+      warn: (fields: object, message: string) => void lines.push(['warn', fields, message]),
     },
   };
 }
@@ -46,5 +47,12 @@ describe('OutageLog', () => {
       ['info', { moreSinceLastLine: 1 }, 'back'],
       ['error', { reason: 'ETIMEDOUT', moreSinceLastLine: 0 }, 'database unavailable'],
     ]);
+  });
+
+  it('writes at the level it was made with', () => {
+    const overload = new OutageLog('pool busy', 10_000, () => 0, 'warn');
+    const { lines, log } = recorder();
+    overload.failed(log, 'pool connection wait');
+    expect(lines).toEqual([['warn', { reason: 'pool connection wait', moreSinceLastLine: 0 }, 'pool busy']]);
   });
 });

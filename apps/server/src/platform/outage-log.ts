@@ -1,6 +1,7 @@
 /** The two levels an outage log writes at; a pino (fastify) logger is one. */
 export interface OutageLogger {
   error(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
   info(fields: object, message: string): void;
 }
 
@@ -21,16 +22,18 @@ export class OutageLog {
     private readonly message: string,
     private readonly intervalMs = 10_000,
     private readonly now = () => performance.now(),
+    /** error for an outage (what operators page on); warn for overload the portal sheds itself. */
+    private readonly level: 'error' | 'warn' = 'error',
   ) {}
 
-  failed(log: Pick<OutageLogger, 'error'>, reason: string): void {
+  failed(log: Pick<OutageLogger, 'error' | 'warn'>, reason: string): void {
     this.ongoing = true;
     const now = this.now();
     if (now - this.lastLineAt < this.intervalMs) {
       this.unlogged += 1;
       return;
     }
-    log.error({ reason, moreSinceLastLine: this.unlogged }, this.message);
+    log[this.level]({ reason, moreSinceLastLine: this.unlogged }, this.message);
     this.lastLineAt = now;
     this.unlogged = 0;
   }

@@ -70,14 +70,20 @@ describe('a database outage in the log', () => {
     }
     expect(errors()).toEqual([]);
     expect(warnings()).toEqual([
-      expect.objectContaining({ msg: 'database pool busy', reason: 'pool connection wait', moreSinceLastLine: 0 }),
+      expect.objectContaining({
+        msg: 'database pool busy',
+        reason: 'pool connection wait',
+        moreSinceLastLine: 0,
+      }),
     ]);
     advance(10_000);
     await app.inject({ method: 'GET', url: '/pool-wait' });
     expect(warnings()[1]).toMatchObject({ moreSinceLastLine: 2 });
     // A real outage still logs at error level, apart from the overload.
     await app.inject({ method: 'GET', url: '/refused' });
-    expect(errors()).toEqual([expect.objectContaining({ msg: 'database unavailable', reason: 'ECONNREFUSED' })]);
+    expect(errors()).toEqual([
+      expect.objectContaining({ msg: 'database unavailable', reason: 'ECONNREFUSED' }),
+    ]);
     await app.close();
   });
 });

@@ -5,6 +5,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type FastifyServerFactory,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { activationRoutes } from './features/activation/routes';
@@ -62,9 +63,15 @@ function sendFrameworkError(headers: Record<string, string>) {
 /** Builds the whole portal as a fastify app; the process entry and the tests both call this. */
 export async function buildApp(
   ctx: AppContext,
-  options: { logger?: boolean; logStream?: NodeJS.WritableStream } = {},
+  options: {
+    logger?: boolean;
+    logStream?: NodeJS.WritableStream;
+    /** The listener opened at the start of the process (portal.ts); tests use inject or listen. */
+    serverFactory?: FastifyServerFactory;
+  } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     logger: options.logger === false ? false : loggerOptions(ctx.config.LOG_LEVEL, options.logStream),
     bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: trustProxy(ctx.config.TRUST_PROXY),
@@ -80,7 +87,7 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   // First of the request hooks: a shed request costs no database work.
-  await registerLoadShedding(app, ctx);
+  const shedding = await registerLoadShedding(app, ctx);
   registerObservability(app);
 
   registerSecurityHeaders(app, ctx.config.insecureCookies);
@@ -92,7 +99,7 @@ export async function buildApp(
   });
 
   await registerOpenApi(app, ctx.config.publicUrl);
-  registerProbes(app, ctx);
+  registerProbes(app, ctx, shedding.settled);
   registerServerAssets(app);
   await app.register(sessionPlugin, ctx);
   await app.register(sessionRoutes, ctx);

@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { loggerOptions } from './platform/logger';
 import { exposureWarning, type Config } from './config';
 import { registerDraining } from './http/draining';
+import { closeServer, listenWhileStarting } from './http/starting-listener';
 import { startHousekeeping } from './platform/housekeeping';
 import { bindMetricsSources } from './platform/metrics';
 import { startMetricsListener } from './platform/metrics-listener';
@@ -27,16 +28,27 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
   if (warning) process.stderr.write(`${warning}\n`);
   // Start-up messages (e.g. waiting for the database) before the app and its logger exist.
   const startupLog = pino(loggerOptions(config.LOG_LEVEL) as LoggerOptions);
-  const runtime = await openPortalData(config, startupLog);
+  // Listening from the first moment: while the database is awaited (up to
+  // DATABASE_STARTUP_WAIT_SECONDS) and the app is built, the liveness probe says alive and
+  // everything else answers 503; the app takes the same socket over once it is ready.
+  const listener = await listenWhileStarting(config.PORT, config.HOST);
+  let runtime: Runtime;
+  try {
+    runtime = await openPortalData(config, startupLog);
+  } catch (error) {
+    await listener.close();
+    throw error;
+  }
   if (options.webBuild) {
     try {
       await options.webBuild;
     } catch (error) {
+      await listener.close();
       await runtime.close();
       throw error;
     }
   }
-  const app = await buildApp(runtime.ctx);
+  const app = await buildApp(runtime.ctx, { serverFactory: (handler) => listener.adopt(handler) });
 
   const housekeeping = startHousekeeping(runtime.ctx.db, app.log);
   const outbox = startOutboxWorker(runtime.ctx.db, {
@@ -47,7 +59,8 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
     log: app.log,
   });
   const draining = registerDraining(app);
-  await app.listen({ port: config.PORT, host: config.HOST });
+  await app.ready();
+  listener.open();
   app.log.info(`PRA Portal (${config.PRA_MODE}) listening at ${config.publicUrl}`);
   const metrics = await openMetrics(config, runtime, app.log);
 
@@ -71,6 +84,8 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await draining.stopAccepting();
       await app.close();
+      // fastify closes a server it did not open only this far: its idle connections go here.
+      await closeServer(listener.server);
       await metrics?.close();
       await workersStopped;
       await runtime.close();

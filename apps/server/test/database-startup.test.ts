@@ -59,8 +59,21 @@ describe.skipIf(!canRunOwnPostgres)('starting while PostgreSQL is down', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(server.child.exitCode, server.output.join('')).toBeNull();
+    // Waiting is not dead: the liveness probe says alive (an orchestrator must not restart it),
+    // readiness and every call say 503, so no balancer sends it users yet.
+    const liveness = await fetch(`${server.url}/healthz`);
+    expect(liveness.status).toBe(200);
+    expect(await liveness.text()).toBe('ok\n');
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+    const call = await fetch(`${server.url}/api/user`);
+    expect(call.status).toBe(503);
+    expect(call.headers.get('retry-after')).toBe('5');
+    expect(await call.json()).toEqual({
+      errors: ['The service is temporarily unavailable. Please try again shortly.'],
+    });
     cluster.start();
     await waitUntilUp(server, 30_000);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
 
     const output = server.output.join('');
     const attempts = output.split('\n').filter((line) => line.includes('database not reachable yet'));

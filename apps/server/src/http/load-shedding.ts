@@ -35,10 +35,14 @@ const exempt = new Set<string>([api.serviceCheck, probes.liveness, probes.readin
  * the health check stays exempt so an overloaded instance is not taken for a dead one. Only on
  * PostgreSQL.
  */
-export async function registerLoadShedding(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerLoadShedding(
+  app: FastifyInstance,
+  ctx: AppContext,
+): Promise<{ settled(): boolean }> {
+  const always = { settled: () => true };
   // The embedded database runs on the event loop itself: its own work is the lag, and one process
   // serving a trial has nothing to shed for.
-  if (ctx.dbKind === 'pglite') return;
+  if (ctx.dbKind === 'pglite') return always;
   const maxWaiting = ctx.config.SHED_MAX_POOL_WAITING;
   if (maxWaiting > 0) {
     app.addHook('onRequest', (request, reply, done) => {
@@ -50,14 +54,29 @@ export async function registerLoadShedding(app: FastifyInstance, ctx: AppContext
     });
   }
   const maxEventLoopDelay = ctx.config.SHED_MAX_EVENT_LOOP_DELAY_MS;
-  if (maxEventLoopDelay > 0) {
-    await app.register(underPressure, {
-      maxEventLoopDelay,
-      sampleInterval: 250,
-      // under-pressure sends what this returns; undefined lets the request through.
-      // (Its types say void, but it sends any other answer as the body: index.js handlePressure.)
-      pressureHandler: ((request: FastifyRequest, reply: FastifyReply) =>
-        exempt.has(request.routeOptions.url ?? '') ? undefined : shed(reply)) as unknown as () => void,
-    });
-  }
+  if (maxEventLoopDelay <= 0) return always;
+  // A start blocks the event loop (loading, building the app, migrations): the lag measured over
+  // it says nothing about load. Until a whole sample has been taken after the app became ready,
+  // nothing is shed for lag and the readiness probe says not ready, so the instance never answers
+  // 503 to an ordinary request once it has said it is ready.
+  let settledAt = Infinity;
+  app.addHook('onReady', (done) => {
+    settledAt = performance.now() + 2 * LAG_SAMPLE_MS;
+    done();
+  });
+  const settled = () => performance.now() >= settledAt;
+  await app.register(underPressure, {
+    maxEventLoopDelay,
+    sampleInterval: LAG_SAMPLE_MS,
+    // under-pressure sends what this returns; undefined lets the request through.
+    // (Its types say void, but it sends any other answer as the body: index.js handlePressure.)
+    pressureHandler: ((request: FastifyRequest, reply: FastifyReply) =>
+      exempt.has(request.routeOptions.url ?? '') || !settled()
+        ? undefined
+        : shed(reply)) as unknown as () => void,
+  });
+  return { settled };
 }
+
+/** How often the event-loop lag is sampled (each sample is the mean lag since the last). */
+const LAG_SAMPLE_MS = 250;

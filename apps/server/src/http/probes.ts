@@ -11,7 +11,12 @@ export const probes = { liveness: '/healthz', readiness: '/readyz' } as const;
  * database answers and carries every migration; while draining, the draining hook answers 503
  * before this handler runs. Both say no more than ready or not: the reason goes to the log.
  */
-export function registerProbes(app: FastifyInstance, ctx: AppContext): void {
+export function registerProbes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  /** False while load shedding's measurements still carry the start's own lag. */
+  sheddingSettled: () => boolean = () => true,
+): void {
   const text = (reply: FastifyReply, status: number, body: string) =>
     reply.status(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(body);
 
@@ -23,14 +28,16 @@ export function registerProbes(app: FastifyInstance, ctx: AppContext): void {
   let migrated = false;
   app.get(probes.readiness, { config: { audits: false } }, async (request, reply) => {
     let reason: string | null = null;
-    if (!(await isDatabaseUp(ctx.db))) reason = 'database unreachable';
+    if (!sheddingSettled()) reason = 'starting: load-shedding measurements not settled yet';
+    else if (!(await isDatabaseUp(ctx.db))) reason = 'database unreachable';
     else if (!migrated) {
       const pending = await migrationsPending(ctx.db).catch(() => ['(unknown)']);
       if (pending.length > 0) reason = `migrations not applied: ${pending.join(', ')}`;
       else migrated = true;
     }
     if (reason === null) return text(reply, 200, 'ready\n');
-    request.log.warn({ reason }, 'readiness probe failed');
+    // The start's own moment of not being ready is no news for the log.
+    if (sheddingSettled()) request.log.warn({ reason }, 'readiness probe failed');
     return text(reply, 503, 'not ready\n');
   });
 }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listen } from './listen';
 import { renderMetrics } from './metrics';
 
 /**
@@ -20,13 +21,7 @@ export async function startMetricsListener(
       () => response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('metrics failed\n'),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, port, host);
   return {
     port: (server.address() as AddressInfo).port,
     close: () =>

@@ -59,7 +59,11 @@ export function testConfig(env: Record<string, string> = {}): Config {
 export async function createTestApp(
   kind: DbKind,
   env: Record<string, string> = {},
-  options: { logStream?: NodeJS.WritableStream } = {},
+  options: {
+    logStream?: NodeJS.WritableStream;
+    /** Runs after the app is built and before it is ready (e.g. the CPU work of a start). */
+    beforeReady?: () => void;
+  } = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
   const database = await createTestDatabase(kind, databaseTimeouts(config));
@@ -68,6 +72,7 @@ export async function createTestApp(
     throw error;
   });
   const app = await buildApp(ctx, options.logStream ? { logStream: options.logStream } : { logger: false });
+  options.beforeReady?.();
   await app.ready();
   return {
     app,

@@ -1,57 +1,55 @@
 // nginx as the TLS reverse proxy in front of portal instances, run unprivileged in a temp dir.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const NGINX = '/usr/sbin/nginx';
 export const nginxInstalled = existsSync(NGINX);
 
+/** The nginx configuration the project ships (docs/OPERATIONS.md installs it). */
+export const shippedConfPath = fileURLToPath(
+  new URL('../../../../deploy/nginx/pra-portal.conf', import.meta.url),
+);
+
+/** Replaces `from` by `to` in `text`, insisting that it is there (the shipped file's shape). */
+function replaceOnce(text: string, from: string, to: string): string {
+  if (!text.includes(from))
+    throw new Error(`deploy/nginx/pra-portal.conf no longer contains ${JSON.stringify(from)}`);
+  return text.replace(from, to);
+}
+
 /**
- * The proxy configuration docs/OPERATIONS.md shows, with this run's paths and ports. The parts
- * that matter: X-Forwarded-For is *replaced* by the address nginx saw (a client cannot pick its
- * own), X-Forwarded-Proto says https, and a request that fails to reach an instance (refused, or
- * answered 502/503 while it shuts down) is retried on the other, for idempotent methods only.
- * `max_fails=0`: with http_503 in proxy_next_upstream, nginx would otherwise count the portal's
- * own 503 answers (maintenance, database down) as the instance failing and take both out.
+ * The shipped configuration (deploy/nginx/pra-portal.conf), with this run's addresses, ports,
+ * certificate and log paths put where an operator puts theirs, inside a minimal nginx.conf run
+ * unprivileged in `dir`. The upstream gets one line per instance.
  */
 export function nginxConf(dir: string, listenPort: number, upstreamPorts: number[]): string {
+  let shipped = readFileSync(shippedConfPath, 'utf8');
+  const upstreamLine = /^ {2}server 10\.0\.0\.11:8080 (.*)$/m.exec(shipped);
+  if (!upstreamLine) throw new Error('deploy/nginx/pra-portal.conf: no upstream line for 10.0.0.11:8080');
+  shipped = replaceOnce(shipped, `${upstreamLine[0]}\n`, '');
+  shipped = replaceOnce(
+    shipped,
+    /^ {2}server 10\.0\.0\.12:8080 .*$/m.exec(shipped)?.[0] ?? '(missing 10.0.0.12 line)',
+    upstreamPorts.map((port) => `  server 127.0.0.1:${port} ${upstreamLine[1]}`).join('\n'),
+  );
+  shipped = replaceOnce(shipped, 'listen 443 ssl;', `listen 127.0.0.1:${listenPort} ssl;`);
+  shipped = replaceOnce(shipped, 'server_name pra.hospital.example;', 'server_name localhost;');
+  shipped = replaceOnce(shipped, '/etc/nginx/tls/pra.crt', `${dir}/cert.pem`);
+  shipped = replaceOnce(shipped, '/etc/nginx/tls/pra.key', `${dir}/key.pem`);
+  shipped = replaceOnce(shipped, '/var/log/nginx/pra-portal.access.log', `${dir}/access.log`);
   return `worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 512; }
 http {
-  access_log off;
   client_body_temp_path ${dir}/tmp/body;
   proxy_temp_path ${dir}/tmp/proxy;
   fastcgi_temp_path ${dir}/tmp/fastcgi;
   uwsgi_temp_path ${dir}/tmp/uwsgi;
   scgi_temp_path ${dir}/tmp/scgi;
-
-  upstream portal {
-${upstreamPorts.map((port) => `    server 127.0.0.1:${port} max_fails=0;`).join('\n')}
-    keepalive 16;
-  }
-
-  server {
-    listen 127.0.0.1:${listenPort} ssl;
-    server_name localhost;
-    ssl_certificate ${dir}/cert.pem;
-    ssl_certificate_key ${dir}/key.pem;
-    ssl_protocols TLSv1.2 TLSv1.3;
-    client_max_body_size 1m;
-
-    location / {
-      proxy_pass http://portal;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_connect_timeout 2s;
-      proxy_next_upstream error timeout http_502 http_503;
-      proxy_next_upstream_tries 2;
-    }
-  }
+${shipped}
 }
 `;
 }

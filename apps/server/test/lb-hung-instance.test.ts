@@ -1,0 +1,127 @@
+// One hung instance must not stall everyone: the shipped nginx configuration
+// (deploy/nginx/pra-portal.conf) in front of two instances, one frozen with SIGSTOP in the middle
+// of traffic. Within the detection time (the 5 s read timeout, plus a second) nginx routes around
+// it; from then on every second has answers, and no idempotent request fails. (With the earlier
+// configuration, max_fails=0 and nginx's default 60 s read timeout, every client hung behind the
+// frozen instance: no answer at all for the whole freeze.)
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from './support/databases';
+import { makeCertificate, nginxConf, nginxInstalled, startNginx } from './support/nginx';
+import { buildServer, freePort, startServer, waitUntilUp, type Instance } from './support/server-process';
+
+/** The configuration's read timeout (5 s) and a second for the retry on the other instance. */
+const DETECTION_SECONDS = 6;
+const FREEZE_SECONDS = 14;
+const WORKERS = 8;
+
+describe.skipIf(!nginxInstalled || !process.env.TEST_DATABASE_URL)(
+  'nginx in front of a hung instance',
+  () => {
+    let database: Awaited<ReturnType<typeof createTestDatabase>>;
+    let dir: string;
+    let a: Instance;
+    let b: Instance;
+    let proxy: ReturnType<typeof startNginx>;
+    let proxyPort: number;
+    const agent = new Agent({ keepAlive: true, rejectUnauthorized: false, maxSockets: WORKERS });
+
+    function get(path: string): Promise<number> {
+      return new Promise((resolve) => {
+        const req = httpsRequest(
+          { host: '127.0.0.1', servername: 'localhost', port: proxyPort, path, agent, timeout: 30_000 },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('timeout', () => req.destroy(new Error('client timeout')));
+        req.on('error', () => resolve(-1));
+        req.end();
+      });
+    }
+
+    beforeAll(async () => {
+      buildServer();
+      database = await createTestDatabase('postgres');
+      dir = mkdtempSync(join(tmpdir(), 'pra-lb-hung-'));
+      makeCertificate(dir);
+      const [portA, portB] = [await freePort(), await freePort()];
+      proxyPort = await freePort();
+      const env = {
+        PRA_MODE: 'standalone',
+        DATABASE_URL: database.url ?? '',
+        DATA_DIR: join(dir, 'data'),
+        DEMO_DATA: 'false',
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL: `https://localhost:${proxyPort}`,
+        TRUST_PROXY: '127.0.0.1',
+        METRICS_PORT: 'off',
+      };
+      a = startServer('A', portA, env);
+      await waitUntilUp(a);
+      b = startServer('B', portB, env);
+      await waitUntilUp(b);
+      proxy = startNginx(dir, nginxConf(dir, proxyPort, [portA, portB]));
+      for (let i = 0; i < 50 && (await get('/healthz')) !== 200; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }, 90_000);
+
+    afterAll(async () => {
+      agent.destroy();
+      proxy?.child.kill('SIGTERM');
+      for (const instance of [a, b]) {
+        if (!instance || instance.child.exitCode !== null) continue;
+        instance.child.kill('SIGCONT');
+        instance.child.kill('SIGKILL');
+        await instance.exit;
+      }
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      await database?.close();
+    }, 30_000);
+
+    it(`answers every second after ${DETECTION_SECONDS} s, and every request, while one instance is frozen`, async () => {
+      const answers: { at: number; status: number }[] = [];
+      let stop = false;
+      const worker = async () => {
+        while (!stop) answers.push({ status: await get('/api/system/message'), at: Date.now() });
+      };
+      const workers = Array.from({ length: WORKERS }, worker);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const frozenAt = Date.now();
+      a.child.kill('SIGSTOP');
+      await new Promise((resolve) => setTimeout(resolve, FREEZE_SECONDS * 1_000));
+      stop = true;
+      a.child.kill('SIGCONT');
+      await Promise.all(workers);
+
+      const perSecond = Array.from({ length: FREEZE_SECONDS }, (_, second) =>
+        answers.filter(
+          ({ at, status }) =>
+            status === 200 && at >= frozenAt + second * 1_000 && at < frozenAt + (second + 1) * 1_000,
+        ),
+      ).map((inSecond) => inSecond.length);
+      const silentSeconds = perSecond
+        .map((count, second) => ({ second, count }))
+        .filter(({ second, count }) => second >= DETECTION_SECONDS && count === 0);
+      expect(silentSeconds, `answers per second since the freeze: ${perSecond.join(', ')}`).toEqual([]);
+      // Idempotent requests that met the frozen instance were tried again on the other one.
+      const failed = answers.filter(({ status }) => status !== 200);
+      expect(failed, JSON.stringify(failed.slice(0, 5))).toEqual([]);
+    }, 60_000);
+
+    it('keeps the codes of activation and reset links out of its access log', async () => {
+      await get('/activate-account?code=ACT-SECRET-1234&u=someone');
+      await get('/forgot-password?code=RESET-SECRET-5678');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const log = readFileSync(join(dir, 'access.log'), 'utf8');
+      expect(log).toContain('GET /activate-account HTTP/1.1');
+      expect(log).toContain('GET /forgot-password HTTP/1.1');
+      expect(log).not.toContain('SECRET');
+    });
+  },
+);

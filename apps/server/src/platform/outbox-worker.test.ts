@@ -317,6 +317,48 @@ describe.each(testDatabaseKinds)('outbox retries and stops on %s', (kind) => {
     }
   });
 
+  it('never waits on one slow mail: the other lanes go on through the whole backlog', async () => {
+    const port = await freePort();
+    const others = Array.from({ length: 11 }, (_, i) => `vendor${i}@acme.example`);
+    await queue(['slow@acme.example', ...others]);
+    const relay = await startRelay(port, { delayFor: (to) => (to === 'slow@acme.example' ? 4_000 : 0) });
+    // Batches of 4 over 3 connections: the slow mail is in the first batch.
+    const delivery = deliveryTo(port, { concurrency: 3, batchSize: 4 });
+    try {
+      const round = deliverDueMail(t.ctx.db, delivery);
+      const sentBy = async (ms: number) => {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        return (await outbox(t)).filter((row) => row.status === 'sent').map((row) => row.recipient);
+      };
+      // Well before the slow mail is done, every other one has gone out (before: only the first
+      // batch's 3, the rest waited for the slow one's round to end).
+      const early = await sentBy(2_500);
+      expect(early.sort()).toEqual([...others].sort());
+      expect(await round).toMatchObject({ sent: 12, retrying: 0 });
+    } finally {
+      delivery.transport.close();
+      await relay.close();
+    }
+  });
+
+  it('gives up on a mail that outlives its own timeout and retries it later, as this mail failing, not the relay', async () => {
+    const port = await freePort();
+    await queue(['slow@acme.example', 'a@acme.example', 'b@acme.example']);
+    const relay = await startRelay(port, { delayFor: (to) => (to === 'slow@acme.example' ? 3_000 : 0) });
+    const delivery = deliveryTo(port, { concurrency: 3, sendTimeoutMs: 500 });
+    try {
+      const started = Date.now();
+      const round = await deliverDueMail(t.ctx.db, delivery);
+      expect(Date.now() - started).toBeLessThan(2_500);
+      expect(round).toMatchObject({ sent: 2, retrying: 1, relayDown: null });
+      const slow = (await outbox(t)).find((row) => row.recipient === 'slow@acme.example');
+      expect(slow).toMatchObject({ status: 'pending', attempts: 1, last_error: 'send timed out' });
+    } finally {
+      delivery.transport.close();
+      await relay.close();
+    }
+  });
+
   it('stops between mails and hands the unsent claims back at once', async () => {
     const port = await freePort();
     await queue(['a@acme.example', 'b@acme.example', 'c@acme.example', 'd@acme.example']);

@@ -23,6 +23,8 @@ export interface OutboxDelivery {
   batchSize?: number;
   /** Mails sent at once (the pooled transport's connections). */
   concurrency?: number;
+  /** The longest one mail may take; past it the mail is retried later (default MAIL_SEND_TIMEOUT_MS). */
+  sendTimeoutMs?: number;
   log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
@@ -54,8 +56,16 @@ export function backoffSeconds(attempts: number): number {
 }
 
 /**
- * Delivers what is due once. Several rows go out at once (one per pooled connection); the stop
- * signal is checked before each mail, and claimed rows not yet sent are handed back at once.
+ * The longest one mail may take, whatever the relay does (the connection's own timeouts count
+ * silence, not a relay that answers slowly): past it the mail is retried at its backoff.
+ */
+export const MAIL_SEND_TIMEOUT_MS = 20_000;
+
+/**
+ * Delivers what is due. Several rows go out at once (one per pooled connection), each lane taking
+ * the next row as soon as its mail is done and claiming more while mail is due, so one slow mail
+ * holds up its own lane only, never the rest of the backlog. The stop signal is checked before
+ * each mail, and claimed rows not yet sent are handed back at once.
  * A temporary failure is retried forever at the capped backoff; only a permanent refusal of the
  * recipient ends a row, as undeliverable. When the relay itself fails, the rest of the round is
  * not tried (they share its fate); when a mail goes through, rows that waited for the relay are
@@ -76,12 +86,24 @@ export async function deliverDueMail(
   };
   if (!delivery.transport && !delivery.isStandalone) return round;
   const batchSize = delivery.batchSize ?? 20;
-  const rows = await claimDueMail(db, batchSize);
-  const queue = [...rows];
+  const queue = await claimDueMail(db, batchSize);
+  let lastClaimFull = queue.length === batchSize;
   let relayFailure: SmtpFailure | undefined;
+  // One claim at a time for all lanes: the lanes that find the queue empty wait on the same one.
+  let claiming: Promise<void> | null = null;
+  const claimMore = () =>
+    (claiming ??= claimDueMail(db, batchSize)
+      .then((more) => {
+        queue.push(...more);
+        lastClaimFull = more.length === batchSize;
+      })
+      .finally(() => {
+        claiming = null;
+      }));
 
   const lane = async () => {
     while (!control.signal.aborted) {
+      if (queue.length === 0 && lastClaimFull && !relayFailure) await claimMore();
       const row = queue.shift();
       if (!row) return;
       control.inFlight.add(row.id);
@@ -112,25 +134,39 @@ export async function deliverDueMail(
   }
   if (round.sent > 0 && !control.signal.aborted) {
     const madeDue = await resetRelayBackoff(db);
-    round.more = rows.length === batchSize || madeDue > 0;
+    round.more = lastClaimFull || madeDue > 0;
   }
   return round;
 }
 
+/** What a mail that outlived its send timeout records: this mail's failure, not the relay's. */
+const sendTimedOut: SmtpFailure = { permanent: false, relayDown: false, summary: 'send timed out' };
+
 /** Sends one row; undefined when it went through, else what the failure means. */
 async function send(delivery: OutboxDelivery, row: OutboxRow): Promise<SmtpFailure | undefined> {
   if (!delivery.transport) return undefined;
-  try {
-    await delivery.transport.sendMail({
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<SmtpFailure>((resolve) => {
+    timer = setTimeout(() => resolve(sendTimedOut), delivery.sendTimeoutMs ?? MAIL_SEND_TIMEOUT_MS);
+  });
+  const sent = delivery.transport
+    .sendMail({
       from: delivery.from,
       to: row.recipient,
       subject: row.subject,
       text: row.text_body,
       html: row.html_body,
-    });
-    return undefined;
-  } catch (error) {
-    return classifySmtpFailure(error);
+    })
+    .then(
+      () => undefined,
+      (error: unknown) => classifySmtpFailure(error),
+    );
+  try {
+    // A mail given up on may still reach the relay later: it is then sent once more at its retry
+    // (at least once, never lost).
+    return await Promise.race([sent, timedOut]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -5,6 +5,8 @@ export { freePort } from './free-port';
 export interface RelayOptions {
   /** Milliseconds the relay waits before accepting each message (a slow relay). */
   delayMs?: number;
+  /** Milliseconds the relay waits before accepting a message to this recipient (a slow mailbox). */
+  delayFor?: (recipient: string) => number;
   /** An SMTP reply refusing this recipient (e.g. `550 5.1.1 no such user`), or undefined to accept. */
   refuse?: (recipient: string) => string | undefined;
 }
@@ -34,7 +36,10 @@ export async function startRelay(port: number, options: RelayOptions = {}) {
         // Counted once the whole message is in, as a real relay would go on to deliver it even if
         // the client never saw the answer.
         for (const r of session.envelope.rcptTo) received.set(r.address, (received.get(r.address) ?? 0) + 1);
-        if (options.delayMs) setTimeout(() => callback(), options.delayMs);
+        const delay =
+          (options.delayMs ?? 0) +
+          Math.max(0, ...session.envelope.rcptTo.map((r) => options.delayFor?.(r.address) ?? 0));
+        if (delay) setTimeout(() => callback(), delay);
         else callback();
       });
     },

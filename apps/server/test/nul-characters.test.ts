@@ -74,6 +74,21 @@ describe.each(testDatabaseKinds)('NUL characters in requests on %s', (kind) => {
     expect(res.body).toContain('Your username or password contains characters that are not allowed.');
   });
 
+  it("refuses them in the audit export's filter with a 400, instead of cutting the download", async () => {
+    await createAccount(t, { username: 'nuladmin', type: 'employee', isAdmin: true });
+    const admin = await signInAs(t, 'nuladmin');
+    for (const field of ['person', 'actor', 'target', 'organization', 'action']) {
+      const res = await admin.get(`/api/admin/audit/export.csv?${field}=a%00b`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ errors: [`${field}: ${nulMessage}`] });
+    }
+    // The page of the same filter too.
+    expect((await admin.get('/api/admin/audit?person=a%00b')).statusCode).toBe(400);
+    const ok = await admin.get('/api/admin/audit/export.csv?person=nuladmin');
+    expect(ok.statusCode).toBe(200);
+    expect(ok.body.split('\n')[0]).toContain('occurredAt');
+  });
+
   it('turns a NUL that reaches the database into a 400, never a 500', async () => {
     const database = await createTestDatabase(kind);
     const app = Fastify({ logger: false });

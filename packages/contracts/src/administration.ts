@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { multilineText, personName, plainText } from './text-fields';
+import { inputText } from './text';
 
 /** The texts administration shows, shared by the CLI, the API and the screens. */
 export const adminMessages = {
@@ -151,11 +152,11 @@ export const mailList = z.object({ mails: z.array(adminMail) });
 export const auditOutcome = z.enum(['success', 'failure', 'denied']);
 export const auditQuery = z.object({
   /** Matches the actor's or the target's username (the journey's "filter on the vendor"). */
-  person: z.string().trim().max(255).optional(),
-  actor: z.string().trim().max(255).optional(),
-  target: z.string().trim().max(255).optional(),
-  organization: z.string().trim().max(200).optional(),
-  action: z.string().trim().max(100).optional(),
+  person: inputText().trim().max(255).optional(),
+  actor: inputText().trim().max(255).optional(),
+  target: inputText().trim().max(255).optional(),
+  organization: inputText().trim().max(200).optional(),
+  action: inputText().trim().max(100).optional(),
   outcome: auditOutcome.optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),

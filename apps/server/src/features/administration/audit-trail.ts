@@ -106,10 +106,14 @@ export async function* auditExport(
   filter: AuditFilter,
   format: 'csv' | 'jsonl',
 ): AsyncGenerator<string> {
-  if (format === 'csv') yield csvLine(auditCsvHeader);
-  for await (const event of auditEvents(db, filter)) {
-    yield format === 'csv' ? auditCsvLine(event) : `${JSON.stringify(event)}\n`;
-  }
+  const line = (event: AuditEventView) =>
+    format === 'csv' ? auditCsvLine(event) : `${JSON.stringify(event)}\n`;
+  // The first chunk comes after the first query: a caller that awaits it before sending anything
+  // answers that query's failure with a status (400, 503), not with a connection cut mid-file.
+  const events = auditEvents(db, filter);
+  const first = await events.next();
+  yield (format === 'csv' ? csvLine(auditCsvHeader) : '') + (first.done ? '' : line(first.value));
+  for await (const event of events) yield line(event);
 }
 
 /** The cutoff of the retention: events older than this many days may be purged. */

@@ -250,11 +250,20 @@ export const administrationRoutes: FastifyPluginAsyncZod<AppContext> = async (ap
     { schema: { querystring: auditQuery.omit({ cursor: true, limit: true }) } },
     async (request, reply) => {
       const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+      const lines = auditExport(ctx.db, request.query, 'csv');
+      // The first query runs before any header is sent: its failure is an answer, not a cut.
+      const first = await lines.next();
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="audit-${stamp}.csv"`)
         .header('cache-control', 'no-store')
-        .send(Readable.from(auditExport(ctx.db, request.query, 'csv')));
+        .send(Readable.from(prepend(first, lines)));
     },
   );
 };
+
+/** The lines of an export whose first chunk was already taken. */
+async function* prepend(first: IteratorResult<string>, rest: AsyncGenerator<string>): AsyncGenerator<string> {
+  if (!first.done) yield first.value;
+  yield* rest;
+}

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, {
   LogController,
@@ -25,7 +26,7 @@ import { accessRoutes } from './features/access/routes';
 import { systemRoutes } from './features/system/routes';
 import type { AppContext } from './platform/app-context';
 import { messages } from './platform/app-error';
-import { registerErrorHandling } from './http/errors';
+import { failureLogs, registerErrorHandling } from './http/errors';
 import { registerLoadShedding } from './http/load-shedding';
 import { registerObservability } from './http/observability';
 import { registerOpenApi } from './http/openapi';
@@ -85,7 +86,12 @@ export async function buildApp(
   registerRequestLog(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  registerErrorHandling(
+    app,
+    failureLogs(
+      ctx.dbKind === 'pglite' ? `the disk of DATA_DIR (${resolve(ctx.config.DATA_DIR)})` : undefined,
+    ),
+  );
   // First of the request hooks: a shed request costs no database work.
   const shedding = await registerLoadShedding(app, ctx);
   registerObservability(app);

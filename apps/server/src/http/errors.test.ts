@@ -16,11 +16,11 @@ async function appWithOutages() {
   });
   let now = 0;
   const app = Fastify({ logger: { ...(loggerOptions('info') as object), stream } });
-  registerErrorHandling(
-    app,
-    new OutageLog('database unavailable', 10_000, () => now),
-    new OutageLog('database pool busy', 10_000, () => now, 'warn'),
-  );
+  registerErrorHandling(app, {
+    outages: new OutageLog('database unavailable', 10_000, () => now),
+    poolWaits: new OutageLog('database pool busy', 10_000, () => now, 'warn'),
+    diskFull: new OutageLog('database disk full on /data', 60_000, () => now),
+  });
   app.get('/refused', async () => {
     throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
   });

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, messages } from '../platform/app-error';
-import { isInvalidText, isPoolWaitTimeout, unavailableReason } from '../platform/db-errors';
+import { isDiskFull, isInvalidText, isPoolWaitTimeout, unavailableReason } from '../platform/db-errors';
 import { OutageLog } from '../platform/outage-log';
 
 function send(reply: FastifyReply, status: number, errors: string[]) {
@@ -20,21 +20,41 @@ function describeValidation(error: FastifyError): string[] {
   return [error.message];
 }
 
-/** The one error handler: every failure leaves as `{ errors: [...] }` with a fitting status. */
-export function registerErrorHandling(
-  app: FastifyInstance,
-  outages = new OutageLog('database unavailable'),
+/** The thinned-out log lines of the failures that come in floods (see OutageLog). */
+export interface FailureLogs {
+  /** The database is unreachable, lost, hung or refusing (level error: what operators page on). */
+  outages: OutageLog;
   /**
    * Requests that waited out the pool's connection wait: this instance has more work than
    * connections (overload: a warning, not the error operators page on), the database may be fine.
    */
-  poolWaits = new OutageLog(
-    'database pool busy: requests waited too long for a free connection (overload)',
-    10_000,
-    undefined,
-    'warn',
-  ),
-): void {
+  poolWaits: OutageLog;
+  /** The database's disk is full (53100): nothing can be written until space is freed. */
+  diskFull: OutageLog;
+}
+
+/** One line a minute at most for a full disk: it lasts until someone frees space. */
+const DISK_FULL_LINE_MS = 60_000;
+
+/** The failure logs; `disk` names where the database writes (standalone: DATA_DIR). */
+export function failureLogs(disk = "PostgreSQL's data disk"): FailureLogs {
+  return {
+    outages: new OutageLog('database unavailable'),
+    poolWaits: new OutageLog(
+      'database pool busy: requests waited too long for a free connection (overload)',
+      10_000,
+      undefined,
+      'warn',
+    ),
+    diskFull: new OutageLog(
+      `database disk full: nothing can be written until space is freed on ${disk}`,
+      DISK_FULL_LINE_MS,
+    ),
+  };
+}
+
+/** The one error handler: every failure leaves as `{ errors: [...] }` with a fitting status. */
+export function registerErrorHandling(app: FastifyInstance, logs: FailureLogs = failureLogs()): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
@@ -63,8 +83,9 @@ export function registerErrorHandling(
     }
     const unavailable = unavailableReason(error);
     if (unavailable) {
-      if (isPoolWaitTimeout(error)) poolWaits.failed(request.log, 'pool connection wait');
-      else outages.failed(request.log, unavailable);
+      if (isPoolWaitTimeout(error)) logs.poolWaits.failed(request.log, 'pool connection wait');
+      else if (isDiskFull(error)) logs.diskFull.failed(request.log, unavailable);
+      else logs.outages.failed(request.log, unavailable);
       return send(reply, 503, [messages.unavailable]);
     }
     request.log.error({ err: error }, 'unexpected error');

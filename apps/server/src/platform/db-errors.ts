@@ -3,11 +3,16 @@
  * wrong". The HTTP error handler answers them 503; the start-up retries them.
  */
 
+/** PostgreSQL's disk_full: a write found no space (the embedded database's disk is DATA_DIR's). */
+const DISK_FULL = '53100';
+
 /**
  * The server is unreachable, restarting or ended our connection (57P01-03, 08xxx), it is
- * overloaded (53300), or a statement hit its timeout or a lock wait (57014, 55P03, 25P03).
+ * overloaded (53300) or out of disk space (53100), or a statement hit its timeout or a lock wait
+ * (57014, 55P03, 25P03).
  */
 const unavailableCodes = new Set([
+  DISK_FULL,
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
@@ -102,4 +107,9 @@ const invalidTextCodes = new Set(['22021', '22P05']);
 export function isInvalidText(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && invalidTextCodes.has(code);
+}
+
+/** True when the database could not write for want of disk space. */
+export function isDiskFull(error: unknown): boolean {
+  return unavailableReason(error) === DISK_FULL;
 }

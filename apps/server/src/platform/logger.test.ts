@@ -79,6 +79,19 @@ describe('request logging', () => {
     await app.close();
   });
 
+  it("keeps a database error's parameters and detail out of the log", async () => {
+    const { app, lines } = await appLoggingTo('info');
+    const error = Object.assign(new Error('could not extend file'), {
+      query: 'insert into codes (hash) values ($1)',
+      params: ['code-hash-SECRET'],
+      detail: 'Key (email)=(someone-SECRET@acme.example) already exists.',
+    });
+    app.log.error({ err: error }, 'unexpected error');
+    expect(JSON.stringify(lines)).not.toContain('SECRET');
+    expect(lines[0]).toMatchObject({ err: { params: '[redacted]', detail: '[redacted]' } });
+    await app.close();
+  });
+
   it('writes nothing per request above the info level', async () => {
     const { app, lines } = await appLoggingTo('warn');
     await app.inject({ method: 'GET', url: '/api/thing' });

@@ -44,6 +44,11 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
         '*.otp',
         '*.SAMLResponse',
         '*.csrfToken',
+        // A database error carries the statement's parameters (the embedded database's) and, for
+        // a constraint, the values in its detail: codes, hashes, addresses, names.
+        '*.params',
+        '*.parameters',
+        '*.detail',
       ],
       censor: '[redacted]',
     },

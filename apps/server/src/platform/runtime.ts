@@ -1,3 +1,4 @@
+import { ensureWritableDataDir } from './data-dir';
 import { resolve } from 'node:path';
 import type { Config } from '../config';
 import type { AppContext } from './app-context';
@@ -57,6 +58,7 @@ export function databaseTimeouts(config: Config): DatabaseTimeouts {
 /** Opens the outside parts the config names and migrates the database: everything but HTTP. */
 export async function openRuntime(config: Config, log: StartupLog): Promise<Runtime> {
   const dataDir = resolve(config.DATA_DIR);
+  if (config.isStandalone || !config.DATABASE_URL) ensureWritableDataDir(dataDir);
   const database = await openMigratedDatabase(
     {
       url: config.DATABASE_URL,

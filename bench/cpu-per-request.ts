@@ -30,7 +30,7 @@ try {
   const { env } = await createPortal(servers[0]!, production(database.url));
   for (let round = 1; round <= rounds; round++) {
     for (const script of servers) {
-      const server = await startNode(script, env, '/api/service_check');
+      const server = await startNode(script, env, '/readyz');
       try {
         await pause(500);
         const headers = await signInWhenSettled(server.url);

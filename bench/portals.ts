@@ -118,7 +118,7 @@ export async function createPortal(
   // Every start uses this one data folder (the port of each start differs).
   const dataDir = mkdtempSync(join(work, 'data-'));
   const env = (port: number) => ({ ...portEnv(port), DATA_DIR: dataDir });
-  const creating = await startNode(script, env, '/api/service_check', nodeArgs);
+  const creating = await startNode(script, env, '/readyz', nodeArgs);
   // The creation's memory is still coming down when it first answers (one sample 2 s after it
   // caught 762 MB where it settles at ~385 MB): the settled figure, and the peak on the way.
   const firstStart = { start: creating.startMs, ...(await settledRss(creating, 5000)) };
@@ -148,7 +148,7 @@ export async function portal(
   nodeArgs: string[] = [],
 ): Promise<PortalFigures> {
   const { env, firstStart } = await createPortal(serverScript, portEnv, nodeArgs);
-  const server: Running = await startNode(serverScript, env, '/api/service_check', nodeArgs);
+  const server: Running = await startNode(serverScript, env, '/readyz', nodeArgs);
   try {
     const headers = await signInWhenSettled(server.url);
     await pause(2000);

@@ -9,7 +9,7 @@ export { freePort };
 export interface Running {
   url: string;
   pid: number;
-  /** Milliseconds from spawn until the first HTTP answer. */
+  /** Milliseconds from spawn until it answers its ready path with a 2xx. */
   startMs: number;
   /** Resident set size now, in MB. */
   rssMb(): number;
@@ -35,8 +35,8 @@ async function waitForHttp(url: string, child: ChildProcess, stderr: () => strin
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}): ${stderr()}`);
     try {
-      await fetch(url, { signal: AbortSignal.timeout(1000) });
-      return;
+      // The portal answers from its first moment (503 while it starts): ready means a 2xx.
+      if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return;
     } catch {
       // not listening yet
     }

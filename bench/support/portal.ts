@@ -29,7 +29,7 @@ export async function startPortal(): Promise<Portal> {
       DEMO_PASSWORD: BENCH_DEMO_PASSWORD,
       LOG_LEVEL: 'warn',
     }),
-    '/api/service_check',
+    '/readyz',
   ).catch((error: unknown) => {
     removeData();
     throw error;

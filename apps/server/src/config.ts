@@ -71,6 +71,11 @@ const settingsSchema = z.object({
   SHED_MAX_EVENT_LOOP_DELAY_MS: int(0, 60_000)
     .default(200)
     .describe('Load shedding: past this event-loop lag new requests answer 503 with Retry-After; 0: off'),
+  SHED_MAX_QUEUE_DELAY_MS: int(0, 600_000)
+    .default(1000)
+    .describe(
+      "Load shedding: event-loop lag sheds only while this instance's own backlog keeps requests longer than this (the time its latest requests took, or since it last answered one while requests wait); a host that starves the portal of CPU with a short backlog sheds nothing; 0: lag alone sheds",
+    ),
   SHED_MAX_POOL_WAITING: int(0, 100_000)
     .default(50)
     .describe(

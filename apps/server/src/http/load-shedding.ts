@@ -29,11 +29,72 @@ function shed(reply: FastifyReply): string {
 const exempt = new Set<string>([api.serviceCheck, probes.liveness, probes.readiness]);
 
 /**
- * Load shedding: past a bound of event-loop lag or of callers queued for a database connection,
- * new requests are answered 503 with Retry-After at once, before they touch the database, rather
- * than queued behind work the process cannot finish in time. The bounds are settings (0: off);
- * the health check stays exempt so an overloaded instance is not taken for a dead one. Only on
- * PostgreSQL.
+ * This instance's backlog: requests between their arrival (onRequest) and their answer (onSend,
+ * which every answered request reaches, a client that left included), and how long a request
+ * spends in it. The queueing delay a new request can expect is the time the latest answered
+ * requests spent (averaged per sample of LAG_SAMPLE_MS, half the weight each sample), or, while
+ * requests are in flight and none has been answered for longer than that, the time since the last
+ * answer: a backlog that does not move.
+ */
+export class Backlog {
+  inFlight = 0;
+  private answeredSinceSample = 0;
+  private timeSinceSampleMs = 0;
+  private latencyMs = 0;
+  private movedAt: number;
+
+  constructor(now = performance.now()) {
+    this.movedAt = now;
+  }
+
+  arrived(now = performance.now()): void {
+    // An empty backlog starts moving now: an idle instance's last answer is no stall.
+    if (this.inFlight === 0) this.movedAt = now;
+    this.inFlight += 1;
+  }
+
+  /** A request answered after `spentMs` in the backlog. */
+  answered(spentMs: number, now = performance.now()): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    this.answeredSinceSample += 1;
+    this.timeSinceSampleMs += spentMs;
+    this.movedAt = now;
+  }
+
+  sample(): void {
+    if (this.answeredSinceSample > 0) {
+      const mean = this.timeSinceSampleMs / this.answeredSinceSample;
+      this.latencyMs = this.latencyMs === 0 ? mean : (this.latencyMs + mean) / 2;
+    } else if (this.inFlight === 0) {
+      this.latencyMs /= 2;
+    }
+    this.answeredSinceSample = 0;
+    this.timeSinceSampleMs = 0;
+  }
+
+  /** Milliseconds a request arriving now can expect to spend behind those in flight. */
+  queueDelayMs(now = performance.now()): number {
+    if (this.inFlight === 0) return 0;
+    return Math.max(this.latencyMs, now - this.movedAt);
+  }
+}
+
+/** Marks a request counted in the backlog, so that its answer uncounts it exactly once. */
+const counted = Symbol('counted in the backlog');
+type Counted = FastifyRequest & { [counted]?: boolean };
+
+/**
+ * Load shedding: new requests are answered 503 with Retry-After at once, before they touch the
+ * database, rather than queued behind work the process cannot finish in time, when
+ * - the event loop lags past SHED_MAX_EVENT_LOOP_DELAY_MS *and* this instance's own backlog would
+ *   keep a new request waiting longer than SHED_MAX_QUEUE_DELAY_MS (Backlog): the lag is its own
+ *   overload.
+ *   A host that starves the portal of CPU lags it too, but with a short backlog; shedding there
+ *   would only spend the little CPU left on answering 503s (measured: fewer successful answers
+ *   than not shedding, npm run bench:shedding-starved);
+ * - or more than SHED_MAX_POOL_WAITING callers queue for a database connection.
+ * The bounds are settings (0: off); the health check stays exempt so an overloaded instance is
+ * not taken for a dead one. Only on PostgreSQL.
  */
 export async function registerLoadShedding(
   app: FastifyInstance,
@@ -55,6 +116,30 @@ export async function registerLoadShedding(
   }
   const maxEventLoopDelay = ctx.config.SHED_MAX_EVENT_LOOP_DELAY_MS;
   if (maxEventLoopDelay <= 0) return always;
+  const maxQueueDelay = ctx.config.SHED_MAX_QUEUE_DELAY_MS;
+  const backlog = new Backlog();
+  if (maxQueueDelay > 0) {
+    // Callback hooks: they run on every request.
+    app.addHook('onRequest', (request: Counted, _reply, done) => {
+      request[counted] = true;
+      backlog.arrived();
+      done();
+    });
+    app.addHook('onSend', (request: Counted, reply, payload, done) => {
+      if (request[counted]) {
+        request[counted] = false;
+        backlog.answered(reply.elapsedTime);
+      }
+      done(null, payload);
+    });
+    const sampler = setInterval(() => backlog.sample(), LAG_SAMPLE_MS);
+    sampler.unref();
+    app.addHook('onClose', (_instance, done) => {
+      clearInterval(sampler);
+      done();
+    });
+  }
+  const overloaded = () => maxQueueDelay === 0 || backlog.queueDelayMs() > maxQueueDelay;
   // A start blocks the event loop (loading, building the app, migrations): the lag measured over
   // it says nothing about load. Until a whole sample has been taken after the app became ready,
   // nothing is shed for lag and the readiness probe says not ready, so the instance never answers
@@ -68,15 +153,16 @@ export async function registerLoadShedding(
   await app.register(underPressure, {
     maxEventLoopDelay,
     sampleInterval: LAG_SAMPLE_MS,
-    // under-pressure sends what this returns; undefined lets the request through.
-    // (Its types say void, but it sends any other answer as the body: index.js handlePressure.)
+    // under-pressure calls this while the lag is past its bound; it sends what this returns, and
+    // undefined lets the request through. (Its types say void, but it sends any other answer as
+    // the body: index.js handlePressure.)
     pressureHandler: ((request: FastifyRequest, reply: FastifyReply) =>
-      exempt.has(request.routeOptions.url ?? '') || !settled()
+      exempt.has(request.routeOptions.url ?? '') || !settled() || !overloaded()
         ? undefined
         : shed(reply)) as unknown as () => void,
   });
   return { settled };
 }
 
-/** How often the event-loop lag is sampled (each sample is the mean lag since the last). */
+/** How often the event-loop lag and the backlog's completion rate are sampled. */
 const LAG_SAMPLE_MS = 250;

@@ -2,9 +2,10 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase } from '../../test/support/databases';
+import { createTestDatabase, testDatabaseKinds } from '../../test/support/databases';
 import { openDatabase } from '../platform/db';
 import { announceDemoAccounts, demoAccountsFile, seedDemoData } from './demo-data';
+import { verifyPassword } from './passwords';
 
 describe('demo sign-in details file', () => {
   const dirs: string[] = [];
@@ -63,6 +64,27 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('demo data seeding on postgres',
       expect(new Set(orgs.map((o) => o.name)).size).toBe(orgs.length);
     } finally {
       await second.close();
+      await handle.close();
+    }
+  });
+});
+
+describe.each(testDatabaseKinds)('demo data on %s', (kind) => {
+  it("puts each demo account's initial password in its password history", async () => {
+    const handle = await createTestDatabase(kind);
+    try {
+      expect((await seedDemoData(handle.db, 'Demo-History-Pass-7')).created).toBe(true);
+      const accounts = await handle.db
+        .selectFrom('accounts')
+        .leftJoin('password_history', 'password_history.account_id', 'accounts.id')
+        .select(['accounts.username', 'accounts.password_hash', 'password_history.password_hash as earlier'])
+        .execute();
+      expect(accounts.length).toBeGreaterThan(0);
+      for (const account of accounts) {
+        expect(account.earlier, account.username).toBe(account.password_hash);
+      }
+      expect(await verifyPassword(accounts[0]!.earlier!, 'Demo-History-Pass-7')).toBe(true);
+    } finally {
       await handle.close();
     }
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { multilineText, personName, plainText } from './text-fields';
+import { usernameField } from './username';
 
 /** The texts administration shows, shared by the CLI, the API and the screens. */
 export const adminMessages = {
@@ -88,12 +89,7 @@ export const adminPerson = z.object({
 export type AdminPerson = z.infer<typeof adminPerson>;
 export const peopleList = z.object({ people: z.array(adminPerson) });
 
-const username = z
-  .string()
-  .trim()
-  .min(1, 'A username is required.')
-  .max(64)
-  .regex(/^[A-Za-z0-9._@-]+$/, 'A username is letters, digits, dot, dash, underscore or @.');
+const username = usernameField('A username is required.');
 
 const personFields = {
   givenName: personName,

@@ -19,6 +19,16 @@ export const textFieldMessages = {
  */
 const FORBIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u;
 
+const FORBIDDEN_ALL = new RegExp(FORBIDDEN.source, 'gu');
+
+/**
+ * The text with each forbidden character written out as `\u{202e}`: what is stored or logged
+ * where such a value was refused (an audit event's username), so no reader sees it act.
+ */
+export function escapeInvisible(value: string): string {
+  return value.replace(FORBIDDEN_ALL, (ch) => `\\u{${ch.codePointAt(0)!.toString(16).padStart(4, '0')}}`);
+}
+
 /** True when the text holds none of the forbidden characters. */
 export function isPlainText(value: string): boolean {
   return !FORBIDDEN.test(value);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { multilineText, personName, plainText } from './text-fields';
+import { multilineText, nameText, personName, plainText } from './text-fields';
 import { usernameField } from './username';
 
 /** The texts administration shows, shared by the CLI, the API and the screens. */
@@ -45,7 +45,8 @@ export const organizationDomain = z
     return domain;
   });
 
-const name = plainText({ max: 200 });
+/** An organization's name (its access role's name is derived from it). */
+export const organizationName = nameText(200);
 
 export const adminOrganization = z.object({
   id: z.string(),
@@ -63,14 +64,14 @@ export const organizationListQuery = z.object({
 export const organizationList = z.object({ organizations: z.array(adminOrganization) });
 
 export const createOrganizationBody = z.strictObject({
-  name,
+  name: organizationName,
   domains: z.array(organizationDomain).max(50).default([]),
 });
 export type CreateOrganizationBody = z.input<typeof createOrganizationBody>;
 
 /** Rename and/or (de)activate. */
 export const changeOrganizationBody = z.strictObject({
-  name: name.optional(),
+  name: organizationName.optional(),
   isActive: z.boolean().optional(),
 });
 export const addDomainBody = z.strictObject({ domain: organizationDomain });

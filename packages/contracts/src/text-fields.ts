@@ -9,6 +9,7 @@ export const textFieldMessages = {
   required: 'Required',
   tooLong: (max: number) => `Max ${max} characters`,
   invalidCharacters: 'Line breaks, tabs and invisible formatting characters are not allowed',
+  formula: 'Must not start with =, +, - or @',
 } as const;
 
 /**
@@ -66,8 +67,16 @@ export function multilineText(max: number) {
     );
 }
 
+/**
+ * A name (a person's, an organization's): plain text that does not start like a spreadsheet
+ * formula (= + - @), since names end up in CSV exports and lists opened in spreadsheets.
+ */
+export function nameText(max = TEXT_MAX_LENGTH) {
+  return plainText({ max }).refine((value) => !/^[=+\-@]/.test(value), textFieldMessages.formula);
+}
+
 /** Given name, family name. */
-export const personName = plainText();
+export const personName = nameText();
 /** Job title (may be empty). */
 export const jobTitle = plainText({ required: false });
 /** A justification or comment (may be empty; a rejection requires one, see approveOrDenyBody). */

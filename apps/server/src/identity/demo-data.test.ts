@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, testDatabaseKinds } from '../../test/support/databases';
+import { demoDataNotice, loadConfig } from '../config';
 import { openDatabase } from '../platform/db';
+import { openPortalData } from '../startup';
 import { announceDemoAccounts, demoAccountsFile, seedDemoData } from './demo-data';
 import { verifyPassword } from './passwords';
 
@@ -45,6 +47,31 @@ describe('demo sign-in details file', () => {
     const production = readFileSync(demoAccountsFile(dir), 'utf8');
     expect(production).toContain('password for every demo account: First-Password-1');
     expect(production).not.toContain('mailbox');
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('standalone on a PostgreSQL DATABASE_URL', () => {
+  it('creates no demo accounts unless DEMO_DATA=true, and says so at start', async () => {
+    const handle = await createTestDatabase('postgres');
+    const dataDir = mkdtempSync(join(tmpdir(), 'pra-demo-pg-'));
+    const warnings: string[] = [];
+    const log = { info: () => {}, warn: (_fields: object, message: string) => warnings.push(message) };
+    try {
+      const config = loadConfig({ DATABASE_URL: handle.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      const runtime = await openPortalData(config, log);
+      await runtime.close();
+      expect(await handle.db.selectFrom('accounts').select('username').execute()).toEqual([]);
+      expect(warnings).toContain(demoDataNotice(config));
+
+      vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      const asked = loadConfig({ DATABASE_URL: handle.url, DATA_DIR: dataDir, DEMO_DATA: 'true' });
+      await (await openPortalData(asked, log)).close();
+      expect((await handle.db.selectFrom('accounts').select('username').execute()).length).toBeGreaterThan(0);
+    } finally {
+      vi.restoreAllMocks();
+      rmSync(dataDir, { recursive: true, force: true });
+      await handle.close();
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerFactory,
 } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { activationRoutes } from './features/activation/routes';
 import { administrationRoutes } from './features/administration/routes';
 import { approvalsRoutes } from './features/approvals/routes';
@@ -35,6 +35,7 @@ import { isApiRequest } from './http/request-path';
 import { registerSecurityHeaders, securityHeaders } from './http/security-headers';
 import { registerServerAssets } from './http/server-page';
 import { sessionPlugin } from './http/session-plugin';
+import { portalValidatorCompiler } from './http/validation';
 import { registerWebApp } from './http/web-app';
 import { builtinIdpRoutes } from './idp/routes';
 import { lazyChildLogger, loggerOptions, registerRequestLog } from './platform/logger';
@@ -84,7 +85,7 @@ export async function buildApp(
     childLoggerFactory: lazyChildLogger,
   }).withTypeProvider<ZodTypeProvider>();
   registerRequestLog(app);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(portalValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(
     app,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configurationTable, exposureWarning, loadConfig } from './config';
+import { configurationTable, demoDataNotice, exposureWarning, loadConfig } from './config';
 
 /** Every setting production mode requires. */
 const productionSettings = {
@@ -74,11 +74,29 @@ describe('config', () => {
     expect(config.insecureCookies).toBe(false);
     expect(() => loadConfig({ ...full, IDP_METADATA: '' })).toThrow(/IDP_METADATA/);
     expect(config.metrics).toBeNull();
+    // The listener is unauthenticated: loopback unless METRICS_HOST names another interface.
     expect(loadConfig({ ...full, METRICS_PORT: '9100' }).metrics).toEqual({
       port: 9100,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       byDefault: false,
     });
+    expect(loadConfig({ ...full, METRICS_PORT: '9100', METRICS_HOST: '0.0.0.0' }).metrics?.host).toBe(
+      '0.0.0.0',
+    );
+  });
+
+  it('creates no demo data in standalone on DATABASE_URL unless DEMO_DATA=true, and says so', () => {
+    const postgres = { DATABASE_URL: 'postgres://db.example/portal' };
+    expect(loadConfig({}).demoData).toBe(true);
+    expect(demoDataNotice(loadConfig({}))).toBeNull();
+    const onPostgres = loadConfig(postgres);
+    expect(onPostgres.demoData).toBe(false);
+    expect(demoDataNotice(onPostgres)).toMatch(/no demo data is created; set DEMO_DATA=true/);
+    const asked = loadConfig({ ...postgres, DEMO_DATA: 'true' });
+    expect(asked.demoData).toBe(true);
+    expect(demoDataNotice(asked)).toBeNull();
+    expect(demoDataNotice(loadConfig({ ...postgres, DEMO_DATA: 'false' }))).toBeNull();
+    expect(demoDataNotice(loadConfig(productionSettings))).toBeNull();
   });
 
   it('listens for metrics on loopback by default in standalone, and can be turned off', () => {

@@ -164,8 +164,10 @@ const settingsSchema = z.object({
   METRICS_HOST: z
     .string()
     .min(1)
-    .optional()
-    .describe('Interface of the metrics listener; default 127.0.0.1 in standalone, 0.0.0.0 in production'),
+    .default('127.0.0.1')
+    .describe(
+      'Interface of the metrics listener (unauthenticated): loopback unless you name another, e.g. 0.0.0.0 behind a firewall for your monitoring network',
+    ),
   SHUTDOWN_GRACE_SECONDS: int(1, 600)
     .default(10)
     .describe('How long shutdown waits for in-flight requests and workers'),
@@ -226,7 +228,7 @@ const settingsSchema = z.object({
   DEMO_DATA: bool
     .optional()
     .describe(
-      'Create the demo organizations and accounts on first start; default on in standalone, off in production',
+      'Create the demo organizations and accounts on first start; default on in standalone on the embedded database, off on DATABASE_URL (PostgreSQL) and in production',
     ),
   DEMO_PASSWORD: z
     .string()
@@ -323,13 +325,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         ? null
         : {
             port: Number(metricsPort),
-            host: settings.METRICS_HOST ?? (isStandalone ? '127.0.0.1' : '0.0.0.0'),
+            host: settings.METRICS_HOST,
             byDefault: METRICS_PORT === undefined,
           },
     HOST: settings.HOST ?? (isStandalone ? '127.0.0.1' : '0.0.0.0'),
     publicUrl,
     isStandalone,
-    demoData: settings.DEMO_DATA ?? isStandalone,
+    // A PostgreSQL database may be a real one: demo accounts go there only when asked for.
+    demoData: settings.DEMO_DATA ?? (isStandalone && !settings.DATABASE_URL),
     idp,
     insecureCookies: url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname),
     shutdownDrainMs: shutdownDrainMs(
@@ -354,6 +357,17 @@ export function exposureWarning(config: Pick<Config, 'isStandalone' | 'HOST'>): 
     '  machine. Unset HOST (or set HOST=127.0.0.1) unless you mean it; run PRA_MODE=production',
     '  for real use.',
   ].join('\n');
+}
+
+/**
+ * What standalone mode says at start on DATABASE_URL without DEMO_DATA: it creates no demo data
+ * there (a forgotten PRA_MODE must not put demo accounts into a real database). Null otherwise.
+ */
+export function demoDataNotice(
+  config: Pick<Config, 'isStandalone' | 'DATABASE_URL' | 'DEMO_DATA'>,
+): string | null {
+  if (!config.isStandalone || !config.DATABASE_URL || config.DEMO_DATA !== undefined) return null;
+  return 'standalone mode on DATABASE_URL (PostgreSQL): no demo data is created; set DEMO_DATA=true to create it';
 }
 
 /** The one place that reads the process environment. */

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfigFromEnvironment, type Config } from './config';
+import { ConfigError, demoDataNotice, loadConfigFromEnvironment, type Config } from './config';
 import { announceDemoAccounts, demoAccountsFile, seedDemoData } from './identity/demo-data';
 import type { StartupLog } from './platform/db-startup';
 import { openRuntime, type Runtime } from './platform/runtime';
@@ -22,6 +22,8 @@ export function readConfig(): Config {
  */
 export async function openPortalData(config: Config, log: StartupLog): Promise<Runtime> {
   const runtime = await openRuntime(config, log);
+  const notice = demoDataNotice(config);
+  if (notice) log.warn({}, notice);
   if (config.demoData) {
     const seed = await seedDemoData(runtime.ctx.db, config.DEMO_PASSWORD);
     if (seed.created) announceDemoAccounts(config, seed.password);

@@ -79,6 +79,38 @@ describe('node dist/admin.js', () => {
     expect(new Set(actors)).toEqual(new Set([`cli:${userInfo().username}`]));
   }, 300_000);
 
+  it("refuses, with exit 1 and the API's messages, text the API would refuse: nothing is stored", () => {
+    const bidi = admin(['org-add', 'Evil\u202eOrg\nSecond']);
+    expect(bidi.code).toBe(1);
+    expect(bidi.err).toBe('name: Line breaks, tabs and invisible formatting characters are not allowed\n');
+    const formula = admin(['org-add', '=HYPERLINK("https://evil.example","Click")']);
+    expect(formula.code).toBe(1);
+    expect(formula.err).toBe('name: Must not start with =, +, - or @\n');
+    const shell = admin([
+      'add-person',
+      'x;touch pwn',
+      '--email',
+      'x@hospital.example',
+      '--given-name',
+      'X',
+      '--family-name',
+      'Y',
+    ]);
+    expect(shell.code).toBe(1);
+    expect(shell.err).toBe('username: A username is letters, digits, dot, dash, underscore or @.\n');
+    const csv = join(dataDir, 'evil.csv');
+    writeFileSync(csv, 'organization,domains\n"=HYPERLINK(""https://evil.example"",""x"")",evil.example\n');
+    const imported = admin(['import', csv, '--apply']);
+    expect(imported.code).toBe(1);
+    expect(imported.out).toContain('row 2: error: name: Must not start with =, +, - or @');
+    const backwards = admin(['message-set', '--text', 'x', '--starts', '2030-01-02', '--ends', '2030-01-01']);
+    expect(backwards.code).toBe(1);
+    expect(backwards.err).toBe('The end time must be after the start time.\n');
+    const listed = admin(['org-list']).out;
+    expect(listed).not.toMatch(/Evil|HYPERLINK/);
+    expect(admin(['message-show']).out).toContain('"enabled": false');
+  }, 300_000);
+
   it('exit 3 with the reason when the configuration is invalid', () => {
     const result = spawnSync(process.execPath, ['dist/admin.js', 'org-list'], {
       cwd: serverDir,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { plainText, COMMENT_MAX_LENGTH } from './text-fields';
 import { inputText } from './text';
+import { usernameField } from './username';
 
 /** A role the user holds (spec section 3, "Current role"): the role name and its display name. */
 export const currentRole = z.object({ name: z.string(), display: z.string() });
@@ -23,7 +24,7 @@ export const availableRole = z.object({ displayableName: z.string(), name: z.str
 export type AvailableRole = z.infer<typeof availableRole>;
 
 /** GET /api/vendor/access/current and /pending: whose access (`username`). */
-export const accessQuery = z.strictObject({ username: inputText().trim().min(1).max(255) });
+export const accessQuery = z.strictObject({ username: usernameField() });
 export type AccessQuery = z.infer<typeof accessQuery>;
 
 /** GET /api/vendor/roles: `showAll=true` (admins only) offers every active organization's role. */
@@ -46,7 +47,7 @@ const selectedNames = z
 export const accessRequestBody = z.strictObject({
   selectedNames,
   justification: accessReason,
-  beneficiaryUsername: inputText().trim().min(1).max(255),
+  beneficiaryUsername: usernameField(),
   /** The beneficiary's email as the screen knows it; when given it must be the account's. */
   beneficiaryEmail: inputText().trim().max(320).optional(),
 });
@@ -56,7 +57,7 @@ export type AccessRequestBody = z.input<typeof accessRequestBody>;
 export const removeAccessBody = z.strictObject({
   selectedNames,
   justification: accessReason,
-  beneficiaryUsername: inputText().trim().min(1).max(255),
+  beneficiaryUsername: usernameField(),
 });
 export type RemoveAccessBody = z.input<typeof removeAccessBody>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { multilineText, personName, plainText } from './text-fields';
 import { inputText } from './text';
+import { multilineText, nameText, personName, plainText } from './text-fields';
+import { usernameField } from './username';
 
 /** The texts administration shows, shared by the CLI, the API and the screens. */
 export const adminMessages = {
@@ -45,7 +46,8 @@ export const organizationDomain = z
     return domain;
   });
 
-const name = plainText({ max: 200 });
+/** An organization's name (its access role's name is derived from it). */
+export const organizationName = nameText(200);
 
 export const adminOrganization = z.object({
   id: z.string(),
@@ -63,14 +65,14 @@ export const organizationListQuery = z.object({
 export const organizationList = z.object({ organizations: z.array(adminOrganization) });
 
 export const createOrganizationBody = z.strictObject({
-  name,
+  name: organizationName,
   domains: z.array(organizationDomain).max(50).default([]),
 });
 export type CreateOrganizationBody = z.input<typeof createOrganizationBody>;
 
 /** Rename and/or (de)activate. */
 export const changeOrganizationBody = z.strictObject({
-  name: name.optional(),
+  name: organizationName.optional(),
   isActive: z.boolean().optional(),
 });
 export const addDomainBody = z.strictObject({ domain: organizationDomain });
@@ -89,12 +91,7 @@ export const adminPerson = z.object({
 export type AdminPerson = z.infer<typeof adminPerson>;
 export const peopleList = z.object({ people: z.array(adminPerson) });
 
-const username = z
-  .string()
-  .trim()
-  .min(1, 'A username is required.')
-  .max(64)
-  .regex(/^[A-Za-z0-9._@-]+$/, 'A username is letters, digits, dot, dash, underscore or @.');
+const username = usernameField('A username is required.');
 
 const personFields = {
   givenName: personName,

@@ -9,6 +9,7 @@ export * from './system';
 export * from './text-fields';
 export * from './text';
 export * from './user';
+export * from './username';
 export * from './administration';
 export * from './csv';
 export * from './manage-users';

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { inputText } from './text';
 import { successResponse } from './system';
+import { usernameField } from './username';
 
 /** A username as the manager's calls name it (looked up case-insensitively). */
-const targetUsername = inputText().trim().min(1, 'Required').max(255, 'Max 255 characters');
+const targetUsername = usernameField();
 
 /**
  * One vendor account a BRM or admin manages (spec section 3, "Managed user"). `status` is an

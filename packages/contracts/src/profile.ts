@@ -34,7 +34,8 @@ export const profileMessages = {
   /** GET /api/user/auth for a username other than the signed-in one. */
   otherAccount: 'You can only confirm the password of your own account.',
   /** Too many wrong current passwords: the sign-in lockout applies. */
-  locked: 'Too many failed sign-in attempts. Please try again later.',
+  /** The server adds when to try again. */
+  locked: 'Too many failed sign-in attempts.',
   missingHeaders: 'The username and password headers are required.',
   currentRequired: 'Current password is required',
 } as const;

@@ -4,6 +4,7 @@ import { profileMessages } from './profile';
 import { personName, plainText } from './text-fields';
 import { inputText } from './text';
 import { successResponse } from './system';
+import { usernameField } from './username';
 
 /** In the forgot flows an email that is not one says 'Invalid email format' (spec section 5). */
 export const INVALID_EMAIL_FORMAT = 'Invalid email format';
@@ -12,7 +13,7 @@ const recoveryEmail = inputText()
   .min(1, 'Required')
   .max(255, 'Max 255 characters')
   .pipe(z.email(INVALID_EMAIL_FORMAT));
-const username = inputText().trim().min(1, 'Required').max(255, 'Max 255 characters');
+const username = usernameField();
 
 /** POST /api/user/forgot-user-id/search */
 export const userIdSearchBody = z.strictObject({

@@ -9,6 +9,7 @@ export const textFieldMessages = {
   required: 'Required',
   tooLong: (max: number) => `Max ${max} characters`,
   invalidCharacters: 'Line breaks, tabs and invisible formatting characters are not allowed',
+  formula: 'Must not start with =, +, - or @',
 } as const;
 
 /**
@@ -18,6 +19,16 @@ export const textFieldMessages = {
  * (U+200B–D, U+2060–4, U+FEFF). Such text ends up in BRMs' mails and lists.
  */
 const FORBIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u;
+
+const FORBIDDEN_ALL = new RegExp(FORBIDDEN.source, 'gu');
+
+/**
+ * The text with each forbidden character written out as `\u{202e}`: what is stored or logged
+ * where such a value was refused (an audit event's username), so no reader sees it act.
+ */
+export function escapeInvisible(value: string): string {
+  return value.replace(FORBIDDEN_ALL, (ch) => `\\u{${ch.codePointAt(0)!.toString(16).padStart(4, '0')}}`);
+}
 
 /** True when the text holds none of the forbidden characters. */
 export function isPlainText(value: string): boolean {
@@ -56,8 +67,16 @@ export function multilineText(max: number) {
     );
 }
 
+/**
+ * A name (a person's, an organization's): plain text that does not start like a spreadsheet
+ * formula (= + - @), since names end up in CSV exports and lists opened in spreadsheets.
+ */
+export function nameText(max = TEXT_MAX_LENGTH) {
+  return plainText({ max }).refine((value) => !/^[=+\-@]/.test(value), textFieldMessages.formula);
+}
+
 /** Given name, family name. */
-export const personName = plainText();
+export const personName = nameText();
 /** Job title (may be empty). */
 export const jobTitle = plainText({ required: false });
 /** A justification or comment (may be empty; a rejection requires one, see approveOrDenyBody). */

@@ -4,7 +4,7 @@ import { approveOrDenyBody } from './approvals';
 import { passwordRequirementsQuery } from './password-policy';
 import { emailInUseBody, orgsByDomainQuery, registrationBody } from './registration';
 import { clientLogBody } from './system';
-import { containsNul, NUL_MESSAGE } from './text';
+import { containsUnstorableText, hasLoneSurrogate, loneSurrogatePaths, NUL_MESSAGE } from './text';
 import { textFieldMessages } from './text-fields';
 
 const nul = 'a\u0000b';
@@ -42,7 +42,24 @@ describe('NUL characters in request strings', () => {
   });
 
   it('finds a NUL anywhere in a parsed form', () => {
-    expect(containsNul({ a: 'x', b: ['y', nul] })).toBe(true);
-    expect(containsNul({ a: 'x', b: ['y'], c: 1 })).toBe(false);
+    expect(containsUnstorableText({ a: 'x', b: ['y', nul] })).toBe(true);
+    expect(containsUnstorableText({ a: 'x', b: ['y'], c: 1 })).toBe(false);
+  });
+});
+
+describe('lone surrogates in request strings', () => {
+  it('tells a lone surrogate from a pair', () => {
+    expect(['x\ud800', '\udc00x', 'a\udc00\ud800b'].map(hasLoneSurrogate)).toEqual([true, true, true]);
+    expect(['x\ud83d\ude00', 'plain', ''].map(hasLoneSurrogate)).toEqual([false, false, false]);
+  });
+
+  it('names the path of every string (values and keys) holding one', () => {
+    expect(loneSurrogatePaths({ a: 'ok', b: ['y', 'x\ud800'], 'k\udfff': 1, c: { d: '\udc00' } })).toEqual([
+      ['b', 1],
+      ['k\udfff'],
+      ['c', 'd'],
+    ]);
+    expect(containsUnstorableText({ a: ['x\ud800'] })).toBe(true);
+    expect(containsUnstorableText({ a: ['x\ud83d\ude00'] })).toBe(false);
   });
 });

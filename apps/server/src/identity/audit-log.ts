@@ -1,3 +1,4 @@
+import { escapeInvisible } from '@pra/contracts';
 import { observeAudit } from '../platform/metrics';
 import { currentScope } from '../platform/request-scope';
 import type { AuditEvent } from './audit';
@@ -12,9 +13,9 @@ export function auditLogLine(event: AuditEvent, requestId: string | null): Recor
     event: 'audit',
     action: event.action,
     outcome: event.outcome,
-    actor: event.actor?.username ?? null,
+    actor: event.actor ? escapeInvisible(event.actor.username) : null,
     actorId: event.actor?.id ?? null,
-    target: event.target?.username ?? null,
+    target: event.target ? escapeInvisible(event.target.username) : null,
     targetId: event.target?.id ?? null,
     organization: event.organizationId ?? null,
     clientAddress: event.clientAddress ?? null,

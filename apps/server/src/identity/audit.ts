@@ -1,7 +1,9 @@
+import { escapeInvisible } from '@pra/contracts';
 import { afterCommit } from '../platform/after-commit';
 import type { Db, Tx } from '../platform/db';
 import { announceAudit } from './audit-log';
 
+/** Usernames are stored and logged with control, bidi and zero-width characters escaped. */
 export interface AuditEvent {
   /** What happened, as `area.verb` (e.g. `signin.success`, `request.approve`). */
   action: string;
@@ -34,9 +36,9 @@ export function auditRow(event: AuditEvent) {
     action: event.action,
     outcome: event.outcome,
     actor_id: event.actor?.id ?? null,
-    actor_username: event.actor?.username ?? '',
+    actor_username: escapeInvisible(event.actor?.username ?? ''),
     target_id: event.target?.id ?? null,
-    target_username: event.target?.username ?? '',
+    target_username: escapeInvisible(event.target?.username ?? ''),
     organization_id: event.organizationId ?? null,
     client_address: (event.clientAddress ?? '').slice(0, 100),
     details: JSON.stringify(event.details ?? {}),

@@ -2,9 +2,12 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase } from '../../test/support/databases';
+import { createTestDatabase, testDatabaseKinds } from '../../test/support/databases';
+import { demoDataNotice, loadConfig } from '../config';
 import { openDatabase } from '../platform/db';
+import { openPortalData } from '../startup';
 import { announceDemoAccounts, demoAccountsFile, seedDemoData } from './demo-data';
+import { verifyPassword } from './passwords';
 
 describe('demo sign-in details file', () => {
   const dirs: string[] = [];
@@ -47,6 +50,31 @@ describe('demo sign-in details file', () => {
   });
 });
 
+describe.skipIf(!process.env.TEST_DATABASE_URL)('standalone on a PostgreSQL DATABASE_URL', () => {
+  it('creates no demo accounts unless DEMO_DATA=true, and says so at start', async () => {
+    const handle = await createTestDatabase('postgres');
+    const dataDir = mkdtempSync(join(tmpdir(), 'pra-demo-pg-'));
+    const warnings: string[] = [];
+    const log = { info: () => {}, warn: (_fields: object, message: string) => warnings.push(message) };
+    try {
+      const config = loadConfig({ DATABASE_URL: handle.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      const runtime = await openPortalData(config, log);
+      await runtime.close();
+      expect(await handle.db.selectFrom('accounts').select('username').execute()).toEqual([]);
+      expect(warnings).toContain(demoDataNotice(config));
+
+      vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      const asked = loadConfig({ DATABASE_URL: handle.url, DATA_DIR: dataDir, DEMO_DATA: 'true' });
+      await (await openPortalData(asked, log)).close();
+      expect((await handle.db.selectFrom('accounts').select('username').execute()).length).toBeGreaterThan(0);
+    } finally {
+      vi.restoreAllMocks();
+      rmSync(dataDir, { recursive: true, force: true });
+      await handle.close();
+    }
+  });
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('demo data seeding on postgres', () => {
   it('two instances seeding one empty database at the same instant: one seeds, the other finds it, neither fails', async () => {
     const handle = await createTestDatabase('postgres');
@@ -63,6 +91,27 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('demo data seeding on postgres',
       expect(new Set(orgs.map((o) => o.name)).size).toBe(orgs.length);
     } finally {
       await second.close();
+      await handle.close();
+    }
+  });
+});
+
+describe.each(testDatabaseKinds)('demo data on %s', (kind) => {
+  it("puts each demo account's initial password in its password history", async () => {
+    const handle = await createTestDatabase(kind);
+    try {
+      expect((await seedDemoData(handle.db, 'Demo-History-Pass-7')).created).toBe(true);
+      const accounts = await handle.db
+        .selectFrom('accounts')
+        .leftJoin('password_history', 'password_history.account_id', 'accounts.id')
+        .select(['accounts.username', 'accounts.password_hash', 'password_history.password_hash as earlier'])
+        .execute();
+      expect(accounts.length).toBeGreaterThan(0);
+      for (const account of accounts) {
+        expect(account.earlier, account.username).toBe(account.password_hash);
+      }
+      expect(await verifyPassword(accounts[0]!.earlier!, 'Demo-History-Pass-7')).toBe(true);
+    } finally {
       await handle.close();
     }
   });

@@ -143,6 +143,11 @@ export async function seedDemoData(db: Db, password: string | undefined): Promis
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // As for every other account: a change must not go back to the initial password.
+      await tx
+        .insertInto('password_history')
+        .values({ account_id: id, password_hash: passwordHash })
+        .execute();
       for (const orgName of person.orgs) {
         const organizationId = orgIds.get(orgName);
         if (!organizationId) throw new Error(`demo organization ${orgName} missing`);

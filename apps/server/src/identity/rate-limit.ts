@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { AppError, messages } from '../platform/app-error';
+import { tooManyRequests } from '../platform/app-error';
 import type { Db, Tx } from '../platform/db';
 
 export interface RateLimitRule {
@@ -34,12 +34,12 @@ export async function hitRateLimit(db: Db | Tx, key: string, rule: RateLimitRule
 }
 
 /**
- * Counts one hit against `key` and refuses the call past the rule: `tooManyRequests` (429) with
- * the seconds until the window ends, sent as Retry-After.
+ * Counts one hit against `key` and refuses the call past the rule: a 429 saying (and sending as
+ * Retry-After) the seconds until the window ends.
  */
 export async function enforceRateLimit(db: Db | Tx, key: string, rule: RateLimitRule): Promise<void> {
   const result = await hitRateLimit(db, key, rule);
-  if (!result.allowed) throw new AppError('tooManyRequests', messages.tooMany, result.retryAfterSeconds);
+  if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds);
 }
 
 /** Deletes counters whose window ended; run by the housekeeping job. */

@@ -105,6 +105,27 @@ export async function claimAttempt(
   return { lockKey: key, addressKey: address, accountHits: account.hits };
 }
 
+/**
+ * Seconds until an attempt `claimAttempt` refused may be made: the account's lock, or the
+ * address's window when it is over its limit, whichever ends later (at least 1).
+ */
+export async function secondsUntilAttempt(
+  db: Db,
+  config: Config,
+  input: { lockKey: string; clientAddress: string },
+): Promise<number> {
+  const row = await sql<{ seconds: number }>`
+    select greatest(1, max(ceil(extract(epoch from (
+      case when key = ${input.lockKey} then locked_until else window_ends_at end) - now()))))::int as seconds
+    from rate_limits
+    where (key = ${input.lockKey} and locked_until > now())
+       or (key = ${addressKey(input.clientAddress)} and hits >= ${config.SIGNIN_ADDRESS_MAX_FAILURES}
+           and window_ends_at > now())`
+    .execute(db)
+    .then((result) => result.rows[0]);
+  return row?.seconds ?? 1;
+}
+
 /** The secret was right: the attempt was no failure. */
 export async function releaseAttempt(db: Db | Tx, claim: AttemptClaim): Promise<void> {
   await giveBack(db, [claim.addressKey, claim.lockKey]);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { containsNul, inputText } from '@pra/contracts';
+import { containsUnstorableText, inputText } from '@pra/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../platform/app-context';
 import { sendPage } from '../http/server-page';
@@ -32,7 +32,7 @@ export function registerLoginRoutes(app: FastifyInstance, ctx: AppContext, bodyL
     const form = parseForm(loginForm, request.body);
     const page = (status: number, error: string, username = '') =>
       sendPage(reply, status, loginPage({ hospitalName, csrfToken: session.csrfToken, error, username }));
-    if (!form && containsNul(request.body)) {
+    if (!form && containsUnstorableText(request.body)) {
       return page(400, 'Your username or password contains characters that are not allowed.');
     }
     if (!form || !form.username.trim() || !form.password) {

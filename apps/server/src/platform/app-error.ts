@@ -47,6 +47,21 @@ export const messages = {
   mediaType: 'The request must be sent as application/json.',
   badJson: 'The request body is not valid JSON.',
   badRequest: 'Bad request',
-  tooMany: 'Too many attempts. Please wait and try again later.',
   invalidText: 'The request contains characters that are not allowed.',
 } as const;
+
+/** How long to wait, as a person reads it: "45 seconds", "1 minute", "15 minutes" (rounded up). */
+export function waitText(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? '1 second' : `${Math.max(1, Math.ceil(seconds))} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+/**
+ * The one 429: says when to try again, in the message and as Retry-After (seconds). `reason`
+ * is what was too many (a sentence); the wait is added after it.
+ */
+export function tooManyRequests(retryAfterSeconds: number, reason = 'Too many attempts.'): AppError {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new AppError('tooManyRequests', `${reason} Please try again in ${waitText(seconds)}.`, seconds);
+}

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { textFieldMessages, usernameMessages } from '@pra/contracts';
 import { createTestDatabase, testDatabaseKinds } from '../../../test/support/databases';
 import { loadConfig, type Config } from '../../config';
 import { AppError } from '../../platform/app-error';
@@ -6,6 +7,7 @@ import { readSystemMessage } from '../../identity/system-message';
 import { isInMaintenance } from '../../identity/maintenance';
 import type { DatabaseHandle } from '../../platform/db';
 import { commands, UsageError, type CliContext } from './cli-commands';
+import { readAdminSystemMessage } from './settings';
 
 describe.each(testDatabaseKinds)('operators’ CLI commands on %s', (kind) => {
   let handle: DatabaseHandle;
@@ -75,6 +77,49 @@ describe.each(testDatabaseKinds)('operators’ CLI commands on %s', (kind) => {
     await run('org-add', ['Vendor One Services'], { domain: ['vendor-one.example'] });
     expect(await run('org-list', [])).toContain('Vendor One Services\tdomains: vendor-one.example');
     expect(await audit('organization.create')).toHaveLength(2);
+  });
+
+  it("applies the API's rules to names, domains and usernames: control, bidi, formula and shell text is refused, nothing stored", async () => {
+    const orgsBefore = await handle.db.selectFrom('organizations').select('name').execute();
+    await expect(run('org-add', ['Evil\u202eOrg\nSecond'], {})).rejects.toThrow(
+      `name: ${textFieldMessages.invalidCharacters}`,
+    );
+    await expect(run('org-add', ['=HYPERLINK("https://evil.example","x")'], {})).rejects.toThrow(
+      `name: ${textFieldMessages.formula}`,
+    );
+    await expect(run('org-change', ['Vendor One'], { rename: 'Vendor\u2066One' })).rejects.toThrow(
+      `name: ${textFieldMessages.invalidCharacters}`,
+    );
+    expect(await handle.db.selectFrom('organizations').select('name').execute()).toEqual(orgsBefore);
+    const person = { email: 'p@hospital.example', 'given-name': 'Pat', 'family-name': 'Shell' };
+    await expect(run('add-person', ['x;touch pwn'], person)).rejects.toThrow(
+      `username: ${usernameMessages.invalid}`,
+    );
+    await expect(run('add-person', ['pat.shell'], { ...person, 'given-name': '@SUM(1)' })).rejects.toThrow(
+      `givenName: ${textFieldMessages.formula}`,
+    );
+    await expect(
+      run('add-person', ['pat.shell'], { ...person, 'family-name': 'Shell\u200b' }),
+    ).rejects.toThrow(`familyName: ${textFieldMessages.invalidCharacters}`);
+    const stored = await handle.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('email', '=', 'p@hospital.example')
+      .execute();
+    expect(stored).toEqual([]);
+  });
+
+  it('import refuses rows whose names or usernames the API would refuse, writing nothing', async () => {
+    stdin = [
+      'organization,domains,brm_username,brm_email,brm_given_name,brm_family_name',
+      '"=HYPERLINK(""https://evil.example"",""x"")",evil.example,,,,',
+      'Fine Org,fine.example,x;touch pwn,pwn@hospital.example,P,W',
+      'Other Org,other.example,ok.brm,ok@hospital.example,"Ok\u202e",Brm',
+    ].join('\n');
+    await expect(run('import', ['-'], { apply: true })).rejects.toThrow('3 row(s) with errors');
+    expect(
+      await handle.db.selectFrom('organizations').select('name').where('name', 'like', '%Org%').execute(),
+    ).toEqual([]);
   });
 
   it('org-change renames, deactivates and changes domains', async () => {
@@ -168,6 +213,11 @@ describe.each(testDatabaseKinds)('operators’ CLI commands on %s', (kind) => {
     expect((await readSystemMessage(handle.db, false)).enabled).toBe(false);
     await expect(run('message-set', [], { text: 'x', severity: 'loud' })).rejects.toBeInstanceOf(UsageError);
     await expect(run('message-set', [], { text: 'x', ends: 'someday' })).rejects.toBeInstanceOf(UsageError);
+    // As the API: an end before (or at) the start is refused, and the message stays as it was.
+    await expect(
+      run('message-set', [], { text: 'Backwards', starts: '2030-01-02', ends: '2030-01-01' }),
+    ).rejects.toThrow('The end time must be after the start time.');
+    expect((await readAdminSystemMessage(handle.db)).text).toBe('Later');
     await run('message-clear');
     expect((await readSystemMessage(handle.db, true)).enabled).toBe(false);
     expect(await audit('system-message.set')).toHaveLength(2);

@@ -1,8 +1,16 @@
-import { adminMessages, normalizeDomain, roleName } from '@pra/contracts';
+import {
+  adminMessages,
+  changeOrganizationBody,
+  createOrganizationBody,
+  normalizeDomain,
+  organizationDomain,
+  roleName,
+} from '@pra/contracts';
 import { AppError } from '../../platform/app-error';
 import { recordAudit } from '../../identity/audit';
 import type { Db, Tx } from '../../platform/db';
 import type { Actor } from './actor';
+import { valid } from './valid';
 import {
   deleteDomain,
   findOrganizationById,
@@ -16,12 +24,6 @@ import {
  * Changes to organizations and their email domains, each audited in the caller's transaction.
  * Shared by the admin API and the operators' CLI.
  */
-
-function validDomain(input: string): string {
-  const domain = normalizeDomain(input);
-  if (!domain) throw new AppError('badRequest', adminMessages.domainFormat);
-  return domain;
-}
 
 async function audit(tx: Tx, actor: Actor, action: string, org: { id: string; name: string }, details = {}) {
   await recordAudit(tx, {
@@ -52,7 +54,7 @@ export async function requireOrganization(tx: Db | Tx, ref: { id?: string; name?
  * registration's organization list and the roles a vendor may request are all those owning it.
  */
 export async function addDomain(tx: Tx, actor: Actor, org: { id: string; name: string }, input: string) {
-  const domain = validDomain(input);
+  const domain = valid(organizationDomain, input);
   if (!(await insertDomain(tx, org.id, domain))) return false;
   await audit(tx, actor, 'organization.domain.add', org, { domain });
   return true;
@@ -66,9 +68,7 @@ export async function removeDomain(tx: Tx, actor: Actor, org: { id: string; name
 }
 
 export async function createOrganization(tx: Tx, actor: Actor, input: { name: string; domains: string[] }) {
-  const name = input.name.trim();
-  if (!name) throw new AppError('badRequest', 'A name is required.');
-  const domains = input.domains.map(validDomain);
+  const { name, domains } = valid(createOrganizationBody, input);
   if (await findOrganizationByName(tx, name))
     throw new AppError('conflict', adminMessages.organizationExists(name));
   const id = await insertOrganization(tx, name);
@@ -83,10 +83,11 @@ export async function changeOrganization(
   tx: Tx,
   actor: Actor,
   ref: { id?: string; name?: string },
-  change: { name?: string | undefined; isActive?: boolean | undefined },
+  input: { name?: string | undefined; isActive?: boolean | undefined },
 ) {
+  const change = valid(changeOrganizationBody, input);
   const org = await requireOrganization(tx, ref);
-  const newName = change.name?.trim();
+  const newName = change.name;
   if (newName && newName !== org.name) {
     const clash = await findOrganizationByName(tx, newName);
     if (clash && clash.id !== org.id)

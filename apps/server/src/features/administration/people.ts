@@ -1,4 +1,4 @@
-import { adminMessages } from '@pra/contracts';
+import { adminMessages, changePersonBody, personBody } from '@pra/contracts';
 import { AppError } from '../../platform/app-error';
 import { revokeAccountSessions } from '../../http/session';
 import { findAccountById, findAccountByUsername } from '../../identity/accounts';
@@ -6,6 +6,7 @@ import { recordAudit } from '../../identity/audit';
 import type { Db, Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import type { Actor } from './actor';
+import { valid } from './valid';
 import { requireOrganization } from './organizations';
 import {
   assignedOrganizationIds,
@@ -68,15 +69,16 @@ export async function requireEmployee(
   return account;
 }
 
-export async function createPerson(tx: Tx, actor: Actor, input: PersonInput): Promise<Account> {
+export async function createPerson(tx: Tx, actor: Actor, given: PersonInput): Promise<Account> {
+  const input = valid(personBody, given);
   if (await findAccountByUsername(tx, input.username)) {
     throw new AppError('conflict', adminMessages.usernameTaken(input.username));
   }
   const id = await insertEmployee(tx, {
-    username: input.username.trim(),
-    given_name: input.givenName.trim(),
-    family_name: input.familyName.trim(),
-    email: input.email.trim(),
+    username: input.username,
+    given_name: input.givenName,
+    family_name: input.familyName,
+    email: input.email,
     is_employee_brm: input.isEmployeeBrm,
     is_admin: input.isAdmin,
   });
@@ -98,8 +100,9 @@ export async function changePerson(
   tx: Tx,
   actor: Actor,
   person: Account,
-  change: Partial<Omit<PersonInput, 'username'>>,
+  input: Partial<Omit<PersonInput, 'username'>>,
 ): Promise<void> {
+  const change = valid(changePersonBody, input);
   if (change.isAdmin === false && person.is_admin) {
     if (actor.id === person.id) throw new AppError('conflict', adminMessages.notYourself);
     if ((await countActiveAdmins(tx, person.id)) === 0)
@@ -109,9 +112,9 @@ export async function changePerson(
     await ensureReplacement(tx, person, await assignedOrganizationIds(tx, person.id));
   }
   const set = {
-    ...(change.givenName !== undefined && { given_name: change.givenName.trim() }),
-    ...(change.familyName !== undefined && { family_name: change.familyName.trim() }),
-    ...(change.email !== undefined && { email: change.email.trim() }),
+    ...(change.givenName !== undefined && { given_name: change.givenName }),
+    ...(change.familyName !== undefined && { family_name: change.familyName }),
+    ...(change.email !== undefined && { email: change.email }),
     ...(change.isEmployeeBrm !== undefined && { is_employee_brm: change.isEmployeeBrm }),
     ...(change.isAdmin !== undefined && { is_admin: change.isAdmin }),
   };

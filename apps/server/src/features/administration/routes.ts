@@ -22,7 +22,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/app-context';
-import { AppError } from '../../platform/app-error';
 import { createGuards } from '../../http/guards';
 import { readMaintenanceFlag } from '../../identity/maintenance';
 import { hashPassword } from '../../identity/passwords';
@@ -191,10 +190,6 @@ export const administrationRoutes: FastifyPluginAsyncZod<AppContext> = async (ap
     adminApi.systemMessage,
     { schema: { body: adminSystemMessage.strict(), response: { 200: successResponse } } },
     async (request) => {
-      const { startsAt, endsAt } = request.body;
-      if (startsAt && endsAt && Date.parse(endsAt) <= Date.parse(startsAt)) {
-        throw new AppError('badRequest', 'The end time must be after the start time.');
-      }
       await inTx((tx) => writeSystemMessage(tx, actorOf(request), request.body));
       return { success: true };
     },

@@ -1,7 +1,9 @@
-import type { AdminSystemMessage } from '@pra/contracts';
+import { adminSystemMessage, type AdminSystemMessage } from '@pra/contracts';
+import { AppError } from '../../platform/app-error';
 import { recordAudit } from '../../identity/audit';
 import type { Db, Tx } from '../../platform/db';
 import type { Actor } from './actor';
+import { valid } from './valid';
 import { readStoredSystemMessage } from '../../identity/system-message';
 import { updateSystemMessage, writeMaintenanceFlag } from './queries';
 
@@ -10,7 +12,12 @@ export async function readAdminSystemMessage(db: Db | Tx): Promise<AdminSystemMe
   return (await readStoredSystemMessage(db)) ?? clearedSystemMessage;
 }
 
-export async function writeSystemMessage(tx: Tx, actor: Actor, message: AdminSystemMessage): Promise<void> {
+/** Shared by the API and the CLI: the API's schema, and an end (if any) after the start. */
+export async function writeSystemMessage(tx: Tx, actor: Actor, input: AdminSystemMessage): Promise<void> {
+  const message = valid(adminSystemMessage.strict(), input);
+  if (message.startsAt && message.endsAt && Date.parse(message.endsAt) <= Date.parse(message.startsAt)) {
+    throw new AppError('badRequest', 'The end time must be after the start time.');
+  }
   await updateSystemMessage(tx, message);
   await recordAudit(tx, {
     action: message.enabled ? 'system-message.set' : 'system-message.clear',

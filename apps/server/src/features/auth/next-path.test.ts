@@ -17,6 +17,10 @@ describe('safeNextPath', () => {
     ['https://evil.example/welcome'],
     ['//evil.example/x'],
     ['/\\evil.example'],
+    // Normalised, these read as another host: the check holds for what is sent on.
+    ['/.//evil.example'],
+    ['/a/..//evil.example/x'],
+    ['/%2e//evil.example'],
     ['\\\\evil.example'],
     ['javascript:alert(1)'],
     ['welcome'],

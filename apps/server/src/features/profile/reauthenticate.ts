@@ -1,12 +1,12 @@
 import { profileMessages, REAUTHENTICATION_MINUTES } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
-import { AppError } from '../../platform/app-error';
+import { AppError, tooManyRequests } from '../../platform/app-error';
 import type { Account } from '../../platform/db-schema';
 import type { Session } from '../../http/session';
 import { recordAudit } from '../../identity/audit';
 import { verifyPassword } from '../../identity/passwords';
 import { enforceRateLimit } from '../../identity/rate-limit';
-import { claimAttempt, lockKey, releaseAttempt } from '../../idp/lockout';
+import { claimAttempt, lockKey, releaseAttempt, secondsUntilAttempt } from '../../idp/lockout';
 import { recordSignInFailure } from '../../idp/sign-in-failure';
 import { markReauthenticated } from './queries';
 
@@ -40,11 +40,11 @@ export async function reauthenticate(options: {
     throw new AppError('forbidden', profileMessages.otherAccount);
   }
   await enforceRateLimit(ctx.db, `reauthenticate:${account.id}`, REAUTH_RATE);
-  const claim = await claimAttempt(ctx.db, ctx.config, {
-    lockKey: lockKey(account, account.username),
-    clientAddress,
-  });
-  if (!claim) throw new AppError('tooManyRequests', profileMessages.locked);
+  const attempt = { lockKey: lockKey(account, account.username), clientAddress };
+  const locked = async () =>
+    tooManyRequests(await secondsUntilAttempt(ctx.db, ctx.config, attempt), profileMessages.locked);
+  const claim = await claimAttempt(ctx.db, ctx.config, attempt);
+  if (!claim) throw await locked();
   if (account.password_hash && (await verifyPassword(account.password_hash, options.password))) {
     await releaseAttempt(ctx.db, claim);
     await ctx.db.transaction().execute(async (tx) => {
@@ -59,12 +59,12 @@ export async function reauthenticate(options: {
     });
     return true;
   }
-  const { locked } = await recordSignInFailure(ctx, claim, {
+  const failure = await recordSignInFailure(ctx, claim, {
     account,
     action: 'signin.password',
     clientAddress,
     details: { reason: 'wrongCurrentPassword' },
   });
-  if (locked) throw new AppError('tooManyRequests', profileMessages.locked);
+  if (failure.locked) throw await locked();
   return false;
 }

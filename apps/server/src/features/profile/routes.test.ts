@@ -5,6 +5,7 @@ import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs, TEST_PASSWORD } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
 import { auditActions, outbox } from '../../../test/support/world';
+import { expectTooMany } from '../../../test/support/too-many';
 
 const AUTH = '/api/user/auth';
 const CHANGE = '/api/user/auth/change-password';
@@ -116,11 +117,12 @@ describe.each(testDatabaseKinds)('profile password change on %s', (kind) => {
       });
     }
     const locking = await confirm(client, 'vendorlock', 'wrong');
-    expect(locking.statusCode).toBe(429);
+    expectTooMany(locking, profileMessages.locked);
+    // The lockout's length (SIGNIN_LOCKOUT_MINUTES), not a vague "later".
+    expect(Number(locking.headers['retry-after'])).toBe(t.ctx.config.SIGNIN_LOCKOUT_MINUTES * 60);
     // Locked: even the right password is refused unchecked.
     const right = await confirm(client, 'vendorlock');
-    expect(right.statusCode).toBe(429);
-    expect(right.json()).toEqual({ errors: [profileMessages.locked] });
+    expectTooMany(right, profileMessages.locked);
     expect((await auditActions(t, 'signin.lockout')).some((e) => e.target_id === ids.vendorlock)).toBe(true);
   });
 

@@ -377,6 +377,22 @@ describe.each(testDatabaseKinds)('account recovery on %s', (kind) => {
       await expectRefused(linkBrowser, v);
     });
 
+    it("unbound sessions naming an account do not spend its reset mails; the owner's bound session still gets three an hour", async () => {
+      const v = await vendor({ device: false });
+      for (let i = 0; i < 4; i += 1) {
+        expect((await (await browser()).post(MAIL, { username: v.username })).statusCode).toBe(403);
+      }
+      const owner = await browser();
+      await owner.post(IDENTIFY, { username: v.username, email: v.email });
+      for (let i = 0; i < 3; i += 1) {
+        expect((await owner.post(MAIL, { username: v.username })).json()).toEqual({ success: true });
+      }
+      const limited = await owner.post(MAIL, { username: v.username });
+      expect(limited.statusCode).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect(await outbox(t, v.email)).toHaveLength(3);
+    });
+
     it('the client address limit holds across accounts', async () => {
       const shared = '192.0.2.77';
       const client = await browser(shared);

@@ -369,7 +369,40 @@ describe.each(testDatabaseKinds)('registration on %s', (kind) => {
       }
       const res = await client.post(SUBMIT, registration('late@acme.example'));
       expect(res.statusCode).toBe(429);
-      expect(res.json()).toEqual({ errors: ['Too many attempts. Please wait and try again later.'] });
+      // It says when to try again: in the message and as Retry-After.
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(3500);
+      expect(res.json().errors).toEqual([
+        expect.stringMatching(/^Too many attempts\. Please try again in (59|60) minutes\.$/),
+      ]);
+    });
+
+    it('limits on-behalf registrations per BRM or admin account, generously, not by the shared address', async () => {
+      // Anonymous callers behind the same address (a hospital proxy) used up its bucket.
+      const client = await anonymous(t);
+      for (let i = 0; i < 20; i += 1) await client.post(SUBMIT, registration(`x@nowhere.example`));
+      expect((await client.post(SUBMIT, registration('late@acme.example'))).statusCode).toBe(429);
+      for (let i = 0; i < 25; i += 1) {
+        const res = await clients.brma!.post(SUBMIT, registration(`team${i}@acme.example`));
+        expect(res.statusCode, `registration ${i + 1}`).toBe(200);
+      }
+      expect(
+        (await clients.adminone!.post(SUBMIT, registration('more@globex.example', 'Globex Health IT')))
+          .statusCode,
+      ).toBe(200);
+      // A signed-in vendor registers like anyone else: by address.
+      expect((await clients.vendorone!.post(SUBMIT, registration('friend@acme.example'))).statusCode).toBe(
+        429,
+      );
+      // The BRM's own allowance ends too, saying when to try again.
+      await t.ctx.db
+        .updateTable('rate_limits')
+        .set({ hits: 200 })
+        .where('key', '=', `registration-on-behalf:${ids.brmA}`)
+        .execute();
+      const limited = await clients.brma!.post(SUBMIT, registration('one-more@acme.example'));
+      expect(limited.statusCode).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3500);
+      expect(limited.json().errors[0]).toMatch(/^Too many attempts\. Please try again in (59|60) minutes\.$/);
     });
   });
 });

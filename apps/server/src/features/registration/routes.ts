@@ -11,6 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
+import { isBrmOrAdmin } from '../../identity/account-kinds';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import { emailUse } from '../../identity/email-use';
 import { activeOrganizationsForDomain } from '../../identity/roles';
@@ -18,6 +19,11 @@ import { registerUser } from './register-user';
 
 /** Registrations per client address: plenty for an office behind one address, too few to flood BRMs. */
 const SUBMIT_LIMIT: RateLimitRule = { limit: 20, windowSeconds: 3600 };
+/**
+ * Registrations a signed-in BRM or admin makes on vendors' behalf, per account: a day's onboarding
+ * of a whole vendor team, not the anonymous bucket every person behind the hospital's proxy shares.
+ */
+export const ON_BEHALF_LIMIT: RateLimitRule = { limit: 200, windowSeconds: 3600 };
 /** email-in-use tells whether an address has an account: limited against bulk probing. */
 const EMAIL_CHECK_LIMIT: RateLimitRule = { limit: 120, windowSeconds: 900 };
 
@@ -55,7 +61,10 @@ export const registrationRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
       preHandler: [guards.requireIdentityService],
     },
     async (request) => {
-      await enforceRateLimit(ctx.db, `registration:${request.ip}`, SUBMIT_LIMIT);
+      const caller = request.account;
+      await (caller && isBrmOrAdmin(caller)
+        ? enforceRateLimit(ctx.db, `registration-on-behalf:${caller.id}`, ON_BEHALF_LIMIT)
+        : enforceRateLimit(ctx.db, `registration:${request.ip}`, SUBMIT_LIMIT));
       const { requestId } = await registerUser({
         ctx,
         caller: request.account,

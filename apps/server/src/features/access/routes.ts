@@ -11,7 +11,9 @@ import {
   pendingAccessResponse,
   removeAccessBody,
 } from '@pra/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { auditingDenials } from '../../identity/audit';
 import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
 import { cancelPendingAccess } from './cancel-pending';
@@ -27,19 +29,26 @@ export const accessRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) 
   const guards = createGuards(ctx);
   const reading = [guards.requireLogin];
   const changing = [guards.requireLogin, guards.requireIdentityService];
+  /** Whose access a listing shows; a refused name is audited as the changes' refusals are. */
+  const scopeOf = (request: FastifyRequest, username: string) =>
+    auditingDenials(ctx.db, (deny) =>
+      resolveScope(ctx.db, request.account!, username, {
+        deny,
+        action: 'access.view',
+        clientAddress: request.ip,
+      }),
+    );
 
   app.get(
     api.currentAccess,
     { schema: { querystring: accessQuery, response: { 200: currentAccessResponse } }, preHandler: reading },
-    async (request) =>
-      listCurrentAccess(ctx.db, await resolveScope(ctx.db, request.account!, request.query.username)),
+    async (request) => listCurrentAccess(ctx.db, await scopeOf(request, request.query.username)),
   );
 
   app.get(
     api.pendingAccess,
     { schema: { querystring: accessQuery, response: { 200: pendingAccessResponse } }, preHandler: reading },
-    async (request) =>
-      listPendingAccess(ctx.db, await resolveScope(ctx.db, request.account!, request.query.username)),
+    async (request) => listPendingAccess(ctx.db, await scopeOf(request, request.query.username)),
   );
 
   app.get(
@@ -51,7 +60,7 @@ export const accessRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) 
     async (request) =>
       listAvailableRoles(
         ctx.db,
-        await resolveScope(ctx.db, request.account!, request.query.username),
+        await scopeOf(request, request.query.username),
         request.query.showAll === 'true',
       ),
   );

@@ -113,7 +113,7 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
     const same = async (call: (name: string) => Promise<{ statusCode: number; body: string }>) => {
       const unknown = await call('nobody');
       expect(unknown.statusCode).toBe(404);
-      expect(unknown.json()).toEqual({ errors: [manageUsersMessages.userNotFound] });
+      expect(JSON.parse(unknown.body)).toEqual({ errors: [manageUsersMessages.userNotFound] });
       // Another organization's vendor, one of no organization, a terminated one, an employee.
       for (const name of ['vglobex', 'VGLOBEX', 'vnone', 'vgone', 'brmglobex']) {
         const res = await call(name);

@@ -32,6 +32,7 @@ import { registerProbes } from './http/probes';
 import { isApiRequest } from './http/request-path';
 import { registerSecurityHeaders, securityHeaders } from './http/security-headers';
 import { registerServerAssets } from './http/server-page';
+import { recordServedRoutes } from './http/served-methods';
 import { sessionPlugin } from './http/session-plugin';
 import { registerWebApp } from './http/web-app';
 import { builtinIdpRoutes } from './idp/routes';
@@ -79,6 +80,8 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // Before any route: a path served with other methods answers 405 with Allow (web-app.ts).
+  recordServedRoutes(app);
   // First of the request hooks: a shed request costs no database work.
   await registerLoadShedding(app, ctx);
   registerObservability(app);

@@ -27,8 +27,9 @@ import { resolveScope } from './scope';
  */
 export const accessRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   const guards = createGuards(ctx);
-  const reading = [guards.requireLogin];
-  const changing = [guards.requireLogin, guards.requireIdentityService];
+  // Signed in (401) as a vendor, BRM or admin (403), before the query or body is read.
+  const reading = { onRequest: [guards.requireLogin, guards.requireVendorOrManager] };
+  const changing = { ...reading, preHandler: [guards.requireIdentityService] };
   /** Whose access a listing shows; a refused name is audited as the changes' refusals are. */
   const scopeOf = (request: FastifyRequest, username: string) =>
     auditingDenials(ctx.db, (deny) =>
@@ -41,13 +42,13 @@ export const accessRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) 
 
   app.get(
     api.currentAccess,
-    { schema: { querystring: accessQuery, response: { 200: currentAccessResponse } }, preHandler: reading },
+    { schema: { querystring: accessQuery, response: { 200: currentAccessResponse } }, ...reading },
     async (request) => listCurrentAccess(ctx.db, await scopeOf(request, request.query.username)),
   );
 
   app.get(
     api.pendingAccess,
-    { schema: { querystring: accessQuery, response: { 200: pendingAccessResponse } }, preHandler: reading },
+    { schema: { querystring: accessQuery, response: { 200: pendingAccessResponse } }, ...reading },
     async (request) => listPendingAccess(ctx.db, await scopeOf(request, request.query.username)),
   );
 
@@ -55,7 +56,7 @@ export const accessRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) 
     api.availableRoles,
     {
       schema: { querystring: availableRolesQuery, response: { 200: availableRolesResponse } },
-      preHandler: reading,
+      ...reading,
     },
     async (request) =>
       listAvailableRoles(
@@ -67,7 +68,7 @@ export const accessRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) 
 
   app.post(
     api.requestAccess,
-    { schema: { body: accessRequestBody, response: { 200: accessChangeResponse } }, preHandler: changing },
+    { schema: { body: accessRequestBody, response: { 200: accessChangeResponse } }, ...changing },
     async (request) =>
       changeAccess({
         ctx,
@@ -80,7 +81,7 @@ export const accessRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) 
 
   app.post(
     api.removeAccess,
-    { schema: { body: removeAccessBody, response: { 200: accessChangeResponse } }, preHandler: changing },
+    { schema: { body: removeAccessBody, response: { 200: accessChangeResponse } }, ...changing },
     async (request) =>
       changeAccess({
         ctx,
@@ -93,7 +94,7 @@ export const accessRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) 
 
   app.post(
     api.cancelPendingAccess,
-    { schema: { body: cancelPendingBody, response: { 200: cancelPendingResponse } }, preHandler: changing },
+    { schema: { body: cancelPendingBody, response: { 200: cancelPendingResponse } }, ...changing },
     async (request) => {
       await cancelPendingAccess({ ctx, actor: request.account!, ...request.body, clientAddress: request.ip });
       return { success: true };

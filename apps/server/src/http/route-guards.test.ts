@@ -182,8 +182,12 @@ describe.each(testDatabaseKinds)('every API route refuses before it reads, on %s
         expect(res.json()).toEqual({ errors: [messages.methodNotAllowed] });
       }
     }
-    // A path no route serves is still 404.
+    // A path no route serves is still 404, and the web app's pages are no 405 (its static files
+    // are served by a wildcard route when the web app is built).
     const none = await call(t, clients.admin!, 'POST', '/api/no-such-call', 'empty');
     expect(none.statusCode).toBe(404);
+    expect((await call(t, clients.admin!, 'POST', '/welcome', 'empty')).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/home' })).statusCode).not.toBe(405);
+    expect((await t.app.inject({ method: 'GET', url: '/assets/none.js' })).statusCode).toBe(404);
   });
 });

@@ -18,11 +18,7 @@ const tables = new WeakMap<FastifyInstance, Served[]>();
 function patternOf(url: string): RegExp {
   const source = url
     .split('/')
-    .map((segment) => {
-      if (segment.startsWith(':')) return '[^/]+';
-      if (segment === '*') return '.*';
-      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    })
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
   return new RegExp(`^${source}$`);
 }
@@ -32,6 +28,9 @@ export function recordServedRoutes(app: FastifyInstance): void {
   const table: Served[] = [];
   tables.set(app, table);
   app.addHook('onRoute', (route) => {
+    // The web app's static files ('/*', '/assets/*') would claim every path: they are no path's
+    // methods (a missing file is a 404, and the SPA serves its pages through the 404 handler).
+    if (route.url.includes('*')) return;
     const methods = [route.method].flat().map((m) => m.toUpperCase());
     table.push({ url: route.url, methods, pattern: patternOf(route.url) });
   });

@@ -286,7 +286,7 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
 
   app.setNotFoundHandler((request, reply) => {
     const allowed = servedMethods(app, routedPath(request));
-    if (allowed.length > 0) return sendMethodNotAllowed(reply, allowed);
+    if (allowed.length > 0 && !allowed.includes(request.method)) return sendMethodNotAllowed(reply, allowed);
     const path = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/');
     if (!wantsPage) {

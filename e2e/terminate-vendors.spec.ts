@@ -11,6 +11,10 @@ const leaving = { first: 'Tomas', last: 'Ekberg', email: `tomas.ekberg.${run}@ac
 const unknown = `nobody.${run}@acme-imaging.example`;
 /** A demo vendor holding roles in Acme Imaging (bbrown's) and Initech Devices (cchen's). */
 const twoOrgs = 'dana.reyes@initech.example';
+/** Accounts outside bbrown's organizations: a Globex vendor (msmith) and an employee (cchen). */
+const outsiders = ['mark.smith@globex.example', 'carlos.chen@hospital.example'];
+/** The one line of every email naming no vendor of the BRM's organizations, unknown ones included. */
+const NEUTRAL = 'No vendor account of your organizations has this email.';
 
 async function chooseFile(page: Page, name: string, text: string) {
   await page.getByLabel('CSV file of email addresses').setInputFiles({
@@ -43,14 +47,19 @@ test('a BRM terminates three vendors from a file, after a preview, and sees what
   await expect(page.getByText('File consists of one or more invalid email addresses')).toBeVisible();
   await expectAccessible(page, '/brm/terminate-vendors file error');
 
-  await chooseFile(page, 'leavers.csv', `${twoOrgs}\n${leaving.email.toUpperCase()}, ${unknown}\n`);
+  await chooseFile(
+    page,
+    'leavers.csv',
+    `${twoOrgs}\n${leaving.email.toUpperCase()}, ${unknown}\n${outsiders.join('\n')}\n`,
+  );
   await expect(page.getByText('File consists of one or more invalid email addresses')).toHaveCount(0);
   await expect(page.getByText(/Preview: nothing has changed yet/)).toBeVisible();
   await expect(resultOf(page, twoOrgs)).toContainText(
     /would lose its roles in Acme Imaging; it keeps its access/,
   );
   await expect(resultOf(page, leaving.email.toUpperCase())).toContainText(/would be terminated/);
-  await expect(resultOf(page, unknown)).toHaveText('Not found: no account has this email.');
+  // Accounts outside the BRM's organizations read exactly as an unknown email: no username.
+  for (const email of [unknown, ...outsiders]) await expect(resultOf(page, email)).toHaveText(NEUTRAL);
   await expectAccessible(page, '/brm/terminate-vendors preview');
   await screenshots(page, 'terminate-vendors-preview');
 
@@ -67,7 +76,8 @@ test('a BRM terminates three vendors from a file, after a preview, and sees what
   await expect(resultOf(page, leaving.email.toUpperCase())).toContainText(
     /roles removed from Acme Imaging; account terminated, sessions ended\.$/,
   );
-  await expect(resultOf(page, unknown)).toHaveText('Not found: no account has this email.');
+  for (const email of [unknown, ...outsiders]) await expect(resultOf(page, email)).toHaveText(NEUTRAL);
+  await expect(page.getByText(/msmith|cchen/)).toHaveCount(0);
   await expectAccessible(page, '/brm/terminate-vendors results');
   await screenshots(page, 'terminate-vendors-results');
 
@@ -75,7 +85,8 @@ test('a BRM terminates three vendors from a file, after a preview, and sees what
   await page.getByRole('button', { name: 'Download results (CSV)' }).click();
   const csv = readFileSync(await (await download).path(), 'utf8');
   expect(csv.split('\r\n')[0]).toBe('Email,Result');
-  expect(csv).toContain(`${unknown},Not found: no account has this email.`);
+  expect(csv).toContain(`${unknown},${NEUTRAL}`);
+  expect(csv).toContain(`${outsiders[0]},${NEUTRAL}`);
 
   // Choosing a new file resets the earlier results.
   await chooseFile(page, 'again.csv', `${unknown}\n`);

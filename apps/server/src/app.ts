@@ -34,6 +34,7 @@ import { registerProbes } from './http/probes';
 import { isApiRequest } from './http/request-path';
 import { registerSecurityHeaders, securityHeaders } from './http/security-headers';
 import { registerServerAssets } from './http/server-page';
+import { recordServedRoutes } from './http/served-methods';
 import { sessionPlugin } from './http/session-plugin';
 import { portalValidatorCompiler } from './http/validation';
 import { registerWebApp } from './http/web-app';
@@ -93,6 +94,8 @@ export async function buildApp(
       ctx.dbKind === 'pglite' ? `the disk of DATA_DIR (${resolve(ctx.config.DATA_DIR)})` : undefined,
     ),
   );
+  // Before any route: a path served with other methods answers 405 with Allow (web-app.ts).
+  recordServedRoutes(app);
   // First of the request hooks: a shed request costs no database work.
   const shedding = await registerLoadShedding(app, ctx);
   registerObservability(app);

@@ -54,7 +54,9 @@ export const manageUsersMessages = {
   resetSent: 'Reset e-mail sent',
   activationReset: 'Successfully reset activation code',
   userNotFound: 'User not found.',
-  notYourVendor: 'You can only manage vendors of the organizations you manage.',
+  /** A BRM disabling a vendor that also holds roles of organizations it does not manage. */
+  disableShared:
+    'This user also has access through organizations you do not manage: use Terminate Vendors to remove the access of your organizations.',
   notAdmin: 'Only an administrator can reset an activation code.',
   notPending: 'The account is not waiting for activation.',
   notActive: 'The account is not active.',

@@ -39,7 +39,12 @@ async function refuse(
   throw new AppError('forbidden', message);
 }
 
-/** The guards, bound to the app's context (role rules from identity/account-kinds); use them as route `preHandler`s, in this order. */
+/**
+ * The guards, bound to the app's context (role rules from identity/account-kinds). The sign-in and
+ * role guards are route `onRequest` hooks, in this order: an anonymous or wrongly-roled call is
+ * refused (401/403) before its body is read or its parameters validated. `requireIdentityService`
+ * is a `preHandler` (after validation and the CSRF check).
+ */
 export function createGuards(ctx: AppContext) {
   // The session plugin has already loaded the active account (or none) for this request.
   // A callback hook (no promise): it waits for nothing, and every signed-in call runs it.
@@ -56,6 +61,12 @@ export function createGuards(ctx: AppContext) {
     requireBrmOrAdmin: async (request: FastifyRequest) => {
       const account = signedIn(request);
       if (!isBrmOrAdmin(account)) await refuse(ctx, request, account, guardMessages.notBrm);
+    },
+    /** Manage Access: a vendor for itself, a BRM or admin for the vendors it manages; no one else. */
+    requireVendorOrManager: async (request: FastifyRequest) => {
+      const account = signedIn(request);
+      if (!isVendor(account) && !isBrmOrAdmin(account))
+        await refuse(ctx, request, account, messages.forbidden);
     },
     /** Terminate Vendors: employee BRMs only (spec section 6 does not permit it to admins as such). */
     requireEmployeeBrm: async (request: FastifyRequest) => {

@@ -76,7 +76,8 @@ export const sessionPlugin = fp(async (app: FastifyInstance, ctx: AppContext) =>
 
   // A callback hook (no promise per request): it never waits for anything.
   app.addHook('preHandler', (request, _reply, done) => {
-    if (!isApiRequest(request) || safeMethods.has(request.method)) return done();
+    // No route (404, or 405 for a method the path does not serve): nothing runs to protect.
+    if (request.is404 || !isApiRequest(request) || safeMethods.has(request.method)) return done();
     if (request.routeOptions.config.csrf === false) return done();
     const fromOurClient = request.headers['x-pra-api-call'] === 'true';
     const token = request.session?.csrfToken;

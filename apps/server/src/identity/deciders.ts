@@ -1,6 +1,7 @@
 import type { Db, Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
 import { hasKindSql, isAdmin, isEmployeeBrm } from './account-kinds';
+import { organizationsOfAccount } from './roles';
 
 /** Who decides: an admin decides everything, a BRM the items of the organizations it manages. */
 export interface Decider {
@@ -31,6 +32,20 @@ export function canDecide(actor: Decider, item: DecidableItem): boolean {
 export function canManageVendor(actor: Decider, vendorOrganizationIds: readonly string[]): boolean {
   if (actor.isAdmin) return true;
   return actor.isEmployeeBrm && vendorOrganizationIds.some((id) => actor.managedOrganizationIds.has(id));
+}
+
+/**
+ * Whether the decider manages the vendor (see canManageVendor), read from the roles it holds: the
+ * one rule behind Manage Users and Manage Access for another user.
+ */
+export async function managesVendor(db: Db | Tx, actor: Decider, vendorId: string): Promise<boolean> {
+  if (actor.isAdmin) return true;
+  if (!actor.isEmployeeBrm) return false;
+  const held = await organizationsOfAccount(db, vendorId);
+  return canManageVendor(
+    actor,
+    held.map((o) => o.id),
+  );
 }
 
 /** The account as `canDecide` sees it, with the organizations it manages. */

@@ -40,6 +40,7 @@ export const messages = {
   unexpected: 'An unexpected error occurred. Please try again later.',
   unavailable: 'The service is temporarily unavailable. Please try again shortly.',
   notFound: 'Not found',
+  methodNotAllowed: 'This address does not accept this method.',
   signInRequired: 'You must be signed in to do this.',
   forbidden: 'You are not allowed to do this.',
   csrf: 'Your session is out of date. Reload the page and try again.',

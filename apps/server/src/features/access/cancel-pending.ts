@@ -3,6 +3,7 @@ import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import type { Account } from '../../platform/db-schema';
 import { isVendor } from '../../identity/account-kinds';
+import { findAccountById } from '../../identity/accounts';
 import { auditingDenials, recordAudit } from '../../identity/audit';
 import { deciderOf } from '../../identity/deciders';
 import {
@@ -34,6 +35,13 @@ export async function cancelPendingAccess(o: {
         throw new AppError('notFound', accessMessages.requestNotFound);
       }
       const items = await pendingItemsOfRequest(tx, request.id);
+      // The audit names the vendor whose request it is, whoever cancels it.
+      const vendor = isOwn
+        ? actor
+        : request.beneficiary_id
+          ? await findAccountById(tx, request.beneficiary_id)
+          : undefined;
+      const target = { id: request.beneficiary_id, username: vendor?.username ?? '' };
       let mine = items;
       if (!isVendor(actor)) {
         const decider = await deciderOf(tx, actor);
@@ -46,7 +54,7 @@ export async function cancelPendingAccess(o: {
         deny({
           action: 'access.cancel',
           actor: who,
-          target: { id: request.beneficiary_id, username: '' },
+          target,
           clientAddress: o.clientAddress,
           details: { requestId: request.id, reason: 'notYourOrganization' },
         });
@@ -63,7 +71,7 @@ export async function cancelPendingAccess(o: {
           action: 'access.cancel',
           outcome: 'success',
           actor: who,
-          target: { id: request.beneficiary_id, username: isOwn ? actor.username : '' },
+          target,
           organizationId: item.organization_id,
           clientAddress: o.clientAddress,
           details: { requestId: request.id, workItemId: item.id },

@@ -48,8 +48,8 @@ export async function changeAccess(o: ChangeOptions): Promise<AccessChangeRespon
         throw new AppError('badRequest', accessMessages.emailMismatch);
       }
       const orgs = await organizationsOfRoles(tx, o.selectedNames);
-      if (operation === 'Add') await checkAddable(tx, scope, orgs);
       checkManaged(scope, orgs, deny, action, o.clientAddress);
+      if (operation === 'Add') await checkAddable(tx, scope, orgs, deny, action, o.clientAddress);
       const held = await lockedRoleOrganizations(tx, beneficiary.id);
       const pending = new Set((await pendingItems(tx, beneficiary.id)).map((i) => i.organizationId));
       const errors: string[] = [];
@@ -89,19 +89,33 @@ export async function changeAccess(o: ChangeOptions): Promise<AccessChangeRespon
   );
 }
 
-/** Roles offered to the beneficiary: its email domain's organizations, or any for an admin. */
-async function checkAddable(tx: Tx, scope: AccessScope, orgs: Org[]): Promise<void> {
+/** Roles offered to the beneficiary: its email domain's organizations, or any for an admin; a refusal is audited. */
+async function checkAddable(
+  tx: Tx,
+  scope: AccessScope,
+  orgs: Org[],
+  deny: Deny,
+  action: string,
+  clientAddress: string,
+): Promise<void> {
   if (!scope.isSelf && scope.managed === null) return;
   const domain = new Set(
     (await activeOrganizationsForDomain(tx, emailDomain(scope.beneficiary.email))).map((org) => org.id),
   );
   const foreign = orgs.filter((org) => !domain.has(org.id));
-  if (foreign.length > 0) {
-    throw AppError.many(
-      'badRequest',
-      foreign.map((org) => accessMessages.otherDomain(org.name)),
-    );
-  }
+  if (foreign.length === 0) return;
+  deny({
+    action,
+    actor: { id: scope.actor.id, username: scope.actor.username },
+    target: { id: scope.beneficiary.id, username: scope.beneficiary.username },
+    organizationId: foreign[0]!.id,
+    clientAddress,
+    details: { reason: 'otherDomain', organizations: foreign.map((org) => org.name).join(', ') },
+  });
+  throw AppError.many(
+    'badRequest',
+    foreign.map((org) => accessMessages.otherDomain(org.name)),
+  );
 }
 
 /** A BRM changes roles only in organizations it manages; a refusal is audited. */

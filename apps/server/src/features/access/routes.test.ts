@@ -206,16 +206,23 @@ describe.each(testDatabaseKinds)('Manage Access calls on %s', (kind) => {
     expect((await c.post(CANCEL, { requestId: request!.id, reason: 'again' })).statusCode).toBe(404);
   });
 
-  it('lets a BRM change another vendor’s roles at once in its organizations only, mailing the vendor', async () => {
-    const id = await vendor('managed', ['globex']);
+  it('lets a BRM change its vendor’s roles at once in its organizations only, mailing the vendor', async () => {
+    // brma also manages Hooli (the vendor's domain) and Umbrella (another domain).
+    const hooli = await addOrganization(t, 'Hooli Health', ['shared.example']);
+    const umbrella = await addOrganization(t, 'Umbrella Labs', ['umbrella.example']);
+    await assignBrm(t, ids.brmA!, hooli);
+    await assignBrm(t, ids.brmA!, umbrella);
+    const HOOLI = roleName('Hooli Health');
+    const UMBRELLA = roleName('Umbrella Labs');
+    const id = await vendor('managed', ['acme', 'globex']);
     const add = await clients.brma!.post(REQUEST, {
-      selectedNames: [ACME],
+      selectedNames: [HOOLI],
       justification: 'Onboarding',
       beneficiaryUsername: 'managed',
       beneficiaryEmail: 'managed@shared.example',
     });
-    expect(add.json()).toEqual({ errors: [], successes: ['Acme Imaging'] });
-    expect(await held(id)).toEqual(['Acme Imaging', 'Globex Health IT']);
+    expect(add.json()).toEqual({ errors: [], successes: ['Hooli Health'] });
+    expect(await held(id)).toEqual(['Acme Imaging', 'Globex Health IT', 'Hooli Health']);
     expect((await outbox(t, 'managed@shared.example')).map((m) => m.template)).toContain('access-changed');
 
     // Outside its organizations: 403, audited, nothing changes.
@@ -232,21 +239,46 @@ describe.each(testDatabaseKinds)('Manage Access calls on %s', (kind) => {
       justification: 'x',
       beneficiaryUsername: 'managed',
     });
-    expect(grantOutside.statusCode).toBe(400); // Initech does not own the vendor's domain
+    expect(grantOutside.statusCode).toBe(403);
+    expect(grantOutside.json()).toEqual({ errors: [accessMessages.notManaged('Initech Devices')] });
+    // Its own organization of another email domain: 400, audited as well.
+    const otherDomain = await clients.brma!.post(REQUEST, {
+      selectedNames: [UMBRELLA],
+      justification: 'x',
+      beneficiaryUsername: 'managed',
+    });
+    expect(otherDomain.statusCode).toBe(400);
+    expect(otherDomain.json()).toEqual({ errors: [accessMessages.otherDomain('Umbrella Labs')] });
     expect(await countRows(t, 'requests')).toBe(before);
     const denied = (await auditActions(t, 'access.remove')).filter((e) => e.outcome === 'denied');
     expect(denied.map((e) => e.actor_id)).toContain(ids.brmA);
+    const deniedAdds = (await auditActions(t, 'access.add')).filter(
+      (e) => e.outcome === 'denied' && e.target_id === id,
+    );
+    expect(deniedAdds.map((e) => [e.organization_id, (e.details as { reason: string }).reason])).toEqual([
+      [ids.initech, 'notYourOrganization'],
+      [umbrella, 'otherDomain'],
+    ]);
 
     // A BRM sees only its organizations' roles of the user.
     expect((await clients.brma!.get(`${CURRENT}?username=managed`)).json()).toEqual([
       { name: ACME, display: 'Acme Imaging' },
+      { name: HOOLI, display: 'Hooli Health' },
     ]);
     const remove = await clients.brma!.post(REMOVE, {
-      selectedNames: [ACME],
+      selectedNames: [ACME, HOOLI],
       justification: 'Offboarding',
       beneficiaryUsername: 'managed',
     });
-    expect(remove.json()).toEqual({ errors: [], successes: ['Acme Imaging'] });
+    expect(remove.json()).toEqual({ errors: [], successes: ['Acme Imaging', 'Hooli Health'] });
+    // No longer its vendor: adding a role back is the vendor's request to make.
+    const back = await clients.brma!.post(REQUEST, {
+      selectedNames: [ACME],
+      justification: 'Again',
+      beneficiaryUsername: 'managed',
+    });
+    expect(back.statusCode).toBe(404);
+    expect(back.json()).toEqual({ errors: [accessMessages.userNotFound] });
     const last = await clients.brmg!.post(REMOVE, {
       selectedNames: [GLOBEX],
       justification: 'Offboarding',
@@ -257,7 +289,7 @@ describe.each(testDatabaseKinds)('Manage Access calls on %s', (kind) => {
     expect(await held(id)).toEqual(['Globex Health IT']);
   });
 
-  it('lets an admin grant any active organization’s role; a BRM cannot grant roles of organizations it does not manage', async () => {
+  it('lets an admin grant any active organization’s role; a BRM cannot add a role to a vendor it does not manage', async () => {
     const id = await vendor('admined', ['acme']);
     const res = await clients.adminone!.post(REQUEST, {
       selectedNames: [INITECH],
@@ -270,16 +302,19 @@ describe.each(testDatabaseKinds)('Manage Access calls on %s', (kind) => {
       .where('account_id', '=', id)
       .where('organization_id', '=', ids.acme!)
       .execute();
+    // brmg manages Globex, which owns the vendor's domain, but the vendor is not one of its own.
     const notManaged = await clients.brmg!.post(REQUEST, {
-      selectedNames: [ACME],
+      selectedNames: [GLOBEX],
       justification: 'x',
       beneficiaryUsername: 'admined',
     });
-    expect(notManaged.statusCode).toBe(403);
-    expect(notManaged.json()).toEqual({ errors: [accessMessages.notManaged('Acme Imaging')] });
+    expect(notManaged.statusCode).toBe(404);
+    expect(notManaged.json()).toEqual({ errors: [accessMessages.userNotFound] });
     expect(await held(id)).toEqual(['Initech Devices']);
     expect(
-      (await auditActions(t, 'access.add')).some((e) => e.outcome === 'denied' && e.actor_id === ids.brmG),
+      (await auditActions(t, 'access.add')).some(
+        (e) => e.outcome === 'denied' && e.actor_id === ids.brmG && e.target_id === id,
+      ),
     ).toBe(true);
   });
 
@@ -406,6 +441,43 @@ describe.each(testDatabaseKinds)('Manage Access calls on %s', (kind) => {
       }
     });
 
+    it('answers a BRM naming a vendor outside its organizations exactly as an unknown username, audited', async () => {
+      // A vendor of the shared domain holding only Globex: not brma's, though brma's Acme owns the domain.
+      const strangerId = await vendor('stranger', ['globex']);
+      const c = clients.brma!;
+      const calls: [string, (name: string) => Promise<{ statusCode: number; body: string }>][] = [
+        ...reads.map(
+          (path) => [path, (name: string) => c.get(`${path}?username=${name}`)] as [string, typeof c.get],
+        ),
+        [REQUEST, (name: string) => c.post(REQUEST, body(name))],
+        [REMOVE, (name: string) => c.post(REMOVE, { ...body(name), selectedNames: [GLOBEX] })],
+      ];
+      const audits = await countRows(t, 'audit_events');
+      for (const [path, call] of calls) {
+        const stranger = await call('stranger');
+        const unknown = await call('nosuchvendor');
+        expect(stranger.statusCode, path).toBe(404);
+        expect([stranger.statusCode, stranger.body], path).toEqual([unknown.statusCode, unknown.body]);
+      }
+      expect(await held(strangerId)).toEqual(['Globex Health IT']);
+      const denied = await t.ctx.db
+        .selectFrom('audit_events')
+        .select(['action', 'outcome', 'target_id'])
+        .where('actor_id', '=', ids.brmA!)
+        .where('target_username', '=', 'stranger')
+        .execute();
+      expect(denied.map((e) => e.action).sort()).toEqual([
+        'access.add',
+        'access.remove',
+        'access.view',
+        'access.view',
+        'access.view',
+      ]);
+      expect(denied.every((e) => e.outcome === 'denied' && e.target_id === strangerId)).toBe(true);
+      // The unknown names are audited too (10 calls, 10 rows).
+      expect((await countRows(t, 'audit_events')) - audits).toBe(10);
+    });
+
     it('lets BRM and admin read a vendor’s access (limited to managed organizations for a BRM)', async () => {
       expect((await clients.brma!.get(`${CURRENT}?username=victim`)).json()).toEqual([
         { name: ACME, display: 'Acme Imaging' },
@@ -428,6 +500,14 @@ describe.each(testDatabaseKinds)('Manage Access calls on %s', (kind) => {
       expect((await clients.brmg!.post(CANCEL, { requestId: request!.id, reason: 'tidy' })).statusCode).toBe(
         200,
       );
+      // Both audit rows name the vendor whose request it was.
+      const cancels = (await auditActions(t, 'access.cancel')).filter(
+        (e) => e.details.requestId === request!.id,
+      );
+      expect(cancels.map((e) => [e.outcome, e.target_username]).sort()).toEqual([
+        ['denied', 'pendingone'],
+        ['success', 'pendingone'],
+      ]);
     });
   });
 });

@@ -11,7 +11,9 @@ import {
   pendingAccessResponse,
   removeAccessBody,
 } from '@pra/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { auditingDenials } from '../../identity/audit';
 import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
 import { cancelPendingAccess } from './cancel-pending';
@@ -25,40 +27,48 @@ import { resolveScope } from './scope';
  */
 export const accessRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   const guards = createGuards(ctx);
-  const reading = [guards.requireLogin];
-  const changing = [guards.requireLogin, guards.requireIdentityService];
+  // Signed in (401) as a vendor, BRM or admin (403), before the query or body is read.
+  const reading = { onRequest: [guards.requireLogin, guards.requireVendorOrManager] };
+  const changing = { ...reading, preHandler: [guards.requireIdentityService] };
+  /** Whose access a listing shows; a refused name is audited as the changes' refusals are. */
+  const scopeOf = (request: FastifyRequest, username: string) =>
+    auditingDenials(ctx.db, (deny) =>
+      resolveScope(ctx.db, request.account!, username, {
+        deny,
+        action: 'access.view',
+        clientAddress: request.ip,
+      }),
+    );
 
   app.get(
     api.currentAccess,
-    { schema: { querystring: accessQuery, response: { 200: currentAccessResponse } }, preHandler: reading },
-    async (request) =>
-      listCurrentAccess(ctx.db, await resolveScope(ctx.db, request.account!, request.query.username)),
+    { schema: { querystring: accessQuery, response: { 200: currentAccessResponse } }, ...reading },
+    async (request) => listCurrentAccess(ctx.db, await scopeOf(request, request.query.username)),
   );
 
   app.get(
     api.pendingAccess,
-    { schema: { querystring: accessQuery, response: { 200: pendingAccessResponse } }, preHandler: reading },
-    async (request) =>
-      listPendingAccess(ctx.db, await resolveScope(ctx.db, request.account!, request.query.username)),
+    { schema: { querystring: accessQuery, response: { 200: pendingAccessResponse } }, ...reading },
+    async (request) => listPendingAccess(ctx.db, await scopeOf(request, request.query.username)),
   );
 
   app.get(
     api.availableRoles,
     {
       schema: { querystring: availableRolesQuery, response: { 200: availableRolesResponse } },
-      preHandler: reading,
+      ...reading,
     },
     async (request) =>
       listAvailableRoles(
         ctx.db,
-        await resolveScope(ctx.db, request.account!, request.query.username),
+        await scopeOf(request, request.query.username),
         request.query.showAll === 'true',
       ),
   );
 
   app.post(
     api.requestAccess,
-    { schema: { body: accessRequestBody, response: { 200: accessChangeResponse } }, preHandler: changing },
+    { schema: { body: accessRequestBody, response: { 200: accessChangeResponse } }, ...changing },
     async (request) =>
       changeAccess({
         ctx,
@@ -71,7 +81,7 @@ export const accessRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) 
 
   app.post(
     api.removeAccess,
-    { schema: { body: removeAccessBody, response: { 200: accessChangeResponse } }, preHandler: changing },
+    { schema: { body: removeAccessBody, response: { 200: accessChangeResponse } }, ...changing },
     async (request) =>
       changeAccess({
         ctx,
@@ -84,7 +94,7 @@ export const accessRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) 
 
   app.post(
     api.cancelPendingAccess,
-    { schema: { body: cancelPendingBody, response: { 200: cancelPendingResponse } }, preHandler: changing },
+    { schema: { body: cancelPendingBody, response: { 200: cancelPendingResponse } }, ...changing },
     async (request) => {
       await cancelPendingAccess({ ctx, actor: request.account!, ...request.body, clientAddress: request.ip });
       return { success: true };

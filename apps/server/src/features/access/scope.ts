@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import { isBrmOrAdmin, isVendor } from '../../identity/account-kinds';
 import type { AuditEvent } from '../../identity/audit';
-import { deciderOf } from '../../identity/deciders';
+import { deciderOf, managesVendor } from '../../identity/deciders';
 import { findVendor, organizationsNamed } from './queries';
 
 /** Whose access a call is about, and what the caller may change there. */
@@ -22,31 +22,41 @@ export type Deny = (event: Omit<AuditEvent, 'outcome'>) => void;
 
 /**
  * Resolves `username` for the caller: a vendor may name only itself; a BRM or admin names a
- * vendor account (managing another user); anyone else is refused.
+ * vendor account it manages (managing another user); anyone else is refused. A vendor the caller
+ * does not manage answers exactly as an unknown username does (404), so that a BRM learns no
+ * usernames outside its organizations; the refusal is audited (`denied`).
  */
 export async function resolveScope(
   db: Db | Tx,
   actor: Account,
   username: string,
-  refusal?: { deny: Deny; action: string; clientAddress: string },
+  refusal: { deny: Deny; action: string; clientAddress: string },
 ): Promise<AccessScope> {
+  const refuse = (target: { id: string | null; username: string }, reason: string) =>
+    refusal.deny({
+      action: refusal.action,
+      actor: { id: actor.id, username: actor.username },
+      target,
+      clientAddress: refusal.clientAddress,
+      details: { reason },
+    });
   if (isVendor(actor)) {
     if (username.trim().toLowerCase() !== actor.username.toLowerCase()) {
-      refusal?.deny({
-        action: refusal.action,
-        actor: { id: actor.id, username: actor.username },
-        target: { id: null, username },
-        clientAddress: refusal.clientAddress,
-        details: { reason: 'notOwnAccess' },
-      });
+      refuse({ id: null, username }, 'notOwnAccess');
       throw new AppError('forbidden', accessMessages.onlyOwnAccess);
     }
     return { actor, beneficiary: actor, isSelf: true, managed: null };
   }
   if (!isBrmOrAdmin(actor)) throw new AppError('forbidden', messages.forbidden);
   const beneficiary = await findVendor(db, username);
-  if (!beneficiary) throw new AppError('notFound', accessMessages.userNotFound);
   const decider = await deciderOf(db, actor);
+  if (!beneficiary || !(await managesVendor(db, decider, beneficiary.id))) {
+    refuse(
+      beneficiary ? { id: beneficiary.id, username: beneficiary.username } : { id: null, username },
+      beneficiary ? 'notYourVendor' : 'notFound',
+    );
+    throw new AppError('notFound', accessMessages.userNotFound);
+  }
   return {
     actor,
     beneficiary,

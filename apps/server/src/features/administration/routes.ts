@@ -56,10 +56,11 @@ export const administrationRoutes: FastifyPluginAsyncZod<AppContext> = async (ap
   // BRMs do (only when DEMO_PASSWORD is set; production employees sign in at the hospital's IdP).
   const demoPassword =
     ctx.config.isStandalone && ctx.config.idp === 'builtin' ? ctx.config.DEMO_PASSWORD : undefined;
-  // Every admin call: signed in (401) and an admin (403), checked before anything is read.
+  // Every admin call: signed in (401) and an admin (403), checked before anything is read (the
+  // body included) or validated.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/admin/')) {
-      route.preHandler = [guards.requireLogin, guards.requireAdmin];
+      route.onRequest = [guards.requireLogin, guards.requireAdmin];
     }
   });
   const inTx = <T>(work: (tx: Tx) => Promise<T>): Promise<T> => ctx.db.transaction().execute(work);

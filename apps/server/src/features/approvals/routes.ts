@@ -24,7 +24,7 @@ export const approvalsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ct
         querystring: pendingApprovalsQuery,
         response: { 200: z.union([pendingApprovalsCountResponse, pendingApprovalsResponse]) },
       },
-      preHandler: [guards.requireLogin, guards.requireBrmOrAdmin],
+      onRequest: [guards.requireLogin, guards.requireBrmOrAdmin],
     },
     async (request) =>
       request.query.getCountOnly
@@ -36,7 +36,8 @@ export const approvalsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ct
     api.approveOrDeny,
     {
       schema: { body: approveOrDenyBody, response: { 200: approveOrDenyResponse } },
-      preHandler: [guards.requireLogin, guards.requireBrmOrAdmin, guards.requireIdentityService],
+      onRequest: [guards.requireLogin, guards.requireBrmOrAdmin],
+      preHandler: [guards.requireIdentityService],
     },
     async (request) => {
       const { decision, requestId, workItemId, comment } = request.body;

@@ -45,7 +45,7 @@ export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app
     api.authenticatorPair,
     {
       schema: { body: pairAuthenticatorBody, response: { 200: pairAuthenticatorResponse } },
-      preHandler: [guards.requireLogin],
+      onRequest: [guards.requireLogin],
     },
     async (request) => {
       return pairPhone(ctx, {

@@ -5,7 +5,7 @@ import { isAdmin } from '../../identity/account-kinds';
 import { setAccountStatus } from '../../identity/accounts';
 import { mailActivationCode } from '../../identity/activation-mail';
 import { auditingDenials, recordAudit } from '../../identity/audit';
-import { canManageVendor, deciderOf } from '../../identity/deciders';
+import { canManageVendor, deciderOf, type Decider } from '../../identity/deciders';
 import { sendResetLink } from '../../identity/reset-link';
 import { organizationsOfAccount } from '../../identity/roles';
 import { revokeAccountSessions } from '../../http/session';
@@ -20,48 +20,70 @@ interface ManagerCall {
   clientAddress: string;
 }
 
+/** What `work` learns about the vendor beside its row: who acts, for what organizations. */
+interface ManagedVendor {
+  actor: { id: string; username: string };
+  decider: Decider;
+  /** The organizations whose role the vendor holds. */
+  organizationIds: string[];
+  /** Notes a refusal for the audit (outcome `denied`) just before `work` throws it. */
+  deny: (reason: string) => void;
+}
+
 /**
  * Runs `work` on the vendor named `username` inside one transaction, once the server has checked
- * that the actor manages it: unknown (or not a vendor) is 404; a vendor outside the actor's
- * organizations is 403 and audited as `denied`, and nothing changes.
+ * that the actor manages it. A vendor outside the actor's organizations answers exactly as an
+ * unknown username (404, so a BRM learns no usernames outside its organizations); the refusal is
+ * audited as `denied` and nothing changes.
  */
 async function onManagedVendor(
   call: ManagerCall,
   action: string,
-  work: (tx: Tx, target: Account, who: { actor: { id: string; username: string } }) => Promise<void>,
+  work: (tx: Tx, target: Account, vendor: ManagedVendor) => Promise<void>,
 ): Promise<void> {
   const { ctx, actor, clientAddress } = call;
   const by = { id: actor.id, username: actor.username };
   await auditingDenials(ctx.db, (deny) =>
     ctx.db.transaction().execute(async (tx) => {
-      const target = await findVendorForUpdate(tx, call.username);
-      if (!target || target.status === 'terminated') throw new AppError('notFound', m.userNotFound);
-      const organizations = await organizationsOfAccount(tx, target.id);
+      const found = await findVendorForUpdate(tx, call.username);
+      const target = found && found.status !== 'terminated' ? found : undefined;
+      const organizationIds = target ? (await organizationsOfAccount(tx, target.id)).map((o) => o.id) : [];
       const decider = await deciderOf(tx, actor);
-      if (
-        !canManageVendor(
-          decider,
-          organizations.map((o) => o.id),
-        )
-      ) {
+      const refuse = (reason: string) =>
         deny({
           action,
           actor: by,
-          target: { id: target.id, username: target.username },
+          target: target
+            ? { id: target.id, username: target.username }
+            : { id: null, username: call.username },
           clientAddress,
-          details: { reason: 'notYourOrganization' },
+          details: { reason },
         });
-        throw new AppError('forbidden', m.notYourVendor);
+      if (!target || !canManageVendor(decider, organizationIds)) {
+        refuse(target ? 'notYourVendor' : 'notFound');
+        throw new AppError('notFound', m.userNotFound);
       }
-      await work(tx, target, { actor: by });
+      await work(tx, target, { actor: by, decider, organizationIds, deny: refuse });
     }),
   );
 }
 
-/** Enables or disables a vendor; disabling ends its sessions at once (sign-in refuses it too). */
+/**
+ * Enables or disables a vendor; disabling ends its sessions at once (sign-in refuses it too). A
+ * BRM disables only a vendor all of whose organizations it manages: disabling would end the other
+ * organizations' access as well (Terminate Vendors removes its own organizations' instead).
+ */
 export async function setUserEnabled(call: ManagerCall & { enable: boolean }): Promise<void> {
   const action = call.enable ? 'user.enable' : 'user.disable';
-  await onManagedVendor(call, action, async (tx, target, { actor }) => {
+  await onManagedVendor(call, action, async (tx, target, { actor, decider, organizationIds, deny }) => {
+    if (
+      !call.enable &&
+      !decider.isAdmin &&
+      organizationIds.some((id) => !decider.managedOrganizationIds.has(id))
+    ) {
+      deny('otherOrganizations');
+      throw new AppError('forbidden', m.disableShared);
+    }
     if (target.status === 'pendingActivation') throw new AppError('conflict', m.pendingCannotToggle);
     const status = call.enable ? 'active' : 'disabled';
     if (target.status !== status) await setAccountStatus(tx, target.id, status);

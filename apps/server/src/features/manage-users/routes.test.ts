@@ -1,3 +1,4 @@
+import { manageUsersMessages } from '@pra/contracts';
 import { RESET_LINKS_PER_HOUR } from '../../identity/reset-link';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/support/databases';
@@ -107,36 +108,57 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
     },
   );
 
-  it('refuses a BRM acting on a vendor outside its organizations: 403, audited, nothing changes', async () => {
+  it('answers a BRM naming a vendor outside its organizations exactly as an unknown username: 404, audited, nothing changes', async () => {
     const mails = await countRows(t, 'outbox');
     const codes = await countRows(t, 'codes');
-    const disable = await c.brmacme!.post(TOGGLE, { enable: false, targetUsername: 'vglobex' });
-    expect(disable.statusCode).toBe(403);
-    expect(disable.json()).toEqual({
-      errors: ['You can only manage vendors of the organizations you manage.'],
-    });
-    const otp = await c.brmacme!.post(OTP, { email: 'vglobex@example.test', username: 'VGLOBEX' });
-    expect(otp.statusCode).toBe(403);
+    const same = async (call: (name: string) => Promise<{ statusCode: number; body: string }>) => {
+      const unknown = await call('nobody');
+      expect(unknown.statusCode).toBe(404);
+      expect(JSON.parse(unknown.body)).toEqual({ errors: [manageUsersMessages.userNotFound] });
+      // Another organization's vendor, one of no organization, a terminated one, an employee.
+      for (const name of ['vglobex', 'VGLOBEX', 'vnone', 'vgone', 'brmglobex']) {
+        const res = await call(name);
+        expect([res.statusCode, res.body], name).toEqual([unknown.statusCode, unknown.body]);
+      }
+    };
+    await same((name) => c.brmacme!.post(TOGGLE, { enable: false, targetUsername: name }));
+    await same((name) => c.brmacme!.post(TOGGLE, { enable: true, targetUsername: name }));
+    await same((name) =>
+      c.brmacme!.post(OTP, { email: `${name.toLowerCase()}@example.test`, username: name }),
+    );
     expect(await statusOf(t, 'vglobex')).toBe('active');
     expect((await c.vglobex!.get('/api/user')).statusCode).toBe(200);
     expect(await countRows(t, 'outbox')).toBe(mails);
     expect(await countRows(t, 'codes')).toBe(codes);
     const denied = (await auditActions(t, 'user.disable')).filter((e) => e.outcome === 'denied');
-    expect(denied).toHaveLength(1);
-    expect(denied[0]).toMatchObject({ actor_username: 'brmacme', target_username: 'vglobex' });
-    // A vendor with no organization at all is outside every BRM's reach too.
-    expect((await c.brmacme!.post(TOGGLE, { enable: false, targetUsername: 'vnone' })).statusCode).toBe(403);
-    expect((await c.brmacme!.post(TOGGLE, { enable: false, targetUsername: 'nobody' })).statusCode).toBe(404);
-    expect((await c.brmacme!.post(TOGGLE, { enable: false, targetUsername: 'vgone' })).statusCode).toBe(404);
-    expect((await c.brmacme!.post(TOGGLE, { enable: false, targetUsername: 'brmglobex' })).statusCode).toBe(
-      404,
+    expect(denied).toHaveLength(6);
+    expect(denied.filter((e) => e.target_username === 'vglobex')).toHaveLength(2);
+    expect(denied.every((e) => e.actor_username === 'brmacme')).toBe(true);
+  });
+
+  it('refuses a BRM disabling a vendor that also holds roles of other organizations, pointing to Terminate Vendors', async () => {
+    const vendor = await signInAs(t, 'vboth');
+    const res = await c.brmglobex!.post(TOGGLE, { enable: false, targetUsername: 'vboth' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ errors: [manageUsersMessages.disableShared] });
+    expect(manageUsersMessages.disableShared).toContain('Terminate Vendors');
+    expect(await statusOf(t, 'vboth')).toBe('active');
+    expect((await vendor.get('/api/user')).statusCode).toBe(200);
+    const denied = (await auditActions(t, 'user.disable')).filter(
+      (e) => e.outcome === 'denied' && e.target_username === 'vboth',
     );
+    expect(denied).toHaveLength(1);
+    expect(denied[0]).toMatchObject({
+      actor_username: 'brmglobex',
+      details: { reason: 'otherOrganizations' },
+    });
   });
 
   it('disables a vendor: its session ends at once and sign-in is refused; enabling lets it back', async () => {
     const vendor = await signInAs(t, 'vboth');
     expect((await vendor.get('/api/user')).statusCode).toBe(200);
-    const res = await c.brmglobex!.post(TOGGLE, { enable: false, targetUsername: 'vboth' });
+    // An admin may disable any vendor.
+    const res = await c.adminone!.post(TOGGLE, { enable: false, targetUsername: 'vboth' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true });
     expect(await statusOf(t, 'vboth')).toBe('disabled');
@@ -145,11 +167,16 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
     expect((await c.brmacme!.get(LIST)).json()).toContainEqual(
       expect.objectContaining({ username: 'vboth', active: false, status: 'disabled' }),
     );
-    // The other BRM of the vendor's organizations enables it again.
+    // A BRM of one of the vendor's organizations enables it again.
     expect((await c.brmacme!.post(TOGGLE, { enable: true, targetUsername: 'vboth' })).statusCode).toBe(200);
     expect(await statusOf(t, 'vboth')).toBe('active');
     expect((await signInAs(t, 'vboth')).jar.size).toBeGreaterThan(0);
     expect((await auditActions(t, 'user.enable')).filter((e) => e.outcome === 'success')).toHaveLength(1);
+    // A BRM managing every organization of its vendor disables it.
+    expect((await c.brmacme!.post(TOGGLE, { enable: false, targetUsername: 'vacme' })).statusCode).toBe(200);
+    expect(await statusOf(t, 'vacme')).toBe('disabled');
+    expect((await c.brmacme!.post(TOGGLE, { enable: true, targetUsername: 'vacme' })).statusCode).toBe(200);
+    c.vacme = await signInAs(t, 'vacme');
   });
 
   it('refuses to enable or disable an account pending activation', async () => {

@@ -14,13 +14,15 @@ import { listManagedVendors } from './queries';
 
 export const manageUsersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   const guards = createGuards(ctx);
-  const changing = [guards.requireLogin, guards.requireBrmOrAdmin, guards.requireIdentityService];
+  // Signed in (401) as a BRM or admin (403), before the body is read.
+  const reading = { onRequest: [guards.requireLogin, guards.requireBrmOrAdmin] };
+  const changing = { ...reading, preHandler: [guards.requireIdentityService] };
 
   app.get(
     api.managedUsers,
     {
       schema: { response: { 200: managedUsersResponse } },
-      preHandler: [guards.requireLogin, guards.requireBrmOrAdmin],
+      ...reading,
     },
     async (request) =>
       (await listManagedVendors(ctx.db, request.account!)).map((row) => ({
@@ -35,7 +37,7 @@ export const manageUsersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
 
   app.post(
     api.enableOrDisableUser,
-    { schema: { body: enableOrDisableBody, response: { 200: manageUserResponse } }, preHandler: changing },
+    { schema: { body: enableOrDisableBody, response: { 200: manageUserResponse } }, ...changing },
     async (request) => {
       const { enable, targetUsername } = request.body;
       await setUserEnabled({
@@ -51,7 +53,7 @@ export const manageUsersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
 
   app.post(
     api.sendOtpEmail,
-    { schema: { body: sendOtpEmailBody, response: { 200: manageUserResponse } }, preHandler: changing },
+    { schema: { body: sendOtpEmailBody, response: { 200: manageUserResponse } }, ...changing },
     async (request) => {
       const { email, username } = request.body;
       await sendOtpEmail({ ctx, actor: request.account!, username, email, clientAddress: request.ip });
@@ -63,7 +65,7 @@ export const manageUsersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
     api.resetActivationCode,
     {
       schema: { body: resetActivationCodeBody, response: { 200: manageUserResponse } },
-      preHandler: changing,
+      ...changing,
     },
     async (request) => {
       const { username } = request.body;

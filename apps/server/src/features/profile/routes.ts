@@ -30,7 +30,8 @@ export const profileRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx)
     api.reauthenticate,
     {
       schema: { response: { 200: reauthenticateResponse } },
-      preHandler: [guards.requireLogin, guards.requireVendor, guards.requireIdentityService],
+      onRequest: [guards.requireLogin, guards.requireVendor],
+      preHandler: [guards.requireIdentityService],
     },
     async (request, reply) => {
       // The password travels in a header: never in a URL, never logged (the logger drops headers).
@@ -54,7 +55,8 @@ export const profileRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx)
     api.changePassword,
     {
       schema: { body: changePasswordBody, response: { 200: changePasswordResponse } },
-      preHandler: [guards.requireLogin, guards.requireVendor, guards.requireIdentityService],
+      onRequest: [guards.requireLogin, guards.requireVendor],
+      preHandler: [guards.requireIdentityService],
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');

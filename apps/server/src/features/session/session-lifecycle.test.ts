@@ -147,9 +147,9 @@ describe.each(testDatabaseKinds)('session lifecycle on %s', (kind) => {
       .where('id_hash', '=', hashSessionId(rawId(client.cookie)))
       .execute();
     await expectAnonymous(t, client.cookie);
-    // Expired means no CSRF token either: state-changing calls are refused too.
+    // Expired means signed out: state-changing calls are refused too.
     const res = await client.post('/api/user/extend-session', undefined);
-    expect(res.statusCode).toBe(403);
+    expect(res.statusCode).toBe(401);
   });
 
   it('ends every session of an account revoked with revokeAccountSessions, and only those', async () => {

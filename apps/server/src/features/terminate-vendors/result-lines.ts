@@ -1,24 +1,31 @@
-/** What happened (or, in a dry run, would happen) to one account of a Terminate Vendors file. */
+/**
+ * What happened (or, in a dry run, would happen) to one account of a Terminate Vendors file. An
+ * account that is not a vendor of the caller's organizations (another organization's, an
+ * employee, an admin, a terminated account) is `notYours` and is never named.
+ */
 export type AccountOutcome =
-  | { kind: 'notYours'; username: string }
-  | { kind: 'alreadyTerminated'; username: string }
+  | { kind: 'notYours' }
   | { kind: 'rolesRemoved'; username: string; organizations: string[]; terminated: boolean }
   | { kind: 'failed'; username: string };
 
-/** The result line of one email, in words a BRM reads (and keeps, as the downloaded CSV). */
-export function resultLine(outcomes: AccountOutcome[] | 'notFound' | 'duplicate', dryRun: boolean): string {
+/** The line of an email naming no vendor account of the caller's organizations (unknown ones too). */
+export const NO_VENDOR_OF_YOURS = 'No vendor account of your organizations has this email.';
+
+/**
+ * The result line of one email, in words a BRM reads (and keeps, as the downloaded CSV). It names
+ * only vendors of the caller's organizations: every other email gets the one neutral line, so the
+ * file tells a BRM nothing about accounts outside its organizations.
+ */
+export function resultLine(outcomes: AccountOutcome[] | 'duplicate', dryRun: boolean): string {
   if (outcomes === 'duplicate') return 'Listed earlier in the file: handled once.';
-  if (outcomes === 'notFound') return 'Not found: no account has this email.';
-  return outcomes.map((outcome) => accountLine(outcome, dryRun)).join(' ');
+  const named = outcomes.filter((outcome) => outcome.kind !== 'notYours');
+  if (named.length === 0) return NO_VENDOR_OF_YOURS;
+  return named.map((outcome) => accountLine(outcome, dryRun)).join(' ');
 }
 
-function accountLine(outcome: AccountOutcome, dryRun: boolean): string {
+function accountLine(outcome: Exclude<AccountOutcome, { kind: 'notYours' }>, dryRun: boolean): string {
   const who = `Account ${outcome.username}:`;
   switch (outcome.kind) {
-    case 'notYours':
-      return `${who} not a vendor of your organizations; nothing changed.`;
-    case 'alreadyTerminated':
-      return `${who} already terminated; nothing changed.`;
     case 'failed':
       return `${who} could not be processed; nothing changed. Try again.`;
     case 'rolesRemoved': {

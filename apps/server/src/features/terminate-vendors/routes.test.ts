@@ -4,6 +4,7 @@ import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
 import { addOrganization, assignBrm, auditActions, countRows } from '../../../test/support/world';
+import { NO_VENDOR_OF_YOURS } from './result-lines';
 
 const URL = '/api/brm/terminate-vendors';
 const NOT_BRM = 'Unauthorized: User does not have a BRM role';
@@ -88,8 +89,8 @@ describe.each(testDatabaseKinds)('POST /api/brm/terminate-vendors on %s', (kind)
     expect(preview.json()).toEqual([
       'Account vboth: would lose its roles in Acme Imaging; it keeps its access to other organizations.',
       'Account vacme: would lose its roles in Acme Imaging; the account would be terminated and its sessions ended.',
-      'Not found: no account has this email.',
-      'Account vglobex: not a vendor of your organizations; nothing changed.',
+      NO_VENDOR_OF_YOURS,
+      NO_VENDOR_OF_YOURS,
       'Listed earlier in the file: handled once.',
       'Account vpending: would lose its roles in Acme Imaging; the account would be terminated and its sessions ended.',
     ]);
@@ -101,8 +102,8 @@ describe.each(testDatabaseKinds)('POST /api/brm/terminate-vendors on %s', (kind)
     expect(res.json()).toEqual([
       'Account vboth: roles removed from Acme Imaging; it keeps its access to other organizations.',
       'Account vacme: roles removed from Acme Imaging; account terminated, sessions ended.',
-      'Not found: no account has this email.',
-      'Account vglobex: not a vendor of your organizations; nothing changed.',
+      NO_VENDOR_OF_YOURS,
+      NO_VENDOR_OF_YOURS,
       'Listed earlier in the file: handled once.',
       'Account vpending: roles removed from Acme Imaging; account terminated, sessions ended.',
     ]);
@@ -117,7 +118,38 @@ describe.each(testDatabaseKinds)('POST /api/brm/terminate-vendors on %s', (kind)
     expect(await auditActions(t, 'role.remove')).toHaveLength(3);
 
     const again = await c.brmacme!.post(URL, { emails: ['vacme@example.test'] });
-    expect(again.json()).toEqual(['Account vacme: already terminated; nothing changed.']);
+    expect(again.json()).toEqual([NO_VENDOR_OF_YOURS]);
+  });
+
+  it('names no account outside the BRM organizations: employees, admins, other organizations’ vendors, terminated and unknown emails get one neutral line', async () => {
+    const vshared = await createAccount(t, { username: 'vshared' });
+    await grant(t, vshared, acme);
+    // An employee with the same email as the BRM's vendor: only the vendor is named.
+    const twin = await createAccount(t, { username: 'emptwin', type: 'employee' });
+    await t.ctx.db
+      .updateTable('accounts')
+      .set({ email: 'vshared@example.test' })
+      .where('id', '=', twin)
+      .execute();
+    const outsiders = [
+      'plainemployee@example.test',
+      'adminone@example.test',
+      'brmacme@example.test',
+      'vglobex@example.test',
+      'vacme@example.test', // terminated by the previous test
+      'nobody@example.test',
+    ];
+    for (const dryRun of [true, false]) {
+      const res = await c.brmacme!.post(URL, { emails: [...outsiders, 'vshared@example.test'], dryRun });
+      expect(res.statusCode).toBe(200);
+      const lines: string[] = res.json();
+      expect(lines.slice(0, outsiders.length)).toEqual(outsiders.map(() => NO_VENDOR_OF_YOURS));
+      expect(lines.at(-1)).toMatch(/^Account vshared: /);
+      expect(lines.join(' ')).not.toMatch(/emptwin|plainemployee|adminone|brmacme|vglobex|vacme/);
+    }
+    expect(await stateOf(t, 'vglobex')).toEqual({ status: 'active', roles: ['Globex Health IT'] });
+    expect(await stateOf(t, 'emptwin')).toEqual({ status: 'active', roles: [] });
+    expect(await stateOf(t, 'vshared')).toEqual({ status: 'terminated', roles: [] });
   });
 
   it.each([

@@ -15,7 +15,8 @@ export const terminateVendorsRoutes: FastifyPluginAsyncZod<AppContext> = async (
     {
       bodyLimit: BODY_LIMIT,
       schema: { body: terminateVendorsBody, response: { 200: terminateVendorsResponse } },
-      preHandler: [guards.requireLogin, guards.requireEmployeeBrm, guards.requireIdentityService],
+      onRequest: [guards.requireLogin, guards.requireEmployeeBrm],
+      preHandler: [guards.requireIdentityService],
     },
     async (request) =>
       terminateVendors({

@@ -48,15 +48,8 @@ export async function terminateVendors(options: {
   const parallel = ctx.dbKind === 'postgres' ? Math.max(1, Math.floor(ctx.config.DATABASE_POOL_SIZE / 3)) : 1;
   const lines = new Map<string, string>();
   await eachLimited(unique, parallel, async (email) => {
-    const found = byEmail.get(email) ?? [];
-    if (found.length === 0) {
-      lines.set(email, resultLine('notFound', dryRun));
-      return;
-    }
-    // Earlier terminated accounts with the same address only matter when no live one has it.
-    const live = found.filter((a) => a.status !== 'terminated');
     const outcomes: AccountOutcome[] = [];
-    for (const account of live.length > 0 ? live : found) {
+    for (const account of byEmail.get(email) ?? []) {
       const held = (grantsByAccount.get(account.id) ?? []).map((g) => g.organization_id);
       outcomes.push(
         await settle(options, account, {
@@ -89,10 +82,9 @@ async function settle(
   roles: { ours: string[]; others: number; names: Map<string, string> },
 ): Promise<AccountOutcome> {
   const { username } = account;
-  if (account.type !== 'vendor' || roles.ours.length === 0) {
-    return account.status === 'terminated' && account.type === 'vendor'
-      ? { kind: 'alreadyTerminated', username }
-      : { kind: 'notYours', username };
+  // A terminated account, like an employee or another organization's vendor, is not ours to name.
+  if (account.type !== 'vendor' || account.status === 'terminated' || roles.ours.length === 0) {
+    return { kind: 'notYours' };
   }
   const organizations = (ids: string[]) => ids.map((id) => roles.names.get(id)!).sort();
   if (options.dryRun) {
@@ -110,7 +102,8 @@ async function settle(
       const locked = await lockAccount(tx, account.id);
       const held = (await grantsOf(tx, [account.id])).map((g) => g.organization_id);
       const ours = held.filter((id) => roles.names.has(id));
-      if (!locked || ours.length === 0) return { kind: 'notYours', username } as const;
+      if (!locked || locked.status === 'terminated' || ours.length === 0)
+        return { kind: 'notYours' } as const;
       const target = { id: locked.id, username: locked.username };
       for (const organizationId of ours) {
         await removeRole(tx, {

@@ -335,14 +335,14 @@ describe.each(testDatabaseKinds)('POST /api/user/extend-session on %s', (kind) =
     expect(res.json()).toEqual({ errors: [SIGN_IN_MESSAGE] });
   });
 
-  it('answers 403 to a caller with no session at all (no CSRF token can match)', async () => {
+  it('answers 401 to a caller with no session at all, before the CSRF check', async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/user/extend-session',
       headers: { 'x-pra-api-call': 'true' },
     });
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ errors: [CSRF_MESSAGE] });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ errors: [SIGN_IN_MESSAGE] });
   });
 
   describe('refuses a forged or foreign call with 403 and changes nothing', () => {

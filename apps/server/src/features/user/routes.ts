@@ -13,7 +13,7 @@ export const userRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
     api.user,
     {
       schema: { response: { 200: currentUser } },
-      preHandler: [guards.requireLogin],
+      onRequest: [guards.requireLogin],
       config: { organizations: true, audits: false },
     },
     async (request) =>
@@ -22,7 +22,7 @@ export const userRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
 
   app.post(
     api.extendSession,
-    { schema: { response: { 200: extendSessionResponse } }, preHandler: [guards.requireLogin] },
+    { schema: { response: { 200: extendSessionResponse } }, onRequest: [guards.requireLogin] },
     async (request, reply) => {
       const expiresAt = await extendSession(ctx, request.session!, request.account!, request.ip);
       const rawId = rawSessionId(request, ctx.session);

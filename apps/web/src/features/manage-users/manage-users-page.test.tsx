@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { api, roleName, type ManagedUser } from '@pra/contracts';
+import { api, manageUsersMessages, roleName, type ManagedUser } from '@pra/contracts';
 import { bootReplies, installFakeServer, makeUser, signedIn } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
 
@@ -77,6 +77,19 @@ describe('Manage Users', () => {
       enable: false,
       targetUsername: 'user01',
     });
+  });
+
+  it('shows the refusal to disable a vendor shared with other organizations, and keeps the row enabled', async () => {
+    const server = setup(brm, [managed(1)]);
+    server.replies.set(`POST ${api.enableOrDisableUser}`, {
+      status: 403,
+      data: { errors: [manageUsersMessages.disableShared] },
+    });
+    renderApp('/brm/manage-users');
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for user01' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Disable User' }));
+    expect(await screen.findByText(manageUsersMessages.disableShared)).toBeTruthy();
+    expect(within(screen.getByText('user01').closest('tr')!).getByText('Enabled')).toBeTruthy();
   });
 
   it('lets an admin reset the code of a pending account; the one-time password mail needs an active one', async () => {

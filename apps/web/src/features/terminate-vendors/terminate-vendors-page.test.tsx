@@ -26,7 +26,7 @@ describe('Terminate Vendors', () => {
   it('previews, asks for confirmation, then shows the results and Done', async () => {
     const server = installFakeServer({
       ...bootReplies(signedIn(), brm),
-      [key]: { data: ['Would lose its roles.', 'Not found: no account has this email.'] },
+      [key]: { data: ['Would lose its roles.', 'No vendor account of your organizations has this email.'] },
     });
     renderApp('/brm/terminate-vendors');
     await userEvent.upload(
@@ -35,7 +35,9 @@ describe('Terminate Vendors', () => {
     );
     expect(await screen.findByText('Would lose its roles.')).toBeTruthy();
     expect(server.requests.at(-1)?.data).toEqual({ emails: ['a@x.example', 'b@x.example'], dryRun: true });
-    server.replies.set(key, { data: ['Roles removed.', 'Not found: no account has this email.'] });
+    server.replies.set(key, {
+      data: ['Roles removed.', 'No vendor account of your organizations has this email.'],
+    });
     await userEvent.click(screen.getByRole('button', { name: 'Terminate Users' }));
     const dialog = await screen.findByRole('dialog');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm termination' }));

@@ -66,7 +66,7 @@ describe.each(testDatabaseKinds)('password change and reset link on %s', (kind) 
       .select('id_hash')
       .where('account_id', '=', id)
       .orderBy('created_at')
-      .executeTakeFirstOrThrow())!.id_hash;
+      .executeTakeFirstOrThrow()).id_hash;
     const account = (await findAccountById(t.ctx.db, id))!;
     await t.ctx.db.transaction().execute((tx) =>
       sendResetLink(tx, t.ctx, {

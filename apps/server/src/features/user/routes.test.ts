@@ -218,10 +218,10 @@ describe.each(testDatabaseKinds)('GET /api/user on %s', (kind) => {
         vendor.get('/api/user'),
       ]);
       expect(spy).toHaveBeenCalledTimes(1);
-      expect(a!.json()).toMatchObject({ username: 'vendorone', orgs: ['Acme Imaging', 'Zeta Scanners'] });
-      expect(b!.json()).toMatchObject({ username: 'brmone', orgs: ['Globex Health IT', 'Zeta Scanners'] });
-      expect(c!.statusCode).toBe(401);
-      expect(d!.json()).toMatchObject({ username: 'vendorone' });
+      expect(a.json()).toMatchObject({ username: 'vendorone', orgs: ['Acme Imaging', 'Zeta Scanners'] });
+      expect(b.json()).toMatchObject({ username: 'brmone', orgs: ['Globex Health IT', 'Zeta Scanners'] });
+      expect(c.statusCode).toBe(401);
+      expect(d.json()).toMatchObject({ username: 'vendorone' });
     } finally {
       spy.mockRestore();
     }

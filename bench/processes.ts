@@ -14,7 +14,7 @@ export interface Running {
   /** Resident set size now, in MB. */
   rssMb(): number;
   /** User + system CPU time the process has used so far, in ms. */
-  cpuMs(): number;
+  cpuMs: () => number;
   stop(): Promise<void>;
 }
 

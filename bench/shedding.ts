@@ -23,7 +23,7 @@ const result = await new Promise<autocannon.Result>((resolve, reject) => {
         'x-pra-api-call': 'true',
       },
     },
-    (error, finished) => (error ? reject(error) : resolve(finished)),
+    (error: Error | null, finished) => (error ? reject(error) : resolve(finished)),
   );
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);

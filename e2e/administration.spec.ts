@@ -116,7 +116,7 @@ test('an admin sets up an organization and its new BRM, who approves a vendor; t
     page.waitForEvent('download'),
     page.getByRole('link', { name: 'Download CSV' }).click(),
   ]);
-  const csv = readFileSync((await download.path())!, 'utf8');
+  const csv = readFileSync(await download.path(), 'utf8');
   expect(csv.split('\r\n')[0]).toBe(
     'occurredAt,action,outcome,actor,target,organization,clientAddress,details',
   );

@@ -378,7 +378,7 @@ export function loadConfigFromEnvironment(): Config {
 /** The README's configuration table, generated from the schema. */
 export function configurationTable(): string {
   const rows = Object.entries(settingsSchema.shape).map(([name, schema]) => {
-    const def = (schema as z.ZodType).def as { defaultValue?: unknown };
+    const def = (schema as z.ZodType).def as { defaultValue?: string | number | boolean | string[] };
     const value = def.defaultValue;
     const shown = value === undefined ? '' : `\`${Array.isArray(value) ? value.join(',') : String(value)}\``;
     return `| \`${name}\` | ${shown} | ${(schema as z.ZodType).description ?? ''} |`;

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import pino, { type LoggerOptions } from 'pino';
 import { buildApp } from './app';
 import { loggerOptions } from './platform/logger';
@@ -123,6 +124,9 @@ export function reportStartFailure(error: unknown): never {
   process.stderr.write(
     `PRA Portal failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
   );
-  if (error instanceof Error && error.cause) process.stderr.write(`  cause: ${String(error.cause)}\n`);
+  if (error instanceof Error && error.cause)
+    process.stderr.write(
+      `  cause: ${error.cause instanceof Error ? String(error.cause) : inspect(error.cause)}\n`,
+    );
   process.exit(1);
 }

@@ -30,7 +30,9 @@ if (container.firstElementChild) {
     void import('./app/sign-out').then(({ signOut }) => signOut());
   };
   container.addEventListener('click', earlySignOut);
-  const parts = preloadRoutes(appRoutes, history.location.pathname).map((route) => route.preload?.());
+  const parts = preloadRoutes(appRoutes, history.location.pathname).flatMap(
+    (route) => route.preload?.() ?? [],
+  );
   void Promise.all(parts).finally(() =>
     startTransition(() => {
       container.removeEventListener('click', earlySignOut);

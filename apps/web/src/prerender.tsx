@@ -43,7 +43,7 @@ export const welcomeModules = [
 
 async function renderPage(path: string, fill: (client: ReturnType<typeof createQueryClient>) => void) {
   // Lazy parts must be in before rendering: renderToString does not wait for them.
-  await Promise.all((matchRoutes(appRoutes, path) ?? []).map((route) => route.preload?.()));
+  await Promise.all((matchRoutes(appRoutes, path) ?? []).flatMap((route) => route.preload?.() ?? []));
   const client = createQueryClient();
   client.setQueryData(queryKeys.csrf, 'prerendered');
   client.setQueryData(queryKeys.systemMessage, {

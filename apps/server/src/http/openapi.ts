@@ -52,7 +52,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
       const described = zodTransform({
         ...input,
         schema: { ...schema, response: { ...response, '4XX': errorEnvelope, '5XX': errorEnvelope } },
-      } as TransformInput);
+      });
       const out = described.schema as { response: Record<string, unknown> };
       if (!Object.keys(response).some((code) => /^[23]/.test(code))) {
         out.response = { ...plainSuccess(input.url), ...out.response };

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../test/support/databases';
+import { spyOnQueries } from '../../test/support/query-spy';
 import { createAccount } from '../../test/support/sign-in';
 import { createTestApp, TEST_SECRET, type TestApp } from '../../test/support/test-app';
-import { insertSession } from './session';
+import { insertSession, type Session } from './session';
 import { selectLiveSession } from './session-queries';
 
 describe.each(testDatabaseKinds)('the per-request session lookup on %s', (kind) => {
@@ -13,6 +14,49 @@ describe.each(testDatabaseKinds)('the per-request session lookup on %s', (kind) 
     accountId = await createAccount(t, { username: 'batchvendor' });
   });
   afterAll(async () => t?.close());
+
+  async function sessionOf(id: string): Promise<Session> {
+    const { session } = await insertSession(t.ctx.db, TEST_SECRET, {
+      accountId: id,
+      lifetimeMs: 60_000,
+      clientAddress: '198.51.100.7',
+      userAgent: 'test',
+      data: {},
+    });
+    return session;
+  }
+
+  it('answers the lookups of one turn with one query, each with its own session', async () => {
+    const adminId = await createAccount(t, { username: 'batchadmin', type: 'employee', isAdmin: true });
+    const disabledId = await createAccount(t, { username: 'batchdisabled', status: 'disabled' });
+    await t.ctx.db.insertInto('organizations').values({ name: 'Batch Org', is_active: true }).execute();
+    const vendor = await sessionOf(accountId);
+    const admin = await sessionOf(adminId);
+    const disabled = await sessionOf(disabledId);
+    const lookups = [admin, vendor, disabled, vendor, admin].map((s) => s.idHash).concat('unknownhash');
+    const spy = spyOnQueries(kind);
+    try {
+      spy.mockClear();
+      const rows = await Promise.all(
+        lookups.map((idHash) => selectLiveSession(t.ctx.db, idHash, { organizations: true })),
+      );
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(
+        rows.map(
+          (row) => row && [row.idHash, row.accountId, row.account?.username ?? null, row.organizations],
+        ),
+      ).toEqual([
+        [admin.idHash, adminId, 'batchadmin', ['Batch Org']],
+        [vendor.idHash, accountId, 'batchvendor', []],
+        [disabled.idHash, disabledId, null, null],
+        [vendor.idHash, accountId, 'batchvendor', []],
+        [admin.idHash, adminId, 'batchadmin', ['Batch Org']],
+        null,
+      ]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 
   it('answers the lookups of one turn together, each request with objects of its own', async () => {
     const { session } = await insertSession(t.ctx.db, TEST_SECRET, {
@@ -42,6 +86,13 @@ describe.each(testDatabaseKinds)('the per-request session lookup on %s', (kind) 
   });
 
   it('refuses a malformed id hash without a query', async () => {
-    expect(await selectLiveSession(t.ctx.db, "x' or '1'='1", { organizations: false })).toBeNull();
+    const spy = spyOnQueries(kind);
+    try {
+      spy.mockClear();
+      expect(await selectLiveSession(t.ctx.db, "x' or '1'='1", { organizations: false })).toBeNull();
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -172,6 +172,7 @@ function flush(db: Db, text: string, organizations: boolean): void {
   if (!queue?.length) return;
   const batch = queue.splice(0, MAX_BATCH);
   if (queue.length) setImmediate(() => flush(db, text, organizations));
+  // Fire and forget: runBatch settles every lookup of the batch itself, a failed query included.
   void runBatch(db, text, organizations, batch);
 }
 
@@ -191,7 +192,7 @@ export function selectLiveSession(
   if (!idHashPattern.test(idHash)) return Promise.resolve(null);
   const text = options.organizations ? withOrganizations : withoutOrganizations;
   let perText = queues.get(db);
-  if (!perText) queues.set(db, (perText = new Map()));
+  if (!perText) queues.set(db, (perText = new Map<string, Waiting[]>()));
   let queue = perText.get(text);
   if (!queue) perText.set(text, (queue = []));
   const scheduled = queue.length > 0;

@@ -61,12 +61,14 @@ describe.each(testDatabaseKinds)('password change and reset link on %s', (kind) 
     const id = await createAccount(t, { username: 'keeper' });
     const kept = await signInAs(t, 'keeper');
     const other = await signInAs(t, 'keeper');
-    const keptHash = (await t.ctx.db
-      .selectFrom('sessions')
-      .select('id_hash')
-      .where('account_id', '=', id)
-      .orderBy('created_at')
-      .executeTakeFirstOrThrow())!.id_hash;
+    const keptHash = (
+      await t.ctx.db
+        .selectFrom('sessions')
+        .select('id_hash')
+        .where('account_id', '=', id)
+        .orderBy('created_at')
+        .executeTakeFirstOrThrow()
+    ).id_hash;
     const account = (await findAccountById(t.ctx.db, id))!;
     await t.ctx.db.transaction().execute((tx) =>
       sendResetLink(tx, t.ctx, {

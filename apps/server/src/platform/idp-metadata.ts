@@ -24,7 +24,7 @@ function parseIdpMetadata(xml: string): IdpDescription {
   if (/<!DOCTYPE/i.test(xml)) throw new Error('IdP metadata must not contain a DOCTYPE');
   const doc = new DOMParser().parseFromString(xml, 'text/xml');
   const text = (expr: string) => {
-    const nodes = select(expr, doc as unknown as Node) as Node[];
+    const nodes = select(expr, doc) as Node[];
     return nodes.map((n) => (n.nodeValue ?? n.textContent ?? '').trim()).filter(Boolean);
   };
   const entityId = text('/md:EntityDescriptor/@entityID')[0];

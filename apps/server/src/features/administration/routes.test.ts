@@ -123,7 +123,7 @@ describe.each(testDatabaseKinds)('admin API on %s', (kind) => {
     expect(offered.json()).toEqual(expect.arrayContaining(['Acme Imaging', 'Northwind']));
     const removed = await admin.send(
       'DELETE',
-      path(adminApi.organizationDomain, { id: ids.northwind!, domain: 'acme.example' }),
+      path(adminApi.organizationDomain, { id: ids.northwind, domain: 'acme.example' }),
     );
     expect(removed.statusCode).toBe(200);
   });

@@ -44,6 +44,8 @@ export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
       bodyLimit: ACS_BODY_LIMIT,
       schema: { body: acsBody },
       // Every failure here is a browser on a form post: send it to the failure page, never JSON.
+      // fastify awaits a returned promise here as from any handler; the option's type says void.
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises
       async errorHandler(error, request, reply) {
         const reason = (error instanceof SignInRefused ? error.message : (error.code ?? error.name)).slice(
           0,

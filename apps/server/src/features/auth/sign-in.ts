@@ -36,7 +36,7 @@ export interface SignInResult {
 
 function attribute(profile: Record<string, unknown>, name: string): string {
   const value = profile[name];
-  const first = Array.isArray(value) ? value[0] : value;
+  const first: unknown = Array.isArray(value) ? value[0] : value;
   return typeof first === 'string' ? first.trim() : '';
 }
 

@@ -1,8 +1,7 @@
-import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { testDatabaseKinds } from '../../../test/support/databases';
+import { spyOnQueries } from '../../../test/support/query-spy';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
 import { hashSessionId } from '../../http/session';
@@ -176,9 +175,7 @@ describe.each(testDatabaseKinds)('GET /api/user on %s', (kind) => {
 
   it('costs one database round trip: session, account and organizations in one query', async () => {
     const client = await signInAs(t, 'brmone');
-    // Every statement of either engine passes through one of these two methods.
-    const spy =
-      kind === 'pglite' ? vi.spyOn(PGlite.prototype, 'query') : vi.spyOn(pg.Client.prototype, 'query');
+    const spy = spyOnQueries(kind);
     try {
       spy.mockClear();
       const res = await client.get('/api/user');
@@ -207,8 +204,7 @@ describe.each(testDatabaseKinds)('GET /api/user on %s', (kind) => {
       .set({ revoked_at: new Date() })
       .where('id_hash', '=', hashSessionId(rawId))
       .execute();
-    const spy =
-      kind === 'pglite' ? vi.spyOn(PGlite.prototype, 'query') : vi.spyOn(pg.Client.prototype, 'query');
+    const spy = spyOnQueries(kind);
     try {
       spy.mockClear();
       const [a, b, c, d] = await Promise.all([
@@ -218,10 +214,10 @@ describe.each(testDatabaseKinds)('GET /api/user on %s', (kind) => {
         vendor.get('/api/user'),
       ]);
       expect(spy).toHaveBeenCalledTimes(1);
-      expect(a!.json()).toMatchObject({ username: 'vendorone', orgs: ['Acme Imaging', 'Zeta Scanners'] });
-      expect(b!.json()).toMatchObject({ username: 'brmone', orgs: ['Globex Health IT', 'Zeta Scanners'] });
-      expect(c!.statusCode).toBe(401);
-      expect(d!.json()).toMatchObject({ username: 'vendorone' });
+      expect(a.json()).toMatchObject({ username: 'vendorone', orgs: ['Acme Imaging', 'Zeta Scanners'] });
+      expect(b.json()).toMatchObject({ username: 'brmone', orgs: ['Globex Health IT', 'Zeta Scanners'] });
+      expect(c.statusCode).toBe(401);
+      expect(d.json()).toMatchObject({ username: 'vendorone' });
     } finally {
       spy.mockRestore();
     }

@@ -24,7 +24,7 @@ function parse(to: string, state: unknown): RouterLocation {
 function listenerSet() {
   const listeners = new Set<(action: NavigationAction) => void>();
   return {
-    subscribe(listener: (action: NavigationAction) => void) {
+    subscribe: (listener: (action: NavigationAction) => void) => {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },

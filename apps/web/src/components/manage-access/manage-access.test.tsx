@@ -57,7 +57,7 @@ describe('ManageAccess', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Add Org 12' }));
     await user.type(screen.getByLabelText('Filter by name'), '01');
     await user.click(screen.getByRole('button', { name: 'Add Org 01' }));
-    const submit = screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement;
+    const submit = screen.getByRole<HTMLButtonElement>('button', { name: 'Submit' });
     expect(submit.disabled).toBe(true);
     await user.type(screen.getByLabelText('Justification'), 'New support contract');
     await user.click(submit);

@@ -44,8 +44,12 @@ export function IdentifyStep({ onIdentified }: { onIdentified: (result: Identify
   });
   const canGoNext = isValid && !identify.isPending;
 
+  // handleSubmit's promise rejects only if its callback throws; mutate never does (its failure is the mutation's error).
   return (
-    <Form noValidate onSubmit={handleSubmit((body) => canGoNext && identify.mutate(body))}>
+    <Form
+      noValidate
+      onSubmit={(event) => void handleSubmit((body) => canGoNext && identify.mutate(body))(event)}
+    >
       <p>Enter your username and the email address of your account.</p>
       <TextField
         label="Username"

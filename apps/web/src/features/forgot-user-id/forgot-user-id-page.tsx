@@ -52,8 +52,12 @@ function SearchForm({ onFound }: { onFound: (user: AccountSummary) => void }) {
   const problem = notFound ?? (search.error ? search.error.message || UNKNOWN_ERROR : undefined);
   const canSearch = isTouched && isValid && !search.isPending;
 
+  // handleSubmit's promise rejects only if its callback throws; mutate never does (its failure is the mutation's error).
   return (
-    <Form noValidate onSubmit={handleSubmit((body) => canSearch && search.mutate(body))}>
+    <Form
+      noValidate
+      onSubmit={(event) => void handleSubmit((body) => canSearch && search.mutate(body))(event)}
+    >
       <p>Enter your first name, last name and the email address of your account to find your user ID.</p>
       <TextField
         label="First Name"

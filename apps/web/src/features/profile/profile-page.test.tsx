@@ -27,7 +27,7 @@ async function fillAndSubmit(current: string) {
   await user.type(await screen.findByLabelText('Current Password'), current);
   await user.type(screen.getByLabelText('New Password'), GOOD_PASSWORD);
   await user.type(screen.getByLabelText('Confirm Password'), GOOD_PASSWORD);
-  const submit = screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement;
+  const submit = screen.getByRole<HTMLButtonElement>('button', { name: 'Submit' });
   await waitFor(() => expect(submit.disabled).toBe(false));
   await user.click(submit);
 }
@@ -48,9 +48,7 @@ describe('Manage Profile', { timeout: 20_000 }, () => {
     });
     // The current password never goes into a URL or a body.
     expect(server.requests.some((r) => r.key.includes('Old-Password-1'))).toBe(false);
-    await waitFor(() =>
-      expect((screen.getByLabelText('Current Password') as HTMLInputElement).value).toBe(''),
-    );
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Current Password').value).toBe(''));
   });
 
   it('says so when the current password is wrong, and changes nothing', async () => {
@@ -80,7 +78,7 @@ describe('Manage Profile', { timeout: 20_000 }, () => {
     await user.click(await screen.findByLabelText('Current Password'));
     await user.tab();
     expect(screen.getByText('Current password is required')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Submit' }).disabled).toBe(true);
   });
 
   it('sends a BRM to /welcome', async () => {

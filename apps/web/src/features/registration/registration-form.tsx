@@ -85,8 +85,12 @@ export function RegistrationForm({ user, isOnBehalf, onRegistered }: Registratio
     (isOnBehalf || hasAgreed) &&
     !submit.isPending;
 
+  // handleSubmit's promise rejects only if its callback throws; mutate never does (its failure is the mutation's error).
   return (
-    <Form noValidate onSubmit={handleSubmit((body) => canRegister && submit.mutate(body))}>
+    <Form
+      noValidate
+      onSubmit={(event) => void handleSubmit((body) => canRegister && submit.mutate(body))(event)}
+    >
       {submitError && (
         <Alert variant="danger" role="alert">
           {submitError}

@@ -54,11 +54,14 @@ async function loadOnce(
   let shed = 0;
   let other = 0;
   await new Promise<void>((resolve, reject) => {
-    const instance = autocannon({ url, headers, duration, ...loads[shape] }, (error, result) => {
-      if (error) return reject(error);
-      other += result.errors; // given up (timeouts) or failed
-      resolve();
-    });
+    const instance = autocannon(
+      { url, headers, duration, ...loads[shape] },
+      (error: Error | null, result) => {
+        if (error) return reject(error);
+        other += result.errors; // given up (timeouts) or failed
+        resolve();
+      },
+    );
     instance.on('response', (_client, status, _bytes, ms) => {
       if (status === 200) served.push(ms);
       else if (status === 503) shed += 1;

@@ -69,7 +69,7 @@ try {
             { method: 'GET', path: '/api/csrf', headers: { 'x-pra-api-call': 'true' } },
           ],
         },
-        (error) => (error ? reject(error) : resolve()),
+        (error: Error | null) => (error ? reject(error) : resolve()),
       );
       load.on('response', () => (requests += 1));
     });

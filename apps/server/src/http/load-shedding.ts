@@ -99,7 +99,7 @@ type Counted = FastifyRequest & { [counted]?: boolean };
 export async function registerLoadShedding(
   app: FastifyInstance,
   ctx: AppContext,
-): Promise<{ settled(): boolean }> {
+): Promise<{ settled: () => boolean }> {
   const always = { settled: () => true };
   // The embedded database runs on the event loop itself: its own work is the lag, and one process
   // serving a trial has nothing to shed for.

@@ -110,7 +110,7 @@ describe.each(testDatabaseKinds)('demo data on %s', (kind) => {
       for (const account of accounts) {
         expect(account.earlier, account.username).toBe(account.password_hash);
       }
-      expect(await verifyPassword(accounts[0]!.earlier!, 'Demo-History-Pass-7')).toBe(true);
+      expect(await verifyPassword(accounts[0]!.earlier, 'Demo-History-Pass-7')).toBe(true);
     } finally {
       await handle.close();
     }

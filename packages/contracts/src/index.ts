@@ -16,3 +16,4 @@ export * from './terminate-vendors';
 export * from './access';
 export * from './profile';
 export * from './recovery';
+export * from './factors';

@@ -208,7 +208,7 @@ export interface AuthenticatorsTable {
   account_id: string;
   nickname: string;
   key_hash: string;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
   last_seen_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
 }

@@ -21,7 +21,8 @@ export interface MfaProvider {
   /**
    * Sends a push to the account's device and waits for the answer: `success` (approved),
    * `failure` (denied, or no device can receive pushes), `timeout` (no answer in time, or the
-   * signal aborted the wait: the push is then withdrawn from the device).
+   * signal aborted the wait: the push is then withdrawn from the device), `recentDevice` (a
+   * password reset approved by a device added less than 24 hours ago: not enough by itself).
    */
   push(request: PushRequest): Promise<PushOutcome>;
 }
@@ -42,7 +43,7 @@ export interface PushRequest {
   signal: AbortSignal;
 }
 
-export type PushOutcome = 'success' | 'failure' | 'timeout';
+export type PushOutcome = 'success' | 'failure' | 'timeout' | 'recentDevice';
 
 /** The configured provider. Only the built-in one exists today. */
 export function mfaProvider(ctx: AppContext): MfaProvider {

@@ -175,6 +175,12 @@ function StatusView({
           <p className="small text-body-secondary">Changes in {status.secondsLeft} seconds.</p>
         </section>
       )}
+      {status.passcodeFrom && (
+        <p className="small text-body-secondary">
+          Passcodes show here from {new Date(status.passcodeFrom).toLocaleString()}: for its first 24 hours a
+          newly paired phone cannot approve a password reset by itself.
+        </p>
+      )}
       <Button variant="outline-secondary" size="sm" onClick={onForget}>
         Forget This Device
       </Button>

@@ -1,0 +1,81 @@
+import { useId } from 'react';
+import Form from 'react-bootstrap/Form';
+import { factorMessages } from '@pra/contracts/factors';
+import { confirmOwner } from '../../api/authenticator';
+
+/** What the owner types to confirm a change of its second factors. */
+export interface OwnerProof {
+  password: string;
+  passcode: string;
+}
+
+export const emptyOwnerProof: OwnerProof = { password: '', passcode: '' };
+
+/** Whether the proof can be sent: a password, and a 6-digit passcode when one is asked for. */
+export function isOwnerProofComplete(proof: OwnerProof, needsPasscode: boolean): boolean {
+  return proof.password.length > 0 && (!needsPasscode || /^\d{6}$/.test(proof.passcode.trim()));
+}
+
+/** A refused confirmation, with the words to show. */
+export class OwnerNotConfirmed extends Error {}
+
+/**
+ * Confirms the owner (POST /api/user/authenticator/confirm), then makes the change the
+ * confirmation allows; a wrong password or passcode throws `OwnerNotConfirmed` and changes nothing.
+ */
+export async function whenOwnerConfirmed<T>(
+  proof: OwnerProof,
+  needsPasscode: boolean,
+  change: () => Promise<T>,
+): Promise<T> {
+  const { result } = await confirmOwner({
+    password: proof.password,
+    ...(needsPasscode ? { passcode: proof.passcode.trim() } : {}),
+  });
+  if (result === 'authenticationFailure') throw new OwnerNotConfirmed(factorMessages.passwordIncorrect);
+  if (result === 'invalidCode') throw new OwnerNotConfirmed(factorMessages.passcodeInvalid);
+  return change();
+}
+
+/** The password and (when the account has an authenticator) passcode fields of a confirmation. */
+export function OwnerConfirmationFields({
+  proof,
+  needsPasscode,
+  disabled,
+  onChange,
+}: {
+  proof: OwnerProof;
+  needsPasscode: boolean;
+  disabled: boolean;
+  onChange: (proof: OwnerProof) => void;
+}) {
+  const id = useId();
+  return (
+    <fieldset className="mb-2" disabled={disabled}>
+      <legend className="fs-6 fw-semibold">Confirm it is you</legend>
+      <Form.Group className="mb-2" controlId={`${id}-password`}>
+        <Form.Label>Your password</Form.Label>
+        <Form.Control
+          type="password"
+          autoComplete="current-password"
+          value={proof.password}
+          onChange={(event) => onChange({ ...proof, password: event.target.value })}
+        />
+      </Form.Group>
+      {needsPasscode && (
+        <Form.Group className="mb-2" controlId={`${id}-passcode`}>
+          <Form.Label>Passcode from your authenticator app</Form.Label>
+          <Form.Control
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            value={proof.passcode}
+            aria-describedby={`${id}-passcode-help`}
+            onChange={(event) => onChange({ ...proof, passcode: event.target.value })}
+          />
+          <Form.Text id={`${id}-passcode-help`}>The 6 digits your authenticator app shows now.</Form.Text>
+        </Form.Group>
+      )}
+    </fieldset>
+  );
+}

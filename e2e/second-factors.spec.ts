@@ -29,7 +29,7 @@ async function pairPhone(page: Page, nickname: string) {
   const mail = await waitForMail(
     page.request,
     VENDOR.email,
-    /a phone was added to your account/,
+    /new phone added to your account/,
     nickname,
     since,
   );
@@ -88,6 +88,6 @@ test('pairing a phone needs the password and a passcode, mails the owner, keeps 
   await expect(page.getByText('Phone removed. We emailed you about it.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Remove Work phone', exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Remove Spare phone', exact: true })).toBeVisible();
-  await waitForMail(page.request, VENDOR.email, /a phone was removed from your account/, 'Work phone', since);
+  await waitForMail(page.request, VENDOR.email, /phone removed from your account/, 'Work phone', since);
   await logOut(page);
 });

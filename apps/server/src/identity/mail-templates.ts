@@ -209,8 +209,8 @@ export function factorChangedMail(
     site,
     added ? 'factor-added' : 'factor-removed',
     added
-      ? `${site.hospitalName} PRA Portal: a ${p.kind} was added to your account`
-      : `${site.hospitalName} PRA Portal: a ${p.kind} was removed from your account`,
+      ? `${site.hospitalName} PRA Portal: new ${p.kind} added to your account`
+      : `${site.hospitalName} PRA Portal: ${p.kind} removed from your account`,
     [
       para(`Hello ${p.firstName},`),
       para(

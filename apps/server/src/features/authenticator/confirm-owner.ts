@@ -6,10 +6,24 @@ import { recordAudit } from '../../identity/audit';
 import { checkCurrentPassword } from '../../identity/current-password';
 import { mfaProvider } from '../../identity/mfa/provider';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
-import { FACTOR_CONFIRMATION_KEY, type FactorConfirmation } from './queries';
+import { FACTOR_CONFIRMATION_KEY, listAuthenticators, type FactorConfirmation } from './queries';
 
 /** Passcodes tried for a confirmation per account in a window (the password has its own limits). */
 const PASSCODE_LIMIT: RateLimitRule = { limit: 5, windowSeconds: 900 };
+
+/**
+ * Whether the account has a second factor a confirmation must prove: an enrolled authenticator
+ * (its passcode proves it) or a paired phone. A phone without an authenticator app (not made by
+ * the built-in IdP, which enrols the app first) cannot give a passcode, so such an account cannot
+ * confirm: safer than letting the password alone change its factors.
+ */
+export async function hasSecondFactor(ctx: AppContext, accountId: string): Promise<boolean> {
+  const [device, phones] = await Promise.all([
+    mfaProvider(ctx).device(accountId),
+    listAuthenticators(ctx.db, accountId),
+  ]);
+  return device !== null || phones.length > 0;
+}
 
 /**
  * POST /api/user/authenticator/confirm: the owner, fresh, in this session, before a factor is
@@ -41,7 +55,7 @@ export async function confirmOwner(options: {
     return 'authenticationFailure';
   }
   const provider = mfaProvider(ctx);
-  if (await provider.device(account.id)) {
+  if (await hasSecondFactor(ctx, account.id)) {
     await enforceRateLimit(ctx.db, `factor-confirm-passcode:${account.id}`, PASSCODE_LIMIT);
     const passcode = options.passcode;
     if (!passcode || (await provider.verifyPasscode(account.id, passcode)) !== 'success') {

@@ -164,6 +164,25 @@ describe.each(testDatabaseKinds)('authenticator on %s', (kind) => {
     expect((await v.browser.post(PAIR, { nickname: 'Late' })).statusCode).toBe(403);
   });
 
+  it('without any factor the password alone confirms; once a phone is paired, the password alone no longer does', async () => {
+    serial += 1;
+    const username = `nofactor${serial}`;
+    const id = await createAccount(t, { username });
+    const browser = await signInAs(t, username);
+    expect((await browser.get(LIST)).json()).toEqual({ needsPasscode: false, authenticators: [] });
+    expect((await browser.post(CONFIRM, { password: TEST_PASSWORD })).json()).toEqual({ result: 'success' });
+    expect((await browser.post(PAIR, { nickname: 'First phone' })).statusCode).toBe(200);
+    expect((await browser.get(LIST)).json().needsPasscode).toBe(true);
+    expect((await browser.post(CONFIRM, { password: TEST_PASSWORD })).json()).toEqual({
+      result: 'invalidCode',
+    });
+    expect((await browser.post(CONFIRM, { password: TEST_PASSWORD, passcode: '123456' })).json()).toEqual({
+      result: 'invalidCode',
+    });
+    expect((await browser.post(PAIR, { nickname: 'Second phone' })).statusCode).toBe(403);
+    expect((await liveAuthenticators(id)).map((r) => r.nickname)).toEqual(['First phone']);
+  });
+
   it('a second phone is added beside the first; removing one is its own confirmed action', async () => {
     const v = await signedInVendor();
     const first = await pair(v, 'First phone');
@@ -204,7 +223,7 @@ describe.each(testDatabaseKinds)('authenticator on %s', (kind) => {
     await pair(v, 'Work phone');
     const added = await mailboxOf(v.email);
     expect(added).toHaveLength(1);
-    expect(added[0]!.subject).toContain('a phone was added to your account');
+    expect(added[0]!.subject).toContain('new phone added to your account');
     expect(added[0]!.text).toContain(`The phone "Work phone" was added to your account ${v.username}`);
     expect(added[0]!.text).toContain('If this wasn’t you');
     expect(added[0]!.text).toContain('remove the phone under Manage Profile, change your password');
@@ -213,7 +232,7 @@ describe.each(testDatabaseKinds)('authenticator on %s', (kind) => {
     await v.browser.post(REMOVE, { id });
     const after = await mailboxOf(v.email);
     expect(after).toHaveLength(2);
-    expect(after[0]!.subject).toContain('a phone was removed from your account');
+    expect(after[0]!.subject).toContain('phone removed from your account');
     expect(after[0]!.text).toContain('If this wasn’t you');
   });
 

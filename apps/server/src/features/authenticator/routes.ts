@@ -19,12 +19,11 @@ import { AppError } from '../../platform/app-error';
 import { createGuards } from '../../http/guards';
 import { recordAudit } from '../../identity/audit';
 import { answerPush, authenticatorByKey, pendingPushes, touchAuthenticator } from '../../identity/mfa/push';
-import { mfaProvider } from '../../identity/mfa/provider';
 import { currentTotp } from '../../identity/mfa/totp';
 import { findConfirmedDevice } from '../../identity/mfa/totp-device';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import { addAuthenticator, removeAuthenticator } from './change-authenticators';
-import { confirmOwner } from './confirm-owner';
+import { confirmOwner, hasSecondFactor } from './confirm-owner';
 import { listAuthenticators } from './queries';
 
 /** The phone polls every few seconds; a guesser of device keys gets nowhere at this rate either. */
@@ -70,12 +69,12 @@ export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app
     { schema: { response: { 200: pairedAuthenticators } }, preHandler: [guards.requireLogin] },
     async (request) => {
       const accountId = request.account!.id;
-      const [rows, device] = await Promise.all([
+      const [rows, needsPasscode] = await Promise.all([
         listAuthenticators(ctx.db, accountId),
-        mfaProvider(ctx).device(accountId),
+        hasSecondFactor(ctx, accountId),
       ]);
       return {
-        needsPasscode: device !== null,
+        needsPasscode,
         authenticators: rows.map((row) => ({
           id: row.id,
           nickname: row.nickname,

@@ -39,6 +39,7 @@ async function pairPhone(page: Page, nickname: string) {
 
 test('pairing a phone needs the password and a passcode, mails the owner, keeps the first phone; removing one is confirmed', async ({
   page,
+  browser,
 }) => {
   await signInFromHome(page, VENDOR.username);
 
@@ -70,24 +71,37 @@ test('pairing a phone needs the password and a passcode, mails the owner, keeps 
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByText('Work phone', { exact: false })).toBeVisible();
 
-  // A second phone is added beside the first.
+  // A second phone is added beside the first; a phone-sized page opens its pairing link.
   await pairPhone(page, 'Spare phone');
+  await page.getByText('Cannot scan the code?').click();
+  const pairingUrl = await page.getByRole('link', { name: /\/authenticator#key=/ }).getAttribute('href');
+  const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const phone = await phoneContext.newPage();
+  await phone.goto(pairingUrl!);
+  await expect(phone.getByText(/Paired as Spare phone for dreyes/)).toBeVisible();
+  await expect(phone.getByText(/Passcodes show here from/)).toBeVisible();
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('button', { name: 'Remove Work phone', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Remove Spare phone', exact: true })).toBeVisible();
   await expect(page.getByText(/cannot approve a password reset by itself yet/).first()).toBeVisible();
 
-  // Removing one is its own confirmed action.
+  // Removing one is its own confirmed action: the password, and this time a push the spare phone approves.
   await page.getByRole('button', { name: 'Remove Work phone', exact: true }).click();
   const removeForm = page.getByRole('form', { name: 'Remove Work phone' });
   await expect(removeForm.getByRole('button', { name: 'Remove Phone' })).toBeDisabled();
-  await confirmAsOwner(page, removeForm);
+  await removeForm
+    .getByLabel('Your password')
+    .fill(currentPassword(new URL(page.url()).origin, VENDOR.username));
+  await removeForm.getByLabel('By approving a request on a paired phone').check();
   await expectAccessible(page, 'removing a phone with the owner’s confirmation');
   const since = Date.now() - 1000;
   await removeForm.getByRole('button', { name: 'Remove Phone' }).click();
+  await expect(phone.getByRole('heading', { name: 'Phone pairing or removal request' })).toBeVisible();
+  await phone.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('Phone removed. We emailed you about it.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Remove Work phone', exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Remove Spare phone', exact: true })).toBeVisible();
   await waitForMail(page.request, VENDOR.email, /phone removed from your account/, 'Work phone', since);
+  await phoneContext.close();
   await logOut(page);
 });

@@ -6,18 +6,23 @@ import { inputText } from './text';
 /**
  * Second factors of the signed-in account (PRODUCT.md, "Second factors"). Adding or removing one
  * first needs POST /api/user/authenticator/confirm: the current password and, when the account
- * has a factor already, a passcode from it. A success marks the session for a few minutes; the
+ * has a factor already, a passcode from it or a push approved on a paired phone. A success marks the session for a few minutes; the
  * next change uses the mark up.
  */
 export const confirmOwnerBody = z.strictObject({
   password: inputText().min(1).max(1024),
   /** The 6-digit passcode of the enrolled authenticator; required when the account has one. */
   passcode: passcode.optional(),
+  /** Instead of the passcode: a push to a paired phone, approved there (the call waits for it). */
+  push: z.boolean().optional(),
 });
 export type ConfirmOwnerBody = z.infer<typeof confirmOwnerBody>;
 export const confirmOwnerResponse = z.object({
-  /** `authenticationFailure`: wrong password; `invalidCode`: wrong or missing passcode. */
-  result: z.enum(['success', 'authenticationFailure', 'invalidCode']),
+  /**
+   * `authenticationFailure`: wrong password; `invalidCode`: wrong or missing passcode;
+   * `pushNotApproved`: the push was denied, not answered in time, or there is no phone to ask.
+   */
+  result: z.enum(['success', 'authenticationFailure', 'invalidCode', 'pushNotApproved']),
 });
 export type ConfirmOwnerResponse = z.infer<typeof confirmOwnerResponse>;
 
@@ -52,6 +57,7 @@ export const factorMessages = {
   confirmFirst: 'Confirm your password and passcode first',
   passwordIncorrect: 'Current password is incorrect',
   passcodeInvalid: 'PingID code is not valid',
+  pushNotApproved: 'The request was not approved on your phone',
   notFound: 'This phone is not paired with your account',
   paired: 'Phone paired. We emailed you about it.',
   removed: 'Phone removed. We emailed you about it.',

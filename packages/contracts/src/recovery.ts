@@ -154,7 +154,8 @@ export const authenticatorStatus = z.object({
   requests: z.array(
     z.object({
       id: z.string(),
-      purpose: z.enum(['signin', 'reset']),
+      /** `factor`: the owner confirms pairing or removing a phone. */
+      purpose: z.enum(['signin', 'reset', 'factor']),
       clientAddress: z.string(),
       createdAt: z.string(),
     }),

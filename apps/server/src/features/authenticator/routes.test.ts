@@ -183,6 +183,38 @@ describe.each(testDatabaseKinds)('authenticator on %s', (kind) => {
     expect((await liveAuthenticators(id)).map((r) => r.nickname)).toEqual(['First phone']);
   });
 
+  it('a push approved on a paired phone confirms instead of the passcode; a denied one does not; a wrong password sends none', async () => {
+    const v = await signedInVendor();
+    const deviceKey = await pair(v, 'Work phone');
+    const client = await phone();
+    /** Confirms with a push while the phone answers it (with null: nobody looks at the phone). */
+    async function confirmByPush(password: string, approve: boolean | null) {
+      const answering = (async () => {
+        if (approve === null) return;
+        for (let i = 0; i < 60; i += 1) {
+          const { requests } = (await client.post(STATUS, { deviceKey })).json<{
+            requests: { id: string; purpose: string }[];
+          }>();
+          if (requests[0]) {
+            expect(requests[0].purpose).toBe('factor');
+            return client.post(ANSWER, { deviceKey, id: requests[0].id, approve });
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      })();
+      const res = await v.browser.post(CONFIRM, { password, push: true });
+      await answering;
+      return res.json<{ result: string }>().result;
+    }
+    expect(await confirmByPush('Wrong-Password-1', null)).toBe('authenticationFailure');
+    expect((await client.post(STATUS, { deviceKey })).json().requests).toEqual([]);
+    expect(await confirmByPush(TEST_PASSWORD, false)).toBe('pushNotApproved');
+    expect((await v.browser.post(PAIR, { nickname: 'Second phone' })).statusCode).toBe(403);
+    expect(await confirmByPush(TEST_PASSWORD, true)).toBe('success');
+    expect((await v.browser.post(PAIR, { nickname: 'Second phone' })).statusCode).toBe(200);
+    expect((await liveAuthenticators(v.id)).map((r) => r.nickname)).toEqual(['Work phone', 'Second phone']);
+  });
+
   it('a second phone is added beside the first; removing one is its own confirmed action', async () => {
     const v = await signedInVendor();
     const first = await pair(v, 'First phone');

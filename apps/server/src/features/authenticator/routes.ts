@@ -16,6 +16,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
+import { abortOnClose } from '../../http/abort-on-close';
 import { createGuards } from '../../http/guards';
 import { recordAudit } from '../../identity/audit';
 import { answerPush, authenticatorByKey, pendingPushes, touchAuthenticator } from '../../identity/mfa/push';
@@ -58,6 +59,8 @@ export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app
         session: request.session!,
         password: request.body.password,
         passcode: request.body.passcode,
+        push: request.body.push === true,
+        signal: abortOnClose(reply),
         clientAddress: request.ip,
       });
       return { result };

@@ -35,8 +35,8 @@ export interface MfaDevice {
 
 export interface PushRequest {
   account: { id: string; username: string };
-  /** What the person is asked to approve: a sign-in or a password reset. */
-  purpose: 'signin' | 'reset';
+  /** What the person is asked to approve: a sign-in, a password reset, a change of its factors. */
+  purpose: 'signin' | 'reset' | 'factor';
   /** Where the request came from, shown on the device so a person can spot a stranger's. */
   clientAddress: string;
   /** Aborted when the browser gives up (Cancel, a new attempt, a closed tab). */

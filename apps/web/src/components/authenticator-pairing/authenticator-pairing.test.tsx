@@ -86,4 +86,26 @@ describe('pairing and removing phones', { timeout: 20_000 }, () => {
       id: OLD_PHONE.id,
     });
   });
+
+  it('confirms by a push approved on a paired phone instead of the passcode', async () => {
+    const server = setup({
+      [`POST ${api.authenticatorConfirm}`]: { data: { result: 'success' } },
+      [`POST ${api.authenticatorRemove}`]: { data: { success: true } },
+    });
+    renderApp('/vendor/profile');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Remove Old phone' }));
+    const form = screen.getByRole('form', { name: 'Remove Old phone' });
+    await user.type(within(form).getByLabelText('Your password'), 'My-Password-1');
+    await user.click(within(form).getByLabelText('By approving a request on a paired phone'));
+    expect(within(form).queryByLabelText('Passcode from your authenticator app')).toBeNull();
+    await user.click(within(form).getByRole('button', { name: 'Remove Phone' }));
+    await waitFor(() =>
+      expect(server.requests.some((r) => r.key === `POST ${api.authenticatorRemove}`)).toBe(true),
+    );
+    expect(server.requests.find((r) => r.key === `POST ${api.authenticatorConfirm}`)?.data).toEqual({
+      password: 'My-Password-1',
+      push: true,
+    });
+  });
 });

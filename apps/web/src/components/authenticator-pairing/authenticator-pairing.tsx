@@ -108,6 +108,7 @@ export function AuthenticatorPairing() {
             <OwnerConfirmationFields
               proof={proof}
               needsPasscode={needsPasscode}
+              canPush={(list.data?.authenticators.length ?? 0) > 0}
               disabled={pair.isPending}
               onChange={setProof}
             />

@@ -7,13 +7,16 @@ import { confirmOwner } from '../../api/authenticator';
 export interface OwnerProof {
   password: string;
   passcode: string;
+  /** The second step: the passcode, or a push approved on a paired phone. */
+  method: 'passcode' | 'push';
 }
 
-export const emptyOwnerProof: OwnerProof = { password: '', passcode: '' };
+export const emptyOwnerProof: OwnerProof = { password: '', passcode: '', method: 'passcode' };
 
-/** Whether the proof can be sent: a password, and a 6-digit passcode when one is asked for. */
+/** Whether the proof can be sent: a password, and a 6-digit passcode (or a push) when one is asked for. */
 export function isOwnerProofComplete(proof: OwnerProof, needsPasscode: boolean): boolean {
-  return proof.password.length > 0 && (!needsPasscode || /^\d{6}$/.test(proof.passcode.trim()));
+  const secondStep = !needsPasscode || proof.method === 'push' || /^\d{6}$/.test(proof.passcode.trim());
+  return proof.password.length > 0 && secondStep;
 }
 
 /** A refused confirmation, with the words to show. */
@@ -28,12 +31,12 @@ export async function whenOwnerConfirmed<T>(
   needsPasscode: boolean,
   change: () => Promise<T>,
 ): Promise<T> {
-  const { result } = await confirmOwner({
-    password: proof.password,
-    ...(needsPasscode ? { passcode: proof.passcode.trim() } : {}),
-  });
+  const second =
+    proof.method === 'push' ? { push: true } : needsPasscode ? { passcode: proof.passcode.trim() } : {};
+  const { result } = await confirmOwner({ password: proof.password, ...second });
   if (result === 'authenticationFailure') throw new OwnerNotConfirmed(factorMessages.passwordIncorrect);
   if (result === 'invalidCode') throw new OwnerNotConfirmed(factorMessages.passcodeInvalid);
+  if (result === 'pushNotApproved') throw new OwnerNotConfirmed(factorMessages.pushNotApproved);
   return change();
 }
 
@@ -41,15 +44,19 @@ export async function whenOwnerConfirmed<T>(
 export function OwnerConfirmationFields({
   proof,
   needsPasscode,
+  canPush,
   disabled,
   onChange,
 }: {
   proof: OwnerProof;
   needsPasscode: boolean;
+  /** Whether a paired phone can approve a push instead of the passcode. */
+  canPush: boolean;
   disabled: boolean;
   onChange: (proof: OwnerProof) => void;
 }) {
   const id = useId();
+  const byPush = canPush && proof.method === 'push';
   return (
     <fieldset className="mb-2" disabled={disabled}>
       <legend className="fs-6 fw-semibold">Confirm it is you</legend>
@@ -62,7 +69,32 @@ export function OwnerConfirmationFields({
           onChange={(event) => onChange({ ...proof, password: event.target.value })}
         />
       </Form.Group>
-      {needsPasscode && (
+      {needsPasscode && canPush && (
+        <div className="mb-2" role="radiogroup" aria-label="How to confirm">
+          <Form.Check
+            type="radio"
+            id={`${id}-by-passcode`}
+            name={`${id}-method`}
+            label="With a passcode from my authenticator app"
+            checked={!byPush}
+            onChange={() => onChange({ ...proof, method: 'passcode' })}
+          />
+          <Form.Check
+            type="radio"
+            id={`${id}-by-push`}
+            name={`${id}-method`}
+            label="By approving a request on a paired phone"
+            checked={byPush}
+            onChange={() => onChange({ ...proof, method: 'push' })}
+          />
+        </div>
+      )}
+      {byPush && disabled && (
+        <p role="status" className="small">
+          Approve the request on your paired phone…
+        </p>
+      )}
+      {needsPasscode && !byPush && (
         <Form.Group className="mb-2" controlId={`${id}-passcode`}>
           <Form.Label>Passcode from your authenticator app</Form.Label>
           <Form.Control

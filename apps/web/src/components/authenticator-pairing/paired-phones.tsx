@@ -108,6 +108,7 @@ function RemovePhoneForm({
       <OwnerConfirmationFields
         proof={proof}
         needsPasscode={needsPasscode}
+        canPush
         disabled={remove.isPending}
         onChange={setProof}
       />

@@ -16,7 +16,11 @@ import './authenticator-page.css';
 /** How often the phone asks for new requests while the page is open. */
 const POLL_MS = 2000;
 
-const purposeText = { signin: 'Sign-in', reset: 'Password reset' } as const;
+const purposeText = {
+  signin: 'Sign-in',
+  reset: 'Password reset',
+  factor: 'Phone pairing or removal',
+} as const;
 
 /**
  * The built-in authenticator (/authenticator), made for a phone: once paired (device key in the

@@ -29,6 +29,18 @@ async function fillOwner(scope: HTMLElement) {
   return user;
 }
 
+/** Manage Profile with a confirmation and a removal that succeed, the Old phone's Remove form open. */
+async function openRemoveForm() {
+  const server = setup({
+    [`POST ${api.authenticatorConfirm}`]: { data: { result: 'success' } },
+    [`POST ${api.authenticatorRemove}`]: { data: { success: true } },
+  });
+  renderApp('/vendor/profile');
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('button', { name: 'Remove Old phone' }));
+  return { server, user, form: screen.getByRole('form', { name: 'Remove Old phone' }) };
+}
+
 describe('pairing and removing phones', { timeout: 20_000 }, () => {
   it('pairs one more phone only after the password and passcode confirm the owner', async () => {
     const server = setup({
@@ -68,14 +80,7 @@ describe('pairing and removing phones', { timeout: 20_000 }, () => {
   });
 
   it('removes a phone through a confirmation of its own', async () => {
-    const server = setup({
-      [`POST ${api.authenticatorConfirm}`]: { data: { result: 'success' } },
-      [`POST ${api.authenticatorRemove}`]: { data: { success: true } },
-    });
-    renderApp('/vendor/profile');
-    const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Remove Old phone' }));
-    const form = screen.getByRole('form', { name: 'Remove Old phone' });
+    const { server, user, form } = await openRemoveForm();
     const remove = within(form).getByRole('button', { name: 'Remove Phone' }) as HTMLButtonElement;
     expect(remove.disabled).toBe(true);
     await fillOwner(form);
@@ -88,14 +93,7 @@ describe('pairing and removing phones', { timeout: 20_000 }, () => {
   });
 
   it('confirms by a push approved on a paired phone instead of the passcode', async () => {
-    const server = setup({
-      [`POST ${api.authenticatorConfirm}`]: { data: { result: 'success' } },
-      [`POST ${api.authenticatorRemove}`]: { data: { success: true } },
-    });
-    renderApp('/vendor/profile');
-    const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Remove Old phone' }));
-    const form = screen.getByRole('form', { name: 'Remove Old phone' });
+    const { server, user, form } = await openRemoveForm();
     await user.type(within(form).getByLabelText('Your password'), 'My-Password-1');
     await user.click(within(form).getByLabelText('By approving a request on a paired phone'));
     expect(within(form).queryByLabelText('Passcode from your authenticator app')).toBeNull();

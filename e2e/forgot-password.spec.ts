@@ -158,6 +158,8 @@ test.describe('by push', () => {
   let phone: Page;
 
   test.beforeAll(async ({ browser }) => {
+    // Two passcodes (sign-in, then the pairing's confirmation), each may wait for a fresh step.
+    test.setTimeout(120_000);
     // The computer signs in and pairs; a second context, the size of a phone, plays the phone.
     const computerContext = await browser.newContext();
     const computer = await computerContext.newPage();

@@ -158,12 +158,20 @@ test.describe('by push', () => {
   let phone: Page;
 
   test.beforeAll(async ({ browser }) => {
+    // Two passcodes (sign-in, then the pairing's confirmation), each may wait for a fresh step.
+    test.setTimeout(120_000);
     // The computer signs in and pairs; a second context, the size of a phone, plays the phone.
     const computerContext = await browser.newContext();
     const computer = await computerContext.newPage();
     await signInFromHome(computer, VENDOR.username);
     await computer.goto('/authenticator');
+    // Pairing needs the owner: the password and a passcode of the enrolled authenticator.
+    const origin = new URL(computer.url()).origin;
     await computer.getByLabel('Phone nickname').fill('Jane’s phone');
+    await computer.getByLabel('Your password').fill(currentPassword(origin, VENDOR.username));
+    await computer
+      .getByLabel('Passcode from your authenticator app')
+      .fill(await enrolledPasscode(origin, VENDOR.username));
     await computer.getByRole('button', { name: 'Pair Phone' }).click();
     await expect(computer.getByRole('img', { name: /QR code that pairs your phone/ })).toBeVisible();
     await expectAccessible(computer, 'pairing QR code');
@@ -181,7 +189,8 @@ test.describe('by push', () => {
     // The key left the address bar; the phone keeps it in its storage.
     expect(phone.url()).not.toContain('#key=');
     await expect(phone.getByText('No requests are waiting.', { exact: false })).toBeVisible();
-    await expect(phone.getByText(/^\d{6}$/)).toBeVisible();
+    // A phone paired today is shown no passcode (it could approve a reset with it).
+    await expect(phone.getByText(/Passcodes show here from/)).toBeVisible();
     await expectAccessible(phone, '/authenticator on a phone');
   });
 
@@ -235,10 +244,26 @@ test.describe('by push', () => {
     await logOut(page);
   });
 
-  test('approved on the phone: the vendor sets a new password and signs in with it', async ({ page }) => {
+  test('approved on a phone paired today: the page asks for the emailed link too, which completes the reset', async ({
+    page,
+  }) => {
     await sendPush(page);
     await phone.getByRole('button', { name: 'Approve' }).click();
-    await expect(page.getByText('PingID push verification succeeded')).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'paired less than 24 hours ago' }).first(),
+    ).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Select a verification method' })).toBeVisible();
+    await expect(page.getByText('PingID push verification succeeded')).toHaveCount(0);
+    await expectAccessible(page, 'push approved by a phone paired today');
+    // A second reset mail of this run: wait for the new one, not the earlier test's.
+    const since = Date.now() - 1000;
+    await page.getByRole('button', { name: 'Send Password Reset Email' }).click();
+    await expect(page.getByRole('heading', { name: 'Password Reset Email Sent' })).toBeVisible();
+    const mail = await waitForMail(page.request, VENDOR.email, /reset your password/, '', since);
+    const link = /https?:\/\/\S+\/forgot-password\?code=[A-Z0-9-]+/.exec(mail.text)?.[0];
+    await page.goto(link!);
+    await expect(page.getByText('Reset code validated.')).toBeVisible();
+    await page.getByRole('button', { name: 'Next' }).click();
     await setPasswordAndSignIn(page, passwords[2]!);
   });
 });

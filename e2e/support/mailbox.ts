@@ -10,13 +10,15 @@ export interface Mail {
 
 /**
  * Waits until the dev mailbox holds a mail to `to` whose subject matches (and whose text holds
- * `contains`, when given), and returns it.
+ * `contains`, when given; written at or after `since`, ms since the epoch, when given), and
+ * returns it.
  */
 export async function waitForMail(
   request: APIRequestContext,
   to: string,
   subject: RegExp,
   contains = '',
+  since = 0,
 ): Promise<Mail> {
   let found: Mail | undefined;
   await expect
@@ -26,7 +28,10 @@ export async function waitForMail(
         const mails = (await response.json()) as Mail[];
         found = mails.find(
           (m) =>
-            m.to.toLowerCase() === to.toLowerCase() && subject.test(m.subject) && m.text.includes(contains),
+            m.to.toLowerCase() === to.toLowerCase() &&
+            subject.test(m.subject) &&
+            m.text.includes(contains) &&
+            Date.parse(m.createdAt) >= since,
         );
         return Boolean(found);
       },

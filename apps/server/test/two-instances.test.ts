@@ -152,7 +152,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
   });
 
   it('a password-reset push waiting on A is approved by the phone through B', async () => {
-    // jdoe gets a TOTP device and a paired phone whose device key the test knows.
+    // jdoe gets a TOTP device and a phone paired days ago (a newer one could not approve a reset
+    // by itself) whose device key the test knows.
     const deviceKey = randomBytes(32).toString('base64url');
     const keyHash = createHash('sha256').update(`authenticator:${deviceKey}`).digest('base64url');
     const [account] = (await runSql(database!.url, `select id, email from accounts where username = 'jdoe'`))
@@ -166,7 +167,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     );
     await runSql(
       database!.url,
-      `insert into authenticators (account_id, nickname, key_hash) values ($1, 'Phone', $2)`,
+      `insert into authenticators (account_id, nickname, key_hash, created_at)
+       values ($1, 'Phone', $2, now() - interval '2 days')`,
       [account!.id, keyHash],
     );
 

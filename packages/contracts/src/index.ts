@@ -17,3 +17,4 @@ export * from './terminate-vendors';
 export * from './access';
 export * from './profile';
 export * from './recovery';
+export * from './factors';

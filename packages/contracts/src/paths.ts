@@ -41,6 +41,12 @@ export const api = {
   forgotSetPassword: '/api/user/forgot-password/set-password',
   /** The signed-in account pairs a phone as its authenticator (answers the QR code's link). */
   authenticatorPair: '/api/user/authenticator/pair',
+  /** Confirms the owner (password, and a passcode when a factor exists) before a factor change. */
+  authenticatorConfirm: '/api/user/authenticator/confirm',
+  /** The signed-in account's paired phones. */
+  authenticators: '/api/user/authenticators',
+  /** Unpairs one of the signed-in account's phones. */
+  authenticatorRemove: '/api/user/authenticator/remove',
   /** The paired phone: its pending pushes and current passcode (device key in the body). */
   authenticatorStatus: '/api/authenticator/status',
   authenticatorAnswer: '/api/authenticator/answer',

@@ -68,7 +68,8 @@ export const passcode = inputText()
 /** POST /api/user/forgot-password/ping-push */
 export const pingPushBody = z.strictObject({ username });
 export type PingPushBody = z.infer<typeof pingPushBody>;
-export const pushResult = z.enum(['success', 'timeout', 'failure', 'tooManyAttempts']);
+/** `recentDevice`: approved, but by a phone paired less than 24 hours ago (not enough by itself). */
+export const pushResult = z.enum(['success', 'timeout', 'failure', 'tooManyAttempts', 'recentDevice']);
 export type PushResult = z.infer<typeof pushResult>;
 export const pingPushResponse = z.object({ result: pushResult });
 export type PingPushResponse = z.infer<typeof pingPushResponse>;
@@ -121,7 +122,10 @@ export const recoveryMessages = {
   notVerified: 'Verify your identity for this account first',
 } as const;
 
-/** POST /api/user/authenticator/pair: the signed-in account pairs a phone. */
+/**
+ * POST /api/user/authenticator/pair: the signed-in account pairs one more phone; needs the
+ * confirmation of POST /api/user/authenticator/confirm, which it uses up.
+ */
 export const pairAuthenticatorBody = z.strictObject({
   nickname: plainText({ max: 64 }),
 });
@@ -143,10 +147,16 @@ export const authenticatorStatus = z.object({
   /** The current passcode of the account's authenticator, when it has a TOTP device. */
   passcode: z.string().optional(),
   secondsLeft: z.number().optional(),
+  /**
+   * A phone paired less than 24 hours ago is shown no passcode (it could approve a password
+   * reset with it): the time from which it is.
+   */
+  passcodeFrom: z.string().optional(),
   requests: z.array(
     z.object({
       id: z.string(),
-      purpose: z.enum(['signin', 'reset']),
+      /** `factor`: the owner confirms pairing or removing a phone. */
+      purpose: z.enum(['signin', 'reset', 'factor']),
       clientAddress: z.string(),
       createdAt: z.string(),
     }),

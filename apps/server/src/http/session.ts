@@ -223,3 +223,26 @@ export async function setSessionValue(
   else data[key] = value;
   session.data = data;
 }
+
+/**
+ * Takes one key of the session's data (a grant such as a verification) in a single guarded
+ * update: removed only when it still names `accountId` and its `untilField` (ms since the epoch)
+ * is after `now`. Two callers at once: one gets it. False when there was none to take.
+ */
+export async function takeSessionGrant(
+  tx: Tx,
+  sessionIdHash: string,
+  grant: { key: string; accountId: string; untilField: string; now: number },
+): Promise<boolean> {
+  const { key } = grant;
+  const row = await tx
+    .updateTable('sessions')
+    .set({ data: sql`data - ${key}` })
+    .where('id_hash', '=', sessionIdHash)
+    .where('revoked_at', 'is', null)
+    .where(sql<string>`data -> ${key} ->> 'accountId'`, '=', grant.accountId)
+    .where(sql<number>`(data -> ${key} ->> ${grant.untilField})::bigint`, '>', grant.now)
+    .returning('id_hash')
+    .executeTakeFirst();
+  return row !== undefined;
+}

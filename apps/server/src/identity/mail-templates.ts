@@ -191,6 +191,47 @@ export function passwordChangedMail(
   ]);
 }
 
+/** To the account owner at once whenever a second factor is added to or removed from the account. */
+export function factorChangedMail(
+  site: MailSite,
+  p: {
+    firstName: string;
+    username: string;
+    change: 'added' | 'removed';
+    /** What the factor is, as people call it: "phone", "authenticator app". */
+    kind: string;
+    nickname: string;
+  },
+): MailContent {
+  const what = `${p.kind} "${p.nickname}"`;
+  const added = p.change === 'added';
+  return compose(
+    site,
+    added ? 'factor-added' : 'factor-removed',
+    added
+      ? `${site.hospitalName} PRA Portal: new ${p.kind} added to your account`
+      : `${site.hospitalName} PRA Portal: ${p.kind} removed from your account`,
+    [
+      para(`Hello ${p.firstName},`),
+      para(
+        added
+          ? `The ${what} was added to your account ${p.username} as a second factor: it can approve ` +
+              'your sign-ins. For the next 24 hours it cannot approve a password reset by itself.'
+          : `The ${what} was removed from your account ${p.username}: it can no longer approve your ` +
+              'sign-ins or password resets.',
+      ),
+      linkPara(
+        added
+          ? 'If this wasn’t you, someone else can use your account: sign in at once, remove the ' +
+              `${p.kind} under Manage Profile, change your password, and tell the PRA support team. Sign in:`
+          : 'If this wasn’t you, sign in at once, change your password, and tell the PRA support ' +
+              'team. Sign in:',
+        `${site.publicUrl}${loginUrl(routes.profile)}`,
+      ),
+    ],
+  );
+}
+
 /** To the account owner: a single-use link that starts the Forgot Password flow with a code. */
 export function passwordResetLinkMail(
   site: MailSite,

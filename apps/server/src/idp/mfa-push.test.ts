@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { testDatabaseKinds } from '../../test/support/databases';
 import { createIdpAccount, csrfOf, passPasswordStep, secretOf, totpCode } from '../../test/support/idp-kit';
 import { createTestApp, type TestClient, type TestApp } from '../../test/support/test-app';
+import { auditActions, outbox } from '../../test/support/world';
 import { answerPush, pendingPushes } from '../identity/mfa/push';
 import { pushMessages } from './mfa-step';
 
@@ -68,6 +69,23 @@ describe.each(testDatabaseKinds)('built-in IdP push and pairing on %s', (kind) =
       .where('account_id', '=', account.id)
       .execute();
     expect(paired).toHaveLength(1);
+  });
+
+  it('mails the owner at once for the authenticator app and the phone added at enrolment, audited', async () => {
+    const { account } = await enrol(true);
+    const mails = await outbox(t, `${account.username}@example.test`);
+    // One transaction each, committed within the same instant: compare without their order.
+    expect(mails.map((m) => m.template)).toEqual(['factor-added', 'factor-added']);
+    expect(mails.map((m) => m.subject).sort()).toEqual([
+      expect.stringContaining('new authenticator app added to your account'),
+      expect.stringContaining('new phone added to your account'),
+    ]);
+    for (const mail of mails) expect(mail.text_body).toContain('If this wasn’t you');
+    const audited = [...(await auditActions(t, 'mfa.enrol')), ...(await auditActions(t, 'mfa.pair'))];
+    expect(audited.filter((e) => e.target_id === account.id).map((e) => e.action)).toEqual([
+      'mfa.enrol',
+      'mfa.pair',
+    ]);
   });
 
   it('offers Send Push only with a paired phone; approved signs in, denied refuses', async () => {

@@ -10,7 +10,7 @@ import { readLoginState, writeLoginState, type LoginState } from './login-state'
 import { confirmEnrolment, findActiveAccountAndDevice, verifyPasscode, verifyPush } from './mfa-step';
 import { mfaProvider, type MfaDevice } from '../identity/mfa/provider';
 import { completeAttempt, type AttemptClaim } from './lockout';
-import { pairPhone as pairPhoneWith } from '../identity/mfa/push';
+import { pairingLink, pairPhone as pairPhoneWith } from '../identity/mfa/push';
 import { checkCsrf, parseForm, sendExpired } from './page-replies';
 import { enrolPage, passcodePage, postResponsePage } from './pages';
 import { samlUrls } from './saml-entities';
@@ -91,13 +91,19 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
       email: account.email,
     });
     await writes;
+    // The sign-in that just enrolled the account's first factor is the owner's confirmation.
     const pairing = pairPhone
-      ? await pairPhoneWith(ctx, {
-          account,
-          nickname: 'Phone paired at enrolment',
-          clientAddress,
-          details: { at: 'enrolment' },
-        })
+      ? await pairingLink(
+          ctx,
+          await ctx.db.transaction().execute((tx) =>
+            pairPhoneWith(tx, ctx, {
+              account,
+              nickname: 'Phone paired at enrolment',
+              clientAddress,
+              details: { at: 'enrolment' },
+            }),
+          ),
+        )
       : undefined;
     const page = postResponsePage({
       hospitalName,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../platform/app-context';
-import { recordAudit } from '../identity/audit';
+import { recordFactorChange } from '../identity/mfa/factor-change';
 import { mfaProvider } from '../identity/mfa/provider';
 import { hitRateLimit } from '../identity/rate-limit';
 import { claimAttempt, completeAttempt, lockKey, releaseAttempt, type AttemptClaim } from './lockout';
@@ -111,12 +111,13 @@ export async function confirmEnrolment(
         confirmed_at: sql<Date>`now()`,
       })
       .execute();
-    await recordAudit(tx, {
+    await recordFactorChange(tx, ctx, {
+      account: input.account,
+      change: 'added',
       action: 'mfa.enrol',
-      outcome: 'success',
-      actor: { id: input.account.id, username: input.account.username },
+      kind: 'authenticator app',
+      nickname: input.nickname,
       clientAddress: input.clientAddress,
-      details: { nickname: input.nickname },
     });
   });
   return { ok: true };

@@ -208,7 +208,7 @@ export interface AuthenticatorsTable {
   account_id: string;
   nickname: string;
   key_hash: string;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
   last_seen_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
 }
@@ -218,7 +218,7 @@ export type PushStatus = 'pending' | 'approved' | 'denied' | 'cancelled';
 export interface PushChallengesTable {
   id: Generated<string>;
   account_id: string;
-  purpose: 'signin' | 'reset';
+  purpose: 'signin' | 'reset' | 'factor';
   status: Generated<PushStatus>;
   client_address: string;
   created_at: Generated<Timestamp>;

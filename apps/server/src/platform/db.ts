@@ -20,6 +20,7 @@ import * as signingKeys from '../migrations/0005-signing-keys';
 import { databaseTimeoutDefaults } from '../config';
 import * as administration from '../migrations/0006-administration';
 import * as pushAuthenticators from '../migrations/0007-push-authenticators';
+import * as factorPush from '../migrations/0008-factor-push';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0005-signing-keys': signingKeys,
   '0006-administration': administration,
   '0007-push-authenticators': pushAuthenticators,
+  '0008-factor-push': factorPush,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

@@ -1,4 +1,8 @@
 import type {
+  ConfirmOwnerBody,
+  ConfirmOwnerResponse,
+  PairedAuthenticators,
+  RemoveAuthenticatorBody,
   AuthenticatorAnswerBody,
   AuthenticatorStatus,
   PairAuthenticatorBody,
@@ -10,10 +14,30 @@ import {
   authenticatorStatus,
   pairAuthenticatorResponse,
 } from '@pra/contracts/recovery';
+import {
+  confirmOwnerResponse,
+  pairedAuthenticators,
+  removeAuthenticatorResponse,
+} from '@pra/contracts/factors';
 import { api } from '@pra/contracts/paths';
 import { call } from './client';
 
-/** POST /api/user/authenticator/pair: the signed-in account pairs a phone; answers the QR code. */
+/** POST /api/user/authenticator/confirm: the owner's password (and passcode) before a change. */
+export function confirmOwner(body: ConfirmOwnerBody): Promise<ConfirmOwnerResponse> {
+  return call(confirmOwnerResponse, { method: 'post', url: api.authenticatorConfirm, data: body });
+}
+
+/** GET /api/user/authenticators: the signed-in account's paired phones. */
+export function fetchPairedAuthenticators(): Promise<PairedAuthenticators> {
+  return call(pairedAuthenticators, { method: 'get', url: api.authenticators });
+}
+
+/** POST /api/user/authenticator/remove: unpairs one phone (after `confirmOwner`). */
+export function removeAuthenticator(body: RemoveAuthenticatorBody): Promise<SuccessResponse> {
+  return call(removeAuthenticatorResponse, { method: 'post', url: api.authenticatorRemove, data: body });
+}
+
+/** POST /api/user/authenticator/pair: one more phone (after `confirmOwner`); answers the QR code. */
 export function pairAuthenticator(body: PairAuthenticatorBody): Promise<PairAuthenticatorResponse> {
   return call(pairAuthenticatorResponse, { method: 'post', url: api.authenticatorPair, data: body });
 }

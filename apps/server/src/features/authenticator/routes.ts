@@ -1,5 +1,10 @@
 import {
   api,
+  confirmOwnerBody,
+  confirmOwnerResponse,
+  pairedAuthenticators,
+  removeAuthenticatorBody,
+  removeAuthenticatorResponse,
   authenticatorAnswerBody,
   authenticatorAnswerResponse,
   authenticatorMessages,
@@ -11,25 +16,24 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
+import { abortOnClose } from '../../http/abort-on-close';
 import { createGuards } from '../../http/guards';
 import { recordAudit } from '../../identity/audit';
-import {
-  answerPush,
-  authenticatorByKey,
-  pairPhone,
-  pendingPushes,
-  touchAuthenticator,
-} from '../../identity/mfa/push';
+import { answerPush, authenticatorByKey, pendingPushes, touchAuthenticator } from '../../identity/mfa/push';
 import { currentTotp } from '../../identity/mfa/totp';
 import { findConfirmedDevice } from '../../identity/mfa/totp-device';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
+import { addAuthenticator, removeAuthenticator } from './change-authenticators';
+import { confirmOwner, hasSecondFactor } from './confirm-owner';
+import { listAuthenticators } from './queries';
 
 /** The phone polls every few seconds; a guesser of device keys gets nowhere at this rate either. */
 const DEVICE_LIMIT: RateLimitRule = { limit: 120, windowSeconds: 60 };
 
 /**
- * The built-in MFA provider's authenticator: pairing a phone from a signed-in session (the QR
- * code's link carries the device key), and the phone's two calls (what waits, and its answer).
+ * The built-in MFA provider's authenticator: the signed-in owner's phones (confirm, list, pair
+ * one more, remove one; the QR code's link carries the device key), and the phone's two calls
+ * (what waits, and its answer).
  */
 export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   const guards = createGuards(ctx);
@@ -42,17 +46,81 @@ export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app
   }
 
   app.post(
+    api.authenticatorConfirm,
+    {
+      schema: { body: confirmOwnerBody, response: { 200: confirmOwnerResponse } },
+      preHandler: [guards.requireLogin],
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const result = await confirmOwner({
+        ctx,
+        account: request.account!,
+        session: request.session!,
+        password: request.body.password,
+        passcode: request.body.passcode,
+        push: request.body.push === true,
+        signal: abortOnClose(reply),
+        clientAddress: request.ip,
+      });
+      return { result };
+    },
+  );
+
+  app.get(
+    api.authenticators,
+    { schema: { response: { 200: pairedAuthenticators } }, preHandler: [guards.requireLogin] },
+    async (request) => {
+      const accountId = request.account!.id;
+      const [rows, needsPasscode] = await Promise.all([
+        listAuthenticators(ctx.db, accountId),
+        hasSecondFactor(ctx, accountId),
+      ]);
+      return {
+        needsPasscode,
+        authenticators: rows.map((row) => ({
+          id: row.id,
+          nickname: row.nickname,
+          pairedAt: new Date(row.created_at as unknown as string).toISOString(),
+          isRecent: Boolean(row.is_recent),
+        })),
+      };
+    },
+  );
+
+  app.post(
     api.authenticatorPair,
     {
       schema: { body: pairAuthenticatorBody, response: { 200: pairAuthenticatorResponse } },
       onRequest: [guards.requireLogin],
     },
-    async (request) => {
-      return pairPhone(ctx, {
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return addAuthenticator({
+        ctx,
         account: request.account!,
+        session: request.session!,
         nickname: request.body.nickname,
         clientAddress: request.ip,
       });
+    },
+  );
+
+  app.post(
+    api.authenticatorRemove,
+    {
+      schema: { body: removeAuthenticatorBody, response: { 200: removeAuthenticatorResponse } },
+      preHandler: [guards.requireLogin],
+    },
+    async (request) => {
+      await removeAuthenticator({
+        ctx,
+        account: request.account!,
+        session: request.session!,
+        id: request.body.id,
+        clientAddress: request.ip,
+      });
+      return { success: true };
     },
   );
 
@@ -62,13 +130,17 @@ export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app
     async (request) => {
       const device = await deviceFor(request.ip, request.body.deviceKey);
       await touchAuthenticator(ctx.db, device.id);
-      const totp = await findConfirmedDevice(ctx.db, device.account_id);
+      // A phone paired less than a day ago sees no passcode: with it, it could approve a reset.
+      const totp = device.is_recent ? undefined : await findConfirmedDevice(ctx.db, device.account_id);
       const current = totp ? await currentTotp(ctx.encryptor.decrypt(totp.secret_encrypted)) : undefined;
       const pending = await pendingPushes(ctx.db, device.account_id);
       return {
         username: device.username,
         nickname: device.nickname,
         ...(current ?? {}),
+        ...(device.is_recent
+          ? { passcodeFrom: new Date(device.passcode_from as unknown as string).toISOString() }
+          : {}),
         requests: pending.map((push) => ({
           id: push.id,
           purpose: push.purpose,

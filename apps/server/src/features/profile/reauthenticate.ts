@@ -1,22 +1,16 @@
 import { profileMessages, REAUTHENTICATION_MINUTES } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
-import { AppError, tooManyRequests } from '../../platform/app-error';
+import { AppError } from '../../platform/app-error';
 import type { Account } from '../../platform/db-schema';
 import type { Session } from '../../http/session';
 import { recordAudit } from '../../identity/audit';
-import { verifyPassword } from '../../identity/passwords';
-import { enforceRateLimit } from '../../identity/rate-limit';
-import { claimAttempt, lockKey, releaseAttempt, secondsUntilAttempt } from '../../idp/lockout';
-import { recordSignInFailure } from '../../idp/sign-in-failure';
+import { checkCurrentPassword } from '../../identity/current-password';
 import { markReauthenticated } from './queries';
 
-/** Confirmations per account: enough for typos, far too few to guess (the lockout applies as well). */
-const REAUTH_RATE = { limit: 10, windowSeconds: 15 * 60 };
-
 /**
- * GET /api/user/auth: checks the signed-in account's current password. A wrong one counts toward
- * the sign-in lockout exactly like a wrong password at the IdP (same counters), a locked account
- * is refused unchecked; a right one marks the session re-authenticated for a few minutes.
+ * GET /api/user/auth: checks the signed-in account's current password (`checkCurrentPassword`:
+ * counted toward the sign-in lockout); a right one marks the session re-authenticated for a few
+ * minutes.
  */
 export async function reauthenticate(options: {
   ctx: AppContext;
@@ -39,14 +33,7 @@ export async function reauthenticate(options: {
     });
     throw new AppError('forbidden', profileMessages.otherAccount);
   }
-  await enforceRateLimit(ctx.db, `reauthenticate:${account.id}`, REAUTH_RATE);
-  const attempt = { lockKey: lockKey(account, account.username), clientAddress };
-  const locked = async () =>
-    tooManyRequests(await secondsUntilAttempt(ctx.db, ctx.config, attempt), profileMessages.locked);
-  const claim = await claimAttempt(ctx.db, ctx.config, attempt);
-  if (!claim) throw await locked();
-  if (account.password_hash && (await verifyPassword(account.password_hash, options.password))) {
-    await releaseAttempt(ctx.db, claim);
+  if (await checkCurrentPassword(ctx, account, options.password, clientAddress)) {
     await ctx.db.transaction().execute(async (tx) => {
       await markReauthenticated(tx, session.idHash, REAUTHENTICATION_MINUTES);
       await recordAudit(tx, {
@@ -59,12 +46,5 @@ export async function reauthenticate(options: {
     });
     return true;
   }
-  const failure = await recordSignInFailure(ctx, claim, {
-    account,
-    action: 'signin.password',
-    clientAddress,
-    details: { reason: 'wrongCurrentPassword' },
-  });
-  if (failure.locked) throw await locked();
   return false;
 }

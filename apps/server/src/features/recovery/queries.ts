@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../platform/db';
+import { takeSessionGrant } from '../../http/session';
 import { RECOVERY_KEY } from '../../identity/recovery-binding';
 
 /**
@@ -28,16 +29,12 @@ export async function findAccountsByNamesAndEmail(
  * set-password calls at once: one gets it. False when there was none to take.
  */
 export async function takeVerification(tx: Tx, sessionIdHash: string, accountId: string, now: number) {
-  const row = await tx
-    .updateTable('sessions')
-    .set({ data: sql`data - ${RECOVERY_KEY}` })
-    .where('id_hash', '=', sessionIdHash)
-    .where('revoked_at', 'is', null)
-    .where(sql<string>`data -> ${RECOVERY_KEY} ->> 'accountId'`, '=', accountId)
-    .where(sql<number>`(data -> ${RECOVERY_KEY} ->> 'verifiedUntil')::bigint`, '>', now)
-    .returning('id_hash')
-    .executeTakeFirst();
-  return row !== undefined;
+  return takeSessionGrant(tx, sessionIdHash, {
+    key: RECOVERY_KEY,
+    accountId,
+    untilField: 'verifiedUntil',
+    now,
+  });
 }
 
 /** Uses up a reset code that is still unused; false when another request used it first. */

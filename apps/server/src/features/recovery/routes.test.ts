@@ -276,7 +276,7 @@ describe.each(testDatabaseKinds)('account recovery on %s', (kind) => {
       expect(bad.body).toContain('OTP must be exactly 6 digits');
     });
 
-    it('ping-push: no paired authenticator fails; approved succeeds, denied fails, unanswered times out; repeats hit tooManyAttempts', async () => {
+    it('ping-push: no paired authenticator fails; approved by a phone paired today is recentDevice; approved succeeds, denied fails, unanswered times out; repeats hit tooManyAttempts', async () => {
       const v = await vendor();
       const client = await browser();
       await client.post(IDENTIFY, { username: v.username, email: v.email });
@@ -302,6 +302,18 @@ describe.each(testDatabaseKinds)('account recovery on %s', (kind) => {
         await answer;
         return res.json().result as string;
       }
+      // A phone paired less than 24 hours ago cannot approve a reset by itself.
+      expect(await pushAnswered(true)).toBe('recentDevice');
+      await expectRefused(client, v);
+      const refusal = (await auditActions(t, 'password.recovery-verify')).filter((e) => e.target_id === v.id);
+      expect(refusal.at(-1)).toMatchObject({ outcome: 'failure' });
+      expect(refusal.at(-1)!.details).toMatchObject({ method: 'push', result: 'recentDevice' });
+      await t.ctx.db.deleteFrom('rate_limits').execute();
+      await t.ctx.db
+        .updateTable('authenticators')
+        .set({ created_at: new Date(Date.now() - 25 * 3600_000) })
+        .where('id', '=', authenticator.id)
+        .execute();
       expect(await pushAnswered(false)).toBe('failure');
       await expectRefused(client, v);
       expect(await pushAnswered(null)).toBe('timeout');

@@ -21,7 +21,8 @@ export interface MfaProvider {
   /**
    * Sends a push to the account's device and waits for the answer: `success` (approved),
    * `failure` (denied, or no device can receive pushes), `timeout` (no answer in time, or the
-   * signal aborted the wait: the push is then withdrawn from the device).
+   * signal aborted the wait: the push is then withdrawn from the device), `recentDevice` (a
+   * password reset approved by a device added less than 24 hours ago: not enough by itself).
    */
   push(request: PushRequest): Promise<PushOutcome>;
 }
@@ -34,15 +35,15 @@ export interface MfaDevice {
 
 export interface PushRequest {
   account: { id: string; username: string };
-  /** What the person is asked to approve: a sign-in or a password reset. */
-  purpose: 'signin' | 'reset';
+  /** What the person is asked to approve: a sign-in, a password reset, a change of its factors. */
+  purpose: 'signin' | 'reset' | 'factor';
   /** Where the request came from, shown on the device so a person can spot a stranger's. */
   clientAddress: string;
   /** Aborted when the browser gives up (Cancel, a new attempt, a closed tab). */
   signal: AbortSignal;
 }
 
-export type PushOutcome = 'success' | 'failure' | 'timeout';
+export type PushOutcome = 'success' | 'failure' | 'timeout' | 'recentDevice';
 
 /** The configured provider. Only the built-in one exists today. */
 export function mfaProvider(ctx: AppContext): MfaProvider {

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import { RECENT_FACTOR_HOURS } from '@pra/contracts/factors';
 import { routes } from '@pra/contracts/paths';
 import type { AppContext } from '../../platform/app-context';
-import { recordAudit } from '../audit';
+import { recordFactorChange, type FactorChange } from './factor-change';
 import { qrDataUrl } from './totp';
 import type { Db, Tx } from '../../platform/db';
 import type { PushOutcome, PushRequest } from './provider';
@@ -31,16 +32,11 @@ export async function findLiveAuthenticator(db: Db | Tx, accountId: string) {
 }
 
 /**
- * Pairs a new authenticator with the account in the caller's transaction, replacing an earlier
- * one (one phone per account). Returns the device key the QR code carries.
+ * Pairs one more authenticator with the account in the caller's transaction, beside those it has
+ * (never replacing one: removing is its own confirmed action). Returns the device key the QR code
+ * carries.
  */
 export async function pairAuthenticator(tx: Tx, accountId: string, nickname: string): Promise<string> {
-  await tx
-    .updateTable('authenticators')
-    .set({ revoked_at: sql<Date>`now()` })
-    .where('account_id', '=', accountId)
-    .where('revoked_at', 'is', null)
-    .execute();
   const deviceKey = newDeviceKey();
   await tx
     .insertInto('authenticators')
@@ -49,13 +45,22 @@ export async function pairAuthenticator(tx: Tx, accountId: string, nickname: str
   return deviceKey;
 }
 
-/** The live authenticator a device key belongs to, with its account (active accounts only). */
+/** The SQL test "paired less than RECENT_FACTOR_HOURS ago" for an authenticators row's `created_at`. */
+export function isRecentSql(createdAt: string) {
+  return sql<boolean>`${sql.ref(createdAt)} > now() - ${`${RECENT_FACTOR_HOURS} hours`}::interval`;
+}
+
+/**
+ * The live authenticator a device key belongs to, with its account (active accounts only), and
+ * from when it may see the account's passcode (`passcode_from`, in the future while it is recent).
+ */
 export async function authenticatorByKey(db: Db | Tx, deviceKey: string) {
   if (deviceKey.length < 20 || deviceKey.length > 100) return undefined;
   return db
     .selectFrom('authenticators as d')
     .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select(['d.id', 'd.nickname', 'd.account_id', 'a.username'])
+    .select(['d.id', 'd.nickname', 'd.account_id', 'a.username', isRecentSql('d.created_at').as('is_recent')])
+    .select(sql<Date>`d.created_at + ${`${RECENT_FACTOR_HOURS} hours`}::interval`.as('passcode_from'))
     .where('d.key_hash', '=', hashDeviceKey(deviceKey))
     .where('d.revoked_at', 'is', null)
     .where('a.status', '=', 'active')
@@ -120,6 +125,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /**
  * Creates a push challenge and waits for its answer by polling the row (so any instance may
  * receive the phone's answer), up to PUSH_TIMEOUT_SECONDS. An abort or the deadline withdraws it.
+ * A password reset approved by a phone paired less than RECENT_FACTOR_HOURS ago is `recentDevice`.
  */
 export async function pushAndWait(ctx: AppContext, request: PushRequest): Promise<PushOutcome> {
   const timeoutMs = ctx.config.PUSH_TIMEOUT_SECONDS * 1000;
@@ -133,15 +139,20 @@ export async function pushAndWait(ctx: AppContext, request: PushRequest): Promis
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  const answer = () =>
+    ctx.db
+      .selectFrom('push_challenges as c')
+      .leftJoin('authenticators as d', 'd.id', 'c.answered_by')
+      .select(['c.status', isRecentSql('d.created_at').as('is_recent')])
+      .where('c.id', '=', id)
+      .executeTakeFirst();
+  const approved = (row: { is_recent: boolean | null }): PushOutcome =>
+    request.purpose === 'reset' && row.is_recent ? 'recentDevice' : 'success';
   const deadline = Date.now() + timeoutMs;
   while (!request.signal.aborted && Date.now() < deadline) {
     await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), request.signal);
-    const row = await ctx.db
-      .selectFrom('push_challenges')
-      .select('status')
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (row?.status === 'approved') return 'success';
+    const row = await answer();
+    if (row?.status === 'approved') return approved(row);
     if (row?.status === 'denied') return 'failure';
     if (row?.status === 'cancelled') return 'timeout';
   }
@@ -154,41 +165,36 @@ export async function pushAndWait(ctx: AppContext, request: PushRequest): Promis
     .executeTakeFirst();
   if (withdrawn) return 'timeout';
   // Answered in the last moment: the answer counts.
-  const row = await ctx.db
-    .selectFrom('push_challenges')
-    .select('status')
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row?.status === 'approved' ? 'success' : row?.status === 'denied' ? 'failure' : 'timeout';
+  const row = await answer();
+  return row?.status === 'approved' ? approved(row) : row?.status === 'denied' ? 'failure' : 'timeout';
 }
 
 /**
- * Pairs a phone with the account (audited) and returns the link the QR code carries, the device
- * key in its fragment (browsers never send it to a server), and the QR code itself.
+ * The link the QR code carries, the device key in its fragment (browsers never send it to a
+ * server), and the QR code itself.
  */
-export async function pairPhone(
+export async function pairingLink(
   ctx: AppContext,
-  request: {
-    account: { id: string; username: string };
-    nickname: string;
-    clientAddress: string;
-    details?: Record<string, unknown>;
-  },
+  deviceKey: string,
 ): Promise<{ pairingUrl: string; qrDataUrl: string }> {
-  const { account } = request;
-  const deviceKey = await ctx.db.transaction().execute(async (tx) => {
-    const key = await pairAuthenticator(tx, account.id, request.nickname);
-    await recordAudit(tx, {
-      action: 'mfa.pair',
-      outcome: 'success',
-      actor: { id: account.id, username: account.username },
-      clientAddress: request.clientAddress,
-      details: { nickname: request.nickname, ...request.details },
-    });
-    return key;
-  });
   const pairingUrl = `${ctx.config.publicUrl}${routes.authenticator}#key=${deviceKey}`;
   return { pairingUrl, qrDataUrl: await qrDataUrl(pairingUrl) };
+}
+
+/**
+ * Pairs one more phone with the account in the caller's transaction, audited and mailed to the
+ * owner at once (`recordFactorChange`); returns the device key. Whoever calls it has made sure
+ * the owner is there (a confirmation used up in the same transaction, or the sign-in that just
+ * enrolled the account's first factor).
+ */
+export async function pairPhone(
+  tx: Tx,
+  ctx: AppContext,
+  request: Omit<FactorChange, 'change' | 'action' | 'kind'>,
+): Promise<string> {
+  const deviceKey = await pairAuthenticator(tx, request.account.id, request.nickname);
+  await recordFactorChange(tx, ctx, { ...request, change: 'added', action: 'mfa.pair', kind: 'phone' });
+  return deviceKey;
 }
 
 /** Deletes pushes that ended more than a day ago; run by the housekeeping job. */

@@ -16,7 +16,11 @@ import './authenticator-page.css';
 /** How often the phone asks for new requests while the page is open. */
 const POLL_MS = 2000;
 
-const purposeText = { signin: 'Sign-in', reset: 'Password reset' } as const;
+const purposeText = {
+  signin: 'Sign-in',
+  reset: 'Password reset',
+  factor: 'Phone pairing or removal',
+} as const;
 
 /**
  * The built-in authenticator (/authenticator), made for a phone: once paired (device key in the
@@ -174,6 +178,12 @@ function StatusView({
           </p>
           <p className="small text-body-secondary">Changes in {status.secondsLeft} seconds.</p>
         </section>
+      )}
+      {status.passcodeFrom && (
+        <p className="small text-body-secondary">
+          Passcodes show here from {new Date(status.passcodeFrom).toLocaleString()}: for its first 24 hours a
+          newly paired phone cannot approve a password reset by itself.
+        </p>
       )}
       <Button variant="outline-secondary" size="sm" onClick={onForget}>
         Forget This Device

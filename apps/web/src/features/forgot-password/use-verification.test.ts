@@ -63,4 +63,16 @@ describe('push and passcode verification', () => {
     await act(async () => calls[1]!.answer({ result: 'success' }));
     await waitFor(() => expect(onVerified).toHaveBeenCalledOnce());
   });
+
+  it('a push approved by a phone paired today is not a verification: it says the emailed link is needed', async () => {
+    const calls = pendingServer();
+    const onVerified = vi.fn();
+    const { result } = renderHook(() => useVerification('jdoe', onVerified));
+    act(() => result.current.push());
+    await waitFor(() => expect(calls).toHaveLength(1));
+    await act(async () => calls[0]!.answer({ result: 'recentDevice' }));
+    await waitFor(() => expect(result.current.failure).toMatch(/paired less than 24 hours ago/));
+    expect(result.current.failure).toContain('Send Password Reset Email');
+    expect(onVerified).not.toHaveBeenCalled();
+  });
 });

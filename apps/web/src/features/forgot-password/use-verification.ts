@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OtpResult, PushResult } from '@pra/contracts';
+import { factorMessages } from '@pra/contracts/factors';
 import { recoveryMessages } from '@pra/contracts/recovery';
 import { pingPush, verifyOtp } from '../../api/recovery';
 import { isCancelled } from '../../api/client';
@@ -12,6 +13,7 @@ const pushFailures: Record<Exclude<PushResult, 'success'>, string> = {
   timeout: recoveryMessages.pushTimeout,
   failure: recoveryMessages.pushDeclined,
   tooManyAttempts: recoveryMessages.tooManyAttempts,
+  recentDevice: factorMessages.recentDevice,
 };
 const passcodeFailures: Record<Exclude<OtpResult, 'success'>, string> = {
   invalidCode: recoveryMessages.badPasscode,

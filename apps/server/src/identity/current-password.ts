@@ -1,0 +1,43 @@
+import { profileMessages } from '@pra/contracts';
+import type { AppContext } from '../platform/app-context';
+import { tooManyRequests } from '../platform/app-error';
+import type { Account } from '../platform/db-schema';
+import { claimAttempt, lockKey, releaseAttempt, secondsUntilAttempt } from '../idp/lockout';
+import { recordSignInFailure } from '../idp/sign-in-failure';
+import { verifyPassword } from './passwords';
+import { enforceRateLimit } from './rate-limit';
+
+/** Confirmations per account: enough for typos, far too few to guess (the lockout applies as well). */
+const REAUTH_RATE = { limit: 10, windowSeconds: 15 * 60 };
+
+/**
+ * Checks the signed-in account's current password (a re-authentication before a sensitive
+ * change). A wrong one counts toward the sign-in lockout exactly like a wrong password at the
+ * IdP (same counters); a locked account is refused unchecked (429).
+ */
+export async function checkCurrentPassword(
+  ctx: AppContext,
+  account: Account,
+  password: string,
+  clientAddress: string,
+): Promise<boolean> {
+  await enforceRateLimit(ctx.db, `reauthenticate:${account.id}`, REAUTH_RATE);
+  const attempt = { lockKey: lockKey(account, account.username), clientAddress };
+  // The lock's remaining time, in the message and as Retry-After.
+  const lockedError = async () =>
+    tooManyRequests(await secondsUntilAttempt(ctx.db, ctx.config, attempt), profileMessages.locked);
+  const claim = await claimAttempt(ctx.db, ctx.config, attempt);
+  if (!claim) throw await lockedError();
+  if (account.password_hash && (await verifyPassword(account.password_hash, password))) {
+    await releaseAttempt(ctx.db, claim);
+    return true;
+  }
+  const { locked } = await recordSignInFailure(ctx, claim, {
+    account,
+    action: 'signin.password',
+    clientAddress,
+    details: { reason: 'wrongCurrentPassword' },
+  });
+  if (locked) throw await lockedError();
+  return false;
+}

@@ -139,7 +139,7 @@ export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app
         nickname: device.nickname,
         ...(current ?? {}),
         ...(device.is_recent
-          ? { passcodeFrom: new Date(device.passcode_from as unknown as string).toISOString() }
+          ? { passcodeFrom: new Date(device.passcode_from).toISOString() }
           : {}),
         requests: pending.map((push) => ({
           id: push.id,

@@ -52,7 +52,7 @@ describe('pairing and removing phones', { timeout: 20_000 }, () => {
     renderApp('/vendor/profile');
     const form = await screen.findByRole('form', { name: 'Pair a phone' });
     expect(await screen.findByRole('button', { name: 'Remove Old phone' })).toBeTruthy();
-    const pair = within(form).getByRole('button', { name: 'Pair Phone' }) as HTMLButtonElement;
+    const pair = within(form).getByRole<HTMLButtonElement>('button', { name: 'Pair Phone' });
     const user = userEvent.setup();
     await user.type(within(form).getByLabelText('Phone nickname'), 'New phone');
     expect(pair.disabled).toBe(true);
@@ -81,7 +81,7 @@ describe('pairing and removing phones', { timeout: 20_000 }, () => {
 
   it('removes a phone through a confirmation of its own', async () => {
     const { server, user, form } = await openRemoveForm();
-    const remove = within(form).getByRole('button', { name: 'Remove Phone' }) as HTMLButtonElement;
+    const remove = within(form).getByRole<HTMLButtonElement>('button', { name: 'Remove Phone' });
     expect(remove.disabled).toBe(true);
     await fillOwner(form);
     await waitFor(() => expect(remove.disabled).toBe(false));

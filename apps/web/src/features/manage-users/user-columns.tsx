@@ -9,7 +9,19 @@ export function userFilterText(user: ManagedUser): string[] {
   return [user.username, user.email, user.givenName, user.familyName, `${user.givenName} ${user.familyName}`];
 }
 
-const statusText = (user: ManagedUser) => (user.active ? 'Enabled' : 'Disabled');
+/**
+ * The Status column: the spec's Enabled or Disabled, and 'Pending activation' for an account not
+ * yet activated (it is not a disabled account, and is not drawn as one).
+ */
+export function statusText(user: ManagedUser): string {
+  if (user.status === 'pendingActivation') return 'Pending activation';
+  return user.active ? 'Enabled' : 'Disabled';
+}
+
+/** Disabled rows are in italic (spec); a pending account is not disabled. */
+export function isDisabledRow(user: ManagedUser): boolean {
+  return !user.active && user.status !== 'pendingActivation';
+}
 
 interface ActionHandlers {
   isAdmin: boolean;
@@ -68,14 +80,7 @@ export function userColumns(handlers: ActionHandlers): DataColumn<ManagedUser>[]
       key: 'status',
       header: 'Status',
       sortValue: statusText,
-      render: (u) =>
-        u.status === 'pendingActivation' ? (
-          <>
-            Disabled <span className="small text-body-secondary">(pending activation)</span>
-          </>
-        ) : (
-          statusText(u)
-        ),
+      render: statusText,
     },
   ];
 }

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { adminApi, type AdminOrganization, type AuditEventView } from '@pra/contracts';
+import { adminApi, adminMessages, type AdminOrganization, type AuditEventView } from '@pra/contracts';
 import { bootReplies, installFakeServer, makeUser, signedIn, type FakeReply } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
 
@@ -64,6 +64,31 @@ describe('Administration', () => {
       name: 'Acme',
       domains: ['a.example', 'b.example'],
     });
+  });
+
+  it('names a refused field as the screen does, beside it, never by its API path', async () => {
+    const server = setup({
+      [`GET ${adminApi.organizations}`]: { data: { organizations: [] } },
+      [`POST ${adminApi.organizations}`]: {
+        status: 400,
+        data: { errors: [`domains.0: ${adminMessages.domainFormat}`] },
+      },
+    });
+    renderApp('/admin/organizations');
+    await userEvent.type(await screen.findByLabelText('New organization name'), 'Acme');
+    const domains = screen.getByLabelText('Email domains (separated by spaces)');
+    await userEvent.type(domains, 'ok.example https://bad.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    // Checked before sending: the typed domain is named, beside the field.
+    const describedBy = () => document.getElementById(domains.getAttribute('aria-describedby') ?? '');
+    expect(describedBy()?.textContent).toBe(`https://bad.example: ${adminMessages.domainFormat}`);
+    expect(server.requests.some((r) => r.key.startsWith('POST'))).toBe(false);
+    // The server's own refusal (whatever the form let through) loses its path too.
+    await userEvent.clear(domains);
+    await userEvent.type(domains, 'ok.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(describedBy()?.textContent).toBe(adminMessages.domainFormat));
+    expect(document.body.textContent).not.toContain('domains.0');
   });
 
   it('adds a BRM person with the organizations chosen', async () => {

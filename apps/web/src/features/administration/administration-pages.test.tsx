@@ -149,6 +149,41 @@ describe('Administration', () => {
     });
   });
 
+  it('asks before a right changes and says what it grants or removes', async () => {
+    const person = {
+      id: 'p8',
+      username: 'kemp',
+      givenName: 'Kim',
+      familyName: 'Emp',
+      email: 'kim@hospital.example',
+      isEmployeeBrm: false,
+      isAdmin: true,
+      status: 'active',
+      organizations: ['Acme Imaging'],
+    };
+    const server = setup({
+      [`GET ${adminApi.people}`]: { data: { people: [person] } },
+      [`GET ${adminApi.organizations}`]: { data: { organizations: [org] } },
+      [`PATCH ${adminApi.people}/p8`]: { data: { success: true } },
+    });
+    const patches = () => server.requests.filter((r) => r.key === `PATCH ${adminApi.people}/p8`);
+    renderApp('/admin/people');
+    const row = (await screen.findByText('kemp')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('checkbox', { name: 'BRM' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Make kemp a BRM?' });
+    expect(dialog.textContent).toContain('approves or denies the registrations and access requests');
+    expect(dialog.textContent).toContain('Acme Imaging');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(patches()).toHaveLength(0);
+
+    await userEvent.click(within(row).getByRole('checkbox', { name: 'Admin' }));
+    dialog = await screen.findByRole('dialog', { name: 'Remove the admin rights of kemp?' });
+    expect(dialog.textContent).toContain('no longer reach Administration');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove admin rights' }));
+    expect(await screen.findByText('kemp changed.')).toBeTruthy();
+    expect(patches().map((r) => r.data)).toEqual([{ isAdmin: false }]);
+  });
+
   it('previews the system message as it is typed', async () => {
     setup({
       [`GET ${adminApi.systemMessage}`]: {

@@ -34,7 +34,7 @@ export function OrganizationsPage() {
         <Form.Label>Filter by name or domain</Form.Label>
         <Form.Control value={filter} onChange={(e) => setFilter(e.target.value)} />
       </Form.Group>
-      <Table responsive hover size="sm">
+      <Table responsive hover size="sm" className="table-stacked-phone">
         <thead>
           <tr>
             <th scope="col">Name and access role</th>
@@ -169,7 +169,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
   });
   return (
     <tr>
-      <td>
+      <td data-label="Name and access role">
         <Form
           onSubmit={(e) => (e.preventDefault(), change.mutate({ name: newName }))}
           aria-label={`Rename ${org.name}`}
@@ -191,7 +191,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
         </Form>
         <div className="small text-body-secondary mt-1">{org.roleName}</div>
       </td>
-      <td>
+      <td data-label="Email domains">
         <ul className="list-unstyled mb-1">
           {org.domains.map((d) => (
             <li key={d}>
@@ -238,7 +238,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
           </InputGroup>
         </Form>
       </td>
-      <td>
+      <td data-label="BRMs">
         {org.brms.length ? (
           org.brms.join(', ')
         ) : (
@@ -247,7 +247,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
           </Badge>
         )}
       </td>
-      <td>
+      <td data-label="Status">
         <div>{org.isActive ? 'Active' : 'Inactive'}</div>
         <Button
           size="sm"

@@ -60,7 +60,7 @@ export function PeoplePage() {
         People
       </h2>
       <AddPersonForm />
-      <Table responsive hover size="sm" className="mt-3">
+      <Table responsive hover size="sm" className="mt-3 table-stacked-phone">
         <thead>
           <tr>
             <th scope="col">Username</th>
@@ -168,11 +168,11 @@ function PersonRow({ person }: { person: AdminPerson }) {
   });
   return (
     <tr>
-      <td>{person.username}</td>
-      <td>
+      <td data-label="Username">{person.username}</td>
+      <td data-label="Name and email">
         <PersonDetails person={person} />
       </td>
-      <td>
+      <td data-label="Roles">
         <Form.Check
           id={`brm-${person.id}`}
           label="BRM"
@@ -195,7 +195,7 @@ function PersonRow({ person }: { person: AdminPerson }) {
           }}
         />
       </td>
-      <td>
+      <td data-label="Organizations">
         {editing ? (
           <Form
             onSubmit={(e) => (

@@ -40,7 +40,8 @@ function UserActions({ user, handlers }: { user: ManagedUser; handlers: ActionHa
       <Dropdown.Toggle variant="outline-secondary" size="sm" aria-label={`Actions for ${user.username}`}>
         Actions
       </Dropdown.Toggle>
-      <Dropdown.Menu>
+      {/* Fixed positioning: the menu is not cut off by the table's sideways scroll box. */}
+      <Dropdown.Menu popperConfig={{ strategy: 'fixed' }}>
         <Dropdown.Item as="button" disabled={isBusy || isPending} onClick={() => onAction('toggle', user)}>
           {user.active || isPending ? 'Disable User' : 'Enable User'}
         </Dropdown.Item>
@@ -71,7 +72,12 @@ function UserActions({ user, handlers }: { user: ManagedUser; handlers: ActionHa
 /** The Manage Users table's columns (spec: Actions, Username, First Name, Last Name, Email, Status). */
 export function userColumns(handlers: ActionHandlers): DataColumn<ManagedUser>[] {
   return [
-    { key: 'actions', header: 'Actions', render: (u) => <UserActions user={u} handlers={handlers} /> },
+    {
+      key: 'actions',
+      header: 'Actions',
+      pinned: 'start',
+      render: (u) => <UserActions user={u} handlers={handlers} />,
+    },
     { key: 'username', header: 'Username', sortValue: (u) => u.username, render: (u) => u.username },
     { key: 'givenName', header: 'First Name', sortValue: (u) => u.givenName, render: (u) => u.givenName },
     { key: 'familyName', header: 'Last Name', sortValue: (u) => u.familyName, render: (u) => u.familyName },

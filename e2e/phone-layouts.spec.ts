@@ -23,7 +23,7 @@ async function expectNoPageOverflow(page: Page): Promise<void> {
 async function expectEverythingFits(page: Page): Promise<void> {
   const widest = await page.evaluate(() => {
     // What is drawn: not the visually hidden texts (table headers of a stacked table included).
-    const drawn = [...document.querySelectorAll<HTMLElement>('main *')].filter(
+    const drawn = Array.from(document.querySelectorAll<HTMLElement>('main *')).filter(
       (e) => !e.closest('.visually-hidden, .table-stacked-phone thead'),
     );
     const [element] = drawn.sort((a, b) => b.getBoundingClientRect().right - a.getBoundingClientRect().right);

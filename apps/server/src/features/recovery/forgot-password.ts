@@ -15,7 +15,7 @@ import { recordAudit } from '../../identity/audit';
 import { findCodeWithAccount, hashCode, normalizeCode } from '../../identity/codes';
 import { mfaProvider } from '../../identity/mfa/provider';
 import { preparePassword, storePassword } from '../../identity/password-change';
-import { enforceRateLimit, hitRateLimit, type RateLimitRule } from '../../identity/rate-limit';
+import { hitRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import {
   isRecoveryVerified,
   readRecoveryBinding,
@@ -30,12 +30,6 @@ import { claimResetCode, takeVerification } from './queries';
 export const PASSCODE_LIMIT: RateLimitRule = { limit: 5, windowSeconds: 900 };
 /** Pushes sent to one account in a window: a person approves one, not a stream of them. */
 export const PUSH_LIMIT: RateLimitRule = { limit: 3, windowSeconds: 900 };
-/**
- * Reset mails per account within an hour. Counted only for a session bound to the account, so
- * calls the owner could not have made (unbound sessions naming it) never spend the owner's mails;
- * those count on the caller's address alone.
- */
-export const RESET_MAIL_LIMIT: RateLimitRule = { limit: 3, windowSeconds: 3600 };
 
 interface Caller {
   session: Session;
@@ -187,7 +181,6 @@ export async function pingPush(
 /** send-reset-email: a single-use reset link to the bound account's own address. */
 export async function sendResetEmail(ctx: AppContext, caller: Caller, username: string): Promise<void> {
   const account = await boundAccount(ctx, caller.session, username);
-  await enforceRateLimit(ctx.db, `recovery-mail:${account.id}`, RESET_MAIL_LIMIT);
   await ctx.db.transaction().execute((tx) =>
     sendResetLink(tx, ctx, {
       account,

@@ -39,6 +39,8 @@ export const USER_ID_SEARCH_LIMIT: RateLimitRule = { limit: 10, windowSeconds: 9
 export const RECOVERY_ADDRESS_LIMIT: RateLimitRule = { limit: 40, windowSeconds: 900 };
 /** Identify attempts per client address (the username-and-email guess). */
 export const IDENTIFY_ADDRESS_LIMIT: RateLimitRule = { limit: 10, windowSeconds: 900 };
+/** Reset mails per account within an hour. */
+const RESET_MAIL_LIMIT: RateLimitRule = { limit: 3, windowSeconds: 3600 };
 
 /** The caller's session: every call is bound to it (the CSRF check already required one). */
 function caller(request: FastifyRequest): { session: Session; clientAddress: string } {
@@ -113,6 +115,11 @@ export const recoveryRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx
     async (request) => {
       const who = caller(request);
       await limitAddress(request.ip);
+      await enforceRateLimit(
+        ctx.db,
+        `recovery-mail:${request.body.username.toLowerCase()}`,
+        RESET_MAIL_LIMIT,
+      );
       await sendResetEmail(ctx, who, request.body.username);
       return { success: true };
     },

@@ -91,6 +91,10 @@ test('by passcode: the vendor sets a new password and signs in with it', async (
 
   await identify(page);
   await expect(page.getByText(VENDOR.email)).toBeVisible();
+  // An authenticator app but no paired phone: nothing could receive a push, so none is offered.
+  await expect(page.getByText('Step 2 of 4')).toBeVisible();
+  await expect(page.getByLabel('6-digit passcode from your authenticator')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send Push' })).toHaveCount(0);
   await expectAccessible(page, 'Select a verification method');
   const sendCode = page.getByRole('button', { name: 'Send Code' });
   await expect(sendCode).toBeDisabled();
@@ -143,13 +147,15 @@ test('by reset email: the link verifies, works once, and a used link returns to 
   await page.getByRole('button', { name: 'Next' }).click();
   await setPasswordAndSignIn(page, passwords[1]!);
 
-  // The same link again: used.
+  // The same link again: used. The page itself says why (the toast goes after a few seconds).
   await page.goto(link!);
-  await expect(page.getByText('Invalid reset code. The code has already been used.')).toBeVisible();
+  const main = page.getByRole('main');
+  await expect(main.getByText('Invalid reset code. The code has already been used.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Identify Yourself' })).toBeVisible();
+  await expectAccessible(page, 'Identify Yourself after a used link');
   // A made-up code.
   await page.goto('/forgot-password?code=AAAA-BBBB-CCCC-DDDD');
-  await expect(page.getByText('Invalid reset code. The code is not valid.')).toBeVisible();
+  await expect(main.getByText('Invalid reset code. The code is not valid.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Identify Yourself' })).toBeVisible();
   await expectAccessible(page, 'Identify Yourself after an invalid link');
 });
@@ -198,6 +204,7 @@ test.describe('by push', () => {
 
   async function sendPush(page: Page) {
     await identify(page);
+    // The phone is paired now: the push panel is offered beside the passcode.
     await page.getByRole('button', { name: 'Send Push' }).click();
     const dialog = page.getByRole('dialog', { name: 'Waiting for approval' });
     await expect(dialog).toBeVisible();

@@ -13,6 +13,8 @@ export const api = {
   approveOrDeny: '/api/brm/pending-approvals/approve-or-deny',
   emailInUse: '/api/user/new/email-in-use',
   registrationSubmit: '/api/user/new/submit',
+  /** Whether registrations are taken now (not during account-management maintenance). */
+  registrationAvailability: '/api/user/new/availability',
   orgsByDomain: '/api/orgs/email-domain',
   activationDecode: '/api/user/activate/decode',
   activate: '/api/user/activate/activate-with-password',

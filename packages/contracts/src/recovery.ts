@@ -37,7 +37,11 @@ export type IdentifyBody = z.infer<typeof identifyBody>;
 export const identifyResponse = z.object({
   isAccountValid: z.boolean(),
   isDeviceValid: z.boolean(),
-  device: z.object({ nickname: z.string() }).optional(),
+  /**
+   * The bound account's device (only once identify matched and bound it): `canPush` when a paired
+   * phone can receive a push, so Send Push is offered only then.
+   */
+  device: z.object({ nickname: z.string(), canPush: z.boolean() }).optional(),
   account: accountSummary.optional(),
   invalidReason: z.string().optional(),
 });

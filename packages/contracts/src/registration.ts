@@ -22,6 +22,10 @@ export const registrationBody = z.strictObject({
 });
 export type RegistrationBody = z.infer<typeof registrationBody>;
 
+/** GET /api/user/new/availability: false while account management is in maintenance. */
+export const registrationAvailability = z.object({ available: z.boolean() });
+export type RegistrationAvailability = z.infer<typeof registrationAvailability>;
+
 export const registrationResponse = z.object({ requestID: z.string(), success: z.boolean() });
 export type RegistrationResponse = z.infer<typeof registrationResponse>;
 
@@ -51,4 +55,7 @@ export const registrationMessages = {
     'This email is already in use. You can choose to login with the account for this email address, or register a different email address.',
   pending: 'There is already a new user registration pending approval for this email address.',
   emailMismatch: "Provided email doesn't match organization domain(s)",
+  /** Said above the form, before anyone fills it in, while registrations are not taken. */
+  maintenance:
+    'New user registration is unavailable while account management is under maintenance. Please try again later.',
 } as const;

@@ -4,6 +4,7 @@ import {
   accountApprovedMail,
   awaitingDecisionMail,
   headerSafe,
+  passwordResetLinkMail,
   registrationDeniedMail,
   registrationReceivedMail,
   signInLockedMail,
@@ -58,5 +59,17 @@ describe('mail templates', () => {
 
   it('makes header values safe', () => {
     expect(headerSafe('a\r\nBcc: x@y\u0000z')).toBe('a Bcc: x@y z');
+  });
+
+  it('the reset mail offers only what works: the link, not a code to type somewhere', () => {
+    const mail = passwordResetLinkMail(site, {
+      firstName: 'Jane',
+      username: 'jdoe',
+      code: 'ABCD-EFGH-JKMN-PQRS',
+      minutes: 30,
+    });
+    expect(mail.text).toContain('https://pra.hospital.example/forgot-password?code=ABCD-EFGH-JKMN-PQRS');
+    expect(mail.text).not.toMatch(/enter .*code/i);
+    expect(mail.text.match(/ABCD-EFGH-JKMN-PQRS/g)).toHaveLength(1);
   });
 });

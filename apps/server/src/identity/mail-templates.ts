@@ -232,7 +232,10 @@ export function factorChangedMail(
   );
 }
 
-/** To the account owner: a single-use link that starts the Forgot Password flow with a code. */
+/**
+ * To the account owner: a single-use link that starts the Forgot Password flow with a code. The
+ * code travels only inside the link: the Forgot Password page has no field to type it into.
+ */
 export function passwordResetLinkMail(
   site: MailSite,
   p: { firstName: string; username: string; code: string; minutes: number },
@@ -242,7 +245,6 @@ export function passwordResetLinkMail(
     para(`Hello ${p.firstName},`),
     para(`A password reset was requested for your account ${p.username}.`),
     linkPara(`Open this link within ${p.minutes} minutes to set a new password (it works once):`, link),
-    para(`Or enter this reset code on the Forgot Password page: ${p.code}`),
     para('If you did not ask for this, ignore this mail: your password stays as it is.'),
   ]);
 }

@@ -2,11 +2,17 @@ import type {
   EmailInUseResult,
   OrgsByDomainQuery,
   OrgsByDomainResponse,
+  RegistrationAvailability,
   RegistrationBody,
   RegistrationResponse,
 } from '@pra/contracts';
 import { api } from '@pra/contracts/paths';
-import { emailInUseResult, orgsByDomainResponse, registrationResponse } from '@pra/contracts/registration';
+import {
+  emailInUseResult,
+  orgsByDomainResponse,
+  registrationAvailability,
+  registrationResponse,
+} from '@pra/contracts/registration';
 import { call } from './client';
 
 /** POST /api/user/new/email-in-use: whether the email may register. */
@@ -23,4 +29,9 @@ export function getOrgsByDomain(domain: string, signal?: AbortSignal): Promise<O
 /** POST /api/user/new/submit */
 export function submitRegistration(body: RegistrationBody): Promise<RegistrationResponse> {
   return call(registrationResponse, { method: 'post', url: api.registrationSubmit, data: body });
+}
+
+/** GET /api/user/new/availability: whether registrations are taken now. */
+export function getRegistrationAvailability(signal?: AbortSignal): Promise<RegistrationAvailability> {
+  return call(registrationAvailability, { method: 'get', url: api.registrationAvailability, signal });
 }

@@ -4,6 +4,9 @@ import { api } from '@pra/contracts/paths';
 import { call } from './client';
 
 /** POST /api/brm/terminate-vendors: one result line per email (`dryRun`: what would happen). */
-export function terminateVendors(body: TerminateVendorsBody): Promise<TerminateVendorsResponse> {
-  return call(terminateVendorsResponse, { method: 'post', url: api.terminateVendors, data: body });
+export function terminateVendors(
+  body: TerminateVendorsBody,
+  signal?: AbortSignal,
+): Promise<TerminateVendorsResponse> {
+  return call(terminateVendorsResponse, { method: 'post', url: api.terminateVendors, data: body, signal });
 }

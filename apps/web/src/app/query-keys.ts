@@ -17,6 +17,8 @@ export const queryKeys = {
   passwordRequirements: (username: string) => ['password-requirements', username] as const,
   /** The organizations owning an email domain (lower-cased). */
   orgsByDomain: (domain: string) => ['orgs-by-domain', domain] as const,
+  /** Whether registrations are taken now (not during maintenance). */
+  registrationAvailability: ['registration-availability'],
   /** Whether an email (lower-cased) may register. */
   emailInUse: (email: string) => ['email-in-use', email.toLowerCase()] as const,
   /** The server's answer for the activation code of an emailed link. */

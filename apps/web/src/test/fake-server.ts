@@ -11,7 +11,8 @@ export interface FakeReply {
 
 export interface FakeServer {
   replies: Map<string, FakeReply>;
-  requests: { key: string; data: unknown }[];
+  /** Each call as sent; `signal` is the call's AbortSignal, to see whether it was withdrawn. */
+  requests: { key: string; data: unknown; signal?: AbortSignal | null | undefined }[];
 }
 
 /** Routes the API client's fetch to canned replies; unknown calls answer 404. */
@@ -22,6 +23,7 @@ export function installFakeServer(replies: Record<string, FakeReply> = {}): Fake
     server.requests.push({
       key,
       data: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      signal: init.signal,
     });
     const reply = server.replies.get(key) ?? { status: 404, data: { errors: ['Not found'] } };
     await reply.until;

@@ -80,7 +80,7 @@ export async function identify(
   return {
     isAccountValid: true,
     isDeviceValid: device !== null,
-    ...(device ? { device: { nickname: device.nickname } } : {}),
+    ...(device ? { device: { nickname: device.nickname, canPush: device.canPush } } : {}),
     account: accountSummary(account),
   };
 }

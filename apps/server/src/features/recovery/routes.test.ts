@@ -178,9 +178,16 @@ describe.each(testDatabaseKinds)('account recovery on %s', (kind) => {
       expect(ok.json()).toMatchObject({
         isAccountValid: true,
         isDeviceValid: true,
-        device: { nickname: `${v.username}'s phone` },
+        device: { nickname: `${v.username}'s phone`, canPush: false },
         account: { username: v.username, email: v.email },
       });
+      // Only a paired phone (an authenticator that is not revoked) can receive a push.
+      await t.ctx.db
+        .insertInto('authenticators')
+        .values({ account_id: v.id, nickname: 'Phone', key_hash: `test-${v.id}` })
+        .execute();
+      const paired = await client.post(IDENTIFY, { username: v.username, email: v.email });
+      expect(paired.json().device).toEqual({ nickname: `${v.username}'s phone`, canPush: true });
       const noDevice = await vendor({ device: false });
       const none = await client.post(IDENTIFY, { username: noDevice.username, email: noDevice.email });
       expect(none.json()).toMatchObject({ isAccountValid: true, isDeviceValid: false });

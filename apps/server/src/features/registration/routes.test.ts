@@ -1,4 +1,4 @@
-import { approvalMessages, registrationMessages, textFieldMessages } from '@pra/contracts';
+import { api, approvalMessages, registrationMessages, textFieldMessages } from '@pra/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
@@ -63,6 +63,12 @@ describe.each(testDatabaseKinds)('registration on %s', (kind) => {
     await t.ctx.db.deleteFrom('rate_limits').execute();
   });
   afterAll(async () => t?.close());
+
+  it('tells anyone that registrations are taken outside maintenance', async () => {
+    const res = await (await anonymous(t)).get(api.registrationAvailability);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ available: true });
+  });
 
   describe('GET /api/orgs/email-domain', () => {
     it.each([
@@ -416,6 +422,9 @@ describe('registration while the identity service is in maintenance', () => {
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({ errors: ['Account management features are currently unavailable'] });
       expect(await countRows(t, 'requests')).toBe(0);
+      // The form can say so beforehand.
+      const availability = await (await anonymous(t)).get(api.registrationAvailability);
+      expect(availability.json()).toEqual({ available: false });
     } finally {
       await t.close();
     }

@@ -5,6 +5,7 @@ import {
   emailInUseResult,
   orgsByDomainQuery,
   orgsByDomainResponse,
+  registrationAvailability,
   registrationBody,
   registrationResponse,
 } from '@pra/contracts';
@@ -14,6 +15,7 @@ import { createGuards } from '../../http/guards';
 import { isBrmOrAdmin } from '../../identity/account-kinds';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import { emailUse } from '../../identity/email-use';
+import { isInMaintenance } from '../../identity/maintenance';
 import { activeOrganizationsForDomain } from '../../identity/roles';
 import { registerUser } from './register-user';
 
@@ -52,6 +54,13 @@ export const registrationRoutes: FastifyPluginAsyncZod<AppContext> = async (app,
         : request.query.domain.toLowerCase();
       return (await activeOrganizationsForDomain(ctx.db, domain)).map((o) => o.name);
     },
+  );
+
+  // The form says so before anyone fills it in (submit would answer 503 then).
+  app.get(
+    api.registrationAvailability,
+    { schema: { response: { 200: registrationAvailability } } },
+    async () => ({ available: !(await isInMaintenance(ctx)) }),
   );
 
   app.post(

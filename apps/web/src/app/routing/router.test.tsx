@@ -72,6 +72,14 @@ describe('Router', () => {
     expect(screen.getByTestId('layout')).toBeTruthy();
   });
 
+  it("shows the page of '/a/' (trailing slash) and drops the slash from the address", async () => {
+    const history = createMemoryHistory('/a/?code=9');
+    render(<Router history={history} routes={routes} />);
+    expect(await screen.findByText('code=9')).toBeTruthy();
+    expect(screen.queryByText('not found')).toBeNull();
+    expect(history.location).toMatchObject({ pathname: '/a', search: '?code=9' });
+  });
+
   it('leaves modified clicks (new tab) to the browser', () => {
     const history = createMemoryHistory('/');
     render(<Router history={history} routes={routes} />);

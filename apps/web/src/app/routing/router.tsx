@@ -71,6 +71,11 @@ function useRouter(): RouterState {
   return router;
 }
 
+/** '/welcome/' names the same page as '/welcome': a trailing slash (typed, or in a bookmark) is dropped. */
+export function canonicalPath(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
+}
+
 /** Renders the routes matching the history's location, and follows it. */
 export function Router({ history, routes }: { history: RouterHistory; routes: Route[] }) {
   const [current, setCurrent] = useState<{ location: RouterLocation; action: NavigationAction }>({
@@ -86,10 +91,15 @@ export function Router({ history, routes }: { history: RouterHistory; routes: Ro
     [history],
   );
   const { location, action } = current;
+  const pathname = canonicalPath(location.pathname);
+  // The address bar shows the path without the slash (the page is matched without it already).
+  useLayoutEffect(() => {
+    if (pathname !== location.pathname) history.replace(`${pathname}${location.search}`, location.state);
+  }, [history, location, pathname]);
   useEffect(() => {
     if (action !== 'pop') window.scrollTo(0, 0);
   }, [location, action]);
-  const matches = useMemo(() => preloadRoutes(routes, location.pathname), [routes, location.pathname]);
+  const matches = useMemo(() => preloadRoutes(routes, pathname), [routes, pathname]);
   const state = useMemo(() => ({ history, location, matches }), [history, location, matches]);
   return (
     <RouterContext.Provider value={state}>

@@ -1,4 +1,4 @@
-import { Fragment, useId, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { ChevronRightIcon } from '../icons';
@@ -29,6 +29,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const id = useId();
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const columnCount = table.columns.length + (renderDetails ? 1 : 0);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const isOverflowing = useIsOverflowing(scrollRef);
 
   const toggle = (key: string) =>
     setExpanded((current) => {
@@ -47,65 +49,71 @@ export function DataTable<T>(props: DataTableProps<T>) {
           onChange={(event) => table.setFilter(event.target.value)}
         />
       </Form.Group>
-      <Table responsive hover className="align-middle">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            {renderDetails && (
-              <th scope="col" className="data-table-toggle-col">
-                <span className="visually-hidden">Details</span>
-              </th>
-            )}
-            {table.columns.map((column) => (
-              <HeaderCell key={column.key} column={column} table={table} />
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {table.visibleRows.length === 0 && (
+      <ScrollHint isShown={isOverflowing} />
+      <div className="table-responsive" ref={scrollRef}>
+        <Table hover className="align-middle">
+          <caption className="visually-hidden">{caption}</caption>
+          <thead>
             <tr>
-              <td colSpan={columnCount} className="text-center text-body-secondary">
-                {emptyText}
-              </td>
+              {renderDetails && (
+                <th scope="col" className="data-table-toggle-col">
+                  <span className="visually-hidden">Details</span>
+                </th>
+              )}
+              {table.columns.map((column) => (
+                <HeaderCell key={column.key} column={column} table={table} />
+              ))}
             </tr>
-          )}
-          {table.visibleRows.map((row) => {
-            const key = getRowKey(row);
-            const isExpanded = expanded.has(key);
-            const detailsId = `${id}-details-${key}`;
-            return (
-              <Fragment key={key}>
-                <tr className={rowClassName?.(row)}>
-                  {renderDetails && (
-                    <td>
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-link data-table-toggle"
-                        aria-expanded={isExpanded}
-                        aria-controls={isExpanded ? detailsId : undefined}
-                        aria-label={detailsLabel?.(row) ?? 'Details'}
-                        onClick={() => toggle(key)}
-                      >
-                        <ChevronRightIcon className={isExpanded ? 'rotate-90' : undefined} />
-                      </button>
-                    </td>
-                  )}
-                  {table.columns.map((column) => (
-                    <td key={column.key} className={column.className}>
-                      {column.render(row)}
-                    </td>
-                  ))}
-                </tr>
-                {renderDetails && isExpanded && (
-                  <tr id={detailsId} className="data-table-details">
-                    <td colSpan={columnCount}>{renderDetails(row)}</td>
+          </thead>
+          <tbody>
+            {table.visibleRows.length === 0 && (
+              <tr>
+                <td colSpan={columnCount} className="text-center text-body-secondary">
+                  {emptyText}
+                </td>
+              </tr>
+            )}
+            {table.visibleRows.map((row) => {
+              const key = getRowKey(row);
+              const isExpanded = expanded.has(key);
+              const detailsId = `${id}-details-${key}`;
+              return (
+                <Fragment key={key}>
+                  <tr className={rowClassName?.(row)}>
+                    {renderDetails && (
+                      <td>
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-link data-table-toggle"
+                          aria-expanded={isExpanded}
+                          aria-controls={isExpanded ? detailsId : undefined}
+                          aria-label={detailsLabel?.(row) ?? 'Details'}
+                          onClick={() => toggle(key)}
+                        >
+                          <ChevronRightIcon className={isExpanded ? 'rotate-90' : undefined} />
+                        </button>
+                      </td>
+                    )}
+                    {table.columns.map((column) => (
+                      <td key={column.key} className={columnClass(column)}>
+                        {column.render(row)}
+                      </td>
+                    ))}
                   </tr>
-                )}
-              </Fragment>
-            );
-          })}
-        </tbody>
-      </Table>
+                  {renderDetails && isExpanded && (
+                    <tr id={detailsId} className="data-table-details">
+                      <td colSpan={columnCount}>
+                        {/* Stays within the visible width of a table that scrolls sideways. */}
+                        <div className="data-table-details-body">{renderDetails(row)}</div>
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              );
+            })}
+          </tbody>
+        </Table>
+      </div>
       <TablePagination
         page={table.page}
         totalPages={table.totalPages}
@@ -116,15 +124,52 @@ export function DataTable<T>(props: DataTableProps<T>) {
   );
 }
 
+/** The cell class of a column: its own, and the pinning (see DataColumn.pinned). */
+function columnClass<T>(column: DataColumn<T>): string | undefined {
+  const pinned = column.pinned ? `data-table-pinned-${column.pinned}` : undefined;
+  return [column.className, pinned].filter(Boolean).join(' ') || undefined;
+}
+
+/** Whether the element's content is wider than the element (the table scrolls sideways). */
+function useIsOverflowing(ref: React.RefObject<HTMLElement | null>): boolean {
+  const [isOverflowing, setIsOverflowing] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setIsOverflowing(element.scrollWidth > element.clientWidth + 1);
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  }, [ref]);
+  return isOverflowing;
+}
+
+/** Says that a table is wider than the screen, so nobody misses the columns off to the side. */
+function ScrollHint({ isShown }: { isShown: boolean }) {
+  if (!isShown) return null;
+  return (
+    <p className="small text-body-secondary mb-1 data-table-scroll-hint">
+      The table is wider than the screen: scroll it sideways to see every column.{' '}
+      <span aria-hidden="true">↔</span>
+    </p>
+  );
+}
+
 function HeaderCell<T>({ column, table }: { column: DataColumn<T>; table: DataTableState<T> }) {
+  const className = columnClass(column);
   if (!column.sortValue) {
-    return <th scope="col">{column.header}</th>;
+    return (
+      <th scope="col" className={className}>
+        {column.header}
+      </th>
+    );
   }
   const direction = table.sort?.key === column.key ? table.sort.direction : undefined;
   const ariaSort = direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none';
   const indicator = direction === 'asc' ? '▲' : direction === 'desc' ? '▼' : '↕';
   return (
-    <th scope="col" aria-sort={ariaSort}>
+    <th scope="col" aria-sort={ariaSort} className={className}>
       <button type="button" className="data-table-sort" onClick={() => table.toggleSort(column.key)}>
         {column.header}
         <span className="ms-1 data-table-sort-indicator" aria-hidden="true">

@@ -8,8 +8,13 @@ export interface DataColumn<T> {
   /** Makes the column sortable by this value. */
   sortValue?: (row: T) => string | number;
   render: (row: T) => ReactNode;
-  /** Extra class for the column's cells (e.g. 'text-nowrap'). */
+  /** Extra class for the column's cells and header (e.g. 'text-nowrap'). */
   className?: string;
+  /**
+   * Keeps the column in view while a narrow table scrolls sideways (the Actions of Manage Users at
+   * the start, Approve/Reject of the approvals at the end): its controls never hide off-screen.
+   */
+  pinned?: 'start' | 'end';
 }
 
 export interface DataTableOptions<T> {

@@ -129,6 +129,51 @@ describe('ManageAccess', { timeout: 20_000 }, () => {
   });
 });
 
+describe('ManageAccess with the keyboard', { timeout: 20_000 }, () => {
+  it('keeps focus on the next row after Add, on the result after Submit, in the modal after Cancel Request', async () => {
+    setup('vendor5', {
+      [`POST ${api.requestAccess}`]: { data: { errors: [], successes: ['Org 01'] } },
+      [`POST ${api.cancelPendingAccess}`]: { data: { success: true } },
+    });
+    const user = userEvent.setup();
+    renderWithClient(
+      <ManageAccess username="vendor5" email="v@acme.example" isManager={false} canShowAll={false} />,
+    );
+    (await screen.findByRole('button', { name: 'Add Org 01' })).focus();
+    await user.keyboard('{Enter}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Add Org 02' }));
+    // Removing from the selection: the heading of the (now empty) selection.
+    screen.getByRole('button', { name: 'Remove Org 01 from the selection' }).focus();
+    await user.keyboard('{Enter}');
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Selected Roles' }));
+    screen.getByRole('button', { name: 'Add Org 01' }).focus();
+    await user.keyboard('{Enter}');
+    await user.click(screen.getByLabelText('Justification'));
+    await user.keyboard('Support');
+    screen.getByRole('button', { name: 'Submit' }).focus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findAllByText(accessMessages.requestSubmitted)).not.toHaveLength(0);
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: /Pending Access/ })),
+    );
+
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Pending Access Requests' });
+    within(dialog)
+      .getByRole('button', { name: /Cancel request Add Waiting Org/ })
+      .focus();
+    await user.keyboard('{Enter}');
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Reason'));
+    await user.keyboard('Asked by mistake');
+    within(dialog).getByRole('button', { name: 'Cancel Request' }).focus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findAllByText(accessMessages.cancelled)).not.toHaveLength(0);
+    expect(document.activeElement).toBe(
+      within(dialog).getByRole('heading', { name: 'Pending Access Requests' }),
+    );
+  });
+});
+
 describe('ManageAccessModal (a BRM or admin managing another user)', { timeout: 20_000 }, () => {
   it('offers admins every role and adds roles at once with the manager’s message', async () => {
     const server = setup('managed1', {

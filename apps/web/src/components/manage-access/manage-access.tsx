@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
@@ -33,7 +33,27 @@ export interface ManageAccessProps extends AccessSubject {
   onCancel?: () => void;
 }
 
-function roleColumns(onAdd: (role: AvailableRole) => void): DataColumn<AvailableRole>[] {
+/**
+ * Where the keyboard focus goes once the page has redrawn after an action that removed the focused
+ * control: a `data-focus-key` (the next Add or Remove button), the Selected Roles heading, or the
+ * count that shows the result of Submit. Without it focus fell to the page body.
+ */
+type FocusTarget = { key: string } | 'selected' | 'result';
+
+/** The same kind of button after the one used (the one before it for the last). */
+function neighbourOf(button: HTMLElement): FocusTarget {
+  const key = button.dataset.focusKey ?? '';
+  const kind = key.slice(0, key.indexOf(':') + 1);
+  const root = button.closest('.manage-access');
+  const keys = [...(root?.querySelectorAll<HTMLElement>('[data-focus-key]') ?? [])]
+    .map((element) => element.dataset.focusKey ?? '')
+    .filter((candidate) => candidate.startsWith(kind));
+  const index = keys.indexOf(key);
+  const next = index < 0 ? undefined : (keys[index + 1] ?? keys[index - 1]);
+  return next ? { key: next } : 'selected';
+}
+
+function roleColumns(onAdd: (role: AvailableRole, button: HTMLElement) => void): DataColumn<AvailableRole>[] {
   return [
     {
       key: 'name',
@@ -50,7 +70,8 @@ function roleColumns(onAdd: (role: AvailableRole) => void): DataColumn<Available
           variant="outline-primary"
           size="sm"
           aria-label={`Add ${role.displayableName}`}
-          onClick={() => onAdd(role)}
+          data-focus-key={`add:${role.name}`}
+          onClick={(event) => onAdd(role, event.currentTarget)}
         >
           <PlusIcon />
         </Button>
@@ -73,6 +94,12 @@ export function ManageAccess({ username, email, isManager, canShowAll, onCancel 
   const [justification, setJustification] = useState('');
   const [isTouched, setIsTouched] = useState(false);
   const [openModal, setOpenModal] = useState<'current' | 'pending'>();
+  // A new object per request, so asking for the same place twice moves the focus twice.
+  const [focusRequest, setFocusRequest] = useState<{ target: FocusTarget }>();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const selectedHeadingRef = useRef<HTMLHeadingElement>(null);
+  const currentButtonRef = useRef<HTMLButtonElement>(null);
+  const pendingButtonRef = useRef<HTMLButtonElement>(null);
   const current = useCurrentAccess(username);
   const pending = usePendingAccess(username);
   const available = useAvailableRoles(username, canShowAll && showAll);
@@ -82,29 +109,53 @@ export function ManageAccess({ username, email, isManager, canShowAll, onCancel 
     setJustification('');
     setIsTouched(false);
   };
-  const submit = useRequestRoles(subject, clear);
+  const submit = useRequestRoles(subject, () => {
+    setFocusRequest({ target: 'result' });
+    clear();
+  });
   const chosen = new Set(selected.map((role) => role.name));
   const rows = (available.data ?? noRoles).filter((role) => !chosen.has(role.name));
+  const handleAdd = (role: AvailableRole, button: HTMLElement) => {
+    setFocusRequest({ target: neighbourOf(button) });
+    setSelected((list) => [...list, role]);
+  };
+  const handleRemove = (role: AvailableRole, button: HTMLElement) => {
+    setFocusRequest({ target: neighbourOf(button) });
+    setSelected((list) => list.filter((r) => r.name !== role.name));
+  };
   const table = useDataTable({
     rows,
-    columns: roleColumns((role) => setSelected((list) => [...list, role])),
+    columns: roleColumns(handleAdd),
     pageSize: ROLES_PAGE_SIZE,
     filterText: (role) => [role.displayableName],
     initialSort: { key: 'name', direction: 'asc' },
   });
+  // Once the page has redrawn: move the focus where the action asked (see FocusTarget).
+  useEffect(() => {
+    const target = focusRequest?.target;
+    if (!target) return;
+    const byKey = (key: string) =>
+      [...(rootRef.current?.querySelectorAll<HTMLElement>('[data-focus-key]') ?? [])].find(
+        (element) => element.dataset.focusKey === key,
+      );
+    if (target === 'result') (isManager ? currentButtonRef : pendingButtonRef).current?.focus();
+    else if (target === 'selected') selectedHeadingRef.current?.focus();
+    else (byKey(target.key) ?? selectedHeadingRef.current)?.focus();
+  }, [focusRequest, isManager]);
+
   const canSubmit = selected.length > 0 && !reasonError(justification) && !submit.isPending;
   const pendingCount = (pending.data ?? []).reduce((sum, request) => sum + request.items.length, 0);
 
   return (
-    <div className="manage-access">
+    <div className="manage-access" ref={rootRef}>
       <div className="d-flex flex-wrap gap-2 mb-3">
-        <Button variant="outline-primary" onClick={() => setOpenModal('current')}>
+        <Button variant="outline-primary" ref={currentButtonRef} onClick={() => setOpenModal('current')}>
           Current Access{' '}
           <Badge bg="primary" pill>
             {current.data?.length ?? 0}
           </Badge>
         </Button>
-        <Button variant="outline-primary" onClick={() => setOpenModal('pending')}>
+        <Button variant="outline-primary" ref={pendingButtonRef} onClick={() => setOpenModal('pending')}>
           Pending Access{' '}
           <Badge bg="primary" pill>
             {pendingCount}
@@ -138,6 +189,19 @@ export function ManageAccess({ username, email, isManager, canShowAll, onCancel 
               getRowKey={(role) => role.name}
             />
           )}
+          {selected.length > 0 && (
+            // On a phone the selection is below the whole table: one step takes the keyboard there.
+            <Button
+              variant="link"
+              className="d-lg-none p-0"
+              onClick={() => {
+                selectedHeadingRef.current?.scrollIntoView({ block: 'start' });
+                selectedHeadingRef.current?.focus();
+              }}
+            >
+              Go to Selected Roles ({selected.length})
+            </Button>
+          )}
         </Col>
         <Col lg={5}>
           <Form
@@ -149,7 +213,7 @@ export function ManageAccess({ username, email, isManager, canShowAll, onCancel 
               if (canSubmit) submit.mutate({ roles: selected, justification: justification.trim() });
             }}
           >
-            <h2 className="h5" id={`${id}-selected`}>
+            <h2 className="h5" id={`${id}-selected`} ref={selectedHeadingRef} tabIndex={-1}>
               Selected Roles
             </h2>
             {selected.length === 0 ? (
@@ -166,7 +230,8 @@ export function ManageAccess({ username, email, isManager, canShowAll, onCancel 
                       variant="outline-secondary"
                       size="sm"
                       aria-label={`Remove ${role.displayableName} from the selection`}
-                      onClick={() => setSelected((list) => list.filter((r) => r.name !== role.name))}
+                      data-focus-key={`remove:${role.name}`}
+                      onClick={(event) => handleRemove(role, event.currentTarget)}
                     >
                       <CrossIcon />
                     </Button>

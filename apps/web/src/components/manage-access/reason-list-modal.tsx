@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
@@ -48,6 +48,16 @@ export function ReasonListModal<T>(props: ReasonListModalProps<T>) {
   const { choice, list } = props;
   const { chosen } = choice;
   const items = list.data ?? [];
+  // Keyboard focus follows the modal's two views: into the reason once an item is chosen, back to
+  // the modal's title after Back or a submitted action (the button used is gone by then).
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const wasChosen = useRef(false);
+  useEffect(() => {
+    if (chosen) formRef.current?.querySelector('textarea')?.focus();
+    else if (wasChosen.current) titleRef.current?.focus();
+    wasChosen.current = chosen !== undefined;
+  }, [chosen]);
   return (
     <Modal
       show={props.show}
@@ -57,13 +67,14 @@ export function ReasonListModal<T>(props: ReasonListModalProps<T>) {
       centered
     >
       <Modal.Header closeButton closeLabel="Close">
-        <Modal.Title id={titleId} as="h2" className="h5">
+        <Modal.Title id={titleId} as="h2" className="h5" ref={titleRef} tabIndex={-1}>
           {props.title}
         </Modal.Title>
       </Modal.Header>
       {chosen ? (
         <Form
           noValidate
+          ref={formRef}
           onSubmit={(event) => {
             event.preventDefault();
             choice.setIsTouched(true);

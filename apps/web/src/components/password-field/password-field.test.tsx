@@ -9,6 +9,7 @@ import { installFakeServer } from '../../test/fake-server';
 import { GOOD_PASSWORD, makePasswordRequirements } from '../../test/password-policy';
 import { emptyPasswordPair } from './evaluate-password';
 import { PasswordField } from './password-field';
+import { shownScore } from './password-strength';
 
 function Harness({ onValidityChange }: { onValidityChange: (isValid: boolean) => void }) {
   const [value, setValue] = useState(emptyPasswordPair);
@@ -35,18 +36,23 @@ function renderField() {
 const item = (text: string) => screen.getByText(text).closest('li')!;
 
 describe('PasswordField', () => {
-  it('lists every server rule with a textual met / not met state', async () => {
+  it('lists the rules neutrally before anything is typed, then each with a textual met / not met state', async () => {
     renderField();
     const list = await screen.findByRole('list');
+    // Nothing typed yet: no rule is marked failed (no red crosses, no 'not met').
+    expect(list.textContent).not.toMatch(/met\)/);
+    expect(list.querySelector('.text-danger')).toBeNull();
+    expect(within(list).getAllByRole('listitem')[0]?.textContent).toBe('Min length: 12');
+    await userEvent.type(screen.getByLabelText('New Password'), 'a');
     expect(
-      within(list)
+      within(screen.getByRole('list'))
         .getAllByRole('listitem')
         .map((li) => li.textContent),
     ).toEqual([
       'Min length: 12 (not met)',
       'Max length: 128 (met)',
       'Min uppercase characters: 1 (not met)',
-      'Min lowercase characters: 1 (not met)',
+      'Min lowercase characters: 1 (met)',
       'Min number of symbols: 1 (not met)',
       'Min amount of numbers: 1 (not met)',
       'Max repeated characters: 2 (met)',
@@ -54,7 +60,7 @@ describe('PasswordField', () => {
       // Unmet only until the common-password list has loaded.
       expect.stringMatching(/^Not a commonly used password \((met|not met)\)$/),
     ]);
-    await userEvent.type(screen.getByLabelText('New Password'), 'abcD');
+    await userEvent.type(screen.getByLabelText('New Password'), 'bcD');
     expect(item('Min uppercase characters: 1').textContent).toContain('(met)');
     expect(item('Min length: 12').textContent).toContain('(not met)');
   });
@@ -117,5 +123,23 @@ describe('PasswordField', () => {
     await userEvent.type(screen.getByLabelText('New Password'), 'password');
     const meter = await screen.findByRole('meter', { name: 'Password strength' }, { timeout: 5000 });
     expect(meter.getAttribute('aria-valuetext')).toBe('Very weak');
+  });
+
+  it("never says 'Strong' while a rule is unmet", async () => {
+    renderField();
+    await screen.findByRole('list');
+    // Long and random, so hard to guess, but lowercase only: three rules unmet.
+    await userEvent.type(screen.getByLabelText('New Password'), 'zqxjkvbwplmtrgfdsahuyc');
+    const meter = await screen.findByRole('meter', { name: 'Password strength' }, { timeout: 5000 });
+    expect(item('Min uppercase characters: 1').textContent).toContain('(not met)');
+    expect(meter.getAttribute('aria-valuetext')).toBe('Fair');
+  });
+});
+
+describe('shownScore', () => {
+  it('caps the estimate while a rule is unmet and shows it as is once all are met', () => {
+    expect(shownScore(4, false)).toBe(2);
+    expect(shownScore(1, false)).toBe(1);
+    expect(shownScore(4, true)).toBe(4);
   });
 });

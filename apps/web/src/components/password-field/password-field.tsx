@@ -85,7 +85,11 @@ export function PasswordField({ username, value, onChange, onValidityChange, dis
         checked={isShown}
         onChange={(event) => setIsShown(event.target.checked)}
       />
-      <PasswordStrength password={value.newPassword} userInputs={[username]} />
+      <PasswordStrength
+        password={value.newPassword}
+        userInputs={[username]}
+        meetsRules={requirements.data !== undefined && checks.every((check) => check.ok)}
+      />
       {requirements.isPending && (
         <p className="small" role="status">
           <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
@@ -97,7 +101,9 @@ export function PasswordField({ username, value, onChange, onValidityChange, dis
           The password requirements could not be loaded, so a new password cannot be set right now.
         </Alert>
       )}
-      {requirements.data && <PasswordChecklist id={checklistId} checks={checks} />}
+      {requirements.data && (
+        <PasswordChecklist id={checklistId} checks={checks} isStarted={value.newPassword.length > 0} />
+      )}
     </fieldset>
   );
 }

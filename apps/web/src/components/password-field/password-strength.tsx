@@ -6,11 +6,26 @@ interface Estimate {
   score: StrengthScore;
 }
 
+/** Below every rule met the meter shows at most 'Fair': it never praises a password the rules refuse. */
+const MAX_SCORE_WITH_UNMET_RULE: StrengthScore = 2;
+
+/** The score shown: the estimate, capped while a rule of the checklist is unmet. */
+export function shownScore(estimate: StrengthScore, meetsRules: boolean): StrengthScore {
+  return meetsRules ? estimate : (Math.min(estimate, MAX_SCORE_WITH_UNMET_RULE) as StrengthScore);
+}
+
+interface PasswordStrengthProps {
+  password: string;
+  userInputs: string[];
+  /** Whether the checklist shows every rule met. */
+  meetsRules: boolean;
+}
+
 /**
  * An advisory strength meter (zxcvbn). It never blocks a password: only the server's rules decide
  * validity. Names and the username count as guessable words.
  */
-export function PasswordStrength({ password, userInputs }: { password: string; userInputs: string[] }) {
+export function PasswordStrength({ password, userInputs, meetsRules }: PasswordStrengthProps) {
   const [estimate, setEstimate] = useState<Estimate>();
   const inputsKey = userInputs.join('\n');
 
@@ -27,8 +42,9 @@ export function PasswordStrength({ password, userInputs }: { password: string; u
     };
   }, [password, inputsKey]);
 
-  const score = password && estimate?.password === password ? estimate.score : undefined;
-  if (score === undefined) return null;
+  const estimated = password && estimate?.password === password ? estimate.score : undefined;
+  if (estimated === undefined) return null;
+  const score = shownScore(estimated, meetsRules);
   const label = strengthLabels[score];
   return (
     <div className="password-strength small mb-2">

@@ -1,6 +1,7 @@
 import Nav from 'react-bootstrap/Nav';
 import { adminRoutes } from '@pra/contracts/paths';
 import { Link, Outlet, useLocation } from '../../app/routing/router';
+import './administration.css';
 
 const sections = [
   { to: adminRoutes.organizations, label: 'Organizations' },
@@ -18,7 +19,7 @@ export function AdminLayout() {
     <>
       <h1 className="page-title">Administration</h1>
       <nav aria-label="Administration sections">
-        <Nav as="ul" variant="tabs" className="mb-3 flex-nowrap overflow-auto">
+        <Nav as="ul" variant="tabs" className="mb-3">
           {sections.map((section) => (
             <Nav.Item as="li" key={section.to}>
               <Nav.Link

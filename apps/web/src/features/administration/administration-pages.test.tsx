@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { adminApi, type AdminOrganization, type AuditEventView } from '@pra/contracts';
+import { adminApi, adminMessages, type AdminOrganization, type AuditEventView } from '@pra/contracts';
 import { bootReplies, installFakeServer, makeUser, signedIn, type FakeReply } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
 
@@ -66,6 +66,31 @@ describe('Administration', () => {
     });
   });
 
+  it('names a refused field as the screen does, beside it, never by its API path', async () => {
+    const server = setup({
+      [`GET ${adminApi.organizations}`]: { data: { organizations: [] } },
+      [`POST ${adminApi.organizations}`]: {
+        status: 400,
+        data: { errors: [`domains.0: ${adminMessages.domainFormat}`] },
+      },
+    });
+    renderApp('/admin/organizations');
+    await userEvent.type(await screen.findByLabelText('New organization name'), 'Acme');
+    const domains = screen.getByLabelText('Email domains (separated by spaces)');
+    await userEvent.type(domains, 'ok.example https://bad.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    // Checked before sending: the typed domain is named, beside the field.
+    const describedBy = () => document.getElementById(domains.getAttribute('aria-describedby') ?? '');
+    expect(describedBy()?.textContent).toBe(`https://bad.example: ${adminMessages.domainFormat}`);
+    expect(server.requests.some((r) => r.key.startsWith('POST'))).toBe(false);
+    // The server's own refusal (whatever the form let through) loses its path too.
+    await userEvent.clear(domains);
+    await userEvent.type(domains, 'ok.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(describedBy()?.textContent).toBe(adminMessages.domainFormat));
+    expect(document.body.textContent).not.toContain('domains.0');
+  });
+
   it('adds a BRM person with the organizations chosen', async () => {
     const server = setup({
       [`GET ${adminApi.people}`]: { data: { people: [] } },
@@ -122,6 +147,41 @@ describe('Administration', () => {
       familyName: 'Brm',
       email: 'jo@hospital.example',
     });
+  });
+
+  it('asks before a right changes and says what it grants or removes', async () => {
+    const person = {
+      id: 'p8',
+      username: 'kemp',
+      givenName: 'Kim',
+      familyName: 'Emp',
+      email: 'kim@hospital.example',
+      isEmployeeBrm: false,
+      isAdmin: true,
+      status: 'active',
+      organizations: ['Acme Imaging'],
+    };
+    const server = setup({
+      [`GET ${adminApi.people}`]: { data: { people: [person] } },
+      [`GET ${adminApi.organizations}`]: { data: { organizations: [org] } },
+      [`PATCH ${adminApi.people}/p8`]: { data: { success: true } },
+    });
+    const patches = () => server.requests.filter((r) => r.key === `PATCH ${adminApi.people}/p8`);
+    renderApp('/admin/people');
+    const row = (await screen.findByText('kemp')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('checkbox', { name: 'BRM' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Make kemp a BRM?' });
+    expect(dialog.textContent).toContain('approves or denies the registrations and access requests');
+    expect(dialog.textContent).toContain('Acme Imaging');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(patches()).toHaveLength(0);
+
+    await userEvent.click(within(row).getByRole('checkbox', { name: 'Admin' }));
+    dialog = await screen.findByRole('dialog', { name: 'Remove the admin rights of kemp?' });
+    expect(dialog.textContent).toContain('no longer reach Administration');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove admin rights' }));
+    expect(await screen.findByText('kemp changed.')).toBeTruthy();
+    expect(patches().map((r) => r.data)).toEqual([{ isAdmin: false }]);
   });
 
   it('previews the system message as it is typed', async () => {

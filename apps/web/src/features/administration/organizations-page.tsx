@@ -6,7 +6,10 @@ import InputGroup from 'react-bootstrap/InputGroup';
 import Table from 'react-bootstrap/Table';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminOrganization } from '@pra/contracts';
+import { createOrganizationBody, organizationDomain } from '@pra/contracts/administration';
 import * as adminApi from '../../api/administration';
+import { ApiError } from '../../api/client';
+import { splitFieldPath } from '../../api/failure-message';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { adminKeys, useAdminAction } from './use-admin-action';
 
@@ -31,7 +34,7 @@ export function OrganizationsPage() {
         <Form.Label>Filter by name or domain</Form.Label>
         <Form.Control value={filter} onChange={(e) => setFilter(e.target.value)} />
       </Form.Group>
-      <Table responsive hover size="sm">
+      <Table responsive hover size="sm" className="table-stacked-phone">
         <thead>
           <tr>
             <th scope="col">Name and access role</th>
@@ -51,9 +54,44 @@ export function OrganizationsPage() {
   );
 }
 
+type OrganizationField = 'name' | 'domains';
+type FieldErrors = Partial<Record<OrganizationField, string>>;
+
+/**
+ * The form's own check with the API's rules, each message for the field the screen shows (a bad
+ * domain is named by what was typed, never as `domains.0`).
+ */
+function checkNewOrganization(name: string, domains: string[]): FieldErrors {
+  const parsed = createOrganizationBody.safeParse({ name, domains });
+  if (parsed.success) return {};
+  const errors: FieldErrors = {};
+  for (const issue of parsed.error.issues) {
+    const [field, index] = issue.path;
+    if (field !== 'name' && field !== 'domains') continue;
+    const typed = typeof index === 'number' ? domains[index] : undefined;
+    errors[field] ??= typed ? `${typed}: ${issue.message}` : issue.message;
+  }
+  return errors;
+}
+
+/** The server's refusal of one field (`name: …`, `domains.1: …`), for that field. */
+function serverFieldError(error: unknown): FieldErrors {
+  if (!(error instanceof ApiError)) return {};
+  const { field, text } = splitFieldPath(error.message);
+  return field === 'name' || field === 'domains' ? { [field]: text } : {};
+}
+
+/** The server's refusal of the one domain field of a row (`domain: …`). */
+function domainOf(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const { field, text } = splitFieldPath(error.message);
+  return field === 'domain' ? text : undefined;
+}
+
 function CreateOrganizationForm() {
   const [name, setName] = useState('');
   const [domains, setDomains] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
   const create = useAdminAction(adminApi.createOrganization, {
     success: (body) => `Organization ${body.name} created.`,
     refresh,
@@ -61,13 +99,32 @@ function CreateOrganizationForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const list = domains.split(/[\s,;]+/).filter(Boolean);
-    create.mutate({ name, domains: list }, { onSuccess: () => (setName(''), setDomains('')) });
+    const found = checkNewOrganization(name, list);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    create.mutate(
+      { name, domains: list },
+      {
+        onSuccess: () => (setName(''), setDomains('')),
+        onError: (error) => setErrors(serverFieldError(error)),
+      },
+    );
   };
   return (
-    <Form onSubmit={submit} className="row g-2 align-items-end" aria-label="New organization">
+    <Form noValidate onSubmit={submit} className="row g-2 align-items-start" aria-label="New organization">
       <Form.Group className="col-12 col-md-5" controlId="new-org-name">
         <Form.Label>New organization name</Form.Label>
-        <Form.Control value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+        <Form.Control
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          maxLength={200}
+          isInvalid={Boolean(errors.name)}
+          aria-describedby={errors.name ? 'new-org-name-error' : undefined}
+        />
+        <Form.Control.Feedback type="invalid" id="new-org-name-error">
+          {errors.name}
+        </Form.Control.Feedback>
       </Form.Group>
       <Form.Group className="col-12 col-md-5" controlId="new-org-domains">
         <Form.Label>Email domains (separated by spaces)</Form.Label>
@@ -75,9 +132,14 @@ function CreateOrganizationForm() {
           value={domains}
           onChange={(e) => setDomains(e.target.value)}
           placeholder="vendor.example"
+          isInvalid={Boolean(errors.domains)}
+          aria-describedby={errors.domains ? 'new-org-domains-error' : undefined}
         />
+        <Form.Control.Feedback type="invalid" id="new-org-domains-error">
+          {errors.domains}
+        </Form.Control.Feedback>
       </Form.Group>
-      <div className="col-12 col-md-2">
+      <div className="col-12 col-md-2 align-self-end">
         <Button type="submit" disabled={create.isPending} className="w-100">
           Create
         </Button>
@@ -89,6 +151,7 @@ function CreateOrganizationForm() {
 function OrganizationRow({ org }: { org: AdminOrganization }) {
   const [newName, setNewName] = useState(org.name);
   const [domain, setDomain] = useState('');
+  const [domainError, setDomainError] = useState<string>();
   const change = useAdminAction(
     (body: { name?: string; isActive?: boolean }) => adminApi.changeOrganization(org.id, body),
     {
@@ -106,7 +169,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
   });
   return (
     <tr>
-      <td>
+      <td data-label="Name and access role">
         <Form
           onSubmit={(e) => (e.preventDefault(), change.mutate({ name: newName }))}
           aria-label={`Rename ${org.name}`}
@@ -128,7 +191,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
         </Form>
         <div className="small text-body-secondary mt-1">{org.roleName}</div>
       </td>
-      <td>
+      <td data-label="Email domains">
         <ul className="list-unstyled mb-1">
           {org.domains.map((d) => (
             <li key={d}>
@@ -145,20 +208,37 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
             </li>
           ))}
         </ul>
-        <Form onSubmit={(e) => (e.preventDefault(), add.mutate(domain, { onSuccess: () => setDomain('') }))}>
-          <InputGroup size="sm">
+        <Form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            const checked = organizationDomain.safeParse(domain);
+            setDomainError(checked.success ? undefined : checked.error.issues[0]?.message);
+            if (!checked.success) return;
+            add.mutate(domain, {
+              onSuccess: () => setDomain(''),
+              onError: (error) => setDomainError(domainOf(error)),
+            });
+          }}
+        >
+          <InputGroup size="sm" hasValidation>
             <Form.Control
               aria-label={`Add a domain to ${org.name}`}
               value={domain}
               onChange={(e) => setDomain(e.target.value)}
+              isInvalid={Boolean(domainError)}
+              aria-describedby={domainError ? `${org.id}-domain-error` : undefined}
             />
             <Button type="submit" variant="outline-secondary" disabled={!domain.trim()}>
               Add
             </Button>
+            <Form.Control.Feedback type="invalid" id={`${org.id}-domain-error`}>
+              {domainError}
+            </Form.Control.Feedback>
           </InputGroup>
         </Form>
       </td>
-      <td>
+      <td data-label="BRMs">
         {org.brms.length ? (
           org.brms.join(', ')
         ) : (
@@ -167,7 +247,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
           </Badge>
         )}
       </td>
-      <td>
+      <td data-label="Status">
         <div>{org.isActive ? 'Active' : 'Inactive'}</div>
         <Button
           size="sm"

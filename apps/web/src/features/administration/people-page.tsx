@@ -5,6 +5,7 @@ import Table from 'react-bootstrap/Table';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminPerson } from '@pra/contracts';
 import * as adminApi from '../../api/administration';
+import { RightsConfirmation, type RightsChange } from './rights-confirmation';
 import { adminKeys, useAdminAction } from './use-admin-action';
 
 const refresh = [adminKeys.people, adminKeys.organizationsAll] as const;
@@ -59,7 +60,7 @@ export function PeoplePage() {
         People
       </h2>
       <AddPersonForm />
-      <Table responsive hover size="sm" className="mt-3">
+      <Table responsive hover size="sm" className="mt-3 table-stacked-phone">
         <thead>
           <tr>
             <th scope="col">Username</th>
@@ -152,6 +153,8 @@ function AddPersonForm() {
 function PersonRow({ person }: { person: AdminPerson }) {
   const [editing, setEditing] = useState(false);
   const [organizations, setOrganizations] = useState(person.organizations);
+  // A right changes only once the admin confirmed what it grants or removes.
+  const [rightsChange, setRightsChange] = useState<RightsChange>();
   const change = useAdminAction(
     (body: Parameters<typeof adminApi.changePerson>[1]) => adminApi.changePerson(person.id, body),
     {
@@ -165,25 +168,34 @@ function PersonRow({ person }: { person: AdminPerson }) {
   });
   return (
     <tr>
-      <td>{person.username}</td>
-      <td>
+      <td data-label="Username">{person.username}</td>
+      <td data-label="Name and email">
         <PersonDetails person={person} />
       </td>
-      <td>
+      <td data-label="Roles">
         <Form.Check
           id={`brm-${person.id}`}
           label="BRM"
           checked={person.isEmployeeBrm}
-          onChange={(e) => change.mutate({ isEmployeeBrm: e.target.checked })}
+          onChange={(e) => setRightsChange({ right: 'isEmployeeBrm', grant: e.target.checked })}
         />
         <Form.Check
           id={`admin-${person.id}`}
           label="Admin"
           checked={person.isAdmin}
-          onChange={(e) => change.mutate({ isAdmin: e.target.checked })}
+          onChange={(e) => setRightsChange({ right: 'isAdmin', grant: e.target.checked })}
+        />
+        <RightsConfirmation
+          person={person}
+          change={rightsChange}
+          onCancel={() => setRightsChange(undefined)}
+          onConfirm={({ right, grant }) => {
+            setRightsChange(undefined);
+            change.mutate({ [right]: grant });
+          }}
         />
       </td>
-      <td>
+      <td data-label="Organizations">
         {editing ? (
           <Form
             onSubmit={(e) => (

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, UNKNOWN_ERROR } from '../../api/client';
+import { splitFieldPath } from '../../api/failure-message';
 import { showAlert } from '../../app/alerts';
 
 /** Query keys of the admin screens; a change refreshes its screen's list. */
@@ -28,6 +29,8 @@ export function useAdminAction<T>(
       showAlert(typeof options.success === 'function' ? options.success(input) : options.success, 'success');
       await Promise.all(options.refresh.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
     },
-    onError: (error) => showAlert(error instanceof ApiError ? error.message : UNKNOWN_ERROR),
+    // A refusal of one field reads without the API's path (`domains.0: `); the form puts it beside the field.
+    onError: (error) =>
+      showAlert(error instanceof ApiError ? splitFieldPath(error.message).text : UNKNOWN_ERROR),
   });
 }

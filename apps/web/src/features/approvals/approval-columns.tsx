@@ -39,6 +39,7 @@ export function approvalColumns(
       key: 'actions',
       header: 'Actions',
       className: 'text-nowrap',
+      pinned: 'end',
       render: (r) => {
         const isAllowed = canDecide(r);
         return (

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useCallback, useReducer, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import type { IdentifyByCodeResponse, SetPasswordBody } from '@pra/contracts';
 import { recoveryMessages } from '@pra/contracts/recovery';
@@ -14,18 +15,25 @@ import { IdentifyStep } from './identify-step';
 import { DoneStep, EmailSentStep, LinkStep } from './simple-steps';
 import { useLinkCode } from './use-link-code';
 import { VerifyStep } from './verify-step';
-import { startingState, STEP, STEP_COUNT, stepTitles, wizardReducer } from './wizard-state';
+import { startingState, STEP, stepPosition, stepTitles, wizardReducer } from './wizard-state';
 
 /** Forgot Password (/forgot-password): the six-step wizard, optionally started from an emailed link. */
 export function ForgotPasswordPage() {
   const link = useLinkCode();
   // Nothing renders until the link's code is checked: the wizard starts where that answer leads.
   if (link.isPending) return null;
-  return <ForgotPasswordWizard link={link.result} />;
+  return <ForgotPasswordWizard link={link.result} linkProblem={link.problem} />;
 }
 
-function ForgotPasswordWizard({ link }: { link: IdentifyByCodeResponse | undefined }) {
+interface WizardProps {
+  link: IdentifyByCodeResponse | undefined;
+  /** Why the emailed link cannot be used: said on step 0, not only in a passing toast. */
+  linkProblem: string | undefined;
+}
+
+function ForgotPasswordWizard({ link, linkProblem }: WizardProps) {
   const [state, dispatch] = useReducer(wizardReducer, link, startingState);
+  const position = stepPosition(state);
   const [password, setPassword] = useState<PasswordPair>(emptyPasswordPair);
   const [isPasswordValid, setIsPasswordValid] = useState(false);
   const { account } = state;
@@ -50,14 +58,25 @@ function ForgotPasswordWizard({ link }: { link: IdentifyByCodeResponse | undefin
     <>
       <WizardHeading
         title="Forgot Password"
-        step={state.step}
-        stepCount={STEP_COUNT}
+        step={position.index}
+        stepCount={position.count}
         stepTitle={stepTitles[state.step]}
       />
       <div className="row">
         <div className="col-lg-9 col-xl-8">
+          {state.step === STEP.identify && linkProblem && (
+            <Alert variant="warning">
+              <p className="mb-1">{linkProblem}</p>
+              <p className="mb-0">
+                Enter your username and email below to verify yourself again or to get a new link.
+              </p>
+            </Alert>
+          )}
           {state.step === STEP.identify && (
-            <IdentifyStep onIdentified={(result) => dispatch({ type: 'identified', result })} />
+            <IdentifyStep
+              typed={state.typed}
+              onIdentified={(result, typed) => dispatch({ type: 'identified', result, typed })}
+            />
           )}
           {state.step === STEP.link && account && (
             <LinkStep account={account} onNext={() => dispatch({ type: 'continueFromLink' })} />

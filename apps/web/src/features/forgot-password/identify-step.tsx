@@ -15,12 +15,18 @@ import { withLoading } from '../../app/loading';
 import { Link } from '../../app/routing/router';
 import { TextField } from '../../components/text-field/text-field';
 
+interface IdentifyStepProps {
+  /** What was typed before (Back from step 2 shows it again). */
+  typed: IdentifyBody;
+  onIdentified: (result: IdentifyResponse, typed: IdentifyBody) => void;
+}
+
 /** Step 0: username and email identify the account; the server binds it to this session. */
-export function IdentifyStep({ onIdentified }: { onIdentified: (result: IdentifyResponse) => void }) {
-  const { register, handleSubmit, formState } = useForm({
+export function IdentifyStep({ typed, onIdentified }: IdentifyStepProps) {
+  const { register, handleSubmit, formState, getValues } = useForm({
     resolver: zodResolver(identifyBody),
     mode: 'onTouched',
-    defaultValues: { username: '', email: '' } satisfies IdentifyBody,
+    defaultValues: typed,
   });
   const { errors, isValid } = formState;
   const [invalidReason, setInvalidReason] = useState<string | undefined>();
@@ -29,7 +35,7 @@ export function IdentifyStep({ onIdentified }: { onIdentified: (result: Identify
     onMutate: () => setInvalidReason(undefined),
     onSuccess: (result) => {
       if (result.isAccountValid) {
-        onIdentified(result);
+        onIdentified(result, getValues());
         return;
       }
       const reason = result.invalidReason ?? recoveryMessages.identifyUnexpected;

@@ -11,6 +11,14 @@ export interface LinkCode {
   isPending: boolean;
   /** The server's answer for the link's code; undefined without a code or when the check failed. */
   result: IdentifyByCodeResponse | undefined;
+  /** Why the link cannot be used (refused or not checked), to say on the page beside the toast. */
+  problem: string | undefined;
+}
+
+/** The message for a refused code: 'Invalid reset code. {reason}.' */
+function refusal(result: IdentifyByCodeResponse): string | undefined {
+  if (result.isAccountValid && result.isCodeValid) return undefined;
+  return recoveryMessages.invalidResetCode(result.invalidReason ?? recoveryMessages.codeUnknown);
 }
 
 /**
@@ -25,13 +33,8 @@ export function useLinkCode(): LinkCode {
     queryKey: queryKeys.resetLinkCode(code),
     queryFn: async ({ signal }) => {
       const result = await identifyByCode(code, signal);
-      if (result.isAccountValid && result.isCodeValid)
-        showAlert(recoveryMessages.resetCodeValidated, 'success');
-      else
-        showAlert(
-          recoveryMessages.invalidResetCode(result.invalidReason ?? recoveryMessages.codeUnknown),
-          'danger',
-        );
+      const problem = refusal(result);
+      showAlert(problem ?? recoveryMessages.resetCodeValidated, problem ? 'danger' : 'success');
       return result;
     },
     enabled: !!code,
@@ -40,6 +43,11 @@ export function useLinkCode(): LinkCode {
     retry: false,
     meta: { alertOnError: () => recoveryMessages.resetCodeError },
   });
-  if (!code) return { isPending: false, result: undefined };
-  return { isPending: checked.isPending, result: checked.data };
+  if (!code) return { isPending: false, result: undefined, problem: undefined };
+  const problem = checked.data
+    ? refusal(checked.data)
+    : checked.isError
+      ? recoveryMessages.resetCodeError
+      : undefined;
+  return { isPending: checked.isPending, result: checked.data, problem };
 }

@@ -16,13 +16,14 @@ import { useVerification, type Method } from './use-verification';
 
 interface VerifyStepProps {
   account: AccountSummary;
-  device: { nickname: string } | undefined;
+  /** The account's device; the push panel only when a paired phone can receive one. */
+  device: { nickname: string; canPush: boolean } | undefined;
   onVerified: () => void;
   onEmailSent: () => void;
   onBack: () => void;
 }
 
-/** Step 2: push or passcode from the MFA device, or a reset link by email. */
+/** Step 2: push (with a paired phone) or passcode from the MFA device, or a reset link by email. */
 export function VerifyStep({ account, device, onVerified, onEmailSent, onBack }: VerifyStepProps) {
   const verification = useVerification(account.username, onVerified);
   const sendEmail = useMutation({
@@ -42,18 +43,20 @@ export function VerifyStep({ account, device, onVerified, onEmailSent, onBack }:
     <>
       {device ? (
         <div className="row g-3 mb-3">
-          <div className="col-md-6">
-            <Card className="h-100">
-              <Card.Body>
-                <h3 className="h5">Push notification</h3>
-                <p>
-                  Send a request to your authenticator{device.nickname ? ` (${device.nickname})` : ''} and
-                  approve it there.
-                </p>
-                <Button onClick={verification.push}>Send Push</Button>
-              </Card.Body>
-            </Card>
-          </div>
+          {device.canPush && (
+            <div className="col-md-6">
+              <Card className="h-100">
+                <Card.Body>
+                  <h3 className="h5">Push notification</h3>
+                  <p>
+                    Send a request to your authenticator{device.nickname ? ` (${device.nickname})` : ''} and
+                    approve it there.
+                  </p>
+                  <Button onClick={verification.push}>Send Push</Button>
+                </Card.Body>
+              </Card>
+            </div>
+          )}
           <div className="col-md-6">
             <PasscodePanel onSubmit={verification.passcode} />
           </div>

@@ -1,9 +1,8 @@
-import type { AccountSummary, IdentifyByCodeResponse, IdentifyResponse } from '@pra/contracts';
+import type { AccountSummary, IdentifyBody, IdentifyByCodeResponse, IdentifyResponse } from '@pra/contracts';
 
-/** The six steps of the Forgot Password wizard (spec sections 2 and 4). */
+/** The six steps of the Forgot Password wizard (spec sections 2 and 4); a person sees three or four. */
 export const STEP = { identify: 0, link: 1, verify: 2, password: 3, done: 4, emailSent: 5 } as const;
 export type Step = (typeof STEP)[keyof typeof STEP];
-export const STEP_COUNT = 6;
 
 export const stepTitles: Record<Step, string> = {
   0: 'Identify Yourself',
@@ -17,14 +16,16 @@ export const stepTitles: Record<Step, string> = {
 export interface WizardState {
   step: Step;
   account: AccountSummary | undefined;
-  /** The account's MFA device (identify), if it has one. */
-  device: { nickname: string } | undefined;
+  /** The account's MFA device (identify), if it has one; `canPush` when a paired phone takes pushes. */
+  device: { nickname: string; canPush: boolean } | undefined;
+  /** What was typed at step 0: Back to it shows it again. */
+  typed: IdentifyBody;
   /** Arrived with a valid reset code: Set New Password's Back goes to step 1. */
   viaLink: boolean;
 }
 
 export type WizardAction =
-  | { type: 'identified'; result: IdentifyResponse }
+  | { type: 'identified'; result: IdentifyResponse; typed: IdentifyBody }
   | { type: 'verified' }
   | { type: 'continueFromLink' }
   | { type: 'back' }
@@ -35,6 +36,7 @@ export const initialState: WizardState = {
   step: STEP.identify,
   account: undefined,
   device: undefined,
+  typed: { username: '', email: '' },
   viaLink: false,
 };
 
@@ -54,7 +56,8 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
       return {
         step: STEP.verify,
         account: result.account,
-        device: result.isDeviceValid ? (result.device ?? { nickname: '' }) : undefined,
+        device: result.isDeviceValid ? (result.device ?? { nickname: '', canPush: false }) : undefined,
+        typed: action.typed,
         viaLink: false,
       };
     }
@@ -71,4 +74,17 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
     case 'emailSent':
       return state.step === STEP.verify ? { ...state, step: STEP.emailSent } : state;
   }
+}
+
+/**
+ * 'Step n of N' as a person walks it: only the steps of their own path count (by link: link,
+ * password, done; by email: identify, verify, email sent; else identify, verify, password, done).
+ */
+export function stepPosition(state: Pick<WizardState, 'step' | 'viaLink'>): { index: number; count: number } {
+  const path: readonly Step[] = state.viaLink
+    ? [STEP.link, STEP.password, STEP.done]
+    : state.step === STEP.emailSent
+      ? [STEP.identify, STEP.verify, STEP.emailSent]
+      : [STEP.identify, STEP.verify, STEP.password, STEP.done];
+  return { index: Math.max(0, path.indexOf(state.step)), count: path.length };
 }

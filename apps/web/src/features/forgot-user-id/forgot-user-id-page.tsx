@@ -25,7 +25,11 @@ export function ForgotUserIdPage() {
       <h1 className="page-title">Forgot User ID</h1>
       <div className="row">
         <div className="col-lg-8 col-xl-6">
-          {found ? <FoundUser user={found} /> : <SearchForm onFound={setFound} />}
+          {found ? (
+            <FoundUser user={found} onCancel={() => setFound(undefined)} />
+          ) : (
+            <SearchForm onFound={setFound} />
+          )}
         </div>
       </div>
     </>
@@ -95,13 +99,17 @@ function SearchForm({ onFound }: { onFound: (user: AccountSummary) => void }) {
   );
 }
 
-function FoundUser({ user }: { user: AccountSummary }) {
+/** The spec's 'Found User' view: Cancel goes back to the search, Done leaves for the home page. */
+function FoundUser({ user, onCancel }: { user: AccountSummary; onCancel: () => void }) {
   return (
     <>
       <h2 className="h4 mb-3">Found User</h2>
       <p>We found your account. We have also sent your user ID to your email address.</p>
       <AccountFields account={user} idPrefix="found-user" />
       <div className="d-flex gap-2 mt-4">
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
         <Link className="btn btn-primary" to={routes.home}>
           Done
         </Link>

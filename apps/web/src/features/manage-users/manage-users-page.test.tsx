@@ -102,4 +102,20 @@ describe('Manage Users', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Reset Account Activation Code' }));
     await waitFor(() => expect(screen.getByText('Successfully reset activation code')).toBeTruthy());
   });
+
+  it('shows an account pending activation as such, not as a disabled account in italics', async () => {
+    setup(brm, [
+      managed(1, { active: false, status: 'pendingActivation' }),
+      managed(2),
+      managed(3, { active: false, status: 'disabled' }),
+    ]);
+    renderApp('/brm/manage-users');
+    const row = (await screen.findByText('user1@acme.example')).closest('tr')!;
+    expect(within(row).getByRole('cell', { name: 'Pending activation' })).toBeTruthy();
+    expect(row.className).not.toContain('fst-italic');
+    expect(within(screen.getByText('user2@acme.example').closest('tr')!).getByText('Enabled')).toBeTruthy();
+    const disabled = screen.getByText('user3@acme.example').closest('tr')!;
+    expect(within(disabled).getByRole('cell', { name: 'Disabled' })).toBeTruthy();
+    expect(disabled.className).toContain('fst-italic');
+  });
 });

@@ -8,7 +8,7 @@ import { ManageAccessModal } from '../../components/manage-access/manage-access-
 import { DataTable } from '../../components/data-table/data-table';
 import { useDataTable } from '../../components/data-table/use-data-table';
 import { useManagedUsers, useUserAction } from './use-managed-users';
-import { userColumns, userFilterText } from './user-columns';
+import { isDisabledRow, userColumns, userFilterText } from './user-columns';
 
 /** Spec section 9: manage users page size. */
 const USERS_PAGE_SIZE = 10;
@@ -57,7 +57,7 @@ export function ManageUsersPage() {
             filterLabel="Filter by username, email or name"
             emptyText={manageUsersMessages.empty}
             getRowKey={(u) => u.username}
-            rowClassName={(u) => (u.active ? undefined : 'fst-italic')}
+            rowClassName={(u) => (isDisabledRow(u) ? 'fst-italic' : undefined)}
           />
         </div>
       )}

@@ -9,7 +9,19 @@ export function userFilterText(user: ManagedUser): string[] {
   return [user.username, user.email, user.givenName, user.familyName, `${user.givenName} ${user.familyName}`];
 }
 
-const statusText = (user: ManagedUser) => (user.active ? 'Enabled' : 'Disabled');
+/**
+ * The Status column: the spec's Enabled or Disabled, and 'Pending activation' for an account not
+ * yet activated (it is not a disabled account, and is not drawn as one).
+ */
+export function statusText(user: ManagedUser): string {
+  if (user.status === 'pendingActivation') return 'Pending activation';
+  return user.active ? 'Enabled' : 'Disabled';
+}
+
+/** Disabled rows are in italic (spec); a pending account is not disabled. */
+export function isDisabledRow(user: ManagedUser): boolean {
+  return !user.active && user.status !== 'pendingActivation';
+}
 
 interface ActionHandlers {
   isAdmin: boolean;
@@ -28,7 +40,8 @@ function UserActions({ user, handlers }: { user: ManagedUser; handlers: ActionHa
       <Dropdown.Toggle variant="outline-secondary" size="sm" aria-label={`Actions for ${user.username}`}>
         Actions
       </Dropdown.Toggle>
-      <Dropdown.Menu>
+      {/* Fixed positioning: the menu is not cut off by the table's sideways scroll box. */}
+      <Dropdown.Menu popperConfig={{ strategy: 'fixed' }}>
         <Dropdown.Item as="button" disabled={isBusy || isPending} onClick={() => onAction('toggle', user)}>
           {user.active || isPending ? 'Disable User' : 'Enable User'}
         </Dropdown.Item>
@@ -59,7 +72,12 @@ function UserActions({ user, handlers }: { user: ManagedUser; handlers: ActionHa
 /** The Manage Users table's columns (spec: Actions, Username, First Name, Last Name, Email, Status). */
 export function userColumns(handlers: ActionHandlers): DataColumn<ManagedUser>[] {
   return [
-    { key: 'actions', header: 'Actions', render: (u) => <UserActions user={u} handlers={handlers} /> },
+    {
+      key: 'actions',
+      header: 'Actions',
+      pinned: 'start',
+      render: (u) => <UserActions user={u} handlers={handlers} />,
+    },
     { key: 'username', header: 'Username', sortValue: (u) => u.username, render: (u) => u.username },
     { key: 'givenName', header: 'First Name', sortValue: (u) => u.givenName, render: (u) => u.givenName },
     { key: 'familyName', header: 'Last Name', sortValue: (u) => u.familyName, render: (u) => u.familyName },
@@ -68,14 +86,7 @@ export function userColumns(handlers: ActionHandlers): DataColumn<ManagedUser>[]
       key: 'status',
       header: 'Status',
       sortValue: statusText,
-      render: (u) =>
-        u.status === 'pendingActivation' ? (
-          <>
-            Disabled <span className="small text-body-secondary">(pending activation)</span>
-          </>
-        ) : (
-          statusText(u)
-        ),
+      render: statusText,
     },
   ];
 }

@@ -5,6 +5,7 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import type { CurrentUser } from '@pra/contracts';
+import { textFieldMessages } from '@pra/contracts/text-fields';
 import { useCurrentUser } from '../../app/use-current-user';
 import { AuthenticatorPairing } from '../../components/authenticator-pairing/authenticator-pairing';
 import { PasswordField } from '../../components/password-field/password-field';
@@ -103,7 +104,7 @@ function ChangePasswordForm({ username }: { username: string }) {
               onBlur={() => setIsCurrentTouched(true)}
             />
             <Form.Control.Feedback type="invalid" id={`${id}-current-error`}>
-              Current password is required
+              {textFieldMessages.required}
             </Form.Control.Feedback>
           </Form.Group>
           <PasswordField

@@ -23,6 +23,7 @@ function setup(extra: Record<string, FakeReply> = {}, auth = anonymous, user?: R
     [orgsKey('acme.example')]: { data: ['Acme Imaging', 'Acme Labs'] },
     [inUseKey]: { data: 'available' },
     [submitKey]: { data: { requestID: 'r1', success: true } },
+    [`GET ${api.registrationAvailability}`]: { data: { available: true } },
     ...extra,
   });
 }
@@ -206,5 +207,12 @@ describe('New User Registration', () => {
       await screen.findByText(registrationMessages.emailInUseAdmin, undefined, { timeout: 3000 }),
     ).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Login with Existing Account' })).toBeNull();
+  });
+
+  it('says before anyone fills it in that registration is closed during maintenance', async () => {
+    setup({ [`GET ${api.registrationAvailability}`]: { data: { available: false } } });
+    renderApp('/new-user');
+    expect(await screen.findByText(registrationMessages.maintenance)).toBeTruthy();
+    expect(registerButton()).toHaveProperty('disabled', true);
   });
 });

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -7,9 +7,10 @@ import Form from 'react-bootstrap/Form';
 import { useForm, useWatch } from 'react-hook-form';
 import type { RegistrationBody } from '@pra/contracts';
 import { registrationBody, registrationMessages } from '@pra/contracts/registration';
-import { submitRegistration } from '../../api/registration';
+import { getRegistrationAvailability, submitRegistration } from '../../api/registration';
 import { UNKNOWN_ERROR } from '../../api/client';
 import { withLoading } from '../../app/loading';
+import { queryKeys } from '../../app/query-keys';
 import {
   AcceptableUsePolicyModal,
   POLICY_TITLE,
@@ -60,6 +61,13 @@ export function RegistrationForm({ user, isOnBehalf, onRegistered }: Registratio
     else if (org && !options.includes(org)) setValue('org', '', { shouldValidate: true });
   }, [choicesKey, org, setValue]);
 
+  // During maintenance the form says so at once, instead of a refusal after it was filled in.
+  const availability = useQuery({
+    queryKey: queryKeys.registrationAvailability,
+    queryFn: ({ signal }) => getRegistrationAvailability(signal),
+    staleTime: 60_000,
+  });
+  const isClosed = availability.data?.available === false;
   const submit = useMutation({
     mutationFn: (body: RegistrationBody) => withLoading(() => submitRegistration(body)),
     onSuccess: (result, body) => {
@@ -83,6 +91,7 @@ export function RegistrationForm({ user, isOnBehalf, onRegistered }: Registratio
     choices.includes(org) &&
     checks.emailStatus === 'available' &&
     (isOnBehalf || hasAgreed) &&
+    !isClosed &&
     !submit.isPending;
 
   // handleSubmit's promise rejects only if its callback throws; mutate never does (its failure is the mutation's error).
@@ -91,6 +100,7 @@ export function RegistrationForm({ user, isOnBehalf, onRegistered }: Registratio
       noValidate
       onSubmit={(event) => void handleSubmit((body) => canRegister && submit.mutate(body))(event)}
     >
+      {isClosed && <Alert variant="warning">{registrationMessages.maintenance}</Alert>}
       {submitError && (
         <Alert variant="danger" role="alert">
           {submitError}

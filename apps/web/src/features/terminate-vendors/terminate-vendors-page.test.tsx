@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { api, terminateMessages } from '@pra/contracts';
 import { bootReplies, installFakeServer, makeUser, signedIn } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
@@ -45,6 +45,24 @@ describe('Terminate Vendors', () => {
     expect(server.requests.at(-1)?.data).toEqual({ emails: ['a@x.example', 'b@x.example'] });
     expect(screen.getByRole('button', { name: 'Done' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Terminate Users' })).toBeNull();
+  });
+
+  it('withdraws the preview of a file replaced by a newer one', async () => {
+    let answerFirst: (value?: unknown) => void = () => undefined;
+    const server = installFakeServer({
+      ...bootReplies(signedIn(), brm),
+      [key]: { data: ['Would lose its roles.'], until: new Promise((resolve) => (answerFirst = resolve)) },
+    });
+    renderApp('/brm/terminate-vendors');
+    const input = await screen.findByLabelText('CSV file of email addresses');
+    await userEvent.upload(input, file('a@x.example'));
+    await vi.waitFor(() => expect(server.requests.some((r) => r.key === key)).toBe(true));
+    const first = server.requests.find((r) => r.key === key);
+    server.replies.set(key, { data: ['Not found: no account has this email.'] });
+    await userEvent.upload(input, file('b@x.example'));
+    expect(await screen.findByText('Not found: no account has this email.')).toBeTruthy();
+    expect(first?.signal?.aborted).toBe(true);
+    answerFirst();
   });
 
   it('writes results as CSV with formula cells neutralised', () => {

@@ -45,10 +45,10 @@ export function useTerminate() {
     const controller = new AbortController();
     latest.current = controller;
     try {
-      const preview = await terminateVendors({ emails: parsed.emails, dryRun: true });
+      const preview = await terminateVendors({ emails: parsed.emails, dryRun: true }, controller.signal);
       if (!controller.signal.aborted) setState((s) => (s.emails === parsed.emails ? { ...s, preview } : s));
     } catch (error) {
-      if (!isCancelled(error)) showAlert((error as Error).message, 'danger');
+      if (!isCancelled(error) && !controller.signal.aborted) showAlert((error as Error).message, 'danger');
     }
   }
 

@@ -1,0 +1,64 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { api, recoveryMessages, type IdentifyResponse } from '@pra/contracts';
+import { anonymous, bootReplies, installFakeServer } from '../../test/fake-server';
+import { renderApp } from '../../test/render-app';
+
+const account = { username: 'jdoe', givenName: 'Jane', familyName: 'Doe', email: 'jane@x.example' };
+const identified = (device?: IdentifyResponse['device']): IdentifyResponse => ({
+  isAccountValid: true,
+  isDeviceValid: device !== undefined,
+  ...(device ? { device } : {}),
+  account,
+});
+
+async function identify(device?: IdentifyResponse['device']) {
+  installFakeServer({
+    ...bootReplies(anonymous),
+    [`POST ${api.forgotIdentify}`]: { data: identified(device) },
+  });
+  renderApp('/forgot-password');
+  await userEvent.type(await screen.findByLabelText('Username'), 'JDoe');
+  await userEvent.type(screen.getByLabelText('Email'), 'Jane@x.example');
+  await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+  await screen.findByRole('heading', { name: 'Select a verification method' });
+}
+
+describe('Forgot Password page', () => {
+  it('offers Send Push only when a paired phone can receive it', async () => {
+    await identify({ nickname: 'Authenticator app', canPush: false });
+    expect(screen.getByLabelText('6-digit passcode from your authenticator')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Send Push' })).toBeNull();
+  });
+
+  it('offers Send Push beside the passcode with a paired phone', async () => {
+    await identify({ nickname: 'Phone', canPush: true });
+    expect(screen.getByRole('button', { name: 'Send Push' })).toBeTruthy();
+  });
+
+  it('counts the steps a person sees, and Back keeps what was typed', async () => {
+    await identify();
+    expect(screen.getByText('Step 2 of 4')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Back' }));
+    await screen.findByRole('heading', { name: 'Identify Yourself' });
+    expect(screen.getByText('Step 1 of 4')).toBeTruthy();
+    expect(screen.getByLabelText<HTMLInputElement>('Username').value).toBe('JDoe');
+    expect(screen.getByLabelText<HTMLInputElement>('Email').value).toBe('Jane@x.example');
+    expect(screen.getByRole('button', { name: 'Next' })).toHaveProperty('disabled', false);
+  });
+
+  it('says on the page why a used reset link does not work', async () => {
+    installFakeServer({
+      ...bootReplies(anonymous),
+      [`POST ${api.forgotIdentifyByCode}`]: {
+        data: { isAccountValid: true, isCodeValid: false, invalidReason: recoveryMessages.codeUsed },
+      },
+    });
+    renderApp('/forgot-password?code=ABCD-EFGH-JKMN-PQRS');
+    const main = await screen.findByRole('main');
+    await within(main).findByRole('heading', { name: 'Identify Yourself' });
+    expect(within(main).getByText('Invalid reset code. The code has already been used.')).toBeTruthy();
+    expect(within(main).getByText('Step 1 of 4')).toBeTruthy();
+  });
+});

@@ -138,9 +138,7 @@ export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app
         username: device.username,
         nickname: device.nickname,
         ...(current ?? {}),
-        ...(device.is_recent
-          ? { passcodeFrom: new Date(device.passcode_from).toISOString() }
-          : {}),
+        ...(device.is_recent ? { passcodeFrom: new Date(device.passcode_from).toISOString() } : {}),
         requests: pending.map((push) => ({
           id: push.id,
           purpose: push.purpose,

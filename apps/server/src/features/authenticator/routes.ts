@@ -49,7 +49,7 @@ export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app
     api.authenticatorConfirm,
     {
       schema: { body: confirmOwnerBody, response: { 200: confirmOwnerResponse } },
-      preHandler: [guards.requireLogin],
+      onRequest: [guards.requireLogin],
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -69,7 +69,7 @@ export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app
 
   app.get(
     api.authenticators,
-    { schema: { response: { 200: pairedAuthenticators } }, preHandler: [guards.requireLogin] },
+    { schema: { response: { 200: pairedAuthenticators } }, onRequest: [guards.requireLogin] },
     async (request) => {
       const accountId = request.account!.id;
       const [rows, needsPasscode] = await Promise.all([
@@ -110,7 +110,7 @@ export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app
     api.authenticatorRemove,
     {
       schema: { body: removeAuthenticatorBody, response: { 200: removeAuthenticatorResponse } },
-      preHandler: [guards.requireLogin],
+      onRequest: [guards.requireLogin],
     },
     async (request) => {
       await removeAuthenticator({

@@ -3,6 +3,7 @@
 //   when it answers, sets TEST_DATABASE_URL for the workers, so `npm test` covers both engines by
 //   itself on a developer's machine and in CI.
 // - At the end it writes which engines the integration tests actually ran on (database-engines.ts).
+// - It builds the server (dist/) once for the files that start it as a process.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { DbKind } from '../../src/platform/db';
 import { ENGINES_DIR_VARIABLE, ENGINES_SUMMARY_FILE, type EnginesSummary } from './database-engines';
+import { buildServer, SERVER_BUILT_VARIABLE } from './server-process';
 
 export const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -39,6 +41,9 @@ export async function choosePostgres(env: NodeJS.ProcessEnv, localUrl = LOCAL_PO
 }
 
 export default async function setup() {
+  // The files that start the real server run in parallel workers: one build for all of them.
+  buildServer();
+  process.env[SERVER_BUILT_VARIABLE] = '1';
   const summaryPath = fileURLToPath(ENGINES_SUMMARY_FILE);
   rmSync(summaryPath, { force: true });
   const postgres = await choosePostgres(process.env);

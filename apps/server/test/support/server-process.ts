@@ -8,8 +8,17 @@ import pg from 'pg';
 
 export const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Bundles src/ into dist/ so the processes run the code under test. */
+/** Set by the test run's global setup once it has built dist/ (SERVER_BUILT_VARIABLE). */
+export const SERVER_BUILT_VARIABLE = 'PRA_TEST_SERVER_BUILT';
+
+/**
+ * Bundles src/ into dist/ so the processes run the code under test: once per test run. The global
+ * setup builds before any worker starts; a file that builds again would empty dist/ (build.mjs
+ * starts from an empty folder) under the servers that files in other workers are starting, which
+ * then fail to find dist/server.js or a chunk.
+ */
 export function buildServer(): void {
+  if (process.env[SERVER_BUILT_VARIABLE] === '1') return;
   execFileSync(process.execPath, ['build.mjs'], { cwd: serverDir, stdio: 'pipe' });
 }
 

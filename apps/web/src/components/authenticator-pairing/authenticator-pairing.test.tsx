@@ -60,7 +60,9 @@ describe('pairing and removing phones', { timeout: 20_000 }, () => {
     await waitFor(() => expect(pair.disabled).toBe(false));
     await user.click(pair);
     expect(await screen.findByRole('img', { name: /QR code that pairs your phone/ })).toBeTruthy();
-    const calls = server.requests.filter((r) => r.key.startsWith('POST /api/user/authenticator/'));
+    const calls = server.requests
+      .filter((r) => r.key.startsWith('POST /api/user/authenticator/'))
+      .map(({ key, data }) => ({ key, data }));
     expect(calls).toEqual([
       { key: `POST ${api.authenticatorConfirm}`, data: { password: 'My-Password-1', passcode: '123456' } },
       { key: `POST ${api.authenticatorPair}`, data: { nickname: 'New phone' } },

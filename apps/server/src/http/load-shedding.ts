@@ -1,5 +1,5 @@
 import { probes } from './probes';
-import underPressure from '@fastify/under-pressure';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { api } from '@pra/contracts';
 import type { AppContext } from '../platform/app-context';
@@ -118,28 +118,24 @@ export async function registerLoadShedding(
   if (maxEventLoopDelay <= 0) return always;
   const maxQueueDelay = ctx.config.SHED_MAX_QUEUE_DELAY_MS;
   const backlog = new Backlog();
-  if (maxQueueDelay > 0) {
-    // Callback hooks: they run on every request.
-    app.addHook('onRequest', (request: Counted, _reply, done) => {
-      request[counted] = true;
-      backlog.arrived();
-      done();
-    });
-    app.addHook('onSend', (request: Counted, reply, payload, done) => {
-      if (request[counted]) {
-        request[counted] = false;
-        backlog.answered(reply.elapsedTime);
-      }
-      done(null, payload);
-    });
-    const sampler = setInterval(() => backlog.sample(), LAG_SAMPLE_MS);
-    sampler.unref();
-    app.addHook('onClose', (_instance, done) => {
-      clearInterval(sampler);
-      done();
-    });
-  }
-  const overloaded = () => maxQueueDelay === 0 || backlog.queueDelayMs() > maxQueueDelay;
+  // The lag: the mean delay of a 10 ms timer over each sample, as @fastify/under-pressure measured
+  // it (measured here: the decision needs the backlog too, in one hook of ours).
+  const histogram = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
+  histogram.enable();
+  let lagMs = 0;
+  const sampler = setInterval(() => {
+    lagMs = Math.max(0, histogram.mean / 1e6 - LAG_RESOLUTION_MS);
+    // No delay recorded at all: the loop was held for the whole sample (the timer never ran).
+    if (Number.isNaN(lagMs)) lagMs = Infinity;
+    histogram.reset();
+    backlog.sample();
+  }, LAG_SAMPLE_MS);
+  sampler.unref();
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(sampler);
+    histogram.disable();
+    done();
+  });
   // A start blocks the event loop (loading, building the app, migrations): the lag measured over
   // it says nothing about load. Until a whole sample has been taken after the app became ready,
   // nothing is shed for lag and the readiness probe says not ready, so the instance never answers
@@ -150,19 +146,33 @@ export async function registerLoadShedding(
     done();
   });
   const settled = () => performance.now() >= settledAt;
-  await app.register(underPressure, {
-    maxEventLoopDelay,
-    sampleInterval: LAG_SAMPLE_MS,
-    // under-pressure calls this while the lag is past its bound; it sends what this returns, and
-    // undefined lets the request through. (Its types say void, but it sends any other answer as
-    // the body: index.js handlePressure.)
-    pressureHandler: ((request: FastifyRequest, reply: FastifyReply) =>
-      exempt.has(request.routeOptions.url ?? '') || !settled() || !overloaded()
-        ? undefined
-        : shed(reply)) as unknown as () => void,
+  const overloaded = () => maxQueueDelay === 0 || backlog.queueDelayMs() > maxQueueDelay;
+  // Callback hooks: they run on every request, and cost a comparison while nothing lags.
+  app.addHook('onRequest', (request: Counted, reply, done) => {
+    if (
+      lagMs > maxEventLoopDelay &&
+      settled() &&
+      overloaded() &&
+      !exempt.has(request.routeOptions.url ?? '')
+    ) {
+      return void reply.send(shed(reply));
+    }
+    request[counted] = true;
+    backlog.arrived();
+    done();
+  });
+  app.addHook('onSend', (request: Counted, reply, payload, done) => {
+    if (request[counted]) {
+      request[counted] = false;
+      backlog.answered(reply.elapsedTime);
+    }
+    done(null, payload);
   });
   return { settled };
 }
+
+/** The lag timer's resolution: the lag is its mean delay past this. */
+const LAG_RESOLUTION_MS = 10;
 
 /** How often the event-loop lag and the backlog's completion rate are sampled. */
 const LAG_SAMPLE_MS = 250;

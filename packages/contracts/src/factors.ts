@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { successResponse } from './system';
-import { passcode } from './recovery';
+import { profileMessages } from './profile';
+import { passcode, recoveryMessages } from './recovery';
 import { inputText } from './text';
 
 /**
@@ -55,8 +56,9 @@ export const RECENT_FACTOR_HOURS = 24;
 
 export const factorMessages = {
   confirmFirst: 'Confirm your password and passcode first',
-  passwordIncorrect: 'Current password is incorrect',
-  passcodeInvalid: 'PingID code is not valid',
+  /** The same words as Change Password's and Forgot Password's, from one place each. */
+  passwordIncorrect: profileMessages.incorrect,
+  passcodeInvalid: recoveryMessages.badPasscode,
   pushNotApproved: 'The request was not approved on your phone',
   notFound: 'This phone is not paired with your account',
   paired: 'Phone paired. We emailed you about it.',

@@ -103,19 +103,15 @@ async function checkAddable(
     (await activeOrganizationsForDomain(tx, emailDomain(scope.beneficiary.email))).map((org) => org.id),
   );
   const foreign = orgs.filter((org) => !domain.has(org.id));
-  if (foreign.length === 0) return;
-  deny({
-    action,
-    actor: { id: scope.actor.id, username: scope.actor.username },
-    target: { id: scope.beneficiary.id, username: scope.beneficiary.username },
-    organizationId: foreign[0]!.id,
-    clientAddress,
-    details: { reason: 'otherDomain', organizations: foreign.map((org) => org.name).join(', ') },
-  });
-  throw AppError.many(
-    'badRequest',
-    foreign.map((org) => accessMessages.otherDomain(org.name)),
-  );
+  if (foreign.length > 0) {
+    refuse(
+      { scope, deny, action, clientAddress },
+      foreign,
+      'otherDomain',
+      'badRequest',
+      accessMessages.otherDomain,
+    );
+  }
 }
 
 /** A BRM changes roles only in organizations it manages; a refusal is audited. */
@@ -128,18 +124,37 @@ function checkManaged(
 ): void {
   if (scope.isSelf) return;
   const outside = orgs.filter((org) => !manages(scope, org.id));
-  if (outside.length === 0) return;
-  deny({
-    action,
+  if (outside.length > 0) {
+    refuse(
+      { scope, deny, action, clientAddress },
+      outside,
+      'notYourOrganization',
+      'forbidden',
+      accessMessages.notManaged,
+    );
+  }
+}
+
+/** Audits a refusal for `refused` organizations (as denied) and throws one message for each. */
+function refuse(
+  call: { scope: AccessScope; deny: Deny; action: string; clientAddress: string },
+  refused: Org[],
+  reason: string,
+  code: 'badRequest' | 'forbidden',
+  message: (organizationName: string) => string,
+): never {
+  const { scope } = call;
+  call.deny({
+    action: call.action,
     actor: { id: scope.actor.id, username: scope.actor.username },
     target: { id: scope.beneficiary.id, username: scope.beneficiary.username },
-    organizationId: outside[0]!.id,
-    clientAddress,
-    details: { reason: 'notYourOrganization', organizations: outside.map((org) => org.name).join(', ') },
+    organizationId: refused[0]!.id,
+    clientAddress: call.clientAddress,
+    details: { reason, organizations: refused.map((org) => org.name).join(', ') },
   });
   throw AppError.many(
-    'forbidden',
-    outside.map((org) => accessMessages.notManaged(org.name)),
+    code,
+    refused.map((org) => message(org.name)),
   );
 }
 

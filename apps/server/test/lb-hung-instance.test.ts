@@ -4,14 +4,12 @@
 // it; from then on every second has answers, and no idempotent request fails. (With the earlier
 // configuration, max_fails=0 and nginx's default 60 s read timeout, every client hung behind the
 // frozen instance: no answer at all for the whole freeze.)
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from './support/databases';
-import { makeCertificate, nginxConf, nginxInstalled, startNginx } from './support/nginx';
-import { buildServer, freePort, startServer, waitUntilUp, type Instance } from './support/server-process';
+import { nginxInstalled, startBehindNginx, type BehindNginx } from './support/nginx';
+import type { Instance } from './support/server-process';
 
 /** The configuration's read timeout (5 s) and a second for the retry on the other instance. */
 const DETECTION_SECONDS = 6;
@@ -21,11 +19,8 @@ const WORKERS = 8;
 describe.skipIf(!nginxInstalled || !process.env.TEST_DATABASE_URL)(
   'nginx in front of a hung instance',
   () => {
-    let database: Awaited<ReturnType<typeof createTestDatabase>>;
-    let dir: string;
+    let pair: BehindNginx;
     let a: Instance;
-    let b: Instance;
-    let proxy: ReturnType<typeof startNginx>;
     let proxyPort: number;
     const agent = new Agent({ keepAlive: true, rejectUnauthorized: false, maxSockets: WORKERS });
 
@@ -45,43 +40,19 @@ describe.skipIf(!nginxInstalled || !process.env.TEST_DATABASE_URL)(
     }
 
     beforeAll(async () => {
-      buildServer();
-      database = await createTestDatabase('postgres');
-      dir = mkdtempSync(join(tmpdir(), 'pra-lb-hung-'));
-      makeCertificate(dir);
-      const [portA, portB] = [await freePort(), await freePort()];
-      proxyPort = await freePort();
-      const env = {
-        PRA_MODE: 'standalone',
-        DATABASE_URL: database.url ?? '',
-        DATA_DIR: join(dir, 'data'),
-        DEMO_DATA: 'false',
-        LOG_LEVEL: 'warn',
-        PUBLIC_URL: `https://localhost:${proxyPort}`,
-        TRUST_PROXY: '127.0.0.1',
-        METRICS_PORT: 'off',
-      };
-      a = startServer('A', portA, env);
-      await waitUntilUp(a);
-      b = startServer('B', portB, env);
-      await waitUntilUp(b);
-      proxy = startNginx(dir, nginxConf(dir, proxyPort, [portA, portB]));
-      for (let i = 0; i < 50 && (await get('/healthz')) !== 200; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      pair = await startBehindNginx('lb-hung', { DEMO_DATA: 'false' });
+      ({ a, proxyPort } = pair);
     }, 90_000);
 
     afterAll(async () => {
       agent.destroy();
-      proxy?.child.kill('SIGTERM');
-      for (const instance of [a, b]) {
+      for (const instance of [pair?.a, pair?.b]) {
         if (!instance || instance.child.exitCode !== null) continue;
         instance.child.kill('SIGCONT');
         instance.child.kill('SIGKILL');
         await instance.exit;
       }
-      if (dir) rmSync(dir, { recursive: true, force: true });
-      await database?.close();
+      await pair?.remove();
     }, 30_000);
 
     it(`answers every second after ${DETECTION_SECONDS} s, and every request, while one instance is frozen`, async () => {
@@ -118,7 +89,7 @@ describe.skipIf(!nginxInstalled || !process.env.TEST_DATABASE_URL)(
       await get('/activate-account?code=ACT-SECRET-1234&u=someone');
       await get('/forgot-password?code=RESET-SECRET-5678');
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const log = readFileSync(join(dir, 'access.log'), 'utf8');
+      const log = readFileSync(join(pair.dir, 'access.log'), 'utf8');
       expect(log).toContain('GET /activate-account HTTP/1.1');
       expect(log).toContain('GET /forgot-password HTTP/1.1');
       expect(log).not.toContain('SECRET');

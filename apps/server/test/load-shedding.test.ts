@@ -102,7 +102,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding right after a start', () => {
-  it("sheds nothing for the start's own lag, and says ready only once its measurements are of the running instance", async () => {
+  it("says ready only once its lag measurements are of the running instance (and sheds nothing meanwhile); the start's own shedding is caught by readiness-after-start.test.ts", async () => {
     // A start holds the event loop (loading, building the app); the first lag sample after it
     // would see that. The default bound (200 ms), a start that blocked for 700 ms.
     const t = await createTestApp(

@@ -2,16 +2,14 @@
 // instances on one PostgreSQL database. A browser signs in through it; cookies and headers are
 // those of an https site; rate limits see the real client address; and an instance stopped in
 // the middle of traffic costs no request.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'otplib';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCertificate, nginxConf, nginxInstalled, startNginx } from './support/nginx';
-import { createTestDatabase } from './support/databases';
-import { buildServer, freePort, startServer, waitUntilUp, type Instance } from './support/server-process';
+import { nginxInstalled, startBehindNginx, type BehindNginx } from './support/nginx';
+import { freePort, type Instance } from './support/server-process';
 
 const CHROMIUM = '/usr/bin/chromium';
 const DEMO_PASSWORD = 'Demo-Secret-2024!xyz';
@@ -31,11 +29,9 @@ interface Answer {
 }
 
 describe.skipIf(missing.length > 0)('behind nginx with TLS, two instances on one PostgreSQL', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let dir: string;
+  let pair: BehindNginx;
   let a: Instance;
   let b: Instance;
-  let proxy: ReturnType<typeof startNginx>;
   let proxyPort: number;
   let metricsPort: number;
   let browser: Browser;
@@ -79,54 +75,33 @@ describe.skipIf(missing.length > 0)('behind nginx with TLS, two instances on one
   }
 
   beforeAll(async () => {
-    buildServer();
-    database = await createTestDatabase('postgres');
-    dir = mkdtempSync(join(tmpdir(), 'pra-tls-proxy-'));
-    makeCertificate(dir);
-    const [portA, portB] = [await freePort(), await freePort()];
-    proxyPort = await freePort();
-    const env = {
-      PRA_MODE: 'standalone',
-      DATABASE_URL: database.url ?? '',
-      DATA_DIR: join(dir, 'data'),
-      DEMO_DATA: 'true',
-      DEMO_PASSWORD,
-      LOG_LEVEL: 'warn',
-      PUBLIC_URL: `https://localhost:${proxyPort}`,
-      TRUST_PROXY: '127.0.0.1',
-      CLIENT_LOG_PER_MINUTE: '3',
-      METRICS_PORT: 'off',
-      SHUTDOWN_GRACE_SECONDS: '8',
-      // As in production behind a balancer: standalone would stop without draining.
-      SHUTDOWN_DRAIN_SECONDS: '2',
-    };
-    // A first, alone: it migrates, seeds and writes the shared keys and secrets; B then reads them.
-    a = startServer('A', portA, env);
-    await waitUntilUp(a);
     metricsPort = await freePort();
-    b = startServer('B', portB, { ...env, METRICS_PORT: String(metricsPort) });
-    await waitUntilUp(b);
-    proxy = startNginx(dir, nginxConf(dir, proxyPort, [portA, portB]));
-    for (let i = 0; i < 50; i++) {
-      const up = await viaProxy('/healthz').catch(() => null);
-      if (up?.status === 200) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    pair = await startBehindNginx(
+      'tls-proxy',
+      {
+        DEMO_DATA: 'true',
+        DEMO_PASSWORD,
+        CLIENT_LOG_PER_MINUTE: '3',
+        SHUTDOWN_GRACE_SECONDS: '8',
+        // As in production behind a balancer: standalone would stop without draining.
+        SHUTDOWN_DRAIN_SECONDS: '2',
+      },
+      { METRICS_PORT: String(metricsPort) },
+    );
+    ({ a, b, proxyPort } = pair);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   }, 90_000);
 
   afterAll(async () => {
     agent.destroy();
     await browser?.close();
-    proxy?.child.kill('SIGTERM');
     const codes = await Promise.all(
       [a, b].filter(Boolean).map(async (instance) => {
         if (instance.child.exitCode === null) instance.child.kill('SIGTERM');
         return instance.exit;
       }),
     );
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    await database?.close();
+    await pair?.remove();
     expect(codes, [a, b].map((i) => `${i?.name}:\n${i?.output.join('')}`).join('\n')).toEqual([0, 0]);
   }, 30_000);
 
@@ -145,7 +120,7 @@ describe.skipIf(missing.length > 0)('behind nginx with TLS, two instances on one
     await page.getByLabel('Device nickname').fill('test phone');
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.waitForURL(/\/(welcome|auth-failure)$/, { timeout: 20_000 }).catch(() => {});
-    expect(page.url(), readFileSync(join(dir, 'error.log'), 'utf8')).toBe(`${origin}/welcome`);
+    expect(page.url(), readFileSync(join(pair.dir, 'error.log'), 'utf8')).toBe(`${origin}/welcome`);
 
     const cookies = await context.cookies(origin);
     const session = cookies.find((c) => c.name === '__Host-pra_session');

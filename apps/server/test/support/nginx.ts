@@ -1,8 +1,12 @@
 // nginx as the TLS reverse proxy in front of portal instances, run unprivileged in a temp dir.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTestDatabase } from './databases';
+import { buildServer, freePort, startServer, waitUntilUp, type Instance } from './server-process';
 
 export const NGINX = '/usr/sbin/nginx';
 export const nginxInstalled = existsSync(NGINX);
@@ -90,4 +94,78 @@ export function startNginx(dir: string, conf: string): { child: ChildProcess; ou
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   return { child, output };
+}
+
+/** GET over https from the proxy, accepting its self-signed certificate: the status, or 0. */
+function proxyStatus(port: number, path: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = httpsGet(
+      { host: '127.0.0.1', servername: 'localhost', port, path, rejectUnauthorized: false },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', () => resolve(0));
+  });
+}
+
+export interface BehindNginx {
+  database: Awaited<ReturnType<typeof createTestDatabase>>;
+  dir: string;
+  a: Instance;
+  b: Instance;
+  proxy: ReturnType<typeof startNginx>;
+  proxyPort: number;
+  /** Stops nginx, removes the folder and drops the database (stop the instances first). */
+  remove(): Promise<void>;
+}
+
+/**
+ * Two instances on a fresh PostgreSQL database behind the shipped nginx configuration with a
+ * self-signed certificate: A first, alone (it migrates and writes the shared keys and secrets),
+ * then B (with `envB` on top); resolves once the proxy answers /healthz. The instances get
+ * standalone mode on that database, trust nginx, and the proxy's https address as PUBLIC_URL.
+ */
+export async function startBehindNginx(
+  name: string,
+  env: Record<string, string>,
+  envB: Record<string, string> = {},
+): Promise<BehindNginx> {
+  buildServer();
+  const database = await createTestDatabase('postgres');
+  const dir = mkdtempSync(join(tmpdir(), `pra-${name}-`));
+  makeCertificate(dir);
+  const [portA, portB, proxyPort] = [await freePort(), await freePort(), await freePort()];
+  const common = {
+    PRA_MODE: 'standalone',
+    DATABASE_URL: database.url ?? '',
+    DATA_DIR: join(dir, 'data'),
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: `https://localhost:${proxyPort}`,
+    TRUST_PROXY: '127.0.0.1',
+    METRICS_PORT: 'off',
+    ...env,
+  };
+  const a = startServer('A', portA, common);
+  await waitUntilUp(a);
+  const b = startServer('B', portB, { ...common, ...envB });
+  await waitUntilUp(b);
+  const proxy = startNginx(dir, nginxConf(dir, proxyPort, [portA, portB]));
+  for (let i = 0; i < 50 && (await proxyStatus(proxyPort, '/healthz')) !== 200; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    database,
+    dir,
+    a,
+    b,
+    proxy,
+    proxyPort,
+    async remove() {
+      proxy.child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+      await database.close();
+    },
+  };
 }

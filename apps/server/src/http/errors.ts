@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, messages } from '../platform/app-error';
 import { isDiskFull, isInvalidText, isPoolWaitTimeout, unavailableReason } from '../platform/db-errors';
 import { OutageLog } from '../platform/outage-log';
+import { otherMethods, sendMethodNotAllowed } from './served-methods';
 
 function send(reply: FastifyReply, status: number, errors: string[]) {
   return reply.status(status).type('application/json; charset=utf-8').send({ errors });
@@ -56,6 +57,12 @@ export function failureLogs(disk = "PostgreSQL's data disk"): FailureLogs {
 /** The one error handler: every failure leaves as `{ errors: [...] }` with a fitting status. */
 export function registerErrorHandling(app: FastifyInstance, logs: FailureLogs = failureLogs()): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    // A request no route took failed before the 404 handler (its body did not parse): a path
+    // served with other methods is still a 405, whatever the body.
+    if (request.is404) {
+      const allowed = otherMethods(request);
+      if (allowed) return sendMethodNotAllowed(reply, allowed);
+    }
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
       if (error.status >= 500) request.log.warn({ code: error.code }, 'service unavailable');

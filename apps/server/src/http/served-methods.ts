@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../platform/app-error';
+import { routedPath } from './request-path';
 
 /** One route pattern and the methods it is served with. */
 export interface ServedRoute {
@@ -54,6 +55,16 @@ export function servedMethods(app: FastifyInstance, path: string): string[] {
     if (route.pattern.test(path)) for (const method of route.methods) methods.add(method);
   }
   return [...methods];
+}
+
+/**
+ * For a request no route took: the methods its path is served with when the request's is not
+ * among them (the 405's Allow), else null (a 404). Asked by the 404 handler, and by the error
+ * handler for a request that failed before it (a body that is not JSON): nothing would read it.
+ */
+export function otherMethods(request: FastifyRequest): string[] | null {
+  const allowed = servedMethods(request.server, routedPath(request));
+  return allowed.length > 0 && !allowed.includes(request.method) ? allowed : null;
 }
 
 /**

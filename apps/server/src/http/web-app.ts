@@ -13,8 +13,7 @@ import { authStatus } from './auth-status';
 import { escapeText } from './html';
 import { loadSession, rawSessionId } from './session';
 import { ensureSession } from './session-plugin';
-import { routedPath } from './request-path';
-import { sendMethodNotAllowed, servedMethods } from './served-methods';
+import { otherMethods, sendMethodNotAllowed } from './served-methods';
 
 /** The built web app: apps/web/dist, found from both src/ (tests) and dist/ (the bundled server). */
 const webDistDir =
@@ -285,8 +284,8 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   );
 
   app.setNotFoundHandler((request, reply) => {
-    const allowed = servedMethods(app, routedPath(request));
-    if (allowed.length > 0 && !allowed.includes(request.method)) return sendMethodNotAllowed(reply, allowed);
+    const allowed = otherMethods(request);
+    if (allowed) return sendMethodNotAllowed(reply, allowed);
     const path = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/');
     if (!wantsPage) {

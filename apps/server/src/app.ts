@@ -18,9 +18,7 @@ import { authenticatorRoutes } from './features/authenticator/routes';
 import { devMailboxRoutes } from './features/dev-mailbox/routes';
 import { recoveryRoutes } from './features/recovery/routes';
 import { registrationRoutes } from './features/registration/routes';
-import { authRoutes } from './features/auth/routes';
 import { sessionRoutes } from './features/session/routes';
-import { userRoutes } from './features/user/routes';
 import { profileRoutes } from './features/profile/routes';
 import { accessRoutes } from './features/access/routes';
 import { systemRoutes } from './features/system/routes';
@@ -113,8 +111,6 @@ export async function buildApp(
   registerServerAssets(app);
   await app.register(sessionPlugin, ctx);
   await app.register(sessionRoutes, ctx);
-  await app.register(authRoutes, ctx);
-  await app.register(userRoutes, ctx);
   await app.register(profileRoutes, ctx);
   await app.register(accessRoutes, ctx);
   await app.register(approvalsRoutes, ctx);

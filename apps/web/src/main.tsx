@@ -4,10 +4,10 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AppRoot } from './app/app-root';
 import { seedBootData } from './app/boot-data';
-import { queryClient } from './app/query-client';
+import { queryClient } from './lib/query-client';
 import { appRoutes } from './app/router';
-import { createBrowserHistory } from './app/routing/history';
-import { preloadRoutes } from './app/routing/router';
+import { createBrowserHistory } from './lib/routing/history';
+import { preloadRoutes } from './lib/routing/router';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

@@ -1,7 +1,7 @@
 // @vitest-environment node
 // The build draws the pages in Node (scripts/prerender.mjs); in jsdom react-bootstrap would use portals.
 import { describe, expect, it } from 'vitest';
-import { fullName } from '@pra/contracts/user';
+import { fullName } from '@pra/contracts/session';
 import { makeUser } from './test/fake-server';
 import { renderWelcomePage, USER_NAME_MARKERS, welcomeVariants } from './prerender';
 

@@ -8,11 +8,11 @@ import { renderToString } from 'react-dom/server';
 import type { CurrentUser } from '@pra/contracts';
 import { api, routes } from '@pra/contracts/paths';
 import { AppRoot } from './app/app-root';
-import { createQueryClient } from './app/query-client';
-import { queryKeys } from './app/query-keys';
+import { createQueryClient } from './lib/query-client';
+import { queryKeys } from './lib/query-keys';
 import { appRoutes } from './app/router';
-import { createMemoryHistory } from './app/routing/history';
-import { matchRoutes } from './app/routing/router';
+import { createMemoryHistory } from './lib/routing/history';
+import { matchRoutes } from './lib/routing/router';
 
 /** The marker standing for the deployment setting `name` (a pra-* meta tag) in prerendered markup. */
 export const settingMarker = (name: string) => `@@${name}@@`;

@@ -110,3 +110,18 @@ export const accessMessages = {
   noCurrent: 'No current access',
   noPending: 'No pending access requests',
 } as const;
+
+export const ROLE_PREFIX = 'PRA - Vendor Access - ';
+export const ROLE_SUFFIX = ' - BR';
+
+/** The organization's access role name. */
+export function roleName(orgName: string): string {
+  return `${ROLE_PREFIX}${orgName}${ROLE_SUFFIX}`;
+}
+
+/** Group display name: strip the leading prefix and trailing suffix. */
+export function groupDisplayName(name: string): string {
+  let display = name.startsWith(ROLE_PREFIX) ? name.slice(ROLE_PREFIX.length) : name;
+  if (display.endsWith(ROLE_SUFFIX)) display = display.slice(0, -ROLE_SUFFIX.length);
+  return display;
+}

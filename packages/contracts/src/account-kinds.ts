@@ -1,4 +1,4 @@
-import type { CurrentUser } from './user';
+import type { CurrentUser } from './session';
 
 /**
  * Who is a vendor, an employee BRM, an admin: the one rule the server (identity/account-kinds.ts,

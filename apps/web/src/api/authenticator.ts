@@ -13,12 +13,10 @@ import {
   authenticatorAnswerResponse,
   authenticatorStatus,
   pairAuthenticatorResponse,
-} from '@pra/contracts/recovery';
-import {
   confirmOwnerResponse,
   pairedAuthenticators,
   removeAuthenticatorResponse,
-} from '@pra/contracts/factors';
+} from '@pra/contracts/authenticator';
 import { api } from '@pra/contracts/paths';
 import { call } from './client';
 

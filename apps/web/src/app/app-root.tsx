@@ -1,7 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { App } from './app';
-import type { RouterHistory } from './routing/history';
+import type { RouterHistory } from '../lib/routing/history';
 
 /** The whole app, as the browser renders it (main.tsx) and the build prerenders /home (prerender.tsx). */
 export function AppRoot({ client, history }: { client: QueryClient; history: RouterHistory }) {

@@ -5,12 +5,12 @@ import { api } from '@pra/contracts';
 import { anonymous, bootReplies, installFakeServer, makeUser, signedIn } from '../test/fake-server';
 import { renderApp } from '../test/render-app';
 import { seedBootData } from './boot-data';
-import { navigateAway } from './full-navigation';
-import { createQueryClient } from './query-client';
+import { navigateAway } from '../lib/full-navigation';
+import { createQueryClient } from '../lib/query-client';
 import { BRM_NOTICE } from './guards/access-rules';
 import { logInHref } from './layout/top-nav';
 
-vi.mock('./full-navigation', () => ({ navigateAway: vi.fn() }));
+vi.mock('../lib/full-navigation', () => ({ navigateAway: vi.fn() }));
 
 const brm = makeUser({ type: 'employee', isEmployeeBrm: true, givenName: 'Bo', familyName: 'Rm' });
 const countKey = `GET ${api.pendingApprovals}?getCountOnly=true`;

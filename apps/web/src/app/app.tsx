@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { UNKNOWN_ERROR } from '../api/client';
 import { loadCsrfToken } from '../api/session';
-import { queryKeys } from './query-keys';
+import { queryKeys } from '../lib/query-keys';
 import { appRoutes } from './router';
-import type { RouterHistory } from './routing/history';
-import { preloadRoutes, Router } from './routing/router';
-import { useAuthStatus } from './use-auth-status';
+import type { RouterHistory } from '../lib/routing/history';
+import { preloadRoutes, Router } from '../lib/routing/router';
+import { useAuthStatus } from '../lib/use-auth-status';
 
 /** Renders nothing until the CSRF token and the auth status are in; every screen relies on both. */
 export function App({ history }: { history: RouterHistory }) {

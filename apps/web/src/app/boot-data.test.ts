@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { getCsrfToken, setCsrfToken } from '../api/csrf-token';
 import { makeUser } from '../test/fake-server';
 import { seedBootData } from './boot-data';
-import { createQueryClient } from './query-client';
-import { queryKeys } from './query-keys';
+import { createQueryClient } from '../lib/query-client';
+import { queryKeys } from '../lib/query-keys';
 
 function pageWith(content: string | null): Document {
   const doc = document.implementation.createHTMLDocument('page');

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { authStatusBody, csrfBody, currentUserBody, systemMessageBody } from '../api/boot-parsers';
 import { setCsrfToken } from '../api/csrf-token';
-import { queryKeys } from './query-keys';
+import { queryKeys } from '../lib/query-keys';
 
 /**
  * Seeds the boot queries (CSRF token, auth status, system message, and for a signed-in session the

@@ -1,4 +1,4 @@
-import { Link, useRouteError } from './routing/router';
+import { Link, useRouteError } from '../lib/routing/router';
 import { routes } from '@pra/contracts/paths';
 import { BrandLogo } from '../components/brand-logo';
 import { describeRouteError } from './route-error';

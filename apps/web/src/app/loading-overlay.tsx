@@ -1,4 +1,4 @@
-import { useIsLoading } from './loading';
+import { useIsLoading } from '../lib/loading';
 
 /** Global overlay while the loading flag is set; CSS fades it in and out over 500 ms. */
 export function LoadingOverlay() {

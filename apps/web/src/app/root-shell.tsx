@@ -1,12 +1,12 @@
 import { lazy, Suspense } from 'react';
-import { useAlerts } from './alerts';
+import { useAlerts } from '../lib/alerts';
 import { LoadingOverlay } from './loading-overlay';
-import { Outlet } from './routing/router';
+import { Outlet } from '../lib/routing/router';
 import { useFocusOnNavigation } from './route-focus';
 import { useDocumentTitle } from './route-title';
 
 // The toasts' code (react-bootstrap's Toast and its transitions) loads with the first toast.
-const AlertToasts = lazy(async () => ({ default: (await import('./alert-toasts')).AlertToasts }));
+const AlertToasts = lazy(async () => ({ default: (await import('../components/alert-toasts')).AlertToasts }));
 
 /** Around every route: page title, focus after a move, toasts and the loading overlay. */
 export function RootShell() {

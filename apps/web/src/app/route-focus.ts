@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useLocation } from './routing/router';
+import { useLocation } from '../lib/routing/router';
 
 /**
  * After a move to another page, focus goes to the new page's main region, unless the page took it

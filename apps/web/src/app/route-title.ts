@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useMatches } from './routing/router';
-import { PORTAL_NAME } from './site-links';
+import { useMatches } from '../lib/routing/router';
+import { PORTAL_NAME } from '../lib/site-links';
 
 /** The title of the deepest matched route that declares one. */
 export function useRouteTitle(): string | undefined {

@@ -5,7 +5,7 @@ import { ErrorPage, NotFoundPage, StandaloneErrorPage } from './error-page';
 import type { AccessRule } from './guards/access-rules';
 import { RootRedirect } from './guards/root-redirect';
 import { RootShell } from './root-shell';
-import { lazyRoute, Navigate, type Route } from './routing/router';
+import { lazyRoute, Navigate, type Route } from '../lib/routing/router';
 
 // Only the landing page's own code loads up front: every other page, the shared layout and the
 // sign-in guards (which bring the schema library with them) load on demand, so /home stays small.
@@ -88,14 +88,14 @@ const routesInSharedLayout: Route[] = [
     path: routes.forgotUserId,
     ...page(
       'Forgot User ID',
-      async () => (await import('../features/forgot-user-id/forgot-user-id-page')).ForgotUserIdPage,
+      async () => (await import('../features/recovery/forgot-user-id-page')).ForgotUserIdPage,
     ),
   },
   {
     path: routes.forgotPassword,
     ...page(
       'Forgot Password',
-      async () => (await import('../features/forgot-password/forgot-password-page')).ForgotPasswordPage,
+      async () => (await import('../features/recovery/forgot-password-page')).ForgotPasswordPage,
     ),
   },
   {
@@ -129,7 +129,7 @@ const routesInSharedLayout: Route[] = [
       path: routes.requestAccess,
       ...page(
         'Manage Access',
-        async () => (await import('../features/request-access/request-access-page')).RequestAccessPage,
+        async () => (await import('../features/access/request-access-page')).RequestAccessPage,
       ),
     },
   ]),

@@ -1,5 +1,5 @@
 import { logout } from '../api/session-actions';
-import { navigateAway } from './full-navigation';
+import { navigateAway } from '../lib/full-navigation';
 
 /** Ends the session, then leaves for the server's redirect target or the landing page (errors ignored). */
 export async function signOut(): Promise<void> {

@@ -1,10 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { App } from '../app/app';
-import { createQueryClient } from '../app/query-client';
+import { createQueryClient } from '../lib/query-client';
 import { appRoutes } from '../app/router';
-import { createMemoryHistory } from '../app/routing/history';
-import type { Route } from '../app/routing/router';
+import { createMemoryHistory } from '../lib/routing/history';
+import type { Route } from '../lib/routing/router';
 
 // Pages load on demand, and vite transforms a module on its first import: on a busy machine that
 // takes longer than Testing Library's 1 s wait in the first test of a file. Every page is loaded

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { RECENT_FACTOR_HOURS } from '@pra/contracts/factors';
+import { RECENT_FACTOR_HOURS } from '@pra/contracts/authenticator';
 import { routes } from '@pra/contracts/paths';
 import type { AppContext } from '../../platform/app-context';
 import { recordFactorChange, type FactorChange } from './factor-change';

@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@pra/contracts';
 import { routes } from '@pra/contracts/paths';
-import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../account-kinds';
+import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../../lib/account-kinds';
 
 /** The notice shown on BRM routes to people without a BRM role (spec, section 6). */
 export const BRM_NOTICE =

@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import { Navigate, Outlet, useLocation } from '../routing/router';
+import { Navigate, Outlet, useLocation } from '../../lib/routing/router';
 import { loginUrl } from '@pra/contracts/paths';
 import { useRouteTitle } from '../route-title';
-import { useIsAuthenticated } from '../use-auth-status';
-import { useCurrentUser } from '../use-current-user';
+import { useIsAuthenticated } from '../../lib/use-auth-status';
+import { useCurrentUser } from '../../lib/use-current-user';
 import { decideAccess, type AccessRule } from './access-rules';
-import { navigateAway } from '../full-navigation';
+import { navigateAway } from '../../lib/full-navigation';
 
 /** Layout route that lets its child routes render only when `rule` allows the current person. */
 export function RequireAccess({ rule }: { rule: AccessRule }) {

@@ -1,6 +1,6 @@
-import { Navigate } from '../routing/router';
+import { Navigate } from '../../lib/routing/router';
 import { routes } from '@pra/contracts/paths';
-import { useIsAuthenticated } from '../use-auth-status';
+import { useIsAuthenticated } from '../../lib/use-auth-status';
 
 /** `/`: signed-in people go to welcome, everyone else to the landing page. */
 export function RootRedirect() {

@@ -1,9 +1,9 @@
 import '../../styles/layout.compiled.css';
-import { Outlet } from '../routing/router';
+import { Outlet } from '../../lib/routing/router';
 import { SessionTimeout } from '../session/session-timeout';
-import { SystemMessageBanner } from '../system-message-banner';
-import { useIsAuthenticated } from '../use-auth-status';
-import { SiteFooter } from './site-footer';
+import { SystemMessageBanner } from '../../components/system-message-banner';
+import { useIsAuthenticated } from '../../lib/use-auth-status';
+import { SiteFooter } from '../../components/site-footer';
 import { TopNav } from './top-nav';
 
 /** The shared layout: navigation, banners, the page, the footer. */

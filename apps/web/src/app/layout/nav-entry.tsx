@@ -1,8 +1,8 @@
 import Nav from 'react-bootstrap/Nav';
-import { Link } from '../routing/router';
+import { Link } from '../../lib/routing/router';
 import type { CurrentUser } from '@pra/contracts';
 import { WithTooltip } from '../../components/with-tooltip';
-import type { ActionItem } from '../action-items';
+import type { ActionItem } from '../../lib/action-items';
 
 interface NavEntryProps {
   item: ActionItem;

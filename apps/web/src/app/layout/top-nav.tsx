@@ -2,16 +2,16 @@ import { useState } from 'react';
 import Container from 'react-bootstrap/Container';
 import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
-import { Link, useLocation } from '../routing/router';
+import { Link, useLocation } from '../../lib/routing/router';
 import type { CurrentUser } from '@pra/contracts';
 import { loginUrl, routes } from '@pra/contracts/paths';
 import { BrandLogo } from '../../components/brand-logo';
 import { WithTooltip } from '../../components/with-tooltip';
-import { actionItems } from '../action-items';
+import { actionItems } from '../../lib/action-items';
 import { signOut } from '../sign-out';
-import { siteLinks } from '../site-links';
-import { useIsAuthenticated } from '../use-auth-status';
-import { useCurrentUser } from '../use-current-user';
+import { siteLinks } from '../../lib/site-links';
+import { useIsAuthenticated } from '../../lib/use-auth-status';
+import { useCurrentUser } from '../../lib/use-current-user';
 import { NavEntry } from './nav-entry';
 
 /**

@@ -1,16 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { useLocation } from '../routing/router';
+import { useLocation } from '../../lib/routing/router';
 import { loginUrl } from '@pra/contracts/paths';
 import { getAuthStatus } from '../../api/session';
-import { queryKeys } from '../query-keys';
+import { queryKeys } from '../../lib/query-keys';
 import { signOut } from '../sign-out';
-import { useAuthStatus } from '../use-auth-status';
+import { useAuthStatus } from '../../lib/use-auth-status';
 import { useExtendSession } from './use-extend-session';
 import { useSessionTimer } from './use-session-timer';
 import { SESSION_WARNING_SECONDS } from './session-timer';
-import { navigateAway } from '../full-navigation';
+import { navigateAway } from '../../lib/full-navigation';
 
 /** Said once to screen readers when the banner appears; the ticking countdown itself stays silent. */
 const WARNING_ANNOUNCEMENT = `Your session will expire in less than ${SESSION_WARNING_SECONDS / 60} minutes.`;

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sessionMessages } from '@pra/contracts/session-messages';
 import { extendSession } from '../../api/session-actions';
-import { showAlert } from '../alerts';
-import { withLoading } from '../loading';
-import { queryKeys } from '../query-keys';
+import { showAlert } from '../../lib/alerts';
+import { withLoading } from '../../lib/loading';
+import { queryKeys } from '../../lib/query-keys';
 
 /**
  * Extends the session; only `success: true` counts, then the auth status is re-read. `isPending`

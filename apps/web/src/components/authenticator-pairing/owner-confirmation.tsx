@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import Form from 'react-bootstrap/Form';
-import { factorMessages } from '@pra/contracts/factors';
+import { factorMessages } from '@pra/contracts/authenticator';
 import { confirmOwner } from '../../api/authenticator';
 
 /** What the owner types to confirm a change of its second factors. */

@@ -4,11 +4,11 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import type { PairedAuthenticators } from '@pra/contracts';
-import { factorMessages } from '@pra/contracts/factors';
+import { factorMessages } from '@pra/contracts/authenticator';
 import { removeAuthenticator } from '../../api/authenticator';
 import { UNKNOWN_ERROR } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
-import { showAlert } from '../../app/alerts';
+import { showAlert } from '../../lib/alerts';
 import {
   emptyOwnerProof,
   isOwnerProofComplete,

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { api } from '@pra/contracts';
-import { createQueryClient } from '../../app/query-client';
+import { createQueryClient } from '../../lib/query-client';
 import { installFakeServer } from '../../test/fake-server';
 import { GOOD_PASSWORD, makePasswordRequirements } from '../../test/password-policy';
 import { emptyPasswordPair } from './evaluate-password';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { getPasswordRequirements } from '../../api/password';
-import { queryKeys } from '../../app/query-keys';
+import { queryKeys } from '../../lib/query-keys';
 
 /** The password policy for `username` (blocked terms depend on the person). A failure shows as an alert. */
 export function usePasswordRequirements(username: string) {

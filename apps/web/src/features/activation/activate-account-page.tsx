@@ -1,6 +1,6 @@
 import { useReducer, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { Link } from '../../app/routing/router';
+import { Link } from '../../lib/routing/router';
 import { routes } from '@pra/contracts/paths';
 import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';
 import { WizardHeading } from '../../components/wizard/wizard-heading';

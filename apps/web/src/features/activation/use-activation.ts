@@ -3,8 +3,8 @@ import type { ActivateBody, DecodeResponse } from '@pra/contracts';
 import { activationMessages } from '@pra/contracts/activation';
 import { activateWithPassword, decodeActivationCode } from '../../api/activation';
 import { failureMessage } from '../../api/failure-message';
-import { showAlert } from '../../app/alerts';
-import { withLoading } from '../../app/loading';
+import { showAlert } from '../../lib/alerts';
+import { withLoading } from '../../lib/loading';
 
 /**
  * What a failed code check shows, typed or from the link: the server's words for a refused code,

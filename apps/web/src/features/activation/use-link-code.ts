@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from '../../app/routing/router';
+import { useSearchParams } from '../../lib/routing/router';
 import { decodeActivationCode } from '../../api/activation';
-import { queryKeys } from '../../app/query-keys';
+import { queryKeys } from '../../lib/query-keys';
 import { decodeFailureMessage } from './use-activation';
 import type { LinkCodeCheck } from './wizard-state';
 

@@ -1,6 +1,6 @@
 import Nav from 'react-bootstrap/Nav';
 import { adminRoutes } from '@pra/contracts/paths';
-import { Link, Outlet, useLocation } from '../../app/routing/router';
+import { Link, Outlet, useLocation } from '../../lib/routing/router';
 import './administration.css';
 
 const sections = [

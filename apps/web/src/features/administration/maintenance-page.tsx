@@ -2,7 +2,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { useQuery } from '@tanstack/react-query';
 import * as adminApi from '../../api/administration';
-import { queryKeys } from '../../app/query-keys';
+import { queryKeys } from '../../lib/query-keys';
 import { adminKeys, useAdminAction } from './use-admin-action';
 
 /** Maintenance: account management on hold (the flag iiqAvailable reads) and back. */

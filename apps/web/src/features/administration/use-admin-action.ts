@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, UNKNOWN_ERROR } from '../../api/client';
 import { splitFieldPath } from '../../api/failure-message';
-import { showAlert } from '../../app/alerts';
+import { showAlert } from '../../lib/alerts';
 
 /** Query keys of the admin screens; a change refreshes its screen's list. */
 export const adminKeys = {

@@ -1,5 +1,5 @@
 import type { CurrentUser, PendingApproval } from '@pra/contracts';
-import { isAdmin, isEmployeeBrm, type AccountKinds } from '../../app/account-kinds';
+import { isAdmin, isEmployeeBrm, type AccountKinds } from '../../lib/account-kinds';
 
 type Decider = Pick<CurrentUser, 'orgs'> & AccountKinds;
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
 import type { PendingApproval } from '@pra/contracts';
 import { approvalMessages } from '@pra/contracts/approvals';
-import { useCurrentUser } from '../../app/use-current-user';
+import { useCurrentUser } from '../../lib/use-current-user';
 import { DataTable } from '../../components/data-table/data-table';
 import { useDataTable } from '../../components/data-table/use-data-table';
 import { ApprovalDetails } from './approval-details';

@@ -3,9 +3,9 @@ import type { Decision, PendingApproval } from '@pra/contracts';
 import { approvalMessages, approveOrDenyBody } from '@pra/contracts/approvals';
 import { approveOrDeny, getPendingApprovals } from '../../api/approvals';
 import { ApiError, UNKNOWN_ERROR } from '../../api/client';
-import { showAlert } from '../../app/alerts';
-import { withLoading } from '../../app/loading';
-import { queryKeys } from '../../app/query-keys';
+import { showAlert } from '../../lib/alerts';
+import { withLoading } from '../../lib/loading';
+import { queryKeys } from '../../lib/query-keys';
 
 /** The approval tasks the signed-in BRM or admin may see. */
 export function usePendingApprovals() {

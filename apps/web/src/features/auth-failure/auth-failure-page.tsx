@@ -1,5 +1,5 @@
 import Button from 'react-bootstrap/Button';
-import { useNavigate } from '../../app/routing/router';
+import { useNavigate } from '../../lib/routing/router';
 import { routes } from '@pra/contracts/paths';
 
 /** Where a failed SAML sign-in lands. */

@@ -1,8 +1,8 @@
-import { Link } from '../../app/routing/router';
+import { Link } from '../../lib/routing/router';
 import { loginUrl, routes } from '@pra/contracts/paths';
-import { SiteFooter } from '../../app/layout/site-footer';
-import { siteLinks } from '../../app/site-links';
-import { SystemMessageBanner } from '../../app/system-message-banner';
+import { SiteFooter } from '../../components/site-footer';
+import { siteLinks } from '../../lib/site-links';
+import { SystemMessageBanner } from '../../components/system-message-banner';
 import { BrandLogo } from '../../components/brand-logo';
 
 /** The public landing page, in its own layout (no top navigation). */

@@ -8,9 +8,9 @@ import {
   sendOtpEmail,
 } from '../../api/manage-users';
 import { UNKNOWN_ERROR } from '../../api/client';
-import { showAlert } from '../../app/alerts';
-import { withLoading } from '../../app/loading';
-import { queryKeys } from '../../app/query-keys';
+import { showAlert } from '../../lib/alerts';
+import { withLoading } from '../../lib/loading';
+import { queryKeys } from '../../lib/query-keys';
 
 /** The vendors the signed-in BRM or admin manages. */
 export function useManagedUsers() {

@@ -6,7 +6,7 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import type { CurrentUser } from '@pra/contracts';
 import { textFieldMessages } from '@pra/contracts/text-fields';
-import { useCurrentUser } from '../../app/use-current-user';
+import { useCurrentUser } from '../../lib/use-current-user';
 import { AuthenticatorPairing } from '../../components/authenticator-pairing/authenticator-pairing';
 import { PasswordField } from '../../components/password-field/password-field';
 import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';

@@ -2,8 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import { profileMessages } from '@pra/contracts/profile';
 import { changePassword, reauthenticate } from '../../api/profile';
 import { ApiError } from '../../api/client';
-import { showAlert } from '../../app/alerts';
-import { withLoading } from '../../app/loading';
+import { showAlert } from '../../lib/alerts';
+import { withLoading } from '../../lib/loading';
 
 /** A wrong current password, as the form reports it. */
 class IncorrectPassword extends Error {}

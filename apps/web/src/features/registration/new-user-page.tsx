@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useIsAuthenticated } from '../../app/use-auth-status';
-import { useCurrentUser } from '../../app/use-current-user';
+import { useIsAuthenticated } from '../../lib/use-auth-status';
+import { useCurrentUser } from '../../lib/use-current-user';
 import { registersOnBehalf } from './organization-choices';
 import { RegistrationForm } from './registration-form';
 import { RegistrationSuccess } from './registration-success';

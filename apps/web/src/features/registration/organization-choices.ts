@@ -1,5 +1,5 @@
 import type { CurrentUser } from '@pra/contracts';
-import { isAdmin, isBrmOrAdmin } from '../../app/account-kinds';
+import { isAdmin, isBrmOrAdmin } from '../../lib/account-kinds';
 
 export type Registrant = Pick<CurrentUser, 'orgs' | 'isAdmin' | 'isEmployeeBrm' | 'type'>;
 

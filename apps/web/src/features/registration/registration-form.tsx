@@ -9,8 +9,8 @@ import type { RegistrationBody } from '@pra/contracts';
 import { registrationBody, registrationMessages } from '@pra/contracts/registration';
 import { getRegistrationAvailability, submitRegistration } from '../../api/registration';
 import { UNKNOWN_ERROR } from '../../api/client';
-import { withLoading } from '../../app/loading';
-import { queryKeys } from '../../app/query-keys';
+import { withLoading } from '../../lib/loading';
+import { queryKeys } from '../../lib/query-keys';
 import {
   AcceptableUsePolicyModal,
   POLICY_TITLE,

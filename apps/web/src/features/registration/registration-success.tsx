@@ -1,4 +1,4 @@
-import { Link } from '../../app/routing/router';
+import { Link } from '../../lib/routing/router';
 import { routes } from '@pra/contracts/paths';
 
 /** What the page shows once the registration is in: 'Registration Successful' and a Home button. */

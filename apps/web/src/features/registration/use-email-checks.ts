@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { emailDomain, registrationBody } from '@pra/contracts/registration';
 import { checkEmailInUse, getOrgsByDomain } from '../../api/registration';
-import { queryKeys } from '../../app/query-keys';
+import { queryKeys } from '../../lib/query-keys';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 
 /** How long typing must pause before the email is checked with the server. */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { getServiceCheck } from '../../api/system';
-import { queryKeys } from '../../app/query-keys';
+import { queryKeys } from '../../lib/query-keys';
 
 /** /status_check: shows the plain-text service check as the server reports it. */
 export function StatusCheckPage() {

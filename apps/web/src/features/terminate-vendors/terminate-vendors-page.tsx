@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { api, routes } from '@pra/contracts/paths';
-import { useNavigate } from '../../app/routing/router';
+import { useNavigate } from '../../lib/routing/router';
 import { DataTable } from '../../components/data-table/data-table';
 import { useDataTable } from '../../components/data-table/use-data-table';
 import { downloadText, resultsCsv } from './results-csv';

@@ -2,8 +2,8 @@ import { useRef, useState } from 'react';
 import { parseEmailFile } from '@pra/contracts/terminate-vendors';
 import { terminateVendors } from '../../api/terminate-vendors';
 import { isCancelled } from '../../api/client';
-import { showAlert } from '../../app/alerts';
-import { withLoading } from '../../app/loading';
+import { showAlert } from '../../lib/alerts';
+import { withLoading } from '../../lib/loading';
 
 /**
  * The page's states (spec section 4): no file; a file of valid emails (then its preview, a dry

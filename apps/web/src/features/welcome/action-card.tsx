@@ -1,7 +1,7 @@
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
-import { Link } from '../../app/routing/router';
-import type { ActionItem } from '../../app/action-items';
+import { Link } from '../../lib/routing/router';
+import type { ActionItem } from '../../lib/action-items';
 
 interface ActionCardProps {
   item: ActionItem;

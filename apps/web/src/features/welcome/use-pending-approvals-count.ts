@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { getPendingApprovalsCount } from '../../api/approvals-count';
-import { queryKeys } from '../../app/query-keys';
+import { queryKeys } from '../../lib/query-keys';
 
 /** The approvals badge count; only fetched for BRMs and admins (with a username). A failure shows as an alert. */
 export function usePendingApprovalsCount(enabled: boolean) {

@@ -2,9 +2,9 @@ import Alert from 'react-bootstrap/Alert';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { fullName } from '@pra/contracts/user-names';
-import { actionItems } from '../../app/action-items';
-import { isBrmOrAdmin } from '../../app/account-kinds';
-import { useCurrentUser } from '../../app/use-current-user';
+import { actionItems } from '../../lib/action-items';
+import { isBrmOrAdmin } from '../../lib/account-kinds';
+import { useCurrentUser } from '../../lib/use-current-user';
 import { ActionCard } from './action-card';
 import { usePendingApprovalsCount } from './use-pending-approvals-count';
 

@@ -1,7 +1,7 @@
 import '../styles/toasts.compiled.css';
 import Toast from 'react-bootstrap/Toast';
 import ToastContainer from 'react-bootstrap/ToastContainer';
-import { dismissAlert, useAlerts } from './alerts';
+import { dismissAlert, useAlerts } from '../lib/alerts';
 
 /** Spec: alerts auto-hide after 6 seconds. */
 const ALERT_HIDE_MS = 6000;

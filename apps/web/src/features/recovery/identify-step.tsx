@@ -10,9 +10,9 @@ import { routes } from '@pra/contracts/paths';
 import { identifyBody, recoveryMessages } from '@pra/contracts/recovery';
 import { identifyAccount } from '../../api/recovery';
 import { failureMessage } from '../../api/failure-message';
-import { showAlert } from '../../app/alerts';
-import { withLoading } from '../../app/loading';
-import { Link } from '../../app/routing/router';
+import { showAlert } from '../../lib/alerts';
+import { withLoading } from '../../lib/loading';
+import { Link } from '../../lib/routing/router';
 import { TextField } from '../../components/text-field/text-field';
 
 interface IdentifyStepProps {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { successResponse } from './system';
 import { profileMessages } from './profile';
 import { passcode, recoveryMessages } from './recovery';
+import { plainText } from './text-fields';
 import { inputText } from './text';
 
 /**
@@ -67,4 +68,60 @@ export const factorMessages = {
   recentDevice:
     'This phone was paired less than 24 hours ago, so it cannot approve a password reset by itself. ' +
     'Use Send Password Reset Email: the link in the email completes the reset.',
+} as const;
+
+/**
+ * POST /api/user/authenticator/pair: the signed-in account pairs one more phone; needs the
+ * confirmation of POST /api/user/authenticator/confirm, which it uses up.
+ */
+export const pairAuthenticatorBody = z.strictObject({
+  nickname: plainText({ max: 64 }),
+});
+export type PairAuthenticatorBody = z.infer<typeof pairAuthenticatorBody>;
+export const pairAuthenticatorResponse = z.object({
+  /** The link the QR code carries; the device key is in its fragment (never sent to a server). */
+  pairingUrl: z.string(),
+  qrDataUrl: z.string(),
+});
+export type PairAuthenticatorResponse = z.infer<typeof pairAuthenticatorResponse>;
+
+const deviceKey = inputText().min(20).max(100);
+
+/** POST /api/authenticator/status: the paired phone asks what waits for it. */
+export const authenticatorStatusBody = z.strictObject({ deviceKey });
+export const authenticatorStatus = z.object({
+  username: z.string(),
+  nickname: z.string(),
+  /** The current passcode of the account's authenticator, when it has a TOTP device. */
+  passcode: z.string().optional(),
+  secondsLeft: z.number().optional(),
+  /**
+   * A phone paired less than 24 hours ago is shown no passcode (it could approve a password
+   * reset with it): the time from which it is.
+   */
+  passcodeFrom: z.string().optional(),
+  requests: z.array(
+    z.object({
+      id: z.string(),
+      /** `factor`: the owner confirms pairing or removing a phone. */
+      purpose: z.enum(['signin', 'reset', 'factor']),
+      clientAddress: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
+});
+export type AuthenticatorStatus = z.infer<typeof authenticatorStatus>;
+
+/** POST /api/authenticator/answer: Approve or Deny one request. */
+export const authenticatorAnswerBody = z.strictObject({
+  deviceKey,
+  id: z.uuid(),
+  approve: z.boolean(),
+});
+export type AuthenticatorAnswerBody = z.infer<typeof authenticatorAnswerBody>;
+export const authenticatorAnswerResponse = successResponse;
+
+export const authenticatorMessages = {
+  notPaired: 'This authenticator is not paired with an account. Pair it again from your profile.',
+  gone: 'This request is no longer waiting for an answer.',
 } as const;

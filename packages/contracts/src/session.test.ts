@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fullName, groupDisplayName, roleName } from './user';
+import { groupDisplayName, roleName } from './access';
+import { fullName } from './session';
 
 describe('groupDisplayName', () => {
   it('strips the role prefix and suffix', () => {

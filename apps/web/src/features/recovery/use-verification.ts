@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OtpResult, PushResult } from '@pra/contracts';
-import { factorMessages } from '@pra/contracts/factors';
+import { factorMessages } from '@pra/contracts/authenticator';
 import { recoveryMessages } from '@pra/contracts/recovery';
 import { pingPush, verifyOtp } from '../../api/recovery';
 import { isCancelled } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
-import { showAlert } from '../../app/alerts';
+import { showAlert } from '../../lib/alerts';
 
 export type Method = 'push' | 'passcode';
 

@@ -2,7 +2,7 @@ import type { AppContext } from '../../platform/app-context';
 import type { Session } from '../../http/session';
 import { recordAudit } from '../../identity/audit';
 import type { Account } from '../../platform/db-schema';
-import { useOneExtension } from './queries';
+import { useOneExtension } from './extension-queries';
 
 /**
  * Moves the session's end to now + the lifetime, using up one extension, and returns the new end.

@@ -1,7 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import type { AccountSummary } from '@pra/contracts';
 import { loginUrl, routes } from '@pra/contracts/paths';
-import { Link } from '../../app/routing/router';
+import { Link } from '../../lib/routing/router';
 
 function UsernameAndEmail({ account }: { account: AccountSummary }) {
   return (

@@ -21,7 +21,7 @@ const acsBody = z.object({
   RelayState: inputText().max(2000).optional(),
 });
 
-export const authRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
+export const samlRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   const sp = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp);
   await app.register(formbody, { bodyLimit: ACS_BODY_LIMIT });
 

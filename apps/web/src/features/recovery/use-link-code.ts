@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { IdentifyByCodeResponse } from '@pra/contracts';
 import { recoveryMessages } from '@pra/contracts/recovery';
 import { identifyByCode } from '../../api/recovery';
-import { showAlert } from '../../app/alerts';
-import { queryKeys } from '../../app/query-keys';
-import { useSearchParams } from '../../app/routing/router';
+import { showAlert } from '../../lib/alerts';
+import { queryKeys } from '../../lib/query-keys';
+import { useSearchParams } from '../../lib/routing/router';
 
 export interface LinkCode {
   /** True while the link's code is checked: the wizard renders nothing until then. */

@@ -10,8 +10,8 @@ import { routes } from '@pra/contracts/paths';
 import { recoveryMessages, userIdSearchBody } from '@pra/contracts/recovery';
 import { searchUserId } from '../../api/recovery';
 import { UNKNOWN_ERROR } from '../../api/client';
-import { withLoading } from '../../app/loading';
-import { Link } from '../../app/routing/router';
+import { withLoading } from '../../lib/loading';
+import { Link } from '../../lib/routing/router';
 import { AccountFields } from '../../components/account-fields/account-fields';
 import { TextField } from '../../components/text-field/text-field';
 

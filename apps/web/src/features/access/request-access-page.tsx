@@ -1,5 +1,5 @@
-import { useCurrentUser } from '../../app/use-current-user';
-import { ManageAccess } from '../../components/manage-access/manage-access';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { ManageAccess } from '../../components/access/manage-access';
 
 /** Manage Access (/vendor/request-access): a vendor's own roles, requested from the organizations' BRMs. */
 export function RequestAccessPage() {

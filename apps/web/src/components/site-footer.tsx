@@ -1,4 +1,4 @@
-import { HOSPITAL_NAME, PORTAL_NAME, siteLinks } from '../site-links';
+import { HOSPITAL_NAME, PORTAL_NAME, siteLinks } from '../lib/site-links';
 
 const links = [
   { label: 'Disclaimer', href: siteLinks.disclaimer },

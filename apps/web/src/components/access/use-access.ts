@@ -10,9 +10,9 @@ import {
   requestAccess,
 } from '../../api/access';
 import { UNKNOWN_ERROR } from '../../api/client';
-import { showAlert } from '../../app/alerts';
-import { withLoading } from '../../app/loading';
-import { queryKeys } from '../../app/query-keys';
+import { showAlert } from '../../lib/alerts';
+import { withLoading } from '../../lib/loading';
+import { queryKeys } from '../../lib/query-keys';
 
 /** Whose access the screen shows, and how the signed-in person relates to them. */
 export interface AccessSubject {

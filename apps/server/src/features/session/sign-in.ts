@@ -5,7 +5,7 @@ import { auditRow, recordAudit, type AuditEvent } from '../../identity/audit';
 import { announceAudit } from '../../identity/audit-log';
 import { consumeRequestAndRecordAssertion, createServiceProvider, spEndpoints } from '../../platform/saml-sp';
 import { safeNextPath } from './next-path';
-import { startSignedInSession } from './queries';
+import { startSignedInSession } from './sign-in-queries';
 import { checkAddressedToUs, hasForbiddenMarkup } from './saml-checks';
 
 export class SignInRefused extends Error {

@@ -10,8 +10,8 @@ import type { AccountSummary } from '@pra/contracts';
 import { passcode as passcodeSchema, recoveryMessages } from '@pra/contracts/recovery';
 import { sendResetEmail } from '../../api/recovery';
 import { failureMessage } from '../../api/failure-message';
-import { showAlert } from '../../app/alerts';
-import { withLoading } from '../../app/loading';
+import { showAlert } from '../../lib/alerts';
+import { withLoading } from '../../lib/loading';
 import { useVerification, type Method } from './use-verification';
 
 interface VerifyStepProps {

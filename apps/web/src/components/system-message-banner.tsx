@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { getSystemMessage } from '../api/system';
-import { queryKeys } from './query-keys';
-import { useIsAuthenticated } from './use-auth-status';
+import { queryKeys } from '../lib/query-keys';
+import { useIsAuthenticated } from '../lib/use-auth-status';
 
 /** The operator's banner. A failed load is only logged (by the client), never shown. */
 export function SystemMessageBanner() {

@@ -106,7 +106,7 @@ export async function buildApp(
     done(null, payload);
   });
 
-  await registerOpenApi(app, ctx.config.publicUrl);
+  await registerOpenApi(app, ctx);
   registerProbes(app, ctx, shedding.settled);
   registerServerAssets(app);
   await app.register(sessionPlugin, ctx);

@@ -17,3 +17,4 @@ export * from './access';
 export * from './profile';
 export * from './recovery';
 export * from './authenticator';
+export * from './endpoint';

@@ -4,6 +4,12 @@ export const api = {
   isAuthenticated: '/api/saml/is-authenticated',
   login: '/api/saml/login/standard',
   logout: '/api/saml/logout',
+  /** The IdP posts its SAML response here (a browser form post). */
+  samlAcs: '/api/saml/acs',
+  /** The service provider's SAML metadata (XML). */
+  samlMetadata: '/api/saml/metadata',
+  /** This API's OpenAPI description. */
+  openapi: '/api/openapi.json',
   user: '/api/user',
   extendSession: '/api/user/extend-session',
   clientLog: '/api/client-log',

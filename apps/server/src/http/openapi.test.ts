@@ -1,7 +1,15 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/test-app';
 import { OPENAPI_PATH } from './openapi';
+
+/** Redocly's command line (a dev dependency). */
+const redoclyCli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
 
 /** Every route the app serves, as `METHOD path`, read back from fastify's route tree. */
 function servedRoutes(tree: string): string[] {
@@ -84,5 +92,63 @@ describe('the OpenAPI description', () => {
     expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['firstName', 'lastName', 'email']));
     const domain = document.paths['/api/orgs/email-domain']?.get;
     expect(domain?.parameters?.some((p) => p.in === 'query')).toBe(true);
+  });
+});
+
+describe('the OpenAPI description under Redocly’s recommended rules', () => {
+  it('declares the security schemes, an id, summary and tag per operation, and lints with 0 errors', async () => {
+    const t = await createTestApp('pglite');
+    try {
+      const document = (await t.app.inject({ method: 'GET', url: OPENAPI_PATH })).json<{
+        components: { securitySchemes: Record<string, { type: string; in: string }> };
+        paths: Record<string, Record<string, { operationId?: string; summary?: string; tags?: string[] }>>;
+      }>();
+      expect(Object.values(document.components.securitySchemes).map((s) => `${s.type} ${s.in}`)).toEqual([
+        'apiKey cookie',
+        'apiKey header',
+      ]);
+      for (const [path, operations] of Object.entries(document.paths)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          const { operationId, summary, tags, security } = operation as typeof operation & {
+            security?: unknown;
+          };
+          expect([operationId, summary, tags?.length, Array.isArray(security)], `${method} ${path}`).toEqual([
+            expect.any(String),
+            expect.any(String),
+            1,
+            true,
+          ]);
+        }
+      }
+      expect(document.paths['/api/csrf']?.get).toMatchObject({ security: [] });
+      expect(document.paths['/api/user']?.get).toMatchObject({ security: [{ sessionCookie: [] }] });
+      expect(document.paths['/api/user/new/submit']?.post).toMatchObject({
+        security: [{ sessionCookie: [], csrfToken: [] }],
+      });
+      const metadata = document.paths['/api/saml/metadata']?.get as {
+        responses: Record<string, { content?: object }>;
+      };
+      expect(Object.keys(metadata.responses['200']?.content ?? {})).toEqual(['application/samlmetadata+xml']);
+      const dir = mkdtempSync(join(tmpdir(), 'pra-openapi-'));
+      const file = join(dir, 'openapi.json');
+      writeFileSync(file, JSON.stringify(document));
+      const result = spawnSync(
+        process.execPath,
+        [redoclyCli, 'lint', '--extends=recommended', '--format=json', file],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+        },
+      );
+      rmSync(dir, { recursive: true, force: true });
+      const report = JSON.parse(result.stdout) as {
+        totals: { errors: number; warnings: number };
+        problems: Array<{ ruleId: string; severity: string; message: string }>;
+      };
+      expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);
+      expect(report.totals.errors).toBe(0);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -1,10 +1,22 @@
 import fastifySwagger from '@fastify/swagger';
+import {
+  api,
+  isMediaAnswer,
+  isRedirectAnswer,
+  isStateChanging,
+  tagDescriptions,
+  type Endpoint,
+  type Tag,
+} from '@pra/contracts';
+import { getOpenApi } from '@pra/contracts/endpoints/system';
 import type { FastifyInstance } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { AppContext } from '../platform/app-context';
+import { endpointRouter } from './endpoint-routes';
 
 /** Where integrators read the API description. */
-export const OPENAPI_PATH = '/api/openapi.json';
+export const OPENAPI_PATH = api.openapi;
 
 /** The body of every refused /api call (see http/errors.ts). */
 const errorEnvelope = z
@@ -14,26 +26,47 @@ const errorEnvelope = z
 const zodTransform = createJsonSchemaTransform({ skipList: [] });
 type TransformInput = Parameters<typeof zodTransform>[0];
 
-/** What a route without a zod response schema answers (text, a redirect or nothing). */
-function plainSuccess(url: string): Record<string, unknown> {
-  const text = { description: 'Plain text', content: { 'text/plain': { schema: { type: 'string' } } } };
-  const redirect = { description: 'A redirect (Location) for the browser', type: 'null' };
-  if (url.endsWith('/saml/metadata')) {
-    return { 200: { description: 'SAML metadata', content: { 'application/samlmetadata+xml': {} } } };
+/** The security schemes' names in the document. */
+const SESSION = 'sessionCookie';
+const CSRF = 'csrfToken';
+
+/**
+ * What a call needs: nothing (a read anyone may make, or a post that takes no token), the session
+ * cookie (a signed-in read), or the cookie and the CSRF token (every other state-changing call,
+ * anonymous ones too: the token belongs to the session GET /api/csrf opens).
+ */
+export function securityOf(endpoint: Endpoint): Array<Record<string, string[]>> {
+  if (isStateChanging(endpoint.method) && endpoint.csrf !== false) return [{ [SESSION]: [], [CSRF]: [] }];
+  return endpoint.callers === 'anyone' ? [] : [{ [SESSION]: [] }];
+}
+
+/** The answers that are not JSON: a text or file of their media type, or a redirect. */
+function otherAnswers(endpoint: Endpoint): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  for (const [status, answer] of Object.entries(endpoint.response)) {
+    if (!answer) continue;
+    if (isMediaAnswer(answer)) {
+      const schema = answer.mediaType === 'application/json' ? { type: 'object' } : { type: 'string' };
+      answers[status] = { description: answer.description, content: { [answer.mediaType]: { schema } } };
+    } else if (isRedirectAnswer(answer)) {
+      answers[status] = {
+        description: answer.description,
+        type: 'null',
+        headers: { Location: { type: 'string', description: 'Where the browser goes' } },
+      };
+    }
   }
-  if (url === OPENAPI_PATH) {
-    return { 200: { description: 'This document', content: { 'application/json': { schema: {} } } } };
-  }
-  return /\/saml\/(login|logout|acs)/.test(url) ? { 302: redirect, 303: redirect } : { 200: text };
+  return answers;
 }
 
 /**
- * The OpenAPI 3.1 description, generated from the zod schemas the routes validate with, so it
- * cannot drift from them. Only /api routes are described (pages, the IdP's and the dev mailbox
- * are for browsers); each gets the `{ errors: [...] }` envelope for 4xx and 5xx answers. Must be
- * registered before the routes: @fastify/swagger collects them as they are added.
+ * The OpenAPI 3.1 description, generated from the contract endpoints the routes are registered
+ * from (http/endpoint-routes.ts), so it cannot drift from them: each operation's id, summary, tag,
+ * security, parameters, body and answers. Only /api routes are described (pages, the IdP's and the
+ * dev mailbox are for browsers); each gets the `{ errors: [...] }` envelope for 4xx and 5xx
+ * answers. Must be registered before the routes: @fastify/swagger collects them as they are added.
  */
-export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -41,24 +74,53 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         title: 'PRA Portal API',
         version: '1',
         description:
-          'The JSON API of the privileged remote access portal. State-changing calls need the session cookie and the X-CSRF-Token header from GET /api/csrf.',
+          'The JSON API of the privileged remote access portal. State-changing calls need the session cookie, the X-CSRF-Token header from GET /api/csrf and `X-PRA-API-Call: true`.',
+        license: { name: 'Proprietary: the hospital’s own software', identifier: 'LicenseRef-Proprietary' },
       },
-      servers: [{ url: publicUrl }],
+      servers: [{ url: ctx.config.publicUrl }],
+      tags: Object.entries(tagDescriptions).map(([name, description]) => ({ name, description })),
+      components: {
+        securitySchemes: {
+          [SESSION]: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: ctx.session.cookieName,
+            description: 'The session cookie, set by sign-in (or by GET /api/csrf for an anonymous session)',
+          },
+          [CSRF]: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-CSRF-Token',
+            description:
+              'The session’s CSRF token from GET /api/csrf, sent with `X-PRA-API-Call: true` on every state-changing call',
+          },
+        },
+      },
     },
     transform(input: TransformInput) {
-      if (!input.url.startsWith('/api/')) return { schema: { hide: true }, url: input.url };
+      const endpoint = input.route.config?.endpoint;
+      if (!input.url.startsWith('/api/') || !endpoint) return { schema: { hide: true }, url: input.url };
       const schema = input.schema ?? {};
       const response = (schema.response ?? {}) as Record<string, unknown>;
       const described = zodTransform({
         ...input,
-        schema: { ...schema, response: { ...response, '4XX': errorEnvelope, '5XX': errorEnvelope } },
+        schema: {
+          ...schema,
+          ...(endpoint.headers ? { headers: endpoint.headers } : {}),
+          response: { ...response, '4XX': errorEnvelope, '5XX': errorEnvelope },
+        },
       });
-      const out = described.schema as { response: Record<string, unknown> };
-      if (!Object.keys(response).some((code) => /^[23]/.test(code))) {
-        out.response = { ...plainSuccess(input.url), ...out.response };
-      }
+      const out = described.schema as Record<string, unknown> & { response: Record<string, unknown> };
+      out.response = { ...otherAnswers(endpoint), ...out.response };
+      out.operationId = endpoint.operationId;
+      out.summary = endpoint.summary;
+      out.tags = [endpoint.tag satisfies Tag];
+      out.security = securityOf(endpoint);
+      if (endpoint.bodyType) out.consumes = [endpoint.bodyType];
       return described;
     },
   });
-  app.get(OPENAPI_PATH, async (_request, reply) => reply.type('application/json').send(app.swagger()));
+  endpointRouter(app, ctx)(getOpenApi, {}, async (_request, reply) =>
+    reply.type('application/json').send(app.swagger()),
+  );
 }

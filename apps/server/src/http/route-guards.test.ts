@@ -6,96 +6,31 @@ import { createAccount, signInAs } from '../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../test/support/test-app';
 import { countRows } from '../../test/support/world';
 import { messages } from '../platform/app-error';
+import { allEndpoints } from '@pra/contracts/endpoints';
+import { mayCall, type AccountKinds, type Callers, type Endpoint } from '@pra/contracts';
 import { servedRoutes } from './served-methods';
 
-/** Who may call an API route. */
-type Audience = 'public' | 'signedIn' | 'vendor' | 'vendorOrManager' | 'brmOrAdmin' | 'employeeBrm' | 'admin';
+/** The signed-in callers of the matrix, and their account kinds. */
+const signedIn = {
+  vendor: { type: 'vendor', isEmployeeBrm: false, isAdmin: false },
+  employee: { type: 'employee', isEmployeeBrm: false, isAdmin: false },
+  brm: { type: 'employee', isEmployeeBrm: true, isAdmin: false },
+  admin: { type: 'employee', isEmployeeBrm: false, isAdmin: true },
+} as const satisfies Record<string, AccountKinds>;
+type Caller = keyof typeof signedIn;
 
-/**
- * Every API route by method. A route added without a line here fails the first test: whoever adds
- * it says who may call it, and the matrix below then checks the answer before anything is read.
- */
-const audiences: Record<string, Audience> = {
-  'GET /api/openapi.json': 'public',
-  'GET /api/csrf': 'public',
-  'GET /api/saml/is-authenticated': 'public',
-  'GET /api/saml/login/standard': 'public',
-  'POST /api/saml/acs': 'public',
-  'GET /api/saml/metadata': 'public',
-  'GET /api/saml/logout': 'public',
-  'GET /api/user': 'signedIn',
-  'POST /api/user/extend-session': 'signedIn',
-  'GET /api/user/auth': 'vendor',
-  'POST /api/user/auth/change-password': 'vendor',
-  'GET /api/vendor/access/current': 'vendorOrManager',
-  'GET /api/vendor/access/pending': 'vendorOrManager',
-  'GET /api/vendor/roles': 'vendorOrManager',
-  'POST /api/vendor/access/request': 'vendorOrManager',
-  'POST /api/vendor/access/current/cancel': 'vendorOrManager',
-  'POST /api/vendor/access/pending/cancel': 'vendorOrManager',
-  'GET /api/brm/pending-approvals': 'brmOrAdmin',
-  'POST /api/brm/pending-approvals/approve-or-deny': 'brmOrAdmin',
-  'GET /api/brm/users': 'brmOrAdmin',
-  'POST /api/brm/users/enable-or-disable': 'brmOrAdmin',
-  'POST /api/brm/users/send-otp-email': 'brmOrAdmin',
-  'POST /api/brm/users/reset-activation-code': 'brmOrAdmin',
-  'POST /api/brm/terminate-vendors': 'employeeBrm',
-  'POST /api/user/new/email-in-use': 'public',
-  'GET /api/orgs/email-domain': 'public',
-  'POST /api/user/new/submit': 'public',
-  'GET /api/user/new/availability': 'public',
-  'POST /api/user/activate/decode': 'public',
-  'POST /api/user/activate/activate-with-password': 'public',
-  'GET /api/user/auth/password-requirements': 'public',
-  'POST /api/user/forgot-user-id/search': 'public',
-  'POST /api/user/forgot-password/identify': 'public',
-  'POST /api/user/forgot-password/identify-by-code': 'public',
-  'POST /api/user/forgot-password/verify-otp': 'public',
-  'POST /api/user/forgot-password/ping-push': 'public',
-  'POST /api/user/forgot-password/send-reset-email': 'public',
-  'POST /api/user/forgot-password/set-password': 'public',
-  'POST /api/user/authenticator/pair': 'signedIn',
-  'POST /api/user/authenticator/confirm': 'signedIn',
-  'POST /api/user/authenticator/remove': 'signedIn',
-  'GET /api/user/authenticators': 'signedIn',
-  'POST /api/authenticator/status': 'public',
-  'POST /api/authenticator/answer': 'public',
-  'GET /api/system/message': 'public',
-  'POST /api/client-log': 'public',
-  'GET /api/service_check': 'public',
-  'GET /api/admin/organizations': 'admin',
-  'POST /api/admin/organizations': 'admin',
-  'PATCH /api/admin/organizations/:id': 'admin',
-  'POST /api/admin/organizations/:id/domains': 'admin',
-  'DELETE /api/admin/organizations/:id/domains/:domain': 'admin',
-  'GET /api/admin/people': 'admin',
-  'POST /api/admin/people': 'admin',
-  'PATCH /api/admin/people/:id': 'admin',
-  'DELETE /api/admin/people/:id': 'admin',
-  'GET /api/admin/system-message': 'admin',
-  'PUT /api/admin/system-message': 'admin',
-  'GET /api/admin/maintenance': 'admin',
-  'PUT /api/admin/maintenance': 'admin',
-  'GET /api/admin/mail': 'admin',
-  'POST /api/admin/mail/:id/resend': 'admin',
-  'GET /api/admin/audit': 'admin',
-  'GET /api/admin/audit/export.csv': 'admin',
+/** The message each audience's guard refuses a wrongly-roled caller with. */
+const refusals: Record<Exclude<Callers, 'anyone' | 'signedIn'>, string> = {
+  vendor: 'Unauthorized: This feature is for vendor accounts',
+  vendorOrManager: messages.forbidden,
+  brmOrAdmin: 'Unauthorized: User does not have a BRM role',
+  employeeBrm: 'Unauthorized: User does not have a BRM role',
+  admin: 'Unauthorized: User is not an admin',
 };
+/** The refusals the security team sees in the audit trail. */
+const auditedRefusals = new Set<Callers>(['brmOrAdmin', 'admin', 'vendorOrManager']);
 
-/** The signed-in callers each audience refuses, and the message they get. */
-const refused: Partial<Record<Audience, { callers: string[]; message: string }>> = {
-  vendor: {
-    callers: ['employee', 'brm', 'admin'],
-    message: 'Unauthorized: This feature is for vendor accounts',
-  },
-  vendorOrManager: { callers: ['employee'], message: messages.forbidden },
-  brmOrAdmin: { callers: ['vendor', 'employee'], message: 'Unauthorized: User does not have a BRM role' },
-  employeeBrm: {
-    callers: ['vendor', 'employee', 'admin'],
-    message: 'Unauthorized: User does not have a BRM role',
-  },
-  admin: { callers: ['vendor', 'employee', 'brm'], message: 'Unauthorized: User is not an admin' },
-};
+const key = (method: string, url: string) => `${method} ${url}`;
 
 /** A concrete path for a route pattern, with parameters no schema accepts. */
 const pathOf = (url: string) => url.replace(/:[a-z]+/gi, 'x');
@@ -113,7 +48,9 @@ function call(t: TestApp, client: TestClient, method: string, url: string, body:
 describe.each(testDatabaseKinds)('every API route refuses before it reads, on %s', (kind) => {
   let t: TestApp;
   const clients: Record<string, TestClient> = {};
-  const routes: [string, string, Audience][] = [];
+  /** Every API route served, by method, with the endpoint it was registered from. */
+  const routes: [string, string, Endpoint | undefined][] = [];
+  const byRoute = new Map(allEndpoints.map((endpoint) => [key(endpoint.method, endpoint.path), endpoint]));
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -128,21 +65,34 @@ describe.each(testDatabaseKinds)('every API route refuses before it reads, on %s
       if (!route.url.startsWith('/api/')) continue;
       for (const method of route.methods) {
         if (method === 'HEAD') continue;
-        routes.push([method, route.url, audiences[`${method} ${route.url}`]!]);
+        routes.push([method, route.url, byRoute.get(key(method, route.url))]);
       }
     }
   });
   afterAll(async () => t?.close());
 
-  it('knows who may call every route', () => {
-    const served = routes.map(([method, url]) => `${method} ${url}`).sort();
-    expect(served).toEqual(Object.keys(audiences).sort());
+  it('serves every API route from a contract endpoint, and every endpoint', () => {
+    const served = routes.map(([method, url]) => key(method, url)).sort();
+    expect(served).toEqual([...byRoute.keys()].sort());
+  });
+
+  it('lets every caller an endpoint declares past its guards', async () => {
+    for (const [method, url, endpoint] of routes) {
+      if (!endpoint || endpoint.callers === 'anyone') continue;
+      for (const [caller, kinds] of Object.entries(signedIn)) {
+        if (!mayCall(endpoint.callers, kinds)) continue;
+        // A read without its query, or a change whose body does not parse: refused after the guards.
+        const res = await call(t, clients[caller]!, method, url, 'broken');
+        expect([401, 403], `${caller} ${method} ${url}: ${res.body}`).not.toContain(res.statusCode);
+        if (method !== 'GET') expect(res.statusCode, `${caller} ${method} ${url}`).toBe(400);
+      }
+    }
   });
 
   it('answers 401 to an anonymous caller of every signed-in route, whatever its body or parameters', async () => {
     const bare = new TestClient(t.app); // no session, no CSRF token at all
-    for (const [method, url, audience] of routes) {
-      if (audience === 'public') continue;
+    for (const [method, url, endpoint] of routes) {
+      if (endpoint?.callers === 'anyone') continue;
       for (const client of [clients.anonymous!, bare]) {
         for (const body of ['empty', 'broken'] as const) {
           const res = await call(t, client, method, url, body);
@@ -158,18 +108,21 @@ describe.each(testDatabaseKinds)('every API route refuses before it reads, on %s
   it('answers 403 to a wrongly-roled caller of every role route, whatever its body or parameters, audited', async () => {
     const audits = await countRows(t, 'audit_events');
     let audited = 0;
-    for (const [method, url, audience] of routes) {
-      const rule = refused[audience];
-      if (!rule) continue;
-      for (const caller of rule.callers) {
+    for (const [method, url, endpoint] of routes) {
+      if (!endpoint || endpoint.callers === 'anyone' || endpoint.callers === 'signedIn') continue;
+      const message = refusals[endpoint.callers];
+      const refused = (Object.keys(signedIn) as Caller[]).filter(
+        (caller) => !mayCall(endpoint.callers, signedIn[caller]),
+      );
+      expect(refused.length, `${method} ${url}`).toBeGreaterThan(0);
+      for (const caller of refused) {
         for (const body of ['empty', 'broken'] as const) {
           const res = await call(t, clients[caller]!, method, url, body);
           expect([res.statusCode, res.json()], `${caller} ${method} ${url} ${body}`).toEqual([
             403,
-            { errors: [rule.message] },
+            { errors: [message] },
           ]);
-          if (audience === 'brmOrAdmin' || audience === 'admin' || audience === 'vendorOrManager')
-            audited += 1;
+          if (auditedRefusals.has(endpoint.callers)) audited += 1;
         }
       }
     }

@@ -1,56 +1,31 @@
-import {
-  api,
-  approveOrDenyBody,
-  approveOrDenyResponse,
-  pendingApprovalsCountResponse,
-  pendingApprovalsQuery,
-  pendingApprovalsResponse,
-} from '@pra/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { approveOrDeny, getPendingApprovals } from '@pra/contracts/endpoints/approvals';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
-import { createGuards } from '../../http/guards';
+import { endpointRouter } from '../../http/endpoint-routes';
 import { decideRequest } from './decide-request';
 import { listPendingApprovals } from './list-approvals';
 import { countDecidableItems } from './queries';
 
-export const approvalsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
-  const guards = createGuards(ctx);
+export const approvalsRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
+  const route = endpointRouter(app, ctx);
 
-  app.get(
-    api.pendingApprovals,
-    {
-      schema: {
-        querystring: pendingApprovalsQuery,
-        response: { 200: z.union([pendingApprovalsCountResponse, pendingApprovalsResponse]) },
-      },
-      onRequest: [guards.requireLogin, guards.requireBrmOrAdmin],
-    },
-    async (request) =>
-      request.query.getCountOnly
-        ? { count: await countDecidableItems(ctx.db, request.account!) }
-        : { pendingApprovals: await listPendingApprovals(ctx.db, request.account!) },
+  route(getPendingApprovals, {}, async (request) =>
+    request.query.getCountOnly
+      ? { count: await countDecidableItems(ctx.db, request.account) }
+      : { pendingApprovals: await listPendingApprovals(ctx.db, request.account) },
   );
 
-  app.post(
-    api.approveOrDeny,
-    {
-      schema: { body: approveOrDenyBody, response: { 200: approveOrDenyResponse } },
-      onRequest: [guards.requireLogin, guards.requireBrmOrAdmin],
-      preHandler: [guards.requireIdentityService],
-    },
-    async (request) => {
-      const { decision, requestId, workItemId, comment } = request.body;
-      await decideRequest({
-        ctx,
-        actor: request.account!,
-        requestId,
-        workItemId,
-        decision,
-        comment,
-        clientAddress: request.ip,
-      });
-      return { success: true };
-    },
-  );
+  route(approveOrDeny, {}, async (request) => {
+    const { decision, requestId, workItemId, comment } = request.body;
+    await decideRequest({
+      ctx,
+      actor: request.account,
+      requestId,
+      workItemId,
+      decision,
+      comment,
+      clientAddress: request.ip,
+    });
+    return { success: true };
+  });
 };

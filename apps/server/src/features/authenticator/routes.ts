@@ -1,23 +1,10 @@
-import {
-  api,
-  confirmOwnerBody,
-  confirmOwnerResponse,
-  pairedAuthenticators,
-  removeAuthenticatorBody,
-  removeAuthenticatorResponse,
-  authenticatorAnswerBody,
-  authenticatorAnswerResponse,
-  authenticatorMessages,
-  authenticatorStatus,
-  authenticatorStatusBody,
-  pairAuthenticatorBody,
-  pairAuthenticatorResponse,
-} from '@pra/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { authenticatorMessages } from '@pra/contracts';
+import * as calls from '@pra/contracts/endpoints/authenticator';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import { abortOnClose } from '../../http/abort-on-close';
-import { createGuards } from '../../http/guards';
+import { endpointRouter } from '../../http/endpoint-routes';
 import { recordAudit } from '../../identity/audit';
 import { answerPush, authenticatorByKey, pendingPushes, touchAuthenticator } from '../../identity/mfa/push';
 import { currentTotp } from '../../identity/mfa/totp';
@@ -35,8 +22,8 @@ const DEVICE_LIMIT: RateLimitRule = { limit: 120, windowSeconds: 60 };
  * one more, remove one; the QR code's link carries the device key), and the phone's two calls
  * (what waits, and its answer).
  */
-export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
-  const guards = createGuards(ctx);
+export const authenticatorRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
+  const route = endpointRouter(app, ctx);
 
   async function deviceFor(ip: string, deviceKey: string) {
     await enforceRateLimit(ctx.db, `authenticator:${ip}`, DEVICE_LIMIT);
@@ -45,131 +32,98 @@ export const authenticatorRoutes: FastifyPluginAsyncZod<AppContext> = async (app
     return device;
   }
 
-  app.post(
-    api.authenticatorConfirm,
-    {
-      schema: { body: confirmOwnerBody, response: { 200: confirmOwnerResponse } },
-      onRequest: [guards.requireLogin],
-    },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      const result = await confirmOwner({
-        ctx,
-        account: request.account!,
-        session: request.session!,
-        password: request.body.password,
-        passcode: request.body.passcode,
-        push: request.body.push === true,
-        signal: abortOnClose(reply),
-        clientAddress: request.ip,
-      });
-      return { result };
-    },
-  );
+  route(calls.confirmOwner, {}, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const result = await confirmOwner({
+      ctx,
+      account: request.account,
+      session: request.session,
+      password: request.body.password,
+      passcode: request.body.passcode,
+      push: request.body.push === true,
+      signal: abortOnClose(reply),
+      clientAddress: request.ip,
+    });
+    return { result };
+  });
 
-  app.get(
-    api.authenticators,
-    { schema: { response: { 200: pairedAuthenticators } }, onRequest: [guards.requireLogin] },
-    async (request) => {
-      const accountId = request.account!.id;
-      const [rows, needsPasscode] = await Promise.all([
-        listAuthenticators(ctx.db, accountId),
-        hasSecondFactor(ctx, accountId),
-      ]);
-      return {
-        needsPasscode,
-        authenticators: rows.map((row) => ({
-          id: row.id,
-          nickname: row.nickname,
-          pairedAt: new Date(row.created_at as unknown as string).toISOString(),
-          isRecent: Boolean(row.is_recent),
-        })),
-      };
-    },
-  );
+  route(calls.getPairedAuthenticators, {}, async (request) => {
+    const accountId = request.account.id;
+    const [rows, needsPasscode] = await Promise.all([
+      listAuthenticators(ctx.db, accountId),
+      hasSecondFactor(ctx, accountId),
+    ]);
+    return {
+      needsPasscode,
+      authenticators: rows.map((row) => ({
+        id: row.id,
+        nickname: row.nickname,
+        pairedAt: new Date(row.created_at as unknown as string).toISOString(),
+        isRecent: Boolean(row.is_recent),
+      })),
+    };
+  });
 
-  app.post(
-    api.authenticatorPair,
-    {
-      schema: { body: pairAuthenticatorBody, response: { 200: pairAuthenticatorResponse } },
-      onRequest: [guards.requireLogin],
-    },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return addAuthenticator({
-        ctx,
-        account: request.account!,
-        session: request.session!,
-        nickname: request.body.nickname,
-        clientAddress: request.ip,
-      });
-    },
-  );
+  route(calls.pairAuthenticator, {}, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return addAuthenticator({
+      ctx,
+      account: request.account,
+      session: request.session,
+      nickname: request.body.nickname,
+      clientAddress: request.ip,
+    });
+  });
 
-  app.post(
-    api.authenticatorRemove,
-    {
-      schema: { body: removeAuthenticatorBody, response: { 200: removeAuthenticatorResponse } },
-      onRequest: [guards.requireLogin],
-    },
-    async (request) => {
-      await removeAuthenticator({
-        ctx,
-        account: request.account!,
-        session: request.session!,
-        id: request.body.id,
-        clientAddress: request.ip,
-      });
-      return { success: true };
-    },
-  );
+  route(calls.removeAuthenticator, {}, async (request) => {
+    await removeAuthenticator({
+      ctx,
+      account: request.account,
+      session: request.session,
+      id: request.body.id,
+      clientAddress: request.ip,
+    });
+    return { success: true };
+  });
 
-  app.post(
-    api.authenticatorStatus,
-    { schema: { body: authenticatorStatusBody, response: { 200: authenticatorStatus } } },
-    async (request) => {
-      const device = await deviceFor(request.ip, request.body.deviceKey);
-      await touchAuthenticator(ctx.db, device.id);
-      // A phone paired less than a day ago sees no passcode: with it, it could approve a reset.
-      const totp = device.is_recent ? undefined : await findConfirmedDevice(ctx.db, device.account_id);
-      const current = totp ? await currentTotp(ctx.encryptor.decrypt(totp.secret_encrypted)) : undefined;
-      const pending = await pendingPushes(ctx.db, device.account_id);
-      return {
-        username: device.username,
-        nickname: device.nickname,
-        ...(current ?? {}),
-        ...(device.is_recent ? { passcodeFrom: new Date(device.passcode_from).toISOString() } : {}),
-        requests: pending.map((push) => ({
-          id: push.id,
-          purpose: push.purpose,
-          clientAddress: push.client_address,
-          createdAt: new Date(push.created_at as unknown as string).toISOString(),
-        })),
-      };
-    },
-  );
+  route(calls.getAuthenticatorStatus, {}, async (request) => {
+    const device = await deviceFor(request.ip, request.body.deviceKey);
+    await touchAuthenticator(ctx.db, device.id);
+    // A phone paired less than a day ago sees no passcode: with it, it could approve a reset.
+    const totp = device.is_recent ? undefined : await findConfirmedDevice(ctx.db, device.account_id);
+    const current = totp ? await currentTotp(ctx.encryptor.decrypt(totp.secret_encrypted)) : undefined;
+    const pending = await pendingPushes(ctx.db, device.account_id);
+    return {
+      username: device.username,
+      nickname: device.nickname,
+      ...(current ?? {}),
+      ...(device.is_recent ? { passcodeFrom: new Date(device.passcode_from).toISOString() } : {}),
+      requests: pending.map((push) => ({
+        id: push.id,
+        purpose: push.purpose,
+        clientAddress: push.client_address,
+        createdAt: new Date(push.created_at as unknown as string).toISOString(),
+      })),
+    };
+  });
 
-  app.post(
-    api.authenticatorAnswer,
-    { schema: { body: authenticatorAnswerBody, response: { 200: authenticatorAnswerResponse } } },
-    async (request) => {
-      const device = await deviceFor(request.ip, request.body.deviceKey);
-      const { id, approve } = request.body;
-      const answered = await ctx.db.transaction().execute(async (tx) => {
-        const done = await answerPush(tx, device, id, approve);
-        if (done) {
-          await recordAudit(tx, {
-            action: 'mfa.push-answer',
-            outcome: 'success',
-            actor: { id: device.account_id, username: device.username },
-            clientAddress: request.ip,
-            details: { approve },
-          });
-        }
-        return done;
-      });
-      if (!answered) throw new AppError('conflict', authenticatorMessages.gone);
-      return { success: true };
-    },
-  );
+  route(calls.answerAuthenticatorRequest, {}, async (request) => {
+    const device = await deviceFor(request.ip, request.body.deviceKey);
+    const { id, approve } = request.body;
+    const answered = await ctx.db.transaction().execute(async (tx) => {
+      const done = await answerPush(tx, device, id, approve);
+      if (done) {
+        await recordAudit(tx, {
+          action: 'mfa.push-answer',
+          outcome: 'success',
+          actor: { id: device.account_id, username: device.username },
+          clientAddress: request.ip,
+          details: { approve },
+        });
+      }
+      return done;
+    });
+    if (!answered) throw new AppError('conflict', authenticatorMessages.gone);
+    return { success: true };
+  });
 };

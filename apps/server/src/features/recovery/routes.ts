@@ -1,26 +1,9 @@
-import {
-  api,
-  identifyBody,
-  identifyByCodeBody,
-  identifyByCodeResponse,
-  identifyResponse,
-  pingPushBody,
-  pingPushResponse,
-  sendResetEmailBody,
-  sendResetEmailResponse,
-  setPasswordBody,
-  setPasswordResponse,
-  userIdSearchBody,
-  userIdSearchResponse,
-  verifyOtpBody,
-  verifyOtpResponse,
-} from '@pra/contracts';
-import type { FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import * as calls from '@pra/contracts/endpoints/recovery';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
 import { AppError, messages } from '../../platform/app-error';
 import { abortOnClose } from '../../http/abort-on-close';
-import { createGuards } from '../../http/guards';
+import { endpointRouter } from '../../http/endpoint-routes';
 import type { Session } from '../../http/session';
 import { enforceRateLimit, hitRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import {
@@ -46,89 +29,55 @@ function caller(request: FastifyRequest): { session: Session; clientAddress: str
   return { session: request.session, clientAddress: request.ip };
 }
 
-export const recoveryRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
-  const guards = createGuards(ctx);
+export const recoveryRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
+  const route = endpointRouter(app, ctx);
   const limitAddress = (ip: string) =>
     enforceRateLimit(ctx.db, `recovery-address:${ip}`, RECOVERY_ADDRESS_LIMIT);
   /** For the verification calls the spec's answer to too many tries is a result, not a 429. */
   const addressAllows = async (ip: string) =>
     (await hitRateLimit(ctx.db, `recovery-address:${ip}`, RECOVERY_ADDRESS_LIMIT)).allowed;
 
-  app.post(
-    api.forgotUserIdSearch,
-    { schema: { body: userIdSearchBody, response: { 200: userIdSearchResponse } } },
-    async (request) => {
-      await enforceRateLimit(ctx.db, `user-id-search:${request.ip}`, USER_ID_SEARCH_LIMIT);
-      return searchUserId(ctx, request.body, request.ip);
-    },
-  );
+  route(calls.searchUserId, {}, async (request) => {
+    await enforceRateLimit(ctx.db, `user-id-search:${request.ip}`, USER_ID_SEARCH_LIMIT);
+    return searchUserId(ctx, request.body, request.ip);
+  });
 
-  app.post(
-    api.forgotIdentify,
-    { schema: { body: identifyBody, response: { 200: identifyResponse } } },
-    async (request) => {
-      const who = caller(request);
-      await limitAddress(request.ip);
-      await enforceRateLimit(ctx.db, `recovery-identify:${request.ip}`, IDENTIFY_ADDRESS_LIMIT);
-      return identify(ctx, who, request.body);
-    },
-  );
+  route(calls.identifyAccount, {}, async (request) => {
+    const who = caller(request);
+    await limitAddress(request.ip);
+    await enforceRateLimit(ctx.db, `recovery-identify:${request.ip}`, IDENTIFY_ADDRESS_LIMIT);
+    return identify(ctx, who, request.body);
+  });
 
-  app.post(
-    api.forgotIdentifyByCode,
-    { schema: { body: identifyByCodeBody, response: { 200: identifyByCodeResponse } } },
-    async (request) => {
-      const who = caller(request);
-      await limitAddress(request.ip);
-      return identifyByCode(ctx, who, request.body.code);
-    },
-  );
+  route(calls.identifyByCode, {}, async (request) => {
+    const who = caller(request);
+    await limitAddress(request.ip);
+    return identifyByCode(ctx, who, request.body.code);
+  });
 
-  app.post(
-    api.forgotVerifyOtp,
-    { schema: { body: verifyOtpBody, response: { 200: verifyOtpResponse } } },
-    async (request) => {
-      const who = caller(request);
-      if (!(await addressAllows(request.ip))) return { result: 'tooManyAttempts' as const };
-      return { result: await verifyOtp(ctx, who, request.body) };
-    },
-  );
+  route(calls.verifyOtp, {}, async (request) => {
+    const who = caller(request);
+    if (!(await addressAllows(request.ip))) return { result: 'tooManyAttempts' as const };
+    return { result: await verifyOtp(ctx, who, request.body) };
+  });
 
-  app.post(
-    api.forgotPingPush,
-    { schema: { body: pingPushBody, response: { 200: pingPushResponse } } },
-    async (request, reply) => {
-      const who = caller(request);
-      if (!(await addressAllows(request.ip))) return { result: 'tooManyAttempts' as const };
-      return { result: await pingPush(ctx, who, request.body.username, abortOnClose(reply)) };
-    },
-  );
+  route(calls.pingPush, {}, async (request, reply) => {
+    const who = caller(request);
+    if (!(await addressAllows(request.ip))) return { result: 'tooManyAttempts' as const };
+    return { result: await pingPush(ctx, who, request.body.username, abortOnClose(reply)) };
+  });
 
-  app.post(
-    api.forgotSendResetEmail,
-    {
-      schema: { body: sendResetEmailBody, response: { 200: sendResetEmailResponse } },
-      preHandler: [guards.requireIdentityService],
-    },
-    async (request) => {
-      const who = caller(request);
-      await limitAddress(request.ip);
-      await sendResetEmail(ctx, who, request.body.username);
-      return { success: true };
-    },
-  );
+  route(calls.sendResetEmail, {}, async (request) => {
+    const who = caller(request);
+    await limitAddress(request.ip);
+    await sendResetEmail(ctx, who, request.body.username);
+    return { success: true };
+  });
 
-  app.post(
-    api.forgotSetPassword,
-    {
-      schema: { body: setPasswordBody, response: { 200: setPasswordResponse } },
-      preHandler: [guards.requireIdentityService],
-    },
-    async (request) => {
-      const who = caller(request);
-      await limitAddress(request.ip);
-      await setPassword(ctx, who, request.body);
-      return { success: true };
-    },
-  );
+  route(calls.setNewPassword, {}, async (request) => {
+    const who = caller(request);
+    await limitAddress(request.ip);
+    await setPassword(ctx, who, request.body);
+    return { success: true };
+  });
 };

@@ -1,17 +1,13 @@
+import { emailDomain } from '@pra/contracts';
 import {
-  api,
-  emailDomain,
-  emailInUseBody,
-  emailInUseResult,
-  orgsByDomainQuery,
-  orgsByDomainResponse,
-  registrationAvailability,
-  registrationBody,
-  registrationResponse,
-} from '@pra/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+  checkEmailInUse,
+  getOrgsByDomain,
+  getRegistrationAvailability,
+  submitRegistration,
+} from '@pra/contracts/endpoints/registration';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
-import { createGuards } from '../../http/guards';
+import { endpointRouter } from '../../http/endpoint-routes';
 import { isBrmOrAdmin } from '../../identity/account-kinds';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import { emailUse } from '../../identity/email-use';
@@ -29,58 +25,39 @@ export const ON_BEHALF_LIMIT: RateLimitRule = { limit: 200, windowSeconds: 3600 
 /** email-in-use tells whether an address has an account: limited against bulk probing. */
 const EMAIL_CHECK_LIMIT: RateLimitRule = { limit: 120, windowSeconds: 900 };
 
-export const registrationRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
-  const guards = createGuards(ctx);
+export const registrationRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
+  const route = endpointRouter(app, ctx);
 
-  app.post(
-    api.emailInUse,
-    { schema: { body: emailInUseBody, response: { 200: emailInUseResult } } },
-    async (request, reply) => {
-      await enforceRateLimit(ctx.db, `email-in-use:${request.ip}`, EMAIL_CHECK_LIMIT);
-      const result = await emailUse(ctx.db, request.body.email);
-      // fastify would send a bare string as text/plain; the contract says a JSON string.
-      // (A string payload skips the serializer, so the already-encoded text is sent as is.)
-      return reply.type('application/json; charset=utf-8').send(JSON.stringify(result) as typeof result);
-    },
-  );
+  route(checkEmailInUse, {}, async (request, reply) => {
+    await enforceRateLimit(ctx.db, `email-in-use:${request.ip}`, EMAIL_CHECK_LIMIT);
+    const result = await emailUse(ctx.db, request.body.email);
+    // fastify would send a bare string as text/plain; the contract says a JSON string.
+    // (A string payload skips the serializer, so the already-encoded text is sent as is.)
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(result));
+  });
 
-  app.get(
-    api.orgsByDomain,
-    { schema: { querystring: orgsByDomainQuery, response: { 200: orgsByDomainResponse } } },
-    async (request) => {
-      // Accept "acme.example" as well as a whole address.
-      const domain = request.query.domain.includes('@')
-        ? emailDomain(request.query.domain)
-        : request.query.domain.toLowerCase();
-      return (await activeOrganizationsForDomain(ctx.db, domain)).map((o) => o.name);
-    },
-  );
+  route(getOrgsByDomain, {}, async (request) => {
+    // Accept "acme.example" as well as a whole address.
+    const domain = request.query.domain.includes('@')
+      ? emailDomain(request.query.domain)
+      : request.query.domain.toLowerCase();
+    return (await activeOrganizationsForDomain(ctx.db, domain)).map((o) => o.name);
+  });
 
   // The form says so before anyone fills it in (submit would answer 503 then).
-  app.get(
-    api.registrationAvailability,
-    { schema: { response: { 200: registrationAvailability } } },
-    async () => ({ available: !(await isInMaintenance(ctx)) }),
-  );
+  route(getRegistrationAvailability, {}, async () => ({ available: !(await isInMaintenance(ctx)) }));
 
-  app.post(
-    api.registrationSubmit,
-    {
-      schema: { body: registrationBody, response: { 200: registrationResponse } },
-      preHandler: [guards.requireIdentityService],
-    },
-    async (request) => {
-      const caller = request.account;
-      await (caller && isBrmOrAdmin(caller)
-        ? enforceRateLimit(ctx.db, `registration-on-behalf:${caller.id}`, ON_BEHALF_LIMIT)
-        : enforceRateLimit(ctx.db, `registration:${request.ip}`, SUBMIT_LIMIT));
-      const { requestId } = await registerUser({
-        ctx,
-        caller: request.account,
-        body: request.body,
-        clientAddress: request.ip,
-      });
-      return { requestID: requestId, success: true };
-    },
-  );
+  route(submitRegistration, {}, async (request) => {
+    const caller = request.account;
+    await (caller && isBrmOrAdmin(caller)
+      ? enforceRateLimit(ctx.db, `registration-on-behalf:${caller.id}`, ON_BEHALF_LIMIT)
+      : enforceRateLimit(ctx.db, `registration:${request.ip}`, SUBMIT_LIMIT));
+    const { requestId } = await registerUser({
+      ctx,
+      caller: request.account,
+      body: request.body,
+      clientAddress: request.ip,
+    });
+    return { requestID: requestId, success: true };
+  });
 };

@@ -1,9 +1,16 @@
 import formbody from '@fastify/formbody';
-import { api, inputText, logoutResponse, routes } from '@pra/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { routes } from '@pra/contracts';
+import {
+  completeSignIn as completeSignInCall,
+  getSamlMetadata,
+  SAML_ACS_BODY_LIMIT,
+  signOut,
+  startSignIn,
+} from '@pra/contracts/endpoints/session';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
 import { AppError, messages } from '../../platform/app-error';
+import { endpointRouter } from '../../http/endpoint-routes';
 import { ensureSession } from '../../http/session-plugin';
 import { recordAudit } from '../../identity/audit';
 import { clearSessionCookie, setSessionCookie } from '../../http/session';
@@ -13,36 +20,23 @@ import { safeNextPath } from './next-path';
 import { completeSignIn, SignInRefused } from './sign-in';
 import { endSession } from './sign-out';
 
-/** A SAML response is a few kilobytes; anything far larger is refused before parsing. */
-const ACS_BODY_LIMIT = 256 * 1024;
-
-const acsBody = z.object({
-  SAMLResponse: z.string().min(1).max(ACS_BODY_LIMIT),
-  RelayState: inputText().max(2000).optional(),
-});
-
-export const samlRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
+export const samlRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const sp = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp);
-  await app.register(formbody, { bodyLimit: ACS_BODY_LIMIT });
+  await app.register(formbody, { bodyLimit: SAML_ACS_BODY_LIMIT });
+  const route = endpointRouter(app, ctx);
 
-  app.get(
-    api.login,
-    { schema: { querystring: z.object({ next: inputText().max(2000).optional() }) } },
-    async (request, reply) => {
-      await ensureSession(ctx, request, reply);
-      const browserHash = bindSignInToBrowser(request, reply, ctx.session);
-      const starter = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp, { browserHash });
-      const url = await starter.getAuthorizeUrlAsync(safeNextPath(request.query.next), undefined, {});
-      return reply.redirect(url, 302);
-    },
-  );
+  route(startSignIn, {}, async (request, reply) => {
+    await ensureSession(ctx, request, reply);
+    const browserHash = bindSignInToBrowser(request, reply, ctx.session);
+    const starter = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp, { browserHash });
+    const url = await starter.getAuthorizeUrlAsync(safeNextPath(request.query.next), undefined, {});
+    return reply.redirect(url, 302);
+  });
 
-  app.post(
-    '/api/saml/acs',
+  route(
+    completeSignInCall,
     {
-      config: { csrf: false },
-      bodyLimit: ACS_BODY_LIMIT,
-      schema: { body: acsBody },
+      bodyLimit: SAML_ACS_BODY_LIMIT,
       // Every failure here is a browser on a form post: send it to the failure page, never JSON.
       // fastify awaits a returned promise here as from any handler; the option's type says void.
       // eslint-disable-next-line @typescript-eslint/no-misused-promises
@@ -79,22 +73,18 @@ export const samlRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) =>
     },
   );
 
-  app.get('/api/saml/metadata', async (_request, reply) =>
+  route(getSamlMetadata, {}, async (_request, reply) =>
     reply
       .type('application/samlmetadata+xml; charset=utf-8')
       .send(sp.generateServiceProviderMetadata(null, ctx.keys.sp.certPem)),
   );
 
   // No automatic HEAD twin: a HEAD request must never run the sign-out.
-  app.get(
-    api.logout,
-    { exposeHeadRoute: false, schema: { response: { 200: logoutResponse } } },
-    async (request, reply) => {
-      // A plain GET by the spec: the custom header keeps other sites from signing people out.
-      if (request.headers['x-pra-api-call'] !== 'true') throw new AppError('forbidden', messages.forbidden);
-      const redirectTo = await endSession(ctx, sp, request.session, request.account, request.ip);
-      clearSessionCookie(reply, ctx.session);
-      return redirectTo ? { redirectTo } : {};
-    },
-  );
+  route(signOut, { exposeHeadRoute: false }, async (request, reply) => {
+    // A plain GET by the spec: the custom header keeps other sites from signing people out.
+    if (request.headers['x-pra-api-call'] !== 'true') throw new AppError('forbidden', messages.forbidden);
+    const redirectTo = await endSession(ctx, sp, request.session, request.account, request.ip);
+    clearSessionCookie(reply, ctx.session);
+    return redirectTo ? { redirectTo } : {};
+  });
 };

@@ -1,25 +1,22 @@
-import { api, clientLogBody, CLIENT_LOG_MAX_CHARS, systemMessage } from '@pra/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { CLIENT_LOG_MAX_CHARS } from '@pra/contracts';
+import { getServiceCheck, getSystemMessage, reportClientFailure } from '@pra/contracts/endpoints/system';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
+import { endpointRouter } from '../../http/endpoint-routes';
 import { enforceRateLimit } from '../../identity/rate-limit';
 import { redactUrl } from '../../platform/logger';
 import { readSystemMessage } from '../../identity/system-message';
 import { serviceCheck } from './service-check';
 
-export const systemRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
-  app.get(api.systemMessage, { schema: { response: { 200: systemMessage } } }, async (request) =>
-    readSystemMessage(ctx.db, request.account !== null),
-  );
+export const systemRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
+  const route = endpointRouter(app, ctx);
 
-  app.post(
-    api.clientLog,
-    {
-      config: { csrf: false },
-      schema: { body: clientLogBody, response: { 204: z.null() } },
-      // JSON overhead around the longest accepted message, escaped characters included.
-      bodyLimit: CLIENT_LOG_MAX_CHARS * 6 + 100,
-    },
+  route(getSystemMessage, {}, async (request) => readSystemMessage(ctx.db, request.account !== null));
+
+  route(
+    reportClientFailure,
+    // JSON overhead around the longest accepted message, escaped characters included.
+    { bodyLimit: CLIENT_LOG_MAX_CHARS * 6 + 100 },
     async (request, reply) => {
       await enforceRateLimit(ctx.db, `client-log:${request.ip}`, {
         limit: ctx.config.CLIENT_LOG_PER_MINUTE,
@@ -33,7 +30,7 @@ export const systemRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) 
     },
   );
 
-  app.get(api.serviceCheck, async (request, reply) => {
+  route(getServiceCheck, {}, async (request, reply) => {
     const { ok, text } = await serviceCheck(ctx, request.account?.is_admin === true);
     return reply
       .status(ok ? 200 : 503)

@@ -1,0 +1,113 @@
+import {
+  isMediaAnswer,
+  isRedirectAnswer,
+  type BodyOf,
+  type Callers,
+  type Endpoint,
+  type ParamsOf,
+  type QueryOf,
+  type ReplyOf,
+} from '@pra/contracts/endpoint';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  RouteHandlerMethod,
+  RouteOptions,
+} from 'fastify';
+import type { z } from 'zod';
+import type { AppContext } from '../platform/app-context';
+import type { Account } from '../platform/db-schema';
+import { createGuards } from './guards';
+import type { Session } from './session';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The contract endpoint the route serves (the OpenAPI description reads it). */
+    endpoint?: Endpoint;
+  }
+}
+
+/** What a signed-in endpoint's handler is sure of: its guards refused everyone else. */
+interface SignedIn {
+  account: Account;
+  session: Session;
+}
+
+/** The request an endpoint's handler gets: its validated parts, and the account where signed in. */
+export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
+  Body: BodyOf<E>;
+  Querystring: QueryOf<E>;
+  Params: ParamsOf<E>;
+}> &
+  (E['callers'] extends 'anyone' ? unknown : SignedIn);
+
+/** A handler answers the success body, or the reply it has sent itself (text, a redirect, a file). */
+export type EndpointHandler<E extends Endpoint> = (
+  request: EndpointRequest<E>,
+  reply: FastifyReply,
+) => Promise<ReplyOf<E> | FastifyReply>;
+
+/** What only the server knows about a route: how it is loaded, limited and logged. */
+export interface ServerOptions {
+  /** Flags for the session and observability plugins (the endpoint's own come from it). */
+  config?: { organizations?: boolean; audits?: boolean };
+  bodyLimit?: number;
+  exposeHeadRoute?: boolean;
+  errorHandler?: RouteOptions['errorHandler'];
+}
+
+/**
+ * Registers routes from contract endpoints: the path, method and schemas are the endpoint's; the
+ * guards follow from its callers (signed in: 401, then the kind: 403, as `onRequest` hooks, before
+ * the body is read); calls that change accounts wait for the identity service (a `preHandler`,
+ * after validation and the CSRF check).
+ */
+export function endpointRouter(app: FastifyInstance, ctx: AppContext) {
+  const guards = createGuards(ctx);
+  const guardsOf: Record<Callers, onRequestHookHandler[]> = {
+    anyone: [],
+    signedIn: [guards.requireLogin],
+    vendor: [guards.requireLogin, guards.requireVendor],
+    vendorOrManager: [guards.requireLogin, guards.requireVendorOrManager],
+    brmOrAdmin: [guards.requireLogin, guards.requireBrmOrAdmin],
+    employeeBrm: [guards.requireLogin, guards.requireEmployeeBrm],
+    admin: [guards.requireLogin, guards.requireAdmin],
+  };
+
+  return function route<E extends Endpoint>(
+    endpoint: E,
+    options: ServerOptions,
+    handler: EndpointHandler<E>,
+  ): void {
+    const onRequest = guardsOf[endpoint.callers];
+    app.route({
+      method: endpoint.method,
+      url: endpoint.path,
+      schema: {
+        ...(endpoint.params ? { params: endpoint.params } : {}),
+        ...(endpoint.query ? { querystring: endpoint.query } : {}),
+        ...(endpoint.body ? { body: endpoint.body } : {}),
+        response: jsonAnswers(endpoint),
+      },
+      ...(onRequest.length > 0 ? { onRequest } : {}),
+      ...(endpoint.identityService ? { preHandler: [guards.requireIdentityService] } : {}),
+      config: { ...options.config, endpoint, ...(endpoint.csrf === false ? { csrf: false } : {}) },
+      ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+      ...(options.exposeHeadRoute === undefined ? {} : { exposeHeadRoute: options.exposeHeadRoute }),
+      ...(options.errorHandler ? { errorHandler: options.errorHandler } : {}),
+      // The guards make the signed-in request's account and session present (EndpointRequest).
+      handler: handler as unknown as RouteHandlerMethod,
+    });
+  };
+}
+
+/** The answers the serializer checks: the JSON ones (text, files and redirects are sent as they are). */
+function jsonAnswers(endpoint: Endpoint): Record<number, z.ZodType> {
+  const answers: Record<number, z.ZodType> = {};
+  for (const [status, answer] of Object.entries(endpoint.response)) {
+    if (answer && !isMediaAnswer(answer) && !isRedirectAnswer(answer)) answers[Number(status)] = answer;
+  }
+  return answers;
+}

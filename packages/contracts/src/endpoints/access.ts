@@ -1,0 +1,85 @@
+import {
+  accessChangeResponse,
+  accessQuery,
+  accessRequestBody,
+  availableRolesQuery,
+  availableRolesResponse,
+  cancelPendingBody,
+  cancelPendingResponse,
+  currentAccessResponse,
+  pendingAccessResponse,
+  removeAccessBody,
+} from '../access';
+import { endpoint } from '../endpoint';
+import { api } from '../paths';
+
+export const getCurrentAccess = endpoint({
+  method: 'GET',
+  path: api.currentAccess,
+  operationId: 'getCurrentAccess',
+  summary: 'A vendor’s current roles',
+  tag: 'access',
+  callers: 'vendorOrManager',
+  query: accessQuery,
+  response: { 200: currentAccessResponse },
+});
+
+export const getPendingAccess = endpoint({
+  method: 'GET',
+  path: api.pendingAccess,
+  operationId: 'getPendingAccess',
+  summary: 'A vendor’s pending access requests',
+  tag: 'access',
+  callers: 'vendorOrManager',
+  query: accessQuery,
+  response: { 200: pendingAccessResponse },
+});
+
+export const getAvailableRoles = endpoint({
+  method: 'GET',
+  path: api.availableRoles,
+  operationId: 'getAvailableRoles',
+  summary: 'The roles a vendor may request (admins: every role with showAll)',
+  tag: 'access',
+  callers: 'vendorOrManager',
+  query: availableRolesQuery,
+  response: { 200: availableRolesResponse },
+});
+
+export const requestAccess = endpoint({
+  method: 'POST',
+  path: api.requestAccess,
+  operationId: 'requestAccess',
+  summary: 'Requests (vendor) or grants (BRM, admin) roles',
+  tag: 'access',
+  callers: 'vendorOrManager',
+  identityService: true,
+  partialResults: true,
+  body: accessRequestBody,
+  response: { 200: accessChangeResponse },
+});
+
+export const removeAccess = endpoint({
+  method: 'POST',
+  path: api.removeAccess,
+  operationId: 'removeAccess',
+  summary: 'Removes current roles',
+  tag: 'access',
+  callers: 'vendorOrManager',
+  identityService: true,
+  partialResults: true,
+  body: removeAccessBody,
+  response: { 200: accessChangeResponse },
+});
+
+export const cancelPendingAccess = endpoint({
+  method: 'POST',
+  path: api.cancelPendingAccess,
+  operationId: 'cancelPendingAccess',
+  summary: 'Cancels pending access requests',
+  tag: 'access',
+  callers: 'vendorOrManager',
+  identityService: true,
+  body: cancelPendingBody,
+  response: { 200: cancelPendingResponse },
+});

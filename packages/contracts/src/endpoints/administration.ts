@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import {
+  addDomainBody,
+  adminSystemMessage,
+  auditPage,
+  auditQuery,
+  changeOrganizationBody,
+  changePersonBody,
+  createOrganizationBody,
+  mailList,
+  maintenanceBody,
+  maintenanceState,
+  organizationList,
+  organizationListQuery,
+  peopleList,
+  personBody,
+} from '../administration';
+import { endpoint, media } from '../endpoint';
+import { adminApi } from '../paths';
+import { successResponse } from '../system';
+
+export const idParam = z.object({ id: z.uuid('Not a valid id.') });
+export const domainParam = idParam.extend({ domain: z.string().max(253) });
+/** A created item's answer. */
+export const createdResponse = successResponse.extend({ id: z.string() });
+
+const admin = { tag: 'administration', callers: 'admin' } as const;
+
+export const listOrganizations = endpoint({
+  ...admin,
+  method: 'GET',
+  path: adminApi.organizations,
+  operationId: 'listOrganizations',
+  summary: 'The organizations (optionally filtered by name or domain)',
+  query: organizationListQuery,
+  response: { 200: organizationList },
+});
+
+export const createOrganization = endpoint({
+  ...admin,
+  method: 'POST',
+  path: adminApi.organizations,
+  operationId: 'createOrganization',
+  summary: 'Creates an organization',
+  body: createOrganizationBody,
+  response: { 200: createdResponse },
+});
+
+export const changeOrganization = endpoint({
+  ...admin,
+  method: 'PATCH',
+  path: adminApi.organization,
+  operationId: 'changeOrganization',
+  summary: 'Renames, activates or deactivates an organization',
+  params: idParam,
+  body: changeOrganizationBody,
+  response: { 200: successResponse },
+});
+
+export const addDomain = endpoint({
+  ...admin,
+  method: 'POST',
+  path: adminApi.organizationDomains,
+  operationId: 'addOrganizationDomain',
+  summary: 'Adds an email domain to an organization',
+  params: idParam,
+  body: addDomainBody,
+  response: { 200: successResponse },
+});
+
+export const removeDomain = endpoint({
+  ...admin,
+  method: 'DELETE',
+  path: adminApi.organizationDomain,
+  operationId: 'removeOrganizationDomain',
+  summary: 'Removes an email domain from an organization',
+  params: domainParam,
+  response: { 200: successResponse },
+});
+
+export const listPeople = endpoint({
+  ...admin,
+  method: 'GET',
+  path: adminApi.people,
+  operationId: 'listPeople',
+  summary: 'The hospital’s people (employees, BRMs, admins)',
+  response: { 200: peopleList },
+});
+
+export const createPerson = endpoint({
+  ...admin,
+  method: 'POST',
+  path: adminApi.people,
+  operationId: 'createPerson',
+  summary: 'Adds an employee, BRM or admin',
+  body: personBody,
+  response: { 200: createdResponse },
+});
+
+export const changePerson = endpoint({
+  ...admin,
+  method: 'PATCH',
+  path: adminApi.person,
+  operationId: 'changePerson',
+  summary: 'Changes a person’s details, rights or managed organizations',
+  params: idParam,
+  body: changePersonBody,
+  response: { 200: successResponse },
+});
+
+export const removePerson = endpoint({
+  ...admin,
+  method: 'DELETE',
+  path: adminApi.person,
+  operationId: 'removePerson',
+  summary: 'Removes a person',
+  params: idParam,
+  response: { 200: successResponse },
+});
+
+export const getAdminSystemMessage = endpoint({
+  ...admin,
+  method: 'GET',
+  path: adminApi.systemMessage,
+  operationId: 'getAdminSystemMessage',
+  summary: 'The system message as edited',
+  response: { 200: adminSystemMessage },
+});
+
+export const saveSystemMessage = endpoint({
+  ...admin,
+  method: 'PUT',
+  path: adminApi.systemMessage,
+  operationId: 'saveSystemMessage',
+  summary: 'Saves the system message',
+  body: adminSystemMessage.strict(),
+  response: { 200: successResponse },
+});
+
+export const getMaintenance = endpoint({
+  ...admin,
+  method: 'GET',
+  path: adminApi.maintenance,
+  operationId: 'getMaintenance',
+  summary: 'Whether account management is in maintenance',
+  response: { 200: maintenanceState },
+});
+
+export const setMaintenance = endpoint({
+  ...admin,
+  method: 'PUT',
+  path: adminApi.maintenance,
+  operationId: 'setMaintenance',
+  summary: 'Switches account-management maintenance on or off',
+  body: maintenanceBody,
+  response: { 200: maintenanceState },
+});
+
+export const listUndeliveredMail = endpoint({
+  ...admin,
+  method: 'GET',
+  path: adminApi.mail,
+  operationId: 'listUndeliveredMail',
+  summary: 'Mail not delivered yet or undeliverable',
+  response: { 200: mailList },
+});
+
+export const resendMail = endpoint({
+  ...admin,
+  method: 'POST',
+  path: adminApi.mailResend,
+  operationId: 'resendMail',
+  summary: 'Sends an undelivered mail again',
+  params: idParam,
+  response: { 200: successResponse },
+});
+
+export const getAuditPage = endpoint({
+  ...admin,
+  method: 'GET',
+  path: adminApi.audit,
+  operationId: 'getAuditPage',
+  summary: 'One page of the audit trail, filtered',
+  query: auditQuery,
+  response: { 200: auditPage },
+});
+
+export const exportAudit = endpoint({
+  ...admin,
+  method: 'GET',
+  path: adminApi.auditExport,
+  operationId: 'exportAudit',
+  summary: 'The filtered audit trail as a CSV file',
+  query: auditQuery.omit({ cursor: true, limit: true }),
+  response: { 200: media('text/csv', 'The audit events, one line each') },
+});

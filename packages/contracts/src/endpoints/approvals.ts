@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import {
+  approveOrDenyBody,
+  approveOrDenyResponse,
+  pendingApprovalsCountResponse,
+  pendingApprovalsQuery,
+  pendingApprovalsResponse,
+} from '../approvals';
+import { endpoint } from '../endpoint';
+import { api } from '../paths';
+
+export const getPendingApprovals = endpoint({
+  method: 'GET',
+  path: api.pendingApprovals,
+  operationId: 'getPendingApprovals',
+  summary: 'The requests the caller may decide (or only their count)',
+  tag: 'approvals',
+  callers: 'brmOrAdmin',
+  query: pendingApprovalsQuery,
+  response: { 200: z.union([pendingApprovalsCountResponse, pendingApprovalsResponse]) },
+});
+
+export const approveOrDeny = endpoint({
+  method: 'POST',
+  path: api.approveOrDeny,
+  operationId: 'approveOrDeny',
+  summary: 'Approves or denies one pending request',
+  tag: 'approvals',
+  callers: 'brmOrAdmin',
+  identityService: true,
+  body: approveOrDenyBody,
+  response: { 200: approveOrDenyResponse },
+});

@@ -1,0 +1,55 @@
+import { endpoint } from '../endpoint';
+import {
+  enableOrDisableBody,
+  managedUsersResponse,
+  manageUserResponse,
+  resetActivationCodeBody,
+  sendOtpEmailBody,
+} from '../manage-users';
+import { api } from '../paths';
+
+export const getManagedUsers = endpoint({
+  method: 'GET',
+  path: api.managedUsers,
+  operationId: 'getManagedUsers',
+  summary: 'The vendor users the caller manages',
+  tag: 'manage-users',
+  callers: 'brmOrAdmin',
+  response: { 200: managedUsersResponse },
+});
+
+export const enableOrDisableUser = endpoint({
+  method: 'POST',
+  path: api.enableOrDisableUser,
+  operationId: 'enableOrDisableUser',
+  summary: 'Enables or disables a vendor user',
+  tag: 'manage-users',
+  callers: 'brmOrAdmin',
+  identityService: true,
+  body: enableOrDisableBody,
+  response: { 200: manageUserResponse },
+});
+
+export const sendOtpEmail = endpoint({
+  method: 'POST',
+  path: api.sendOtpEmail,
+  operationId: 'sendOtpEmail',
+  summary: 'Sends a vendor user a new activation email',
+  tag: 'manage-users',
+  callers: 'brmOrAdmin',
+  identityService: true,
+  body: sendOtpEmailBody,
+  response: { 200: manageUserResponse },
+});
+
+export const resetActivationCode = endpoint({
+  method: 'POST',
+  path: api.resetActivationCode,
+  operationId: 'resetActivationCode',
+  summary: 'Resets a vendor user’s activation code',
+  tag: 'manage-users',
+  callers: 'brmOrAdmin',
+  identityService: true,
+  body: resetActivationCodeBody,
+  response: { 200: manageUserResponse },
+});

@@ -1,4 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import {
+  isStateChanging,
+  pathWith,
+  type BodyInput,
+  type Endpoint,
+  type ParamsInput,
+  type QueryInput,
+  type ResultOf,
+} from '@pra/contracts/endpoint';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import type { AppContext } from '../../src/platform/app-context';
@@ -83,6 +92,27 @@ export async function createTestApp(
       await database.close();
     },
   };
+}
+
+/** A call's parts as a test sends them, typed by the endpoint. */
+export interface TestCall<E extends Endpoint> {
+  params?: ParamsInput<E>;
+  query?: QueryInput<E>;
+  body?: BodyInput<E>;
+  headers?: Record<string, string>;
+}
+
+/** An answer whose `json()` is the endpoint's success body (check the status first). */
+export type EndpointResponse<E extends Endpoint> = Omit<LightMyRequestResponse, 'json'> & {
+  json<T = ResultOf<E>>(): T;
+};
+
+/** The path and query string of a call, as the web app's callEndpoint builds them. */
+export function callUrl(endpoint: Endpoint, params?: object, query?: object): string {
+  const path = pathWith(endpoint.path, params as Record<string, string> | undefined);
+  const given = Object.entries(query ?? {}).filter(([, value]) => value !== undefined && value !== '');
+  const search = new URLSearchParams(given.map(([key, value]) => [key, String(value)])).toString();
+  return search ? `${path}?${search}` : path;
 }
 
 /** A browser-like client: keeps its cookies and sends the CSRF token as the web app does. */
@@ -170,6 +200,22 @@ export class TestClient {
     });
     this.remember(res.headers['set-cookie']);
     return res;
+  }
+
+  /** Calls a contract endpoint as the web app's callEndpoint does (method, path, query, JSON body, CSRF token). */
+  async call<E extends Endpoint>(endpoint: E, parts: TestCall<E> = {}): Promise<EndpointResponse<E>> {
+    const res = await this.app.inject({
+      method: endpoint.method,
+      url: callUrl(endpoint, parts.params as object | undefined, parts.query as object | undefined),
+      ...(parts.body === undefined ? {} : { payload: parts.body as object }),
+      headers: this.headers({
+        ...(isStateChanging(endpoint.method) ? { 'x-csrf-token': this.csrfToken } : {}),
+        ...parts.headers,
+      }),
+      ...this.peer,
+    });
+    this.remember(res.headers['set-cookie']);
+    return res as EndpointResponse<E>;
   }
 
   /** A browser form post (no API headers), as the IdP's page makes to the ACS. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { api, csrfResponse } from '@pra/contracts';
-import { ApiError, call, isCancelled, textBody, transport, UNKNOWN_ERROR } from './client';
+import { ApiError, call, callEndpoint, isCancelled, textBody, transport, UNKNOWN_ERROR } from './client';
 import { setCsrfToken } from './csrf-token';
 
 type Reply = { status: number; data: unknown; contentType?: string } | { cancel: true } | { network: true };
@@ -156,5 +156,76 @@ describe('api client', () => {
     expect((logCalls()[0]?.data as { errorMessage: string }).errorMessage).toContain(
       'GET /api/q?getCountOnly=true',
     );
+  });
+});
+
+describe('callEndpoint', () => {
+  it('fills in path parameters (encoded), sends the body with the CSRF token and parses the answer', async () => {
+    const { addDomain } = await import('@pra/contracts/endpoints/administration');
+    replies.set('/api/admin/organizations/o%2F1/domains', { status: 200, data: { success: true } });
+    const result = await callEndpoint(addDomain, { params: { id: 'o/1' }, body: { domain: 'acme.example' } });
+    expect(result).toEqual({ success: true });
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      url: '/api/admin/organizations/o%2F1/domains',
+      data: { domain: 'acme.example' },
+      headers: { 'x-csrf-token': 'token-123', 'x-pra-api-call': 'true', 'content-type': 'application/json' },
+    });
+  });
+
+  it('sends the query parameters that are set, and a GET without the CSRF token', async () => {
+    const { getAvailableRoles } = await import('@pra/contracts/endpoints/access');
+    replies.set('/api/vendor/roles?username=ann', { status: 200, data: [] });
+    await callEndpoint(getAvailableRoles, { query: { username: 'ann', showAll: undefined } });
+    expect(seen[0]?.url).toBe('/api/vendor/roles?username=ann');
+    expect(seen[0]?.method).toBe('GET');
+    expect(seen[0]?.headers['x-csrf-token']).toBeUndefined();
+  });
+
+  it('refuses an answer its schema refuses, logging the failure with the call', async () => {
+    const { getManagedUsers } = await import('@pra/contracts/endpoints/manage-users');
+    replies.set(api.managedUsers, { status: 200, data: { not: 'a list' } });
+    await expect(callEndpoint(getManagedUsers)).rejects.toMatchObject({ message: UNKNOWN_ERROR });
+    await flush();
+    expect((logCalls()[0]?.data as { errorMessage: string }).errorMessage).toContain('GET /api/brm/users');
+  });
+
+  it('hands back a partial result where the endpoint says answers may carry failures', async () => {
+    const { requestAccess } = await import('@pra/contracts/endpoints/access');
+    const data = { errors: ['Role B failed'], successes: ['Role A'] };
+    replies.set(api.requestAccess, { status: 200, data });
+    const body = { selectedNames: ['A', 'B'], justification: 'j', beneficiaryUsername: 'ann' };
+    await expect(callEndpoint(requestAccess, { body })).resolves.toEqual(data);
+  });
+
+  it('reads a text answer as text, and neither logs nor reports a cancelled call', async () => {
+    const { getServiceCheck } = await import('@pra/contracts/endpoints/system');
+    replies.set(api.serviceCheck, { status: 200, data: 'all good', contentType: 'text/plain' });
+    await expect(callEndpoint(getServiceCheck)).resolves.toBe('all good');
+    replies.set(api.serviceCheck, { cancel: true });
+    await expect(callEndpoint(getServiceCheck)).rejects.toSatisfy(isCancelled);
+    await flush();
+    expect(logCalls()).toEqual([]);
+  });
+});
+
+describe('the calls kept apart from callEndpoint (no schema library on the first page)', () => {
+  it('call the method and path of their contract endpoints', async () => {
+    const session = await import('@pra/contracts/endpoints/session');
+    const system = await import('@pra/contracts/endpoints/system');
+    const { getAuthStatus, loadCsrfToken } = await import('./session');
+    const { getSystemMessage } = await import('./system');
+    const { getCurrentUser } = await import('./user');
+    const made: Array<[() => Promise<unknown>, { method: string; path: string }]> = [
+      [() => loadCsrfToken(), session.getCsrfToken],
+      [() => getAuthStatus(), session.getAuthStatus],
+      [() => getCurrentUser(), session.getCurrentUser],
+      [() => getSystemMessage(), system.getSystemMessage],
+    ];
+    for (const [run, endpoint] of made) {
+      seen = [];
+      await run().catch(() => undefined); // the fake answer may not parse: only the request matters
+      expect(`${seen[0]?.method} ${seen[0]?.url}`).toBe(`${endpoint.method} ${endpoint.path}`);
+    }
   });
 });

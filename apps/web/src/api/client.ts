@@ -1,6 +1,15 @@
 import { api } from '@pra/contracts/paths';
 import { CLIENT_LOG_MAX_CHARS } from '@pra/contracts/limits';
 import type { ClientLogBody } from '@pra/contracts';
+import {
+  isMediaAnswer,
+  pathWith,
+  type BodyInput,
+  type Endpoint,
+  type ParamsInput,
+  type QueryInput,
+  type ResultOf,
+} from '@pra/contracts/endpoint';
 import { getCsrfToken } from './csrf-token';
 
 /** Shown when a call fails without a message of its own. */
@@ -163,3 +172,62 @@ export const textBody: ResponseParser<string> = {
     return data;
   },
 };
+
+/** A call's parts, each present exactly when its endpoint has it. */
+export type EndpointCall<E extends Endpoint> = (E['params'] extends object
+  ? { params: ParamsInput<E> }
+  : { params?: never }) &
+  (E['body'] extends object ? { body: BodyInput<E> } : { body?: never }) &
+  (E['query'] extends object ? { query?: QueryInput<E> } : { query?: never }) & {
+    /** Extra request headers (e.g. the current password of GET /api/user/auth; never logged). */
+    headers?: Record<string, string>;
+    signal?: AbortSignal | undefined;
+  };
+
+/** The query parameters that are set, as strings (an empty field is no filter). */
+function queryParams(query: object | undefined): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(query ?? {})
+      .filter(([, value]) => value !== undefined && value !== '')
+      .map(([key, value]) => [key, String(value)]),
+  );
+}
+
+/** The parser of an endpoint's success answer: its schema, or the text of a non-JSON answer. */
+function successParser<E extends Endpoint>(endpoint: E): ResponseParser<ResultOf<E>> {
+  const answer = endpoint.response[200] ?? endpoint.response[204];
+  if (!answer || isMediaAnswer(answer)) return textBody as ResponseParser<ResultOf<E>>;
+  return answer as ResponseParser<ResultOf<E>>;
+}
+
+/**
+ * Calls any contract endpoint: its method and path (parameters filled in), query, JSON body and
+ * headers, parsed with its success schema (or `parser`: a narrower schema, or a hand-written check
+ * that keeps the schema library off the first page). Everything `call` does holds: the CSRF token,
+ * `x-pra-api-call`, client-log of failures, no log or message for a cancelled call.
+ */
+export function callEndpoint<E extends Endpoint, T = ResultOf<E>>(
+  endpoint: E,
+  ...[parts, parser]: E['params'] extends object
+    ? [parts: EndpointCall<E>, parser?: ResponseParser<T>]
+    : E['body'] extends object
+      ? [parts: EndpointCall<E>, parser?: ResponseParser<T>]
+      : [parts?: EndpointCall<E>, parser?: ResponseParser<T>]
+): Promise<T> {
+  const given = (parts ?? {}) as {
+    params?: object;
+    body?: unknown;
+    query?: object;
+    headers?: Record<string, string>;
+    signal?: AbortSignal;
+  };
+  return call((parser ?? successParser(endpoint)) as ResponseParser<T>, {
+    method: endpoint.method.toLowerCase() as CallConfig['method'],
+    url: pathWith(endpoint.path, given.params as Record<string, string> | undefined),
+    params: queryParams(given.query),
+    ...(given.body === undefined ? {} : { data: given.body }),
+    ...(given.headers ? { headers: given.headers } : {}),
+    ...(endpoint.partialResults ? { partialResults: true } : {}),
+    signal: given.signal,
+  });
+}

@@ -4,7 +4,8 @@ import { authStatusBody, csrfBody } from './boot-parsers';
 import { call } from './client';
 import { setCsrfToken } from './csrf-token';
 
-// The boot calls; the later session calls (extend, logout) are in session-actions.ts.
+// The boot calls, checked by the hand-written boot parsers (no schema library on the first page);
+// every other call goes through callEndpoint with its contract endpoint.
 
 /** GET /api/csrf, keeping the token for later state-changing calls. */
 export async function loadCsrfToken(signal?: AbortSignal): Promise<string> {

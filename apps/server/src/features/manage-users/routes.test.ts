@@ -1,4 +1,12 @@
 import { manageUsersMessages } from '@pra/contracts';
+import { decodeActivationCode } from '@pra/contracts/endpoints/activation';
+import {
+  enableOrDisableUser,
+  getManagedUsers,
+  resetActivationCode,
+  sendOtpEmail,
+} from '@pra/contracts/endpoints/manage-users';
+import { getCurrentUser } from '@pra/contracts/endpoints/session';
 import { RESET_LINKS_PER_HOUR } from '../../identity/reset-link';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/support/databases';
@@ -62,7 +70,7 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
   afterAll(async () => t?.close());
 
   it('lists the vendors of the BRM organizations, pending ones included, with the spec fields', async () => {
-    const res = await c.brmacme!.get(LIST);
+    const res = await c.brmacme!.call(getManagedUsers);
     expect(res.statusCode).toBe(200);
     expect(res.json().map((u: { username: string }) => u.username)).toEqual(['vacme', 'vboth', 'vpending']);
     expect(res.json()[2]).toEqual({
@@ -76,7 +84,7 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
   });
 
   it('lists every vendor that is not terminated to an admin', async () => {
-    const res = await c.adminone!.get(LIST);
+    const res = await c.adminone!.call(getManagedUsers);
     expect(res.json().map((u: { username: string }) => u.username)).toEqual([
       'vacme',
       'vboth',
@@ -121,13 +129,17 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
         expect([res.statusCode, res.body], name).toEqual([unknown.statusCode, unknown.body]);
       }
     };
-    await same((name) => c.brmacme!.post(TOGGLE, { enable: false, targetUsername: name }));
-    await same((name) => c.brmacme!.post(TOGGLE, { enable: true, targetUsername: name }));
+    await same((name) =>
+      c.brmacme!.call(enableOrDisableUser, { body: { enable: false, targetUsername: name } }),
+    );
+    await same((name) =>
+      c.brmacme!.call(enableOrDisableUser, { body: { enable: true, targetUsername: name } }),
+    );
     await same((name) =>
       c.brmacme!.post(OTP, { email: `${name.toLowerCase()}@example.test`, username: name }),
     );
     expect(await statusOf(t, 'vglobex')).toBe('active');
-    expect((await c.vglobex!.get('/api/user')).statusCode).toBe(200);
+    expect((await c.vglobex!.call(getCurrentUser)).statusCode).toBe(200);
     expect(await countRows(t, 'outbox')).toBe(mails);
     expect(await countRows(t, 'codes')).toBe(codes);
     const denied = (await auditActions(t, 'user.disable')).filter((e) => e.outcome === 'denied');
@@ -138,12 +150,14 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
 
   it('refuses a BRM disabling a vendor that also holds roles of other organizations, pointing to Terminate Vendors', async () => {
     const vendor = await signInAs(t, 'vboth');
-    const res = await c.brmglobex!.post(TOGGLE, { enable: false, targetUsername: 'vboth' });
+    const res = await c.brmglobex!.call(enableOrDisableUser, {
+      body: { enable: false, targetUsername: 'vboth' },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ errors: [manageUsersMessages.disableShared] });
     expect(manageUsersMessages.disableShared).toContain('Terminate Vendors');
     expect(await statusOf(t, 'vboth')).toBe('active');
-    expect((await vendor.get('/api/user')).statusCode).toBe(200);
+    expect((await vendor.call(getCurrentUser)).statusCode).toBe(200);
     const denied = (await auditActions(t, 'user.disable')).filter(
       (e) => e.outcome === 'denied' && e.target_username === 'vboth',
     );
@@ -156,54 +170,73 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
 
   it('disables a vendor: its session ends at once and sign-in is refused; enabling lets it back', async () => {
     const vendor = await signInAs(t, 'vboth');
-    expect((await vendor.get('/api/user')).statusCode).toBe(200);
+    expect((await vendor.call(getCurrentUser)).statusCode).toBe(200);
     // An admin may disable any vendor.
-    const res = await c.adminone!.post(TOGGLE, { enable: false, targetUsername: 'vboth' });
+    const res = await c.adminone!.call(enableOrDisableUser, {
+      body: { enable: false, targetUsername: 'vboth' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true });
     expect(await statusOf(t, 'vboth')).toBe('disabled');
-    expect((await vendor.get('/api/user')).statusCode).toBe(401);
+    expect((await vendor.call(getCurrentUser)).statusCode).toBe(401);
     await expect(signInAs(t, 'vboth')).rejects.toThrow(/sign-in as vboth failed/);
-    expect((await c.brmacme!.get(LIST)).json()).toContainEqual(
+    expect((await c.brmacme!.call(getManagedUsers)).json()).toContainEqual(
       expect.objectContaining({ username: 'vboth', active: false, status: 'disabled' }),
     );
     // A BRM of one of the vendor's organizations enables it again.
-    expect((await c.brmacme!.post(TOGGLE, { enable: true, targetUsername: 'vboth' })).statusCode).toBe(200);
+    expect(
+      (await c.brmacme!.call(enableOrDisableUser, { body: { enable: true, targetUsername: 'vboth' } }))
+        .statusCode,
+    ).toBe(200);
     expect(await statusOf(t, 'vboth')).toBe('active');
     expect((await signInAs(t, 'vboth')).jar.size).toBeGreaterThan(0);
     expect((await auditActions(t, 'user.enable')).filter((e) => e.outcome === 'success')).toHaveLength(1);
     // A BRM managing every organization of its vendor disables it.
-    expect((await c.brmacme!.post(TOGGLE, { enable: false, targetUsername: 'vacme' })).statusCode).toBe(200);
+    expect(
+      (await c.brmacme!.call(enableOrDisableUser, { body: { enable: false, targetUsername: 'vacme' } }))
+        .statusCode,
+    ).toBe(200);
     expect(await statusOf(t, 'vacme')).toBe('disabled');
-    expect((await c.brmacme!.post(TOGGLE, { enable: true, targetUsername: 'vacme' })).statusCode).toBe(200);
+    expect(
+      (await c.brmacme!.call(enableOrDisableUser, { body: { enable: true, targetUsername: 'vacme' } }))
+        .statusCode,
+    ).toBe(200);
     c.vacme = await signInAs(t, 'vacme');
   });
 
   it('refuses to enable or disable an account pending activation', async () => {
-    const res = await c.brmacme!.post(TOGGLE, { enable: true, targetUsername: 'vpending' });
+    const res = await c.brmacme!.call(enableOrDisableUser, {
+      body: { enable: true, targetUsername: 'vpending' },
+    });
     expect(res.statusCode).toBe(409);
     expect(await statusOf(t, 'vpending')).toBe('pendingActivation');
   });
 
   it('mails an active vendor a single-use reset link; inactive accounts and wrong emails are refused', async () => {
-    const res = await c.brmacme!.post(OTP, { email: 'VACME@example.test', username: 'vacme' });
+    const res = await c.brmacme!.call(sendOtpEmail, {
+      body: { email: 'VACME@example.test', username: 'vacme' },
+    });
     expect(res.statusCode).toBe(200);
     const mail = (await outbox(t, 'vacme@example.test')).at(-1);
     expect(mail?.text_body).toMatch(/\/forgot-password\?code=[A-Z0-9-]+/);
     expect(
       (await auditActions(t, 'user.send-otp-email')).filter((e) => e.outcome === 'success'),
     ).toHaveLength(1);
-    expect((await c.brmacme!.post(OTP, { email: 'other@example.test', username: 'vacme' })).statusCode).toBe(
-      400,
-    );
-    const pending = await c.brmacme!.post(OTP, { email: 'vpending@example.test', username: 'vpending' });
+    expect(
+      (await c.brmacme!.call(sendOtpEmail, { body: { email: 'other@example.test', username: 'vacme' } }))
+        .statusCode,
+    ).toBe(400);
+    const pending = await c.brmacme!.call(sendOtpEmail, {
+      body: { email: 'vpending@example.test', username: 'vpending' },
+    });
     expect(pending.statusCode).toBe(409);
   });
 
   it('sends at most five reset links an hour to one account, whoever asks; the sixth is refused and sends nothing', async () => {
     const before = (await outbox(t, 'vglobex@example.test')).length;
     const codes = await countRows(t, 'codes');
-    const send = () => c.adminone!.post(OTP, { email: 'vglobex@example.test', username: 'vglobex' });
+    const send = () =>
+      c.adminone!.call(sendOtpEmail, { body: { email: 'vglobex@example.test', username: 'vglobex' } });
     for (let i = 0; i < RESET_LINKS_PER_HOUR.limit; i++) expect((await send()).statusCode).toBe(200);
     const refused = await send();
     expectTooMany(refused);
@@ -213,7 +246,7 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
 
   it('refuses reset-activation-code to a BRM that is not an admin, audited, nothing changes', async () => {
     const codes = await countRows(t, 'codes');
-    const res = await c.brmacme!.post(RESET, { username: 'vpending' });
+    const res = await c.brmacme!.call(resetActivationCode, { body: { username: 'vpending' } });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ errors: ['Only an administrator can reset an activation code.'] });
     expect(await countRows(t, 'codes')).toBe(codes);
@@ -224,22 +257,26 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
   });
 
   it('lets an admin reset a pending account activation code: the old one stops working, the new one is mailed', async () => {
-    const old = await c.adminone!.post(RESET, { username: 'vpending' });
+    const old = await c.adminone!.call(resetActivationCode, { body: { username: 'vpending' } });
     expect(old.statusCode).toBe(200);
     const first = (await outbox(t, 'vpending@example.test'))
       .at(-1)!
       .text_body.match(/[A-Z2-9]{4}(-[A-Z2-9]{4}){3}/)![0];
-    expect((await c.adminone!.post(RESET, { username: 'vpending' })).statusCode).toBe(200);
+    expect((await c.adminone!.call(resetActivationCode, { body: { username: 'vpending' } })).statusCode).toBe(
+      200,
+    );
     const second = (await outbox(t, 'vpending@example.test'))
       .at(-1)!
       .text_body.match(/[A-Z2-9]{4}(-[A-Z2-9]{4}){3}/)![0];
     expect(second).not.toBe(first);
     const anonymous = new TestClient(t.app);
     await anonymous.fetchCsrf();
-    const decode = (claimCode: string) => anonymous.post('/api/user/activate/decode', { claimCode });
+    const decode = (claimCode: string) => anonymous.call(decodeActivationCode, { body: { claimCode } });
     expect((await decode(first)).json()).toMatchObject({ isValid: false });
     expect((await decode(second)).json()).toMatchObject({ isValid: true });
-    expect((await c.adminone!.post(RESET, { username: 'vacme' })).statusCode).toBe(409);
+    expect((await c.adminone!.call(resetActivationCode, { body: { username: 'vacme' } })).statusCode).toBe(
+      409,
+    );
   });
 
   it.each([
@@ -263,12 +300,18 @@ describe('Manage Users while the identity service is in maintenance', () => {
       await createAccount(t, { username: 'adminone', type: 'employee', isAdmin: true });
       await createAccount(t, { username: 'vendorone' });
       const admin = await signInAs(t, 'adminone');
-      expect((await admin.post(TOGGLE, { enable: false, targetUsername: 'vendorone' })).statusCode).toBe(503);
       expect(
-        (await admin.post(OTP, { email: 'vendorone@example.test', username: 'vendorone' })).statusCode,
+        (await admin.call(enableOrDisableUser, { body: { enable: false, targetUsername: 'vendorone' } }))
+          .statusCode,
       ).toBe(503);
-      expect((await admin.post(RESET, { username: 'vendorone' })).statusCode).toBe(503);
-      expect((await admin.get(LIST)).statusCode).toBe(200);
+      expect(
+        (await admin.call(sendOtpEmail, { body: { email: 'vendorone@example.test', username: 'vendorone' } }))
+          .statusCode,
+      ).toBe(503);
+      expect((await admin.call(resetActivationCode, { body: { username: 'vendorone' } })).statusCode).toBe(
+        503,
+      );
+      expect((await admin.call(getManagedUsers)).statusCode).toBe(200);
       expect(await statusOf(t, 'vendorone')).toBe('active');
     } finally {
       await t.close();

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sessionMessages } from '@pra/contracts/session-messages';
-import { extendSession } from '../../api/session-actions';
+import { callEndpoint } from '../../api/client';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
 import { queryKeys } from '../../lib/query-keys';
@@ -14,7 +14,9 @@ export function useExtendSession() {
   return useMutation({
     mutationFn: () =>
       withLoading(async () => {
-        const { success } = await extendSession();
+        // Made only when the person asks: the endpoint (and the schema library) loads then.
+        const { extendSession } = await import('@pra/contracts/endpoints/session');
+        const { success } = await callEndpoint(extendSession);
         if (!success) throw new Error(sessionMessages.extendFailed);
         await queryClient.refetchQueries({ queryKey: queryKeys.authStatus });
       }),

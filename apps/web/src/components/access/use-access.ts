@@ -1,15 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AccessChangeResponse, AvailableRole, CurrentRole } from '@pra/contracts';
 import { accessMessages } from '@pra/contracts/access';
-import {
-  cancelPendingAccess,
-  getAvailableRoles,
-  getCurrentAccess,
-  getPendingAccess,
-  removeAccess,
-  requestAccess,
-} from '../../api/access';
-import { UNKNOWN_ERROR } from '../../api/client';
+import * as calls from '@pra/contracts/endpoints/access';
+import { callEndpoint, UNKNOWN_ERROR } from '../../api/client';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
 import { queryKeys } from '../../lib/query-keys';
@@ -25,7 +18,7 @@ export interface AccessSubject {
 export function useCurrentAccess(username: string) {
   return useQuery({
     queryKey: queryKeys.currentAccess(username),
-    queryFn: ({ signal }) => getCurrentAccess(username, signal),
+    queryFn: ({ signal }) => callEndpoint(calls.getCurrentAccess, { query: { username }, signal }),
     meta: { alertOnError: true },
   });
 }
@@ -33,7 +26,7 @@ export function useCurrentAccess(username: string) {
 export function usePendingAccess(username: string) {
   return useQuery({
     queryKey: queryKeys.pendingAccess(username),
-    queryFn: ({ signal }) => getPendingAccess(username, signal),
+    queryFn: ({ signal }) => callEndpoint(calls.getPendingAccess, { query: { username }, signal }),
     meta: { alertOnError: true },
   });
 }
@@ -41,7 +34,11 @@ export function usePendingAccess(username: string) {
 export function useAvailableRoles(username: string, showAll: boolean) {
   return useQuery({
     queryKey: queryKeys.availableRoles(username, showAll),
-    queryFn: ({ signal }) => getAvailableRoles(username, showAll, signal),
+    queryFn: ({ signal }) =>
+      callEndpoint(calls.getAvailableRoles, {
+        query: { username, showAll: showAll ? 'true' : undefined },
+        signal,
+      }),
     meta: { alertOnError: true },
   });
 }
@@ -70,11 +67,13 @@ export function useRequestRoles(subject: AccessSubject, onDone: () => void) {
   return useMutation({
     mutationFn: ({ roles, justification }: { roles: AvailableRole[]; justification: string }) =>
       withLoading(() =>
-        requestAccess({
-          selectedNames: roles.map((role) => role.name),
-          justification,
-          beneficiaryUsername: subject.username,
-          beneficiaryEmail: subject.email,
+        callEndpoint(calls.requestAccess, {
+          body: {
+            selectedNames: roles.map((role) => role.name),
+            justification,
+            beneficiaryUsername: subject.username,
+            beneficiaryEmail: subject.email,
+          },
         }),
       ),
     onSuccess: async (result) => {
@@ -92,10 +91,8 @@ export function useRemoveRole(subject: AccessSubject, onDone: () => void) {
   return useMutation({
     mutationFn: ({ role, reason }: { role: CurrentRole; reason: string }) =>
       withLoading(() =>
-        removeAccess({
-          selectedNames: [role.name],
-          justification: reason,
-          beneficiaryUsername: subject.username,
+        callEndpoint(calls.removeAccess, {
+          body: { selectedNames: [role.name], justification: reason, beneficiaryUsername: subject.username },
         }),
       ),
     onSuccess: async (result) => {
@@ -112,7 +109,7 @@ export function useCancelPending(subject: AccessSubject, onDone: () => void) {
   const refresh = useRefresh(subject.username);
   return useMutation({
     mutationFn: ({ requestId, reason }: { requestId: string; reason: string }) =>
-      withLoading(() => cancelPendingAccess({ requestId, reason })),
+      withLoading(() => callEndpoint(calls.cancelPendingAccess, { body: { requestId, reason } })),
     onSuccess: async () => {
       showAlert(accessMessages.cancelled, 'success');
       onDone();

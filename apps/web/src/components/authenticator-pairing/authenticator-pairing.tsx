@@ -4,7 +4,8 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { fetchPairedAuthenticators, pairAuthenticator } from '../../api/authenticator';
+import * as calls from '@pra/contracts/endpoints/authenticator';
+import { callEndpoint } from '../../api/client';
 import {
   emptyOwnerProof,
   isOwnerProofComplete,
@@ -26,13 +27,19 @@ const queryKey = ['paired-authenticators'] as const;
  */
 export function AuthenticatorPairing() {
   const queryClient = useQueryClient();
-  const list = useQuery({ queryKey, queryFn: fetchPairedAuthenticators, retry: false });
+  const list = useQuery({
+    queryKey,
+    queryFn: ({ signal }) => callEndpoint(calls.getPairedAuthenticators, { signal }),
+    retry: false,
+  });
   const needsPasscode = list.data?.needsPasscode ?? true;
   const [nickname, setNickname] = useState('');
   const [proof, setProof] = useState<OwnerProof>(emptyOwnerProof);
   const pair = useMutation({
     mutationFn: () =>
-      whenOwnerConfirmed(proof, needsPasscode, () => pairAuthenticator({ nickname: nickname.trim() })),
+      whenOwnerConfirmed(proof, needsPasscode, () =>
+        callEndpoint(calls.pairAuthenticator, { body: { nickname: nickname.trim() } }),
+      ),
     onSettled: () => queryClient.invalidateQueries({ queryKey }),
   });
   const trimmed = nickname.trim();

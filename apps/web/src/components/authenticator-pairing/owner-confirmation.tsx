@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import Form from 'react-bootstrap/Form';
 import { factorMessages } from '@pra/contracts/authenticator';
-import { confirmOwner } from '../../api/authenticator';
+import * as calls from '@pra/contracts/endpoints/authenticator';
+import { callEndpoint } from '../../api/client';
 
 /** What the owner types to confirm a change of its second factors. */
 export interface OwnerProof {
@@ -33,7 +34,9 @@ export async function whenOwnerConfirmed<T>(
 ): Promise<T> {
   const second =
     proof.method === 'push' ? { push: true } : needsPasscode ? { passcode: proof.passcode.trim() } : {};
-  const { result } = await confirmOwner({ password: proof.password, ...second });
+  const { result } = await callEndpoint(calls.confirmOwner, {
+    body: { password: proof.password, ...second },
+  });
   if (result === 'authenticationFailure') throw new OwnerNotConfirmed(factorMessages.passwordIncorrect);
   if (result === 'invalidCode') throw new OwnerNotConfirmed(factorMessages.passcodeInvalid);
   if (result === 'pushNotApproved') throw new OwnerNotConfirmed(factorMessages.pushNotApproved);

@@ -5,8 +5,8 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import type { PairedAuthenticators } from '@pra/contracts';
 import { factorMessages } from '@pra/contracts/authenticator';
-import { removeAuthenticator } from '../../api/authenticator';
-import { UNKNOWN_ERROR } from '../../api/client';
+import * as calls from '@pra/contracts/endpoints/authenticator';
+import { callEndpoint, UNKNOWN_ERROR } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../lib/alerts';
 import {
@@ -84,7 +84,10 @@ function RemovePhoneForm({
   const queryClient = useQueryClient();
   const [proof, setProof] = useState<OwnerProof>(emptyOwnerProof);
   const remove = useMutation({
-    mutationFn: () => whenOwnerConfirmed(proof, needsPasscode, () => removeAuthenticator({ id: phone.id })),
+    mutationFn: () =>
+      whenOwnerConfirmed(proof, needsPasscode, () =>
+        callEndpoint(calls.removeAuthenticator, { body: { id: phone.id } }),
+      ),
     onSuccess: () => {
       showAlert(factorMessages.removed, 'success');
       onDone();

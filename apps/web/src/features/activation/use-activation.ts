@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import type { ActivateBody, DecodeResponse } from '@pra/contracts';
 import { activationMessages } from '@pra/contracts/activation';
-import { activateWithPassword, decodeActivationCode } from '../../api/activation';
+import * as calls from '@pra/contracts/endpoints/activation';
+import { callEndpoint } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
@@ -18,7 +19,8 @@ export function decodeFailureMessage(error: unknown): string {
 export function useDecodeCode(onChecked: (code: string, result: DecodeResponse) => void) {
   return useMutation({
     // The field's text is kept as typed (the answer is matched to it); the server gets it trimmed.
-    mutationFn: (code: string) => decodeActivationCode(code.trim()),
+    mutationFn: (code: string) =>
+      callEndpoint(calls.decodeActivationCode, { body: { claimCode: code.trim() } }),
     onSuccess: (result, code) => onChecked(code, result),
     onError: (error) => showAlert(decodeFailureMessage(error), 'danger'),
   });
@@ -27,7 +29,7 @@ export function useDecodeCode(onChecked: (code: string, result: DecodeResponse) 
 /** Sets the initial password and activates the account. */
 export function useActivate(onActivated: () => void) {
   return useMutation({
-    mutationFn: (body: ActivateBody) => withLoading(() => activateWithPassword(body)),
+    mutationFn: (body: ActivateBody) => withLoading(() => callEndpoint(calls.activateWithPassword, { body })),
     onSuccess: (result) => {
       if (!result.success) {
         showAlert(activationMessages.unexpected, 'danger');

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from '../../lib/routing/router';
-import { decodeActivationCode } from '../../api/activation';
+import * as calls from '@pra/contracts/endpoints/activation';
+import { callEndpoint } from '../../api/client';
 import { queryKeys } from '../../lib/query-keys';
 import { decodeFailureMessage } from './use-activation';
 import type { LinkCodeCheck } from './wizard-state';
@@ -18,7 +19,8 @@ export function useLinkCode(): LinkCode {
   const linkCode = (searchParams.get('code') ?? '').trim();
   const decoded = useQuery({
     queryKey: queryKeys.activationLinkCode(linkCode),
-    queryFn: ({ signal }) => decodeActivationCode(linkCode, signal),
+    queryFn: ({ signal }) =>
+      callEndpoint(calls.decodeActivationCode, { body: { claimCode: linkCode }, signal }),
     enabled: !!linkCode,
     // Checked once per arrival: never refetched while the wizard runs, forgotten once it is left.
     staleTime: Infinity,

@@ -4,7 +4,9 @@ import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { AuditEventView, AuditQuery } from '@pra/contracts';
-import * as adminApi from '../../api/administration';
+import * as admin from '@pra/contracts/endpoints/administration';
+import { auditExportUrl } from '../../api/administration';
+import { callEndpoint } from '../../api/client';
 import { adminKeys } from './use-admin-action';
 
 type Filters = Required<Pick<AuditQuery, 'person' | 'actor' | 'target' | 'organization' | 'action'>> & {
@@ -46,7 +48,7 @@ export function AuditPage() {
   const pages = useInfiniteQuery({
     queryKey: [...adminKeys.audit, query],
     queryFn: ({ pageParam, signal }) =>
-      adminApi.getAuditPage({ ...query, limit: 50, cursor: pageParam }, signal),
+      callEndpoint(admin.getAuditPage, { query: { ...query, limit: 50, cursor: pageParam }, signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     meta: { alertOnError: true },
@@ -92,7 +94,7 @@ export function AuditPage() {
         {text('to', 'Until', 'datetime-local')}
         <div className="col-12 d-flex flex-wrap gap-2">
           <Button type="submit">Apply filters</Button>
-          <a className="btn btn-outline-secondary" href={adminApi.auditExportUrl(query)} download>
+          <a className="btn btn-outline-secondary" href={auditExportUrl(query)} download>
             Download CSV
           </a>
         </div>

@@ -1,17 +1,18 @@
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useQuery } from '@tanstack/react-query';
-import * as adminApi from '../../api/administration';
+import * as admin from '@pra/contracts/endpoints/administration';
+import { callEndpoint } from '../../api/client';
 import { adminKeys, useAdminAction } from './use-admin-action';
 
 /** Mail: not delivered yet after trying, or refused by the relay; resend. */
 export function MailPage() {
   const { data } = useQuery({
     queryKey: adminKeys.mail,
-    queryFn: ({ signal }) => adminApi.getUndeliveredMail(signal),
+    queryFn: ({ signal }) => callEndpoint(admin.listUndeliveredMail, { signal }),
     meta: { alertOnError: true },
   });
-  const resend = useAdminAction(adminApi.resendMail, {
+  const resend = useAdminAction((id: string) => callEndpoint(admin.resendMail, { params: { id } }), {
     success: 'Mail queued again.',
     refresh: [adminKeys.mail],
   });

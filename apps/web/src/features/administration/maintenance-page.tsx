@@ -1,7 +1,8 @@
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { useQuery } from '@tanstack/react-query';
-import * as adminApi from '../../api/administration';
+import * as admin from '@pra/contracts/endpoints/administration';
+import { callEndpoint } from '../../api/client';
 import { queryKeys } from '../../lib/query-keys';
 import { adminKeys, useAdminAction } from './use-admin-action';
 
@@ -9,14 +10,17 @@ import { adminKeys, useAdminAction } from './use-admin-action';
 export function MaintenancePage() {
   const { data } = useQuery({
     queryKey: adminKeys.maintenance,
-    queryFn: ({ signal }) => adminApi.getMaintenance(signal),
+    queryFn: ({ signal }) => callEndpoint(admin.getMaintenance, { signal }),
     meta: { alertOnError: true },
   });
-  const toggle = useAdminAction(adminApi.setMaintenance, {
-    success: (on) =>
-      on ? 'Account management is in maintenance.' : 'Account management is available again.',
-    refresh: [adminKeys.maintenance, queryKeys.currentUser],
-  });
+  const toggle = useAdminAction(
+    (maintenance: boolean) => callEndpoint(admin.setMaintenance, { body: { maintenance } }),
+    {
+      success: (on) =>
+        on ? 'Account management is in maintenance.' : 'Account management is available again.',
+      refresh: [adminKeys.maintenance, queryKeys.currentUser],
+    },
+  );
   if (!data) return null;
   const on = data.maintenance || data.forcedBySetting;
   return (

@@ -5,10 +5,10 @@ import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Table from 'react-bootstrap/Table';
 import { useQuery } from '@tanstack/react-query';
-import type { AdminOrganization } from '@pra/contracts';
+import type { AdminOrganization, CreateOrganizationBody } from '@pra/contracts';
 import { createOrganizationBody, organizationDomain } from '@pra/contracts/administration';
-import * as adminApi from '../../api/administration';
-import { ApiError } from '../../api/client';
+import * as admin from '@pra/contracts/endpoints/administration';
+import { ApiError, callEndpoint } from '../../api/client';
 import { splitFieldPath } from '../../api/failure-message';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { adminKeys, useAdminAction } from './use-admin-action';
@@ -21,7 +21,8 @@ export function OrganizationsPage() {
   const debounced = useDebouncedValue(filter, 300);
   const { data } = useQuery({
     queryKey: adminKeys.organizations(debounced),
-    queryFn: ({ signal }) => adminApi.getOrganizations(debounced, signal),
+    queryFn: ({ signal }) =>
+      callEndpoint(admin.listOrganizations, { query: { filter: debounced || undefined }, signal }),
     meta: { alertOnError: true },
   });
   return (
@@ -92,10 +93,13 @@ function CreateOrganizationForm() {
   const [name, setName] = useState('');
   const [domains, setDomains] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const create = useAdminAction(adminApi.createOrganization, {
-    success: (body) => `Organization ${body.name} created.`,
-    refresh,
-  });
+  const create = useAdminAction(
+    (body: CreateOrganizationBody) => callEndpoint(admin.createOrganization, { body }),
+    {
+      success: (body) => `Organization ${body.name} created.`,
+      refresh,
+    },
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const list = domains.split(/[\s,;]+/).filter(Boolean);
@@ -153,20 +157,27 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
   const [domain, setDomain] = useState('');
   const [domainError, setDomainError] = useState<string>();
   const change = useAdminAction(
-    (body: { name?: string; isActive?: boolean }) => adminApi.changeOrganization(org.id, body),
+    (body: { name?: string; isActive?: boolean }) =>
+      callEndpoint(admin.changeOrganization, { params: { id: org.id }, body }),
     {
       success: 'Organization changed.',
       refresh,
     },
   );
-  const add = useAdminAction((d: string) => adminApi.addDomain(org.id, d), {
-    success: (d) => `Domain ${d} added.`,
-    refresh,
-  });
-  const remove = useAdminAction((d: string) => adminApi.removeDomain(org.id, d), {
-    success: (d) => `Domain ${d} removed.`,
-    refresh,
-  });
+  const add = useAdminAction(
+    (d: string) => callEndpoint(admin.addDomain, { params: { id: org.id }, body: { domain: d } }),
+    {
+      success: (d) => `Domain ${d} added.`,
+      refresh,
+    },
+  );
+  const remove = useAdminAction(
+    (d: string) => callEndpoint(admin.removeDomain, { params: { id: org.id, domain: d } }),
+    {
+      success: (d) => `Domain ${d} removed.`,
+      refresh,
+    },
+  );
   return (
     <tr>
       <td data-label="Name and access role">

@@ -3,8 +3,9 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { useQuery } from '@tanstack/react-query';
-import type { AdminPerson } from '@pra/contracts';
-import * as adminApi from '../../api/administration';
+import type { AdminPerson, PersonBody } from '@pra/contracts';
+import * as admin from '@pra/contracts/endpoints/administration';
+import { callEndpoint } from '../../api/client';
 import { RightsConfirmation, type RightsChange } from './rights-confirmation';
 import { adminKeys, useAdminAction } from './use-admin-action';
 
@@ -13,7 +14,7 @@ const refresh = [adminKeys.people, adminKeys.organizationsAll] as const;
 function useOrganizationNames(): string[] {
   const { data } = useQuery({
     queryKey: adminKeys.organizations(''),
-    queryFn: ({ signal }) => adminApi.getOrganizations('', signal),
+    queryFn: ({ signal }) => callEndpoint(admin.listOrganizations, { signal }),
     meta: { alertOnError: true },
   });
   return data?.organizations.map((o) => o.name) ?? [];
@@ -50,7 +51,7 @@ function OrganizationChoices(props: {
 export function PeoplePage() {
   const { data } = useQuery({
     queryKey: adminKeys.people,
-    queryFn: ({ signal }) => adminApi.getPeople(signal),
+    queryFn: ({ signal }) => callEndpoint(admin.listPeople, { signal }),
     meta: { alertOnError: true },
   });
   const people = data?.people.filter((p) => p.status !== 'terminated') ?? [];
@@ -94,7 +95,7 @@ const empty = {
 function AddPersonForm() {
   const [person, setPerson] = useState(empty);
   const [organizations, setOrganizations] = useState<string[]>([]);
-  const create = useAdminAction(adminApi.createPerson, {
+  const create = useAdminAction((body: PersonBody) => callEndpoint(admin.createPerson, { body }), {
     success: (body) => `${body.username} added.`,
     refresh,
   });
@@ -156,13 +157,14 @@ function PersonRow({ person }: { person: AdminPerson }) {
   // A right changes only once the admin confirmed what it grants or removes.
   const [rightsChange, setRightsChange] = useState<RightsChange>();
   const change = useAdminAction(
-    (body: Parameters<typeof adminApi.changePerson>[1]) => adminApi.changePerson(person.id, body),
+    (body: Partial<Omit<PersonBody, 'username'>>) =>
+      callEndpoint(admin.changePerson, { params: { id: person.id }, body }),
     {
       success: `${person.username} changed.`,
       refresh,
     },
   );
-  const remove = useAdminAction(() => adminApi.removePerson(person.id), {
+  const remove = useAdminAction(() => callEndpoint(admin.removePerson, { params: { id: person.id } }), {
     success: `${person.username} removed.`,
     refresh,
   });
@@ -248,10 +250,13 @@ function PersonDetails({ person }: { person: AdminPerson }) {
     familyName: person.familyName,
     email: person.email,
   });
-  const change = useAdminAction((body: typeof details) => adminApi.changePerson(person.id, body), {
-    success: `${person.username} changed.`,
-    refresh,
-  });
+  const change = useAdminAction(
+    (body: typeof details) => callEndpoint(admin.changePerson, { params: { id: person.id }, body }),
+    {
+      success: `${person.username} changed.`,
+      refresh,
+    },
+  );
   if (!editing) {
     return (
       <>

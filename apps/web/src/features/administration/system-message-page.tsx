@@ -4,7 +4,8 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminSystemMessage } from '@pra/contracts';
-import * as adminApi from '../../api/administration';
+import * as admin from '@pra/contracts/endpoints/administration';
+import { callEndpoint } from '../../api/client';
 import { adminKeys, useAdminAction } from './use-admin-action';
 
 /** A stored ISO time as a datetime-local value (local time, minutes), and back. */
@@ -19,7 +20,7 @@ const fromLocal = (value: string) => (value ? new Date(value).toISOString() : nu
 export function SystemMessagePage() {
   const { data } = useQuery({
     queryKey: adminKeys.systemMessage,
-    queryFn: ({ signal }) => adminApi.getAdminSystemMessage(signal),
+    queryFn: ({ signal }) => callEndpoint(admin.getAdminSystemMessage, { signal }),
     meta: { alertOnError: true },
   });
   // Keyed by the saved message: a save (or another admin's) starts the form from what is stored.
@@ -28,7 +29,7 @@ export function SystemMessagePage() {
 
 function SystemMessageForm({ initial }: { initial: AdminSystemMessage }) {
   const [message, setMessage] = useState(initial);
-  const save = useAdminAction(adminApi.saveSystemMessage, {
+  const save = useAdminAction((body: AdminSystemMessage) => callEndpoint(admin.saveSystemMessage, { body }), {
     success: (m) => (m.enabled ? 'System message saved.' : 'System message turned off.'),
     refresh: [adminKeys.systemMessage, ['system-message']],
   });

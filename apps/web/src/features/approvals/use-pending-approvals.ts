@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Decision, PendingApproval } from '@pra/contracts';
-import { approvalMessages, approveOrDenyBody } from '@pra/contracts/approvals';
-import { approveOrDeny, getPendingApprovals } from '../../api/approvals';
-import { ApiError, UNKNOWN_ERROR } from '../../api/client';
+import { approvalMessages, approveOrDenyBody, pendingApprovalsResponse } from '@pra/contracts/approvals';
+import * as calls from '@pra/contracts/endpoints/approvals';
+import { ApiError, callEndpoint, UNKNOWN_ERROR } from '../../api/client';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
 import { queryKeys } from '../../lib/query-keys';
@@ -11,7 +11,7 @@ import { queryKeys } from '../../lib/query-keys';
 export function usePendingApprovals() {
   return useQuery({
     queryKey: queryKeys.pendingApprovalsList,
-    queryFn: ({ signal }) => getPendingApprovals(signal),
+    queryFn: ({ signal }) => callEndpoint(calls.getPendingApprovals, { signal }, pendingApprovalsResponse),
     select: (data) => data.pendingApprovals,
     meta: { alertOnError: true },
   });
@@ -45,7 +45,7 @@ export function useDecideApproval(onDecided: () => void) {
         comment,
       });
       if (!body.success) throw new ApiError(VALIDATION_ERROR, undefined);
-      return withLoading(() => approveOrDeny(body.data));
+      return withLoading(() => callEndpoint(calls.approveOrDeny, { body: body.data }));
     },
     onSuccess: async (result, { selection }) => {
       if (!result.success) {

@@ -4,8 +4,8 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import type { AuthenticatorStatus } from '@pra/contracts';
-import { answerAuthenticatorRequest, authenticatorStatusOf } from '../../api/authenticator';
-import { ApiError, UNKNOWN_ERROR } from '../../api/client';
+import * as calls from '@pra/contracts/endpoints/authenticator';
+import { ApiError, callEndpoint, UNKNOWN_ERROR } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../lib/alerts';
 import { useIsAuthenticated } from '../../lib/use-auth-status';
@@ -71,13 +71,13 @@ function PairedAuthenticator({ deviceKey, onForget }: { deviceKey: string; onFor
   const queryKey = ['authenticator-status', deviceKey];
   const status = useQuery({
     queryKey,
-    queryFn: ({ signal }) => authenticatorStatusOf(deviceKey, signal),
+    queryFn: ({ signal }) => callEndpoint(calls.getAuthenticatorStatus, { body: { deviceKey }, signal }),
     refetchInterval: POLL_MS,
     retry: false,
   });
   const answer = useMutation({
     mutationFn: (body: { id: string; approve: boolean }) =>
-      answerAuthenticatorRequest({ deviceKey, ...body }),
+      callEndpoint(calls.answerAuthenticatorRequest, { body: { deviceKey, ...body } }),
     onSuccess: (_result, body) => showAlert(body.approve ? 'Request approved' : 'Request denied', 'success'),
     onError: (error) => showAlert(failureMessage(error, UNKNOWN_ERROR), 'danger'),
     onSettled: () => queryClient.invalidateQueries({ queryKey }),

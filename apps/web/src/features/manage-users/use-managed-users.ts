@@ -1,13 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ManagedUser } from '@pra/contracts';
 import { manageUsersMessages as m } from '@pra/contracts/manage-users';
-import {
-  enableOrDisableUser,
-  getManagedUsers,
-  resetActivationCode,
-  sendOtpEmail,
-} from '../../api/manage-users';
-import { UNKNOWN_ERROR } from '../../api/client';
+import * as calls from '@pra/contracts/endpoints/manage-users';
+import { callEndpoint, UNKNOWN_ERROR } from '../../api/client';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
 import { queryKeys } from '../../lib/query-keys';
@@ -16,7 +11,7 @@ import { queryKeys } from '../../lib/query-keys';
 export function useManagedUsers() {
   return useQuery({
     queryKey: queryKeys.managedUsers,
-    queryFn: ({ signal }) => getManagedUsers(signal),
+    queryFn: ({ signal }) => callEndpoint(calls.getManagedUsers, { signal }),
     meta: { alertOnError: true },
   });
 }
@@ -28,17 +23,21 @@ async function run(action: UserAction, user: ManagedUser): Promise<string> {
   switch (action) {
     case 'toggle': {
       const enable = !user.active;
-      const result = await enableOrDisableUser({ enable, targetUsername: user.username });
+      const result = await callEndpoint(calls.enableOrDisableUser, {
+        body: { enable, targetUsername: user.username },
+      });
       if (!result.success) throw new Error(UNKNOWN_ERROR);
       return enable ? m.enabled(user.username) : m.disabled(user.username);
     }
     case 'sendOtp': {
-      const result = await sendOtpEmail({ email: user.email, username: user.username });
+      const result = await callEndpoint(calls.sendOtpEmail, {
+        body: { email: user.email, username: user.username },
+      });
       if (!result.success) throw new Error(UNKNOWN_ERROR);
       return m.resetSent;
     }
     case 'resetActivation': {
-      const result = await resetActivationCode({ username: user.username });
+      const result = await callEndpoint(calls.resetActivationCode, { body: { username: user.username } });
       if (!result.success) throw new Error(UNKNOWN_ERROR);
       return m.activationReset;
     }

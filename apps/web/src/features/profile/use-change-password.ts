@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import { profileMessages } from '@pra/contracts/profile';
-import { changePassword, reauthenticate } from '../../api/profile';
-import { ApiError } from '../../api/client';
+import { profileMessages, reauthenticateHeaders } from '@pra/contracts/profile';
+import * as calls from '@pra/contracts/endpoints/profile';
+import { ApiError, callEndpoint } from '../../api/client';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
 
@@ -17,9 +17,14 @@ export function useChangePassword(username: string, onChanged: () => void) {
   return useMutation({
     mutationFn: ({ currentPassword, newPassword }: { currentPassword: string; newPassword: string }) =>
       withLoading(async () => {
-        const confirmed = await reauthenticate(username, currentPassword);
+        const confirmed = await callEndpoint(calls.reauthenticate, {
+          headers: {
+            [reauthenticateHeaders.username]: username,
+            [reauthenticateHeaders.password]: currentPassword,
+          },
+        });
         if (confirmed.authentication !== 'success') throw new IncorrectPassword();
-        return changePassword({ newPassword });
+        return callEndpoint(calls.changePassword, { body: { newPassword } });
       }),
     onSuccess: (result) => {
       if (!result.success) {

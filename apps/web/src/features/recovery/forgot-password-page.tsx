@@ -4,7 +4,8 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import type { IdentifyByCodeResponse, SetPasswordBody } from '@pra/contracts';
 import { recoveryMessages } from '@pra/contracts/recovery';
-import { setNewPassword } from '../../api/recovery';
+import * as calls from '@pra/contracts/endpoints/recovery';
+import { callEndpoint } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
@@ -39,7 +40,7 @@ function ForgotPasswordWizard({ link, linkProblem }: WizardProps) {
   const { account } = state;
 
   const setPasswordCall = useMutation({
-    mutationFn: (body: SetPasswordBody) => withLoading(() => setNewPassword(body)),
+    mutationFn: (body: SetPasswordBody) => withLoading(() => callEndpoint(calls.setNewPassword, { body })),
     onSuccess: (result) => {
       if (!result.success) {
         showAlert(recoveryMessages.changeUnexpected, 'danger');

@@ -8,8 +8,8 @@ import { useForm } from 'react-hook-form';
 import type { AccountSummary, UserIdSearchBody } from '@pra/contracts';
 import { routes } from '@pra/contracts/paths';
 import { recoveryMessages, userIdSearchBody } from '@pra/contracts/recovery';
-import { searchUserId } from '../../api/recovery';
-import { UNKNOWN_ERROR } from '../../api/client';
+import * as calls from '@pra/contracts/endpoints/recovery';
+import { callEndpoint, UNKNOWN_ERROR } from '../../api/client';
 import { withLoading } from '../../lib/loading';
 import { Link } from '../../lib/routing/router';
 import { AccountFields } from '../../components/account-fields/account-fields';
@@ -46,7 +46,7 @@ function SearchForm({ onFound }: { onFound: (user: AccountSummary) => void }) {
   const isTouched = isDirty || Object.keys(touchedFields).length > 0;
   const [notFound, setNotFound] = useState<string | undefined>();
   const search = useMutation({
-    mutationFn: (body: UserIdSearchBody) => withLoading(() => searchUserId(body)),
+    mutationFn: (body: UserIdSearchBody) => withLoading(() => callEndpoint(calls.searchUserId, { body })),
     onMutate: () => setNotFound(undefined),
     onSuccess: (result) => {
       if (result.isValid && result.user) onFound(result.user);

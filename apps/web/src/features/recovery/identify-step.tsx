@@ -8,7 +8,8 @@ import { useForm } from 'react-hook-form';
 import type { IdentifyBody, IdentifyResponse } from '@pra/contracts';
 import { routes } from '@pra/contracts/paths';
 import { identifyBody, recoveryMessages } from '@pra/contracts/recovery';
-import { identifyAccount } from '../../api/recovery';
+import * as calls from '@pra/contracts/endpoints/recovery';
+import { callEndpoint } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
@@ -31,7 +32,7 @@ export function IdentifyStep({ typed, onIdentified }: IdentifyStepProps) {
   const { errors, isValid } = formState;
   const [invalidReason, setInvalidReason] = useState<string | undefined>();
   const identify = useMutation({
-    mutationFn: (body: IdentifyBody) => withLoading(() => identifyAccount(body)),
+    mutationFn: (body: IdentifyBody) => withLoading(() => callEndpoint(calls.identifyAccount, { body })),
     onMutate: () => setInvalidReason(undefined),
     onSuccess: (result) => {
       if (result.isAccountValid) {

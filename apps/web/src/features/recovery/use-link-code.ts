@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { IdentifyByCodeResponse } from '@pra/contracts';
 import { recoveryMessages } from '@pra/contracts/recovery';
-import { identifyByCode } from '../../api/recovery';
+import * as calls from '@pra/contracts/endpoints/recovery';
+import { callEndpoint } from '../../api/client';
 import { showAlert } from '../../lib/alerts';
 import { queryKeys } from '../../lib/query-keys';
 import { useSearchParams } from '../../lib/routing/router';
@@ -32,7 +33,7 @@ export function useLinkCode(): LinkCode {
   const checked = useQuery({
     queryKey: queryKeys.resetLinkCode(code),
     queryFn: async ({ signal }) => {
-      const result = await identifyByCode(code, signal);
+      const result = await callEndpoint(calls.identifyByCode, { body: { code }, signal });
       const problem = refusal(result);
       showAlert(problem ?? recoveryMessages.resetCodeValidated, problem ? 'danger' : 'success');
       return result;

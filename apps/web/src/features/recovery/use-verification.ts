@@ -2,8 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OtpResult, PushResult } from '@pra/contracts';
 import { factorMessages } from '@pra/contracts/authenticator';
 import { recoveryMessages } from '@pra/contracts/recovery';
-import { pingPush, verifyOtp } from '../../api/recovery';
-import { isCancelled } from '../../api/client';
+import * as calls from '@pra/contracts/endpoints/recovery';
+import { callEndpoint, isCancelled } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../lib/alerts';
 
@@ -81,7 +81,7 @@ export function useVerification(username: string, onVerified: () => void): Verif
     failure,
     push: () =>
       void attempt('push', async (signal) => {
-        const { result } = await pingPush(username, signal);
+        const { result } = await callEndpoint(calls.pingPush, { body: { username }, signal });
         if (result === 'success') {
           showAlert(recoveryMessages.pushSucceeded, 'success');
           return undefined;
@@ -90,7 +90,7 @@ export function useVerification(username: string, onVerified: () => void): Verif
       }),
     passcode: (otp: string) =>
       void attempt('passcode', async (signal) => {
-        const { result } = await verifyOtp({ username, otp }, signal);
+        const { result } = await callEndpoint(calls.verifyOtp, { body: { username, otp }, signal });
         if (result === 'success') {
           showAlert(recoveryMessages.codeSucceeded, 'success');
           return undefined;

@@ -8,7 +8,8 @@ import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import type { AccountSummary } from '@pra/contracts';
 import { passcode as passcodeSchema, recoveryMessages } from '@pra/contracts/recovery';
-import { sendResetEmail } from '../../api/recovery';
+import * as calls from '@pra/contracts/endpoints/recovery';
+import { callEndpoint } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
@@ -27,7 +28,8 @@ interface VerifyStepProps {
 export function VerifyStep({ account, device, onVerified, onEmailSent, onBack }: VerifyStepProps) {
   const verification = useVerification(account.username, onVerified);
   const sendEmail = useMutation({
-    mutationFn: () => withLoading(() => sendResetEmail(account.username)),
+    mutationFn: () =>
+      withLoading(() => callEndpoint(calls.sendResetEmail, { body: { username: account.username } })),
     onSuccess: (result) => {
       if (!result.success) {
         showAlert(recoveryMessages.sendUnexpected, 'danger');

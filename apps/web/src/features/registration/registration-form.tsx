@@ -7,8 +7,8 @@ import Form from 'react-bootstrap/Form';
 import { useForm, useWatch } from 'react-hook-form';
 import type { RegistrationBody } from '@pra/contracts';
 import { registrationBody, registrationMessages } from '@pra/contracts/registration';
-import { getRegistrationAvailability, submitRegistration } from '../../api/registration';
-import { UNKNOWN_ERROR } from '../../api/client';
+import * as calls from '@pra/contracts/endpoints/registration';
+import { callEndpoint, UNKNOWN_ERROR } from '../../api/client';
 import { withLoading } from '../../lib/loading';
 import { queryKeys } from '../../lib/query-keys';
 import {
@@ -64,12 +64,13 @@ export function RegistrationForm({ user, isOnBehalf, onRegistered }: Registratio
   // During maintenance the form says so at once, instead of a refusal after it was filled in.
   const availability = useQuery({
     queryKey: queryKeys.registrationAvailability,
-    queryFn: ({ signal }) => getRegistrationAvailability(signal),
+    queryFn: ({ signal }) => callEndpoint(calls.getRegistrationAvailability, { signal }),
     staleTime: 60_000,
   });
   const isClosed = availability.data?.available === false;
   const submit = useMutation({
-    mutationFn: (body: RegistrationBody) => withLoading(() => submitRegistration(body)),
+    mutationFn: (body: RegistrationBody) =>
+      withLoading(() => callEndpoint(calls.submitRegistration, { body })),
     onSuccess: (result, body) => {
       if (result.success) onRegistered(body.email);
     },

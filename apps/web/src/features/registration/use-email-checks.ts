@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { emailDomain, registrationBody } from '@pra/contracts/registration';
-import { checkEmailInUse, getOrgsByDomain } from '../../api/registration';
+import * as calls from '@pra/contracts/endpoints/registration';
+import { callEndpoint } from '../../api/client';
 import { queryKeys } from '../../lib/query-keys';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 
@@ -21,14 +22,14 @@ export function useEmailChecks(email: string) {
 
   const orgs = useQuery({
     queryKey: queryKeys.orgsByDomain(domain),
-    queryFn: ({ signal }) => getOrgsByDomain(domain, signal),
+    queryFn: ({ signal }) => callEndpoint(calls.getOrgsByDomain, { query: { domain }, signal }),
     enabled: domain !== '',
     staleTime: 60_000,
     meta: { alertOnError: true },
   });
   const inUse = useQuery({
     queryKey: queryKeys.emailInUse(settled),
-    queryFn: ({ signal }) => checkEmailInUse(settled, signal),
+    queryFn: ({ signal }) => callEndpoint(calls.checkEmailInUse, { body: { email: settled }, signal }),
     enabled: isValid,
     staleTime: 0,
     gcTime: 0,

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { parseEmailFile } from '@pra/contracts/terminate-vendors';
-import { terminateVendors } from '../../api/terminate-vendors';
-import { isCancelled } from '../../api/client';
+import * as calls from '@pra/contracts/endpoints/terminate-vendors';
+import { callEndpoint, isCancelled } from '../../api/client';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
 
@@ -45,7 +45,10 @@ export function useTerminate() {
     const controller = new AbortController();
     latest.current = controller;
     try {
-      const preview = await terminateVendors({ emails: parsed.emails, dryRun: true }, controller.signal);
+      const preview = await callEndpoint(calls.terminateVendors, {
+        body: { emails: parsed.emails, dryRun: true },
+        signal: controller.signal,
+      });
       if (!controller.signal.aborted) setState((s) => (s.emails === parsed.emails ? { ...s, preview } : s));
     } catch (error) {
       if (!isCancelled(error) && !controller.signal.aborted) showAlert((error as Error).message, 'danger');
@@ -55,7 +58,9 @@ export function useTerminate() {
   async function terminate() {
     setIsRunning(true);
     try {
-      const results = await withLoading(() => terminateVendors({ emails: state.emails }));
+      const results = await withLoading(() =>
+        callEndpoint(calls.terminateVendors, { body: { emails: state.emails } }),
+      );
       setState((s) => ({ ...s, results }));
     } catch (error) {
       showAlert((error as Error).message, 'danger');

@@ -58,8 +58,11 @@ ${shipped}
 `;
 }
 
-/** A self-signed certificate for localhost, made with openssl for this run only. */
-export function makeCertificate(dir: string): void {
+/**
+ * A self-signed certificate for localhost (RSA 2048, valid `days`), made with openssl for this run
+ * only: `dir`/key.pem and `dir`/cert.pem.
+ */
+export function makeCertificate(dir: string, days = 1): void {
   execFileSync(
     'openssl',
     [
@@ -69,7 +72,7 @@ export function makeCertificate(dir: string): void {
       'rsa:2048',
       '-nodes',
       '-days',
-      '1',
+      String(days),
       '-keyout',
       join(dir, 'key.pem'),
       '-out',

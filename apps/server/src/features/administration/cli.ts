@@ -86,7 +86,7 @@ export async function runCli(argv: string[]): Promise<number> {
   let database;
   let config;
   try {
-    config = loadConfigFromEnvironment();
+    config = loadConfigFromEnvironment('admin');
     database = await openDatabase({
       url: config.DATABASE_URL,
       dataDir: config.DATABASE_URL ? undefined : resolve(config.DATA_DIR, 'db'),

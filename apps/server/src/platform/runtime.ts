@@ -80,10 +80,10 @@ export async function readConfiguredFiles(
  * The SP certificate's end, as a metric (pra_saml_sp_certificate_expiry_timestamp_seconds) and,
  * within 30 days of it, a warning at every start.
  */
-export function watchSpCertificate(certPem: string, now: Date, log: StartupLog): void {
+export function watchSpCertificate(certPem: string, source: string, now: Date, log: StartupLog): void {
   const expiresAt = certificateExpiry(certPem);
   observeSpCertificate(expiresAt);
-  const warning = expiryWarning('SAML_SP_CERT_FILE', expiresAt, now);
+  const warning = expiryWarning(source, expiresAt, now);
   if (warning) log.warn({ expiresAt: expiresAt.toISOString() }, warning);
 }
 
@@ -108,7 +108,12 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
   const generatedKeys = (name: string, commonName: string) =>
     sharedKeyPair(database.db, createEncryptor(encryptionKey), { name, commonName, dataDir });
   const spKeys = files.spKeys ?? (await generatedKeys('saml-sp', 'PRA Portal service provider'));
-  watchSpCertificate(spKeys.certPem, new Date(), log);
+  watchSpCertificate(
+    spKeys.certPem,
+    files.spKeys ? 'SAML_SP_CERT_FILE' : 'the generated SP key pair (SAML_SP_KEY_FILE unset)',
+    new Date(),
+    log,
+  );
   const idpKeys =
     config.idp === 'builtin' ? await generatedKeys('saml-idp', 'PRA Portal identity provider') : null;
   const mailer = createMailer(config.SMTP_URL, config.isStandalone);

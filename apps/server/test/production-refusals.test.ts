@@ -98,7 +98,7 @@ describe('the server refuses wrong production settings, naming the variable', ()
     }
   });
 
-  it('starts with a certificate that ends within 30 days, warning, and shows its end as a metric', async () => {
+  it('starts with a certificate that ends within 30 days, warning, and shows its end as a metric (and logs each migration)', async () => {
     const soon = join(dir, 'soon');
     mkdirSync(soon);
     makeCertificate(soon, 10);
@@ -122,6 +122,10 @@ describe('the server refuses wrong production settings, naming the variable', ()
     );
     expect(instance.output.join('')).toMatch(
       /SAML_SP_CERT_FILE: the SAML SP certificate expires on \S+ \(in 9 days\): make a new key pair/,
+    );
+    // A first start on a new database: each migration applied is logged with its time.
+    expect(instance.output.join('')).toMatch(
+      /"migration":"0001-initial","ms":\d+,"msg":"applied migration 0001-initial in \d+ ms"/,
     );
     const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     expect(metrics).toContain(

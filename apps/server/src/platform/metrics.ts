@@ -140,6 +140,17 @@ export function observeAudit(event: AuditEvent): void {
   }
 }
 
+const spCertificateExpiry = new client.Gauge({
+  name: 'pra_saml_sp_certificate_expiry_timestamp_seconds',
+  help: "When the SAML service provider's certificate expires (Unix time): alert well before it, sign-ins stop then",
+  registers: [registry],
+});
+
+/** Records the end of the SP certificate in use (set at start). */
+export function observeSpCertificate(expiresAt: Date): void {
+  spCertificateExpiry.set(Math.floor(expiresAt.getTime() / 1000));
+}
+
 new client.Gauge({
   name: 'pra_outbox_pending',
   help: 'Mails waiting to be sent',

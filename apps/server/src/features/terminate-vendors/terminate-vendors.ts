@@ -4,7 +4,10 @@ import { setAccountStatus } from '../../identity/accounts';
 import { recordAudit } from '../../identity/audit';
 import { removeRole } from '../../identity/roles';
 import { revokeAccountSessions } from '../../http/session';
-import type { Account } from '../../platform/db-schema';
+import type { Account, AccountStatus } from '../../platform/db-schema';
+import { actorOf, type Actor } from '../../policies/actor';
+import * as organization from '../../policies/organization';
+import * as vendor from '../../policies/vendor';
 import { accountsByEmails, grantsOf, lockAccount, managedOrganizations } from './queries';
 import { resultLine, type AccountOutcome } from './result-lines';
 
@@ -12,7 +15,7 @@ interface Candidate {
   id: string;
   username: string;
   type: 'vendor' | 'employee';
-  status: string;
+  status: AccountStatus;
 }
 
 /**
@@ -32,6 +35,8 @@ export async function terminateVendors(options: {
 }): Promise<string[]> {
   const { ctx, actor, dryRun } = options;
   const mine = new Map((await managedOrganizations(ctx.db, actor.id)).map((o) => [o.id, o.name]));
+  const by = actorOf(actor, mine.keys());
+  const ours = (id: string) => organization.can(by, 'terminateVendors', { id });
   const folded = options.emails.map((email) => email.toLowerCase());
   const unique = [...new Set(folded)];
   // One look-up for the whole file: most lines of a big file need no transaction at all.
@@ -53,8 +58,10 @@ export async function terminateVendors(options: {
       const held = (grantsByAccount.get(account.id) ?? []).map((g) => g.organization_id);
       outcomes.push(
         await settle(options, account, {
-          ours: held.filter((id) => mine.has(id)),
-          others: held.filter((id) => !mine.has(id)).length,
+          by,
+          held,
+          ours: held.filter(ours),
+          others: held.filter((id) => !ours(id)).length,
           names: mine,
         }),
       );
@@ -79,11 +86,13 @@ async function settle(
     log: FastifyBaseLogger;
   },
   account: Candidate,
-  roles: { ours: string[]; others: number; names: Map<string, string> },
+  roles: { by: Actor; held: string[]; ours: string[]; others: number; names: Map<string, string> },
 ): Promise<AccountOutcome> {
   const { username } = account;
   // A terminated account, like an employee or another organization's vendor, is not ours to name.
-  if (account.type !== 'vendor' || account.status === 'terminated' || roles.ours.length === 0) {
+  const terminable = (status: AccountStatus, organizationIds: string[]) =>
+    vendor.can(roles.by, 'terminate', { status, organizationIds });
+  if (account.type !== 'vendor' || !terminable(account.status, roles.held)) {
     return { kind: 'notYours' };
   }
   const organizations = (ids: string[]) => ids.map((id) => roles.names.get(id)!).sort();
@@ -101,9 +110,8 @@ async function settle(
     return await ctx.db.transaction().execute(async (tx) => {
       const locked = await lockAccount(tx, account.id);
       const held = (await grantsOf(tx, [account.id])).map((g) => g.organization_id);
-      const ours = held.filter((id) => roles.names.has(id));
-      if (!locked || locked.status === 'terminated' || ours.length === 0)
-        return { kind: 'notYours' } as const;
+      if (!locked || !terminable(locked.status, held)) return { kind: 'notYours' } as const;
+      const ours = held.filter((id) => organization.can(roles.by, 'terminateVendors', { id }));
       const target = { id: locked.id, username: locked.username };
       for (const organizationId of ours) {
         await removeRole(tx, {

@@ -36,7 +36,6 @@ export async function terminateVendors(options: {
   const { ctx, actor, dryRun } = options;
   const mine = new Map((await managedOrganizations(ctx.db, actor.id)).map((o) => [o.id, o.name]));
   const by = actorOf(actor, mine.keys());
-  const ours = (id: string) => organization.can(by, 'terminateVendors', { id });
   const folded = options.emails.map((email) => email.toLowerCase());
   const unique = [...new Set(folded)];
   // One look-up for the whole file: most lines of a big file need no transaction at all.
@@ -56,15 +55,7 @@ export async function terminateVendors(options: {
     const outcomes: AccountOutcome[] = [];
     for (const account of byEmail.get(email) ?? []) {
       const held = (grantsByAccount.get(account.id) ?? []).map((g) => g.organization_id);
-      outcomes.push(
-        await settle(options, account, {
-          by,
-          held,
-          ours: held.filter(ours),
-          others: held.filter((id) => !ours(id)).length,
-          names: mine,
-        }),
-      );
+      outcomes.push(await settle(options, account, { by, held, names: mine }));
     }
     lines.set(email, resultLine(outcomes, dryRun));
   });
@@ -86,12 +77,13 @@ async function settle(
     log: FastifyBaseLogger;
   },
   account: Candidate,
-  roles: { by: Actor; held: string[]; ours: string[]; others: number; names: Map<string, string> },
+  roles: { by: Actor; held: string[]; names: Map<string, string> },
 ): Promise<AccountOutcome> {
   const { username } = account;
   // A terminated account, like an employee or another organization's vendor, is not ours to name.
   const terminable = (status: AccountStatus, organizationIds: string[]) =>
     vendor.can(roles.by, 'terminate', { status, organizationIds });
+  const isOurs = (id: string) => organization.can(roles.by, 'terminateVendors', { id });
   if (account.type !== 'vendor' || !terminable(account.status, roles.held)) {
     return { kind: 'notYours' };
   }
@@ -100,8 +92,8 @@ async function settle(
     return {
       kind: 'rolesRemoved',
       username,
-      organizations: organizations(roles.ours),
-      terminated: roles.others === 0,
+      organizations: organizations(roles.held.filter(isOurs)),
+      terminated: roles.held.every(isOurs),
     };
   }
   const { ctx, actor, clientAddress } = options;
@@ -111,7 +103,7 @@ async function settle(
       const locked = await lockAccount(tx, account.id);
       const held = (await grantsOf(tx, [account.id])).map((g) => g.organization_id);
       if (!locked || !terminable(locked.status, held)) return { kind: 'notYours' } as const;
-      const ours = held.filter((id) => organization.can(roles.by, 'terminateVendors', { id }));
+      const ours = held.filter(isOurs);
       const target = { id: locked.id, username: locked.username };
       for (const organizationId of ours) {
         await removeRole(tx, {

@@ -1,6 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import { preparedStatement, type Db } from '../platform/db';
 import type { Account } from '../platform/db-schema';
+import { organizationsActedForSql } from '../policies/organization';
 import type { Session } from './session';
 
 /**
@@ -18,21 +19,8 @@ const from = `from sessions s
   left join accounts a on a.id = s.account_id and a.status = 'active'
   where s.id_hash = any($1::text[]) and s.revoked_at is null and s.expires_at > now()`;
 
-/**
- * The organizations a person acts for: a vendor's held roles, a BRM's managed organizations,
- * every active organization for an admin. Names, sorted.
- */
-const organizations = `case
-    when a.id is null then null
-    when a.type = 'employee' and a.is_admin then
-      array(select o.name from organizations o where o.is_active order by o.name)
-    when a.type = 'employee' then
-      array(select o.name from brm_assignments b join organizations o on o.id = b.organization_id
-            where b.account_id = a.id order by o.name)
-    else
-      array(select o.name from role_grants g join organizations o on o.id = g.organization_id
-            where g.account_id = a.id order by o.name)
-  end as s_organizations`;
+// The organizations a person acts for, as the organization policy writes it for this statement.
+const organizations = `${organizationsActedForSql} as s_organizations`;
 
 /**
  * Every column of the account, named (the statements are prepared: a prepared `a.*` would fail

@@ -1,4 +1,4 @@
-import { manageUsersMessages } from '@pra/contracts';
+import { manageUsersMessages, type ManagedUser } from '@pra/contracts';
 import { RESET_LINKS_PER_HOUR } from '../../identity/reset-link';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/support/databases';
@@ -72,6 +72,8 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
       email: 'vpending@example.test',
       active: false,
       status: 'pendingActivation',
+      canManage: true,
+      canResetActivationCode: false,
     });
   });
 
@@ -84,6 +86,8 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
       'vnone',
       'vpending',
     ]);
+    // The admin's rights on each: it manages them all and may reset their activation codes.
+    expect(res.json().every((u: ManagedUser) => u.canManage && u.canResetActivationCode)).toBe(true);
   });
 
   const calls: [string, string, unknown][] = [

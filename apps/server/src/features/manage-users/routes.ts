@@ -9,8 +9,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
+import { listManagedUsers } from './list-users';
 import { resetActivationCode, sendOtpEmail, setUserEnabled } from './manage-user';
-import { listManagedVendors } from './queries';
 
 export const manageUsersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   const guards = createGuards(ctx);
@@ -24,15 +24,7 @@ export const manageUsersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, 
       schema: { response: { 200: managedUsersResponse } },
       ...reading,
     },
-    async (request) =>
-      (await listManagedVendors(ctx.db, request.account!)).map((row) => ({
-        username: row.username,
-        givenName: row.given_name,
-        familyName: row.family_name,
-        email: row.email,
-        active: row.status === 'active',
-        status: row.status as 'pendingActivation' | 'active' | 'disabled',
-      })),
+    async (request) => listManagedUsers(ctx.db, request.account!),
   );
 
   app.post(

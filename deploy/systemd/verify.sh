@@ -2,7 +2,7 @@
 # Checks deploy/systemd/pra-portal.service with systemd-analyze, installed as docs/OPERATIONS.md
 # says, into a scratch root: the release unpacked into /opt/pra-portal/pra-portal-<version> with
 # /opt/pra-portal/current linking to it, the Node.js LTS binary
-# (deploy/node-lts.sh: the npm registry's official build) at /usr/local/bin/node, the unit in
+# (deploy/common.sh: the npm registry's official build) at /usr/local/bin/node, the unit in
 # /etc/systemd/system, and this machine's systemd units beside it (targets the unit names).
 # `verify` must print nothing (a warning such as an unknown key fails too); `security` must
 # rate the unit's exposure at most 2.0 (of 10).
@@ -13,8 +13,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 unit="$here/pra-portal.service"
-# shellcheck source=deploy/node-lts.sh
-. "$repo/deploy/node-lts.sh"
+# shellcheck source=deploy/common.sh
+. "$repo/deploy/common.sh"
 release="${1:?usage: $0 <release .tar.gz or folder>}"
 
 if ! command -v systemd-analyze >/dev/null; then

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# Sourced by deploy/container/build-and-check.sh and deploy/systemd/verify.sh: the Node.js
-# release the image and the service run on, and its official binary from the npm registry.
+# Sourced by the checks under deploy/: the Node.js release the image and the service run on, its
+# official binary from the npm registry, and the Debian mirror for debootstrap.
 #
 # The supported LTS lines are package.json's engines (one range per line); the runtime is the
 # newest release of the newest line, or PRA_NODE_VERSION when given (CI passes the release its
@@ -27,4 +27,12 @@ pra_install_node() {
   install -D -m 0755 "$tmp/package/bin/node" "$dest/usr/local/bin/node"
   install -D -m 0644 "$tmp/package/LICENSE" "$dest/usr/local/share/doc/node/LICENSE"
   rm -rf "$tmp"
+}
+
+# The Debian mirror this machine's apt uses (deb822 or one-line sources), for debootstrap.
+pra_debian_mirror() {
+  local uri
+  uri="$(grep -hsE '^(URIs:|deb )' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list \
+    /etc/apt/sources.list 2>/dev/null | grep -oE 'https?://[^ ]+/debian/?( |$)' | head -n 1 | tr -d ' ' || true)"
+  printf '%s' "${uri:-http://deb.debian.org/debian}"
 }

@@ -36,3 +36,8 @@ pra_debian_mirror() {
     /etc/apt/sources.list 2>/dev/null | grep -oE 'https?://[^ ]+/debian/?( |$)' | head -n 1 | tr -d ' ' || true)"
   printf '%s' "${uri:-http://deb.debian.org/debian}"
 }
+
+# A TCP port free on 127.0.0.1 just now.
+pra_free_port() {
+  node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'
+}

@@ -143,16 +143,12 @@ wait_for() {
   done
 }
 
-free_port() {
-  node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'
-}
-
 # One start from the exported root: probes, web app, the image's HEALTHCHECK, clean SIGTERM.
 check_start() {
   local name="$1" data="$2"
   shift 2
   local port pid log="$work/$name.log" t0=$SECONDS
-  port="$(free_port)"
+  port="$(pra_free_port)"
   start_from_export "$root" "$data" "$secrets" "$log" "${image_env[@]}" PORT="$port" METRICS_PORT=off "$@" "${image_cmd[@]}"
   pid=$started_pid
   local base="http://127.0.0.1:$port"

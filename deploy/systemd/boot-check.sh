@@ -72,7 +72,7 @@ echo pra-portal-boot-check >"$root/etc/hostname"
 
 db="pra_boot_$$_$(date +%s)"
 psql "$pg_url" -qc "create database $db" >/dev/null
-port="$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')"
+port="$(pra_free_port)"
 # .env.example with the required settings filled in (and the port), nothing else changed.
 declare -A settings=(
   [PORT]="$port"

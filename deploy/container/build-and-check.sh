@@ -279,7 +279,7 @@ main() {
   [ -n "$(ls -A "$volume")" ] || fail "standalone wrote nothing into the data volume"
   say "standalone: the data volume holds $(du -sh "$volume" | cut -f1)"
 
-  rm -rf "$root" "$ctx"
+  rm -rf "$root" "$ctx" "$secrets" "$work"/volume-*
   say "all checks passed in $(elapsed $t0)"
 }
 

@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { configurationTable, demoDataNotice, exposureWarning, loadConfig } from './config';
+import {
+  configurationTable,
+  demoDataNotice,
+  envExample,
+  envFileValue,
+  exposureWarning,
+  loadConfig,
+  productionRequired,
+} from './config';
 
 /** Every setting production mode requires. */
 const productionSettings = {
@@ -232,6 +241,42 @@ describe('config', () => {
       2000,
     );
     expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '-1' })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
+  });
+
+  it('keeps .env.example in step with the schema (npm run docs:env)', () => {
+    const file = readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8');
+    expect(file).toBe(envExample());
+  });
+
+  it(".env.example's lines, once uncommented, read back as the defaults; as shipped it refuses to start", () => {
+    const example = envExample();
+    const asShipped = parseEnv(example);
+    expect(asShipped.PRA_MODE).toBe('production');
+    expect(() => loadConfig(asShipped)).toThrow(
+      new RegExp(productionRequired.map((name) => `${name}: required in production mode`).join('[\\s\\S]*')),
+    );
+    // Every commented default, uncommented, is the value the schema would take without it.
+    const uncommented = parseEnv(example.replace(/^# ([A-Z_]+=)/gm, '$1'));
+    const defaults = loadConfig({});
+    expect(uncommented.MAIL_FROM).toBe('PRA Portal <pra-portal@localhost>');
+    expect(uncommented.HOSPITAL_NAME).toBe(defaults.HOSPITAL_NAME);
+    expect(uncommented.PASSWORD_BLOCKED_WORDS).toBe(defaults.PASSWORD_BLOCKED_WORDS.join(','));
+    const filled = {
+      ...uncommented,
+      PRA_MODE: 'standalone',
+      ...Object.fromEntries(productionRequired.map((name) => [name, undefined])),
+    };
+    const fromFile = loadConfig(filled);
+    expect(fromFile).toEqual(loadConfig({ PRA_MODE: 'standalone' }));
+  });
+
+  it('quotes an environment-file value only when it needs it, and refuses one it cannot write', () => {
+    expect(envFileValue('postgres://u@db:5432/pra')).toBe('postgres://u@db:5432/pra');
+    expect(envFileValue('General Hospital')).toBe('"General Hospital"');
+    expect(envFileValue('a "b" c')).toBe(`'a "b" c'`);
+    expect(parseEnv(`X=${envFileValue('PRA <x@y> #1')}\n`).X).toBe('PRA <x@y> #1');
+    expect(() => envFileValue('cost $5')).toThrow(/cannot write/);
+    expect(() => envFileValue(`it's "x"`)).toThrow(/cannot write/);
   });
 
   it('keeps the README configuration table in step with the schema', () => {

@@ -294,7 +294,7 @@ export function shutdownDrainMs(
 export const DEFAULT_METRICS_PORT = 9464;
 
 /** Production runs on the hospital's own database, relay, keys and secrets. */
-const productionRequired = [
+export const productionRequired = [
   'DATABASE_URL',
   'SMTP_URL',
   'SESSION_SECRET',
@@ -448,13 +448,65 @@ export function loadConfigFromEnvironment(use: ConfigUse = 'server'): Config {
   return loadConfig(process.env, use);
 }
 
+/** Each setting's name, default as an environment variable would spell it (lists comma-joined), and meaning. */
+function describedSettings(): { name: string; defaultValue: string | undefined; meaning: string }[] {
+  return Object.entries(settingsSchema.shape).map(([name, schema]) => {
+    const value = ((schema as z.ZodType).def as { defaultValue?: string | number | boolean | string[] })
+      .defaultValue;
+    return {
+      name,
+      defaultValue: value === undefined ? undefined : Array.isArray(value) ? value.join(',') : String(value),
+      meaning: (schema as z.ZodType).description ?? '',
+    };
+  });
+}
+
 /** The README's configuration table, generated from the schema. */
 export function configurationTable(): string {
-  const rows = Object.entries(settingsSchema.shape).map(([name, schema]) => {
-    const def = (schema as z.ZodType).def as { defaultValue?: string | number | boolean | string[] };
-    const value = def.defaultValue;
-    const shown = value === undefined ? '' : `\`${Array.isArray(value) ? value.join(',') : String(value)}\``;
-    return `| \`${name}\` | ${shown} | ${(schema as z.ZodType).description ?? ''} |`;
-  });
+  const rows = describedSettings().map(
+    ({ name, defaultValue, meaning }) =>
+      `| \`${name}\` | ${defaultValue === undefined ? '' : `\`${defaultValue}\``} | ${meaning} |`,
+  );
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
+/**
+ * A value as an environment file spells it: bare when it is plain, else in double quotes (single
+ * quotes when it holds a double quote), as systemd's EnvironmentFile and `node --env-file` read it.
+ */
+export function envFileValue(value: string): string {
+  if (/^[\w./:,@%+=-]*$/.test(value)) return value;
+  if (/[\\$`\n]/.test(value) || (value.includes('"') && value.includes("'"))) {
+    throw new Error(`cannot write ${JSON.stringify(value)} into an environment file unambiguously`);
+  }
+  return value.includes('"') ? `'${value}'` : `"${value}"`;
+}
+
+/**
+ * .env.example, generated from the schema (`npm run docs:env`; a test keeps it in step): a
+ * production instance's environment file. The settings production requires are uncommented and
+ * empty (an instance refuses to start until they are set); every other setting is a commented line
+ * with its default.
+ */
+export function envExample(): string {
+  const required = new Set<string>([...productionRequired, 'IDP_METADATA']);
+  const lines = [
+    '# PRA Portal: the environment of a production instance (systemd EnvironmentFile=, node --env-file=).',
+    '# Generated from the settings schema (apps/server/src/config.ts) by `npm run docs:env`: do not edit here.',
+    '# Fill in the uncommented settings: production refuses to start while one is empty.',
+    '# A commented line shows a default: uncomment it to change the setting. An empty value means unset.',
+  ];
+  for (const { name, defaultValue, meaning } of describedSettings()) {
+    lines.push('', `# ${meaning}`);
+    if (name === 'PRA_MODE') lines.push('PRA_MODE=production');
+    else if (required.has(name)) {
+      lines.push(
+        name === 'IDP_METADATA'
+          ? '# Required when IDP is external (the default in production).'
+          : '# Required in production.',
+        `${name}=`,
+      );
+    } else lines.push(`# ${name}=${defaultValue === undefined ? '' : envFileValue(defaultValue)}`);
+  }
+  return `${lines.join('\n')}\n`;
 }

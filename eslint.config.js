@@ -8,6 +8,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import layers from './tools/eslint-plugin-layers/index.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/.tsbuild/**', '**/node_modules/**', 'data/**', '**/test-results/**'] },
@@ -65,6 +66,12 @@ export default tseslint.config(
       'scripts/**',
     ],
     rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    // The floors and features of docs/ARCHITECTURE.md, and no import cycles (tools/eslint-plugin-layers).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { layers },
+    rules: { 'layers/floors': 'error', 'layers/no-cycle': 'error' },
   },
   {
     // Plain JavaScript (build scripts, this file) belongs to no TypeScript project: syntax rules only.

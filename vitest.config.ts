@@ -17,6 +17,7 @@ export default defineConfig({
       {
         test: { name: 'contracts', root: 'packages/contracts', include: ['src/**/*.test.ts'] },
       },
+      { test: { name: 'tools', root: 'tools', include: ['**/*.test.mjs'] } },
       './apps/web/vite.config.ts',
     ],
   },

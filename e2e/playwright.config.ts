@@ -1,12 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './support/chromium';
 
 /**
  * Browser journeys against the real, built server in standalone mode (embedded database,
- * built-in IdP, dev mailbox), in Debian's Chromium. Each run gets fresh data directories.
+ * built-in IdP, dev mailbox), in Debian's Chromium: this clone's build, or the production
+ * artifact named by PRA_E2E_ARTIFACT. Each run gets fresh data directories.
  */
 process.env.PRA_E2E_DIR ??= mkdtempSync(join(tmpdir(), 'pra-e2e-'));
 const dataRoot = process.env.PRA_E2E_DIR;
@@ -16,10 +17,17 @@ export const PORT = Number(process.env.PRA_E2E_PORT ?? 8181);
 /** A second portal whose sessions last one minute, for the session-timer journey. */
 export const SHORT_SESSION_PORT = PORT + 1;
 
+/**
+ * PRA_E2E_ARTIFACT: an unpacked production artifact (`npm run package`, docs/OPERATIONS.md
+ * "Install") to run the journeys against, started with `node server.mjs` in its folder, instead of
+ * this clone's build (CI does this once: scripts/check-artifact.mjs unpacks it).
+ */
+const artifact = process.env.PRA_E2E_ARTIFACT ? resolve(process.env.PRA_E2E_ARTIFACT) : null;
+
 function server(port: number, name: string, extra: Record<string, string> = {}) {
   return {
-    command: 'node apps/server/dist/server.js',
-    cwd: '..',
+    command: artifact ? 'node server.mjs' : 'node apps/server/dist/server.js',
+    cwd: artifact ?? '..',
     url: `http://localhost:${port}/api/service_check`,
     timeout: 120_000,
     reuseExistingServer: false,

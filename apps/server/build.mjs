@@ -5,37 +5,48 @@
 // (WebAssembly, native addons, schemas, stylesheets, their package.json) stay imports.
 // Typechecking is a separate step (npm run typecheck).
 import { rmSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
-const external = [
+/** Packages the bundle loads from node_modules at run time: `npm run package` ships them. */
+export const runtimePackages = [
   '@electric-sql/pglite',
   '@node-rs/argon2',
   'libxml2-wasm',
   '@authenio/samlify-xmllint-wasm',
   'bootstrap',
   '@fastify/swagger',
+];
+
+const external = [
+  ...runtimePackages,
   // pg's optional native binding, loaded only when asked for (never here).
   'pg-native',
 ];
 
-// Chunk names change with their content: start from an empty folder, not last build's files.
-rmSync(new URL('./dist/', import.meta.url), { recursive: true, force: true });
+// `node build.mjs` builds; `npm run package` imports this module for runtimePackages only.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildServer();
 
-await build({
-  entryPoints: ['src/server.ts', 'src/portal.ts', 'src/seed-demo.ts', 'src/admin.ts'],
-  outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  // Beside the entry points: code that finds files relative to its own module (the web build,
-  // the IdP's schemas) sees the same folders from every file.
-  chunkNames: '[name]-[hash]',
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  sourcemap: true,
-  external,
-  logLevel: 'warning',
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-  },
-});
+async function buildServer() {
+  // Chunk names change with their content: start from an empty folder, not last build's files.
+  rmSync(new URL('./dist/', import.meta.url), { recursive: true, force: true });
+
+  await build({
+    entryPoints: ['src/server.ts', 'src/portal.ts', 'src/seed-demo.ts', 'src/admin.ts'],
+    outdir: 'dist',
+    bundle: true,
+    splitting: true,
+    // Beside the entry points: code that finds files relative to its own module (the web build,
+    // the IdP's schemas) sees the same folders from every file.
+    chunkNames: '[name]-[hash]',
+    platform: 'node',
+    target: 'node22',
+    format: 'esm',
+    sourcemap: true,
+    external,
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+  });
+}

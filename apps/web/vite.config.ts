@@ -13,7 +13,7 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // dist/.vite/manifest.json: which chunks and stylesheets a drawn page needs (scripts/prerender.mjs).
+    // dist/.vite/manifest.json: which chunks and stylesheets a drawn page needs (src/prerender/draw-pages.mjs).
     manifest: true,
     rolldownOptions: {
       // Everything the entry imports statically goes into the entry's own chunk. Split by which

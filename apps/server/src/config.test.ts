@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { configurationTable, demoDataNotice, exposureWarning, loadConfig } from './config';
+import {
+  configurationTable,
+  demoDataNotice,
+  envExample,
+  envFileValue,
+  exposureWarning,
+  loadConfig,
+  productionRequired,
+} from './config';
 
 /** Every setting production mode requires. */
 const productionSettings = {
@@ -85,6 +94,118 @@ describe('config', () => {
     );
   });
 
+  /** The message loadConfig refuses `env` with ('' when it does not). */
+  const refusal = (env: Record<string, string>, use?: 'server' | 'admin') => {
+    try {
+      loadConfig(env, use);
+      return '';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  it('refuses PUBLIC_URL with a path, query or credentials, naming it', () => {
+    for (const PUBLIC_URL of [
+      'https://pra.hospital.example/portal',
+      'https://pra.hospital.example/?x=1',
+      'https://user:pw@pra.hospital.example',
+    ]) {
+      expect(refusal({ ...productionSettings, PUBLIC_URL })).toMatch(
+        /PUBLIC_URL: must be an origin only \(scheme, host and port, e\.g\. https:\/\/pra\.hospital\.example\)/,
+      );
+    }
+    expect(refusal({ PUBLIC_URL: 'http://localhost:8080/portal' })).toMatch(
+      /PUBLIC_URL: must be an origin only/,
+    );
+    expect(refusal({ PUBLIC_URL: 'ftp://pra.hospital.example' })).toMatch(
+      /PUBLIC_URL: must be an http:\/\/ or https:\/\/ URL, not ftp:/,
+    );
+    expect(refusal({ ...productionSettings, PUBLIC_URL: 'https://pra.hospital.example/' })).toBe('');
+  });
+
+  it('refuses PUBLIC_URL on plain http in production, except on this machine', () => {
+    expect(refusal({ ...productionSettings, PUBLIC_URL: 'http://pra.hospital.example' })).toMatch(
+      /PUBLIC_URL: must be https:\/\/ in production/,
+    );
+    expect(refusal({ ...productionSettings, PUBLIC_URL: 'http://10.0.0.5:8080' })).toMatch(
+      /PUBLIC_URL: must be https/,
+    );
+    expect(refusal({ ...productionSettings, PUBLIC_URL: 'http://localhost:8080' })).toBe('');
+    expect(refusal({ PUBLIC_URL: 'http://pra.hospital.example' })).toBe('');
+  });
+
+  it('refuses http:// IdP metadata in production, naming IDP_METADATA', () => {
+    expect(refusal({ ...productionSettings, IDP_METADATA: 'http://idp.hospital.example/metadata' })).toMatch(
+      /IDP_METADATA: must be an https:\/\/ URL or a file in production/,
+    );
+    expect(refusal({ ...productionSettings, IDP_METADATA: 'HTTP://idp.hospital.example/metadata' })).toMatch(
+      /IDP_METADATA: must be an https/,
+    );
+    expect(refusal({ ...productionSettings, IDP_METADATA: 'https://idp.hospital.example/metadata' })).toBe(
+      '',
+    );
+    expect(refusal({ IDP: 'external', IDP_METADATA: 'http://localhost:9000/metadata' })).toBe('');
+  });
+
+  it('refuses DATA_ENCRYPTION_KEY equal to SESSION_SECRET', () => {
+    const same = 'z'.repeat(40);
+    expect(refusal({ ...productionSettings, SESSION_SECRET: same, DATA_ENCRYPTION_KEY: same })).toMatch(
+      /DATA_ENCRYPTION_KEY: must differ from SESSION_SECRET/,
+    );
+    expect(refusal({ SESSION_SECRET: same, DATA_ENCRYPTION_KEY: same })).toMatch(
+      /DATA_ENCRYPTION_KEY: must differ/,
+    );
+  });
+
+  it('refuses other wrong settings, each naming its variable', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ PORT: '0' }, /PORT: must be 1-65535 in production/],
+      [{ PORT: '65536' }, /PORT: /],
+      [{ PORT: '-1' }, /PORT: /],
+      [{ PORT: '8080', METRICS_PORT: '8080' }, /METRICS_PORT: must differ from PORT \(8080\)/],
+      [{ METRICS_PORT: '65536' }, /METRICS_PORT: must be a port number or off/],
+      [{ SMTP_URL: 'smtp://' }, /SMTP_URL: must name the relay/],
+      [{ SMTP_URL: 'relay.hospital.example:25' }, /SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/],
+      [{ DATABASE_URL: 'db.hospital.example/pra' }, /DATABASE_URL: must be a postgres:\/\/ URL/],
+      [{ PUBLIC_URL: 'pra.hospital.example' }, /PUBLIC_URL: /],
+      [{ SESSION_SECRET: 'short' }, /SESSION_SECRET: /],
+      [{ DATA_ENCRYPTION_KEY: 'short' }, /DATA_ENCRYPTION_KEY: /],
+      [{ MAIL_FROM: 'PRA Portal' }, /MAIL_FROM: must be an address/],
+      [{ MAIL_FROM: 'a@b c@d' }, /MAIL_FROM: must be an address/],
+      [
+        { CREDENTIAL_VAULT_URL: 'javascript:alert(1)' },
+        /CREDENTIAL_VAULT_URL: must be an http:\/\/ or https:\/\/ URL/,
+      ],
+      [{ SUPPORT_EMAIL: 'support' }, /SUPPORT_EMAIL: /],
+      [{ IDP: 'saml' }, /IDP: /],
+      [{ PRA_MODE: 'prod' }, /PRA_MODE: /],
+      [{ TRUST_PROXY: 'all' }, /TRUST_PROXY: /],
+      [{ DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE: /],
+      [{ SHUTDOWN_GRACE_SECONDS: '1.5' }, /SHUTDOWN_GRACE_SECONDS: /],
+    ];
+    for (const [env, message] of cases) {
+      expect(refusal({ ...productionSettings, ...env }), JSON.stringify(env)).toMatch(message);
+    }
+    expect(refusal({ ...productionSettings, MAIL_FROM: 'Hospital IT <it@hospital.example>' })).toBe('');
+    expect(refusal({ ...productionSettings, MAIL_FROM: 'it@hospital.example' })).toBe('');
+  });
+
+  it("asks the operators' CLI in production for DATABASE_URL only, the server for all it uses", () => {
+    expect(refusal({ PRA_MODE: 'production' }, 'admin')).toBe(
+      'Invalid configuration:\n  DATABASE_URL: required in production mode',
+    );
+    const cli = loadConfig({ PRA_MODE: 'production', DATABASE_URL: 'postgres://db/pra' }, 'admin');
+    expect(cli.DATABASE_URL).toBe('postgres://db/pra');
+    expect(cli.idp).toBe('external');
+    // A wrong value is still named, whoever reads it.
+    expect(refusal({ PRA_MODE: 'production', DATABASE_URL: 'mysql://db' }, 'admin')).toMatch(
+      /DATABASE_URL: must be/,
+    );
+    expect(refusal({ PRA_MODE: 'production', DATABASE_URL: 'postgres://db/pra' })).toMatch(
+      /SMTP_URL: required[\s\S]*SAML_SP_KEY_FILE: required[\s\S]*IDP_METADATA: required/,
+    );
+  });
+
   it('creates no demo data in standalone on DATABASE_URL unless DEMO_DATA=true, and says so', () => {
     const postgres = { DATABASE_URL: 'postgres://db.example/portal' };
     expect(loadConfig({}).demoData).toBe(true);
@@ -120,6 +241,42 @@ describe('config', () => {
       2000,
     );
     expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '-1' })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
+  });
+
+  it('keeps .env.example in step with the schema (npm run docs:env)', () => {
+    const file = readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8');
+    expect(file).toBe(envExample());
+  });
+
+  it(".env.example's lines, once uncommented, read back as the defaults; as shipped it refuses to start", () => {
+    const example = envExample();
+    const asShipped = parseEnv(example);
+    expect(asShipped.PRA_MODE).toBe('production');
+    expect(() => loadConfig(asShipped)).toThrow(
+      new RegExp(productionRequired.map((name) => `${name}: required in production mode`).join('[\\s\\S]*')),
+    );
+    // Every commented default, uncommented, is the value the schema would take without it.
+    const uncommented = parseEnv(example.replace(/^# ([A-Z_]+=)/gm, '$1'));
+    const defaults = loadConfig({});
+    expect(uncommented.MAIL_FROM).toBe('PRA Portal <pra-portal@localhost>');
+    expect(uncommented.HOSPITAL_NAME).toBe(defaults.HOSPITAL_NAME);
+    expect(uncommented.PASSWORD_BLOCKED_WORDS).toBe(defaults.PASSWORD_BLOCKED_WORDS.join(','));
+    const filled = {
+      ...uncommented,
+      PRA_MODE: 'standalone',
+      ...Object.fromEntries(productionRequired.map((name) => [name, undefined])),
+    };
+    const fromFile = loadConfig(filled);
+    expect(fromFile).toEqual(loadConfig({ PRA_MODE: 'standalone' }));
+  });
+
+  it('quotes an environment-file value only when it needs it, and refuses one it cannot write', () => {
+    expect(envFileValue('postgres://u@db:5432/pra')).toBe('postgres://u@db:5432/pra');
+    expect(envFileValue('General Hospital')).toBe('"General Hospital"');
+    expect(envFileValue('a "b" c')).toBe(`'a "b" c'`);
+    expect(parseEnv(`X=${envFileValue('PRA <x@y> #1')}\n`).X).toBe('PRA <x@y> #1');
+    expect(() => envFileValue('cost $5')).toThrow(/cannot write/);
+    expect(() => envFileValue(`it's "x"`)).toThrow(/cannot write/);
   });
 
   it('keeps the README configuration table in step with the schema', () => {

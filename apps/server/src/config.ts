@@ -6,6 +6,15 @@ import { isLoopback } from './platform/loopback';
  * description is its documentation: the README's configuration table is generated from it
  * (`npm run docs:config`) and a test keeps the two in step.
  */
+/** A URL's parts, or null when it does not parse. */
+function parseUrl(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -84,16 +93,20 @@ const settingsSchema = z.object({
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .refine((v) => Boolean(parseUrl(v)?.hostname), 'must name the relay: smtp://host:port')
     .optional()
     .describe('SMTP relay for outgoing mail; standalone mode also keeps every mail in the dev mailbox'),
   MAIL_FROM: z
     .string()
-    .min(3)
+    .regex(
+      /^([^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/,
+      'must be an address (a@b) or a name and address (Name <a@b>)',
+    )
     .default('PRA Portal <pra-portal@localhost>')
     .describe('Sender of the portal mails'),
   HOSPITAL_NAME: z.string().min(1).max(120).default('General Hospital').describe('Shown in pages and mails'),
   CREDENTIAL_VAULT_URL: z
-    .url()
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .default('https://vault.example.org/')
     .describe("The credential-vault tool linked from vendors' welcome page"),
   SUPPORT_EMAIL: z.email().default('pra-support@hospital.example').describe('Contact address for vendors'),
@@ -281,7 +294,7 @@ export function shutdownDrainMs(
 export const DEFAULT_METRICS_PORT = 9464;
 
 /** Production runs on the hospital's own database, relay, keys and secrets. */
-const productionRequired = [
+export const productionRequired = [
   'DATABASE_URL',
   'SMTP_URL',
   'SESSION_SECRET',
@@ -291,8 +304,75 @@ const productionRequired = [
   'DATA_ENCRYPTION_KEY',
 ] as const;
 
+/**
+ * Who reads the settings: the server needs them all; the operators' CLI (`admin`) works on the
+ * database alone, so production asks it for DATABASE_URL only (not the relay, keys or IdP).
+ */
+export type ConfigUse = 'server' | 'admin';
+
+const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * What is wrong with settings that each look right alone: one line per problem, each naming its
+ * variable. Production (for the server) refuses what would expose people on a network: plain
+ * http, http-fetched IdP metadata, one key for two purposes.
+ */
+function settingProblems(settings: Settings, isStandalone: boolean, use: ConfigUse, idp: string): string[] {
+  const problems: string[] = [];
+  const problem = (name: string, text: string) => problems.push(`  ${name}: ${text}`);
+  const production = !isStandalone;
+  if (production) {
+    const required = use === 'server' ? productionRequired : (['DATABASE_URL'] as const);
+    for (const key of required) if (!settings[key]) problem(key, 'required in production mode');
+  }
+  if (use === 'admin') return problems;
+  if (idp === 'external' && !settings.IDP_METADATA) problem('IDP_METADATA', 'required when IDP is external');
+  const publicUrl = settings.PUBLIC_URL ? parseUrl(settings.PUBLIC_URL) : null;
+  if (publicUrl) {
+    if (!['http:', 'https:'].includes(publicUrl.protocol)) {
+      problem('PUBLIC_URL', `must be an http:// or https:// URL, not ${publicUrl.protocol}`);
+    } else if (
+      (publicUrl.pathname !== '/' && publicUrl.pathname !== '') ||
+      publicUrl.search ||
+      publicUrl.hash ||
+      publicUrl.username ||
+      publicUrl.password
+    ) {
+      problem(
+        'PUBLIC_URL',
+        `must be an origin only (scheme, host and port, e.g. ${publicUrl.origin}): the portal is served at the root, not at ${publicUrl.pathname}${publicUrl.search}`,
+      );
+    } else if (production && publicUrl.protocol === 'http:' && !loopbackHosts.includes(publicUrl.hostname)) {
+      problem(
+        'PUBLIC_URL',
+        'must be https:// in production: on plain http sessions and SAML responses cross the network readable (http:// is allowed on localhost only)',
+      );
+    }
+  }
+  if (production && settings.IDP_METADATA && /^http:\/\//i.test(settings.IDP_METADATA)) {
+    problem(
+      'IDP_METADATA',
+      'must be an https:// URL or a file in production: metadata fetched over plain http can be altered on the way, and it names the certificates the portal trusts',
+    );
+  }
+  if (settings.DATA_ENCRYPTION_KEY && settings.DATA_ENCRYPTION_KEY === settings.SESSION_SECRET) {
+    problem('DATA_ENCRYPTION_KEY', 'must differ from SESSION_SECRET: one leaked value would give away both');
+  }
+  if (production && settings.PORT === 0)
+    problem('PORT', 'must be 1-65535 in production (0 picks a random port)');
+  if (settings.METRICS_PORT !== undefined && settings.METRICS_PORT !== 'off') {
+    if (Number(settings.METRICS_PORT) === settings.PORT && settings.PORT !== 0) {
+      problem(
+        'METRICS_PORT',
+        `must differ from PORT (${settings.PORT}): the metrics are never on the public port`,
+      );
+    }
+  }
+  return problems;
+}
+
 /** Validates the environment; the error names each bad variable. */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+export function loadConfig(env: Record<string, string | undefined>, use: ConfigUse = 'server'): Config {
   const known = Object.fromEntries(
     Object.keys(settingsSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
   );
@@ -305,15 +385,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const isStandalone = settings.PRA_MODE === 'standalone';
   const publicUrl = (settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`).replace(/\/$/, '');
   const idp = settings.IDP ?? (isStandalone ? 'builtin' : 'external');
-  // Every missing setting is named at once, not one per restart.
-  const problems = [
-    ...(isStandalone ? [] : productionRequired.filter((key) => !settings[key])).map(
-      (key) => `  ${key}: required in production mode`,
-    ),
-    ...(idp === 'external' && !settings.IDP_METADATA
-      ? ['  IDP_METADATA: required when IDP is external']
-      : []),
-  ];
+  // Every problem is named at once, not one per restart.
+  const problems = settingProblems(settings, isStandalone, use, idp);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   const url = new URL(publicUrl);
   const { METRICS_PORT, ...rest } = settings;
@@ -371,17 +444,69 @@ export function demoDataNotice(
 }
 
 /** The one place that reads the process environment. */
-export function loadConfigFromEnvironment(): Config {
-  return loadConfig(process.env);
+export function loadConfigFromEnvironment(use: ConfigUse = 'server'): Config {
+  return loadConfig(process.env, use);
+}
+
+/** Each setting's name, default as an environment variable would spell it (lists comma-joined), and meaning. */
+function describedSettings(): { name: string; defaultValue: string | undefined; meaning: string }[] {
+  return Object.entries(settingsSchema.shape).map(([name, schema]) => {
+    const value = ((schema as z.ZodType).def as { defaultValue?: string | number | boolean | string[] })
+      .defaultValue;
+    return {
+      name,
+      defaultValue: value === undefined ? undefined : Array.isArray(value) ? value.join(',') : String(value),
+      meaning: (schema as z.ZodType).description ?? '',
+    };
+  });
 }
 
 /** The README's configuration table, generated from the schema. */
 export function configurationTable(): string {
-  const rows = Object.entries(settingsSchema.shape).map(([name, schema]) => {
-    const def = (schema as z.ZodType).def as { defaultValue?: string | number | boolean | string[] };
-    const value = def.defaultValue;
-    const shown = value === undefined ? '' : `\`${Array.isArray(value) ? value.join(',') : String(value)}\``;
-    return `| \`${name}\` | ${shown} | ${(schema as z.ZodType).description ?? ''} |`;
-  });
+  const rows = describedSettings().map(
+    ({ name, defaultValue, meaning }) =>
+      `| \`${name}\` | ${defaultValue === undefined ? '' : `\`${defaultValue}\``} | ${meaning} |`,
+  );
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
+/**
+ * A value as an environment file spells it: bare when it is plain, else in double quotes (single
+ * quotes when it holds a double quote), as systemd's EnvironmentFile and `node --env-file` read it.
+ */
+export function envFileValue(value: string): string {
+  if (/^[\w./:,@%+=-]*$/.test(value)) return value;
+  if (/[\\$`\n]/.test(value) || (value.includes('"') && value.includes("'"))) {
+    throw new Error(`cannot write ${JSON.stringify(value)} into an environment file unambiguously`);
+  }
+  return value.includes('"') ? `'${value}'` : `"${value}"`;
+}
+
+/**
+ * .env.example, generated from the schema (`npm run docs:env`; a test keeps it in step): a
+ * production instance's environment file. The settings production requires are uncommented and
+ * empty (an instance refuses to start until they are set); every other setting is a commented line
+ * with its default.
+ */
+export function envExample(): string {
+  const required = new Set<string>([...productionRequired, 'IDP_METADATA']);
+  const lines = [
+    '# PRA Portal: the environment of a production instance (systemd EnvironmentFile=, node --env-file=).',
+    '# Generated from the settings schema (apps/server/src/config.ts) by `npm run docs:env`: do not edit here.',
+    '# Fill in the uncommented settings: production refuses to start while one is empty.',
+    '# A commented line shows a default: uncomment it to change the setting. An empty value means unset.',
+  ];
+  for (const { name, defaultValue, meaning } of describedSettings()) {
+    lines.push('', `# ${meaning}`);
+    if (name === 'PRA_MODE') lines.push('PRA_MODE=production');
+    else if (required.has(name)) {
+      lines.push(
+        name === 'IDP_METADATA'
+          ? '# Required when IDP is external (the default in production).'
+          : '# Required in production.',
+        `${name}=`,
+      );
+    } else lines.push(`# ${name}=${defaultValue === undefined ? '' : envFileValue(defaultValue)}`);
+  }
+  return `${lines.join('\n')}\n`;
 }

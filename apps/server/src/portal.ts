@@ -8,6 +8,7 @@ import { closeServer, listenWhileStarting } from './http/starting-listener';
 import { startHousekeeping } from './platform/housekeeping';
 import { bindMetricsSources } from './platform/metrics';
 import { startMetricsListener } from './platform/metrics-listener';
+import { listenFailure } from './platform/listen';
 import { SMTP_CONNECTIONS } from './platform/mailer';
 import { startOutboxWorker } from './platform/outbox-worker';
 import { type Runtime } from './platform/runtime';
@@ -32,7 +33,9 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
   // Listening from the first moment: while the database is awaited (up to
   // DATABASE_STARTUP_WAIT_SECONDS) and the app is built, the liveness probe says alive and
   // everything else answers 503; the app takes the same socket over once it is ready.
-  const listener = await listenWhileStarting(config.PORT, config.HOST);
+  const listener = await listenWhileStarting(config.PORT, config.HOST).catch((error: unknown) => {
+    throw listenFailure('PORT, HOST', config.HOST, config.PORT, error);
+  });
   let runtime: Runtime;
   try {
     runtime = await openPortalData(config, startupLog);
@@ -113,7 +116,7 @@ async function openMetrics(config: Config, runtime: Runtime, log: FastifyBaseLog
     log.info(`metrics at http://${host}:${listener.port}/metrics`);
     return listener;
   } catch (error) {
-    if (!byDefault) throw new Error(`metrics listener on ${host}:${port} failed`, { cause: error });
+    if (!byDefault) throw listenFailure('METRICS_PORT, METRICS_HOST', host, port, error);
     log.warn({ err: error }, `metrics listener on ${host}:${port} not started`);
     return null;
   }

@@ -18,7 +18,7 @@ seedBootData(queryClient);
 const history = createBrowserHistory();
 const app = <AppRoot client={queryClient} history={history} />;
 // /home and a signed-in /welcome arrive already drawn (prerendered by the build, see
-// prerender.tsx): React takes over their markup, once the page's lazy parts are in, instead of
+// prerender/render-pages.tsx): React takes over their markup, once the page's lazy parts are in, instead of
 // drawing it again, in a transition: the work is cut into short tasks (a plain hydrateRoot is one
 // long task, which the page is already painted and has no need for). Every other page starts
 // from an empty #root.

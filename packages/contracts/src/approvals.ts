@@ -25,6 +25,11 @@ export const pendingApproval = z.object({
   description: z.string(),
   comment: z.string(),
   commentAuthor: z.string(),
+  /**
+   * An addition to the spec's fields: whether the caller may approve or reject the item, as the
+   * server's request policy says (the page disables the buttons otherwise, without a rule of its own).
+   */
+  canDecide: z.boolean(),
 });
 export type PendingApproval = z.infer<typeof pendingApproval>;
 

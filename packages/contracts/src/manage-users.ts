@@ -9,7 +9,9 @@ const targetUsername = usernameField();
 /**
  * One vendor account a BRM or admin manages (spec section 3, "Managed user"). `status` is an
  * addition to the spec's fields: `active` is false both for a disabled account and for one still
- * waiting for activation, and the actions differ between the two.
+ * waiting for activation, and the actions differ between the two. So are the caller's rights on
+ * the account (`canManage`, `canResetActivationCode`), computed by the server's
+ * vendor policy: the page offers what they allow, without a rule of its own.
  */
 export const managedUser = z.object({
   username: z.string(),
@@ -19,6 +21,10 @@ export const managedUser = z.object({
   /** Whether the account may sign in (status `active`). */
   active: z.boolean(),
   status: z.enum(['pendingActivation', 'active', 'disabled']),
+  /** Enable or disable, send a reset link, manage access (in the caller's organizations). */
+  canManage: z.boolean(),
+  /** Reset the activation code (admins). */
+  canResetActivationCode: z.boolean(),
 });
 export type ManagedUser = z.infer<typeof managedUser>;
 

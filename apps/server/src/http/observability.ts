@@ -53,7 +53,7 @@ function enterScope(request: FastifyRequest, reply: FastifyReply): void {
  * and the request-duration histogram, labelled by the route pattern fastify matched, never by
  * the raw URL (ids and codes in paths would make a series per caller).
  *
- * The scope is an AsyncLocalStorage. On Node 20 it works through async hooks, which, once on,
+ * The scope is an AsyncLocalStorage. On Node 22 it works through async hooks, which, once on,
  * run for every promise and callback the process makes, in every request: on the signed-in hot
  * path that was several per cent of the CPU. So the hot reads that cannot audit anything stay
  * out of it (route config `audits: false`), and the storage is switched off whenever no request

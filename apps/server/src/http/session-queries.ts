@@ -1,6 +1,8 @@
 import { CompiledQuery } from 'kysely';
 import { preparedStatement, type Db } from '../platform/db';
 import type { Account } from '../platform/db-schema';
+import { organizationsActedForSql } from '../policies/organization';
+import { SameTickBatcher } from '../platform/same-tick-batcher';
 import type { Session } from './session';
 
 /**
@@ -18,21 +20,8 @@ const from = `from sessions s
   left join accounts a on a.id = s.account_id and a.status = 'active'
   where s.id_hash = any($1::text[]) and s.revoked_at is null and s.expires_at > now()`;
 
-/**
- * The organizations a person acts for: a vendor's held roles, a BRM's managed organizations,
- * every active organization for an admin. Names, sorted.
- */
-const organizations = `case
-    when a.id is null then null
-    when a.type = 'employee' and a.is_admin then
-      array(select o.name from organizations o where o.is_active order by o.name)
-    when a.type = 'employee' then
-      array(select o.name from brm_assignments b join organizations o on o.id = b.organization_id
-            where b.account_id = a.id order by o.name)
-    else
-      array(select o.name from role_grants g join organizations o on o.id = g.organization_id
-            where g.account_id = a.id order by o.name)
-  end as s_organizations`;
+// The organizations a person acts for, as the organization policy writes it for this statement.
+const organizations = `${organizationsActedForSql} as s_organizations`;
 
 /**
  * Every column of the account, named (the statements are prepared: a prepared `a.*` would fail
@@ -129,60 +118,57 @@ function copyOfRow(row: Raw): Raw {
   };
 }
 
-interface Waiting {
-  idHash: string;
-  resolve(row: SessionRow | null): void;
-  reject(error: unknown): void;
-}
-
-/** Lookups waiting for the next batch, per database and statement. */
-const queues = new WeakMap<Db, Map<string, Waiting[]>>();
-
-/** Most id hashes one batch carries; more wait for the next. */
-const MAX_BATCH = 200;
-
 /** Our id hashes are base64url (sha256): safe, unquoted, in a PostgreSQL array literal. */
 const idHashPattern = /^[A-Za-z0-9_-]+$/;
 
-async function runBatch(db: Db, text: string, organizations: boolean, batch: Waiting[]): Promise<void> {
-  try {
-    const hashes = [...new Set(batch.map((w) => w.idHash))];
-    const { rows } = await db.executeQuery<Raw>(CompiledQuery.raw(text, [`{${hashes.join(',')}}`]));
-    const byHash = new Map(rows.map((row) => [row.s_id_hash, row]));
-    const handedOut = new Set<string>();
-    for (const waiting of batch) {
-      const row = byHash.get(waiting.idHash);
-      if (!row) {
-        waiting.resolve(null);
-        continue;
-      }
-      // Two requests with the same cookie in one batch each get their own objects (toSessionRow
-      // makes the session and account objects; the data and the organizations are copied here).
-      const own = handedOut.has(waiting.idHash) ? copyOfRow(row) : row;
-      handedOut.add(waiting.idHash);
-      waiting.resolve(toSessionRow(own, organizations));
-    }
-  } catch (error) {
-    for (const waiting of batch) waiting.reject(error);
-  }
+/**
+ * One statement for every id hash of a batch, one row (or null) per hash asked for. Two requests
+ * with the same cookie in one batch each get their own objects (toSessionRow makes the session
+ * and account objects; the data and the organizations are copied here).
+ */
+async function lookUpBatch(
+  db: Db,
+  text: string,
+  organizations: boolean,
+  idHashes: readonly string[],
+): Promise<(SessionRow | null)[]> {
+  const unique = [...new Set(idHashes)];
+  const { rows } = await db.executeQuery<Raw>(CompiledQuery.raw(text, [`{${unique.join(',')}}`]));
+  const byHash = new Map(rows.map((row) => [row.s_id_hash, row]));
+  const handedOut = new Set<string>();
+  return idHashes.map((idHash) => {
+    const row = byHash.get(idHash);
+    if (!row) return null;
+    const own = handedOut.has(idHash) ? copyOfRow(row) : row;
+    handedOut.add(idHash);
+    return toSessionRow(own, organizations);
+  });
 }
 
-function flush(db: Db, text: string, organizations: boolean): void {
-  const queue = queues.get(db)?.get(text);
-  if (!queue?.length) return;
-  const batch = queue.splice(0, MAX_BATCH);
-  if (queue.length) setImmediate(() => flush(db, text, organizations));
-  // Fire and forget: runBatch settles every lookup of the batch itself, a failed query included.
-  void runBatch(db, text, organizations, batch);
+type SessionBatchers = Record<'with' | 'without', SameTickBatcher<string, SessionRow | null>>;
+/** The lookups of each database, one batcher per statement. */
+const batchers = new WeakMap<Db, SessionBatchers>();
+
+function batchersOf(db: Db): SessionBatchers {
+  let own = batchers.get(db);
+  if (!own) {
+    own = {
+      with: new SameTickBatcher((hashes) => lookUpBatch(db, withOrganizations, true, hashes)),
+      without: new SameTickBatcher((hashes) => lookUpBatch(db, withoutOrganizations, false, hashes)),
+    };
+    batchers.set(db, own);
+  }
+  return own;
 }
 
 /**
  * The live (not expired, not revoked) session with this id hash, with its active account.
  *
- * Lookups that arrive in the same turn of the event loop share one query (`id_hash = any(...)`):
- * under load one round trip serves many requests instead of each holding a pool connection for
- * its own. Nothing is cached: every lookup runs after its request arrived, so a logout, disable or
- * revocation committed before then, on any instance, is seen exactly as with a query of its own.
+ * Lookups that arrive in the same turn of the event loop share one query (`id_hash = any(...)`,
+ * through platform/same-tick-batcher.ts): under load one round trip serves many requests instead
+ * of each holding a pool connection for its own. Nothing is cached: every lookup runs after its
+ * request arrived, so a logout, disable or revocation committed before then, on any instance, is
+ * seen exactly as with a query of its own.
  */
 export function selectLiveSession(
   db: Db,
@@ -190,14 +176,5 @@ export function selectLiveSession(
   options: { organizations: boolean },
 ): Promise<SessionRow | null> {
   if (!idHashPattern.test(idHash)) return Promise.resolve(null);
-  const text = options.organizations ? withOrganizations : withoutOrganizations;
-  let perText = queues.get(db);
-  if (!perText) queues.set(db, (perText = new Map<string, Waiting[]>()));
-  let queue = perText.get(text);
-  if (!queue) perText.set(text, (queue = []));
-  const scheduled = queue.length > 0;
-  return new Promise((resolve, reject) => {
-    queue.push({ idHash, resolve, reject });
-    if (!scheduled) setImmediate(() => flush(db, text, options.organizations));
-  });
+  return batchersOf(db)[options.organizations ? 'with' : 'without'].load(idHash);
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import type { CurrentUser } from '@pra/contracts';
-import { isSpaRoute, renderDrawnHtml, renderIndexHtml, welcomePages } from './web-app';
+import { renderDrawnHtml, welcomePages } from './prerender/drawn-pages';
+import { isSpaRoute, renderIndexHtml } from './web-app';
 
 describe('renderIndexHtml', () => {
   const template =
@@ -28,7 +29,11 @@ describe('renderDrawnHtml', () => {
     const config = loadConfig({ HOSPITAL_NAME: 'St. "Mary" <Hospital>', SUPPORT_EMAIL: 'help@mary.example' });
     const template =
       '<head><script type="module" crossorigin src="/a.js"></script></head><body><div id="root"></div></body>';
-    const html = renderDrawnHtml(template, prerendered, config);
+    const html = renderDrawnHtml(template, prerendered, config, {
+      script: '/a.js',
+      preloads: [],
+      stylesheets: [],
+    });
     expect(html).toContain(
       '<body><div id="root"><footer>© <!-- -->St. &quot;Mary&quot; &lt;Hospital&gt;<!-- --> ' +
         '<a href="mailto:help@mary.example">Contact Us</a> @@pra-other@@</footer></div></body>',
@@ -40,7 +45,13 @@ describe('renderDrawnHtml', () => {
       '<head>\n    <script type="module" crossorigin src="/a.js"></script>\n' +
       '    <link rel="modulepreload" crossorigin href="/b.js">\n' +
       '    <link rel="modulepreload" crossorigin href="/c.js">\n  </head><body><div id="root"></div></body>';
-    expect(renderDrawnHtml(template, '<main></main>', loadConfig({}))).toBe(
+    expect(
+      renderDrawnHtml(template, '<main></main>', loadConfig({}), {
+        script: '/a.js',
+        preloads: ['/b.js', '/c.js'],
+        stylesheets: [],
+      }),
+    ).toBe(
       '<head>\n    ' +
         '  <script defer src="/load-after-paint.js" data-src="/a.js" data-preload="/b.js /c.js"></script>\n  </head>' +
         '<body><div id="root"><main></main></div></body>',
@@ -48,7 +59,13 @@ describe('renderDrawnHtml', () => {
   });
 
   it('gives up on a template without an empty #root', () => {
-    expect(renderDrawnHtml('<body><div id="app"></div></body>', prerendered, loadConfig({}))).toBeNull();
+    expect(
+      renderDrawnHtml('<body><div id="app"></div></body>', prerendered, loadConfig({}), {
+        script: '/a.js',
+        preloads: [],
+        stylesheets: [],
+      }),
+    ).toBeNull();
   });
 });
 
@@ -75,7 +92,11 @@ describe('welcomePages', () => {
       familyName: 'Lovelace',
       ...fields,
     }) as CurrentUser;
-  const pageFor = welcomePages(template, welcomeJson, loadConfig({ HOSPITAL_NAME: 'St. Mary' }));
+  const pageFor = welcomePages(template, welcomeJson, loadConfig({ HOSPITAL_NAME: 'St. Mary' }), {
+    script: '/a.js',
+    preloads: ['/b.js'],
+    stylesheets: [],
+  });
 
   it("draws the page of the person's kind with their names, escaped, and its stylesheets and chunks", () => {
     const page = pageFor(user({ givenName: '<b>Ada</b>', familyName: '@@pra-user-given-name@@ & Co' }));

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import { fullName, routes } from '@pra/contracts';
+import { routes } from '@pra/contracts';
 import type { AuthStatusResponse, CurrentUser, SystemMessage } from '@pra/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
@@ -11,6 +11,7 @@ import type { AppContext } from '../platform/app-context';
 import { messages } from '../platform/app-error';
 import { authStatus } from './auth-status';
 import { escapeText } from './html';
+import { deploymentSettings, drawnPages } from './prerender/drawn-pages';
 import { loadSession, rawSessionId } from './session';
 import { ensureSession } from './session-plugin';
 import { otherMethods, sendMethodNotAllowed } from './served-methods';
@@ -31,107 +32,12 @@ export function isSpaRoute(path: string): boolean {
   return spaRoutes.has(clean);
 }
 
-function deploymentSettings(config: Config): Record<string, string> {
-  return {
-    'pra-hospital-name': config.HOSPITAL_NAME,
-    'pra-support-email': config.SUPPORT_EMAIL,
-    'pra-credential-vault-url': config.CREDENTIAL_VAULT_URL,
-  };
-}
-
 /** index.html with the deployment's settings in its meta tags (no inline script: strict CSP). */
 export function renderIndexHtml(template: string, config: Config): string {
   const settings = deploymentSettings(config);
   return template.replace(/<meta name="(pra-[a-z-]+)" content="[^"]*"/g, (whole, name: string) =>
     name in settings ? `<meta name="${name}" content="${escapeText(settings[name] ?? '')}"` : whole,
   );
-}
-
-/** What a drawn page needs besides index.html's own files: its lazy chunks and their stylesheets. */
-export interface PageAssets {
-  preloads: string[];
-  stylesheets: string[];
-}
-
-/**
- * A page already drawn: `indexHtml` (rendered) with markup the web build prerendered
- * (apps/web/src/prerender.tsx) in #root, its `@@pra-…@@` setting markers replaced by the same
- * settings the meta tags carry, so the browser paints it before the JavaScript runs and React
- * takes it over (hydrates) unchanged. The page's own stylesheets (`assets`) join index.html's, as
- * render-blocking as those. Null when the template has no empty #root.
- */
-export function renderDrawnHtml(
-  indexHtml: string,
-  prerendered: string,
-  config: Config,
-  assets: PageAssets = { preloads: [], stylesheets: [] },
-): string | null {
-  const settings = deploymentSettings(config);
-  const markup = prerendered.replace(/@@(pra-[a-z-]+)@@/g, (whole, name: string) =>
-    name in settings ? escapeText(settings[name] ?? '') : whole,
-  );
-  const root = '<div id="root"></div>';
-  if (!indexHtml.includes(root)) return null;
-  // Drawn, the page needs no code to paint: its module script and modulepreload links give way to
-  // apps/web/public/load-after-paint.js, which loads the same files (and the page's lazy chunks)
-  // once the page is painted, so the first paint does not share the network with them.
-  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(indexHtml);
-  if (!entry) return null;
-  const preloads: string[] = [];
-  const stylesheets = assets.stylesheets
-    .map((href) => `  <link rel="stylesheet" crossorigin href="${escapeText(href)}">\n`)
-    .join('');
-  const head = indexHtml
-    .replace(entry[0], '')
-    .replace(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g, (_whole, href: string) => {
-      preloads.push(href);
-      return '';
-    })
-    .replace(
-      '</head>',
-      `${stylesheets}  <script defer src="/load-after-paint.js" data-src="${entry[1]}" data-preload="${escapeText([...preloads, ...assets.preloads].join(' '))}"></script>\n  </head>`,
-    );
-  return head.replace(root, `<div id="root">${markup}</div>`);
-}
-
-/** The markers of the person's names in the drawn /welcome (apps/web/src/prerender.tsx). */
-const userNameMarkers = /@@pra-user-(given|family)-name@@/g;
-
-/** What the web build drew /welcome for: one kind of signed-in person (apps/web/scripts/prerender.mjs). */
-interface WelcomeDrawing {
-  variant: Partial<CurrentUser>;
-  html: string;
-}
-
-/**
- * /welcome drawn for each kind of signed-in person, from the web build's welcome.json: `pageFor`
- * gives the page for a current user, the names filled in, or null when there is no drawing for
- * them (a person without both names: the heading then reads 'Welcome', which is not drawn).
- */
-export function welcomePages(
-  indexHtml: string,
-  welcomeJson: string,
-  config: Config,
-): (user: CurrentUser) => string | null {
-  const { preloads, stylesheets, variants } = JSON.parse(welcomeJson) as PageAssets & {
-    variants: WelcomeDrawing[];
-  };
-  const drawn = variants.flatMap(({ variant, html }) => {
-    const page = renderDrawnHtml(indexHtml, html, config, { preloads, stylesheets });
-    return page ? [{ variant: Object.entries(variant), page }] : [];
-  });
-  return (user) => {
-    if (!fullName(user)) return null;
-    const match = drawn.find(({ variant }) =>
-      variant.every(([key, value]) => user[key as keyof CurrentUser] === value),
-    );
-    // One pass, so a name holding a marker's text is never replaced again.
-    return (
-      match?.page.replace(userNameMarkers, (_whole, part: string) =>
-        escapeText(part === 'given' ? user.givenName : user.familyName),
-      ) ?? null
-    );
-  };
 }
 
 /** Whether the system message shows as a banner to this caller (as SystemMessageBanner decides). */
@@ -208,18 +114,11 @@ export async function registerWebApp(app: FastifyInstance, ctx: AppContext): Pro
   const indexFile = `${webDistDir}index.html`;
   const hasBuild = existsSync(indexFile);
   const indexHtml = hasBuild ? renderIndexHtml(readFileSync(indexFile, 'utf8'), config) : '';
-  // The web build's prerendered landing page; in a dot directory, which the file server does not serve.
-  const homeFile = `${webDistDir}.prerendered/home.html`;
-  const homeHtml =
-    hasBuild && existsSync(homeFile)
-      ? renderDrawnHtml(indexHtml, readFileSync(homeFile, 'utf8'), config)
-      : null;
-  // /welcome, drawn for each kind of signed-in person.
-  const welcomeFile = `${webDistDir}.prerendered/welcome.json`;
-  const welcomeHtml =
-    hasBuild && existsSync(welcomeFile)
-      ? welcomePages(indexHtml, readFileSync(welcomeFile, 'utf8'), config)
-      : () => null;
+  // The web build's prerendered landing page and /welcome for each kind of signed-in person
+  // (prerender/: in dot directories, which the file server does not serve).
+  const drawn = hasBuild ? drawnPages(webDistDir, indexHtml, config) : null;
+  const homeHtml = drawn?.home ?? null;
+  const welcomeHtml = drawn?.welcome ?? (() => null);
   if (hasBuild) {
     // The web build writes .br and .gz beside each file (apps/web/scripts/precompress.mjs).
     const common = { preCompressed: true, index: false as const, setHeaders: varyOnEncoding };

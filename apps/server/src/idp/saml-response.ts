@@ -2,7 +2,8 @@ import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
 import type { AppContext } from '../platform/app-context';
 import type { PendingAuthnRequest } from './authn-request';
 import { samlUrls } from './saml-entities';
-import { element, serialize, signEnveloped, type XmlElement } from './xml-tree';
+import { signEnveloped } from './xml-signature';
+import { element, serialize, type XmlElement } from './xml-tree';
 
 /** The assertion is good for five minutes, and from a minute ago to absorb clock skew. */
 const VALID_FOR_MS = 5 * 60_000;
@@ -33,7 +34,7 @@ function attribute(name: string, value: string): XmlElement {
   );
 }
 
-/** The Response and its Assertion, unsigned, as a tree (values are escaped when it is written). */
+/** The Response with its Assertion, unsigned, as a tree (values are escaped when it is written). */
 function responseTree(ctx: AppContext, pending: PendingAuthnRequest, account: SignedInAccount) {
   const urls = samlUrls(ctx);
   const now = Date.now();
@@ -130,7 +131,7 @@ function responseTree(ctx: AppContext, pending: PendingAuthnRequest, account: Si
     ],
     NAMESPACES,
   );
-  return { response, assertion };
+  return response;
 }
 
 /** The IdP's signing key, parsed from its PEM once per app rather than at every signature. */
@@ -148,8 +149,8 @@ function signingKey(ctx: AppContext): KeyObject {
 
 /**
  * The base64 SAMLResponse for the SP's ACS: the Assertion is signed, then the whole Response
- * (RSA-SHA256, SHA-256 digests, exclusive c14n: xml-tree.ts) with the IdP key, because the
- * portal's SP wants both.
+ * (xml-signature.ts: xml-crypto, RSA-SHA256, SHA-256 digests, exclusive c14n) with the IdP key,
+ * because the portal's SP wants both.
  */
 export function createSignedResponse(
   ctx: AppContext,
@@ -157,8 +158,7 @@ export function createSignedResponse(
   account: SignedInAccount,
 ): string {
   const key = signingKey(ctx);
-  const { response, assertion } = responseTree(ctx, pending, account);
-  signEnveloped(assertion, key, NAMESPACES);
-  signEnveloped(response, key);
-  return Buffer.from(serialize(response)).toString('base64');
+  const unsigned = serialize(responseTree(ctx, pending, account));
+  const assertionSigned = signEnveloped(unsigned, ['Response', 'Assertion'], key);
+  return Buffer.from(signEnveloped(assertionSigned, ['Response'], key)).toString('base64');
 }

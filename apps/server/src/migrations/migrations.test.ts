@@ -2,8 +2,10 @@ import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseKinds } from '../../test/support/databases';
 import {
+  buildSchema,
   migrateToLatest,
   migrations,
+  SchemaTooNewError,
   openDatabase,
   schemaIsCurrent,
   type DatabaseHandle,
@@ -60,6 +62,23 @@ describe.each(testDatabaseKinds)('migrations on %s', (kind) => {
     expect(await schemaIsCurrent(handle.db)).toBe(false);
     await sql`delete from kysely_migration where name = '9999-from-a-newer-build'`.execute(handle.db);
     expect(await schemaIsCurrent(handle.db)).toBe(true);
+  });
+
+  it('refuse a database a newer build migrated, naming both schemas, and change nothing', async () => {
+    const newer = `${String(buildSchema + 1).padStart(4, '0')}-from-a-newer-build`;
+    await sql`insert into kysely_migration (name, timestamp) values (${newer}, now()::text)`.execute(
+      handle.db,
+    );
+    try {
+      await expect(migrateToLatest(handle.db)).rejects.toThrow(
+        new SchemaTooNewError(
+          `database schema ${buildSchema + 1} is newer than this build's ${buildSchema}: upgrade, or restore the backup taken before the upgrade`,
+        ),
+      );
+    } finally {
+      await sql`delete from kysely_migration where name = ${newer}`.execute(handle.db);
+    }
+    expect(await migrateToLatest(handle.db)).toEqual([]);
   });
 
   it('are idempotent', async () => {
@@ -176,6 +195,28 @@ describe.each(testDatabaseKinds)('the undeliverable-mail migration on %s', (kind
       ).rejects.toThrow();
     } finally {
       await handle.close();
+    }
+  });
+});
+
+describe('migrating a new database', () => {
+  it('logs each migration applied, in order, with the time it took', async () => {
+    const fresh = await openDatabase({});
+    try {
+      const lines: { fields: { migration?: string; ms?: number }; message: string }[] = [];
+      const applied = await migrateToLatest(fresh.db, {
+        info: (fields, message) => lines.push({ fields, message }),
+      });
+      expect(applied.map((m) => m.name)).toEqual(Object.keys(migrations).sort());
+      expect(lines.map((l) => l.fields.migration)).toEqual(Object.keys(migrations).sort());
+      for (const { fields, message } of lines) {
+        expect(fields.ms).toBeGreaterThanOrEqual(0);
+        expect(message).toBe(`applied migration ${fields.migration} in ${fields.ms} ms`);
+      }
+      expect(buildSchema).toBe(Number.parseInt(Object.keys(migrations).sort().at(-1)!, 10));
+      expect(await migrateToLatest(fresh.db, { info: () => expect.fail('nothing to apply') })).toEqual([]);
+    } finally {
+      await fresh.close();
     }
   });
 });

@@ -37,7 +37,7 @@ export async function openMigratedDatabase(
   const database = await openDatabase(options);
   if (!options.url) {
     try {
-      await migrateToLatest(database.db);
+      await migrateToLatest(database.db, log);
     } catch (error) {
       await database.close();
       throw error;
@@ -56,7 +56,7 @@ async function migrateWhenReachable(url: string, waitSeconds: number, log: Start
       timeouts: { statementMs: 0, idleInTransactionMs: 0, connectionWaitMs: 5_000 },
     });
     try {
-      await migrateToLatest(migrator.db);
+      await migrateToLatest(migrator.db, log);
       if (attempt > 1) log.info({ database: where, attempt }, 'database reachable; schema up to date');
       return;
     } catch (error) {

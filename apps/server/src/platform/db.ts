@@ -242,35 +242,102 @@ export function lockDataDir(dir: string): () => void {
   };
 }
 
+/** A migration's schema number: the digits its name starts with (0008-factor-push: 8). */
+function schemaNumber(name: string): number {
+  return Number.parseInt(name, 10) || 0;
+}
+
+/** The schema this build brings a database to: its highest migration's number. */
+export const buildSchema = Math.max(...Object.keys(migrations).map(schemaNumber));
+
+/** The names of the migrations the database has run; null when it has never been migrated. */
+async function appliedMigrations(db: Db): Promise<string[] | null> {
+  const { rows: table } = await sql<{ found: boolean }>`
+    select to_regclass('kysely_migration') is not null as found`.execute(db);
+  if (!table[0]?.found) return null;
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  return rows.map((row) => row.name);
+}
+
+/**
+ * A newer build has migrated this database: this build does not know its tables, and rolling
+ * back means restoring the backup taken before the upgrade, never running the old code on it.
+ */
+export class SchemaTooNewError extends Error {}
+
+function refuseNewerSchema(applied: string[]): void {
+  const schema = Math.max(0, ...applied.map(schemaNumber));
+  if (schema > buildSchema) {
+    throw new SchemaTooNewError(
+      `database schema ${schema} is newer than this build's ${buildSchema}: upgrade, or restore the backup taken before the upgrade`,
+    );
+  }
+}
+
 /**
  * True when the database has run exactly this build's migrations: two reads, no lock. Kysely's
  * migrator takes its lock and reads its tables in several statements, a third of a warm start
  * on the embedded database, so an up-to-date schema skips it.
  */
 export async function schemaIsCurrent(db: Db): Promise<boolean> {
-  const { rows: table } = await sql<{ found: boolean }>`
-    select to_regclass('kysely_migration') is not null as found`.execute(db);
-  if (!table[0]?.found) return false;
-  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
-  const applied = rows.map((row) => row.name).sort();
+  const applied = (await appliedMigrations(db))?.sort();
+  if (!applied) return false;
   const known = Object.keys(migrations).sort();
   return applied.length === known.length && known.every((name, i) => applied[i] === name);
 }
 
-/** Brings the schema up to date; safe to run on every start and from several instances. */
-export async function migrateToLatest(db: Db): Promise<void> {
-  if (await schemaIsCurrent(db)) return;
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-  });
+/** Where migrations are reported: each applied one, with the time it took. */
+export interface MigrationLog {
+  info(fields: object, message: string): void;
+}
+
+/** One migration run: its name and how long it took. */
+export interface AppliedMigration {
+  name: string;
+  ms: number;
+}
+
+/**
+ * Brings the schema up to date; safe to run on every start and from several instances. Each
+ * migration applied is logged with its time; a database a newer build migrated is refused
+ * (SchemaTooNewError) before anything is changed. Returns the migrations this call applied.
+ */
+export async function migrateToLatest(db: Db, log?: MigrationLog): Promise<AppliedMigration[]> {
+  const applied = await appliedMigrations(db);
+  if (applied) refuseNewerSchema(applied);
+  if (await schemaIsCurrent(db)) return [];
+  const took = new Map<string, number>();
+  const timed = Object.fromEntries(
+    Object.entries(migrations).map(([name, migration]) => [
+      name,
+      {
+        ...migration,
+        async up(migrationDb: Kysely<unknown>) {
+          const started = performance.now();
+          await migration.up(migrationDb);
+          took.set(name, Math.round(performance.now() - started));
+        },
+      } satisfies Migration,
+    ]),
+  );
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => timed } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
+    // Another instance of a newer build may have migrated between the check and the lock.
+    const now = await appliedMigrations(db).catch(() => null);
+    if (now) refuseNewerSchema(now);
     throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}`, {
       cause: error,
     });
   }
+  const done = (results ?? [])
+    .filter((result) => result.status === 'Success')
+    .map((result) => ({ name: result.migrationName, ms: took.get(result.migrationName) ?? 0 }));
+  for (const { name, ms } of done) {
+    log?.info({ migration: name, ms }, `applied migration ${name} in ${ms} ms`);
+  }
+  return done;
 }
 
 /** Names of the migrations this build carries that the database has not run yet. */

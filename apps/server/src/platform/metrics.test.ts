@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { testDatabaseKinds } from '../../test/support/databases';
@@ -36,6 +37,17 @@ describe(`Prometheus metrics on ${kind}`, () => {
   afterAll(async () => {
     await listener?.close();
     await t?.close();
+  });
+
+  it("names the running build: package.json's version and the Node.js runtime", async () => {
+    const { version } = JSON.parse(
+      readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8'),
+    ) as {
+      version: string;
+    };
+    const text = await scrape();
+    expect(text).toContain('# TYPE pra_build_info gauge');
+    expect(text).toContain(`pra_build_info{version="${version}",node="${process.version}"} 1`);
   });
 
   it('is not served on the public port', async () => {

@@ -2,6 +2,7 @@ import client from 'prom-client';
 import type { AuditEvent } from '../identity/audit';
 import type { Db, PoolStats } from './db';
 import { readOutboxState } from './outbox-state';
+import { version } from './version';
 
 /**
  * The portal's Prometheus metrics. One registry per process (an instance is one process); the
@@ -10,6 +11,14 @@ import { readOutboxState } from './outbox-state';
  */
 export const registry = new client.Registry();
 client.collectDefaultMetrics({ register: registry, prefix: '' }); // memory, event-loop lag, GC, handles
+
+/** Which build answers: package.json's version and the Node.js runtime, as labels of a constant 1. */
+new client.Gauge({
+  name: 'pra_build_info',
+  help: 'The running build: version (package.json) and Node.js runtime; always 1',
+  labelNames: ['version', 'node'] as const,
+  registers: [registry],
+}).set({ version, node: process.version }, 1);
 
 interface Sources {
   db: Db;
@@ -138,6 +147,17 @@ export function observeAudit(event: AuditEvent): void {
     const reason = event.outcome === 'success' ? 'none' : reasonLabel(event.details?.reason);
     signIns.inc({ step, outcome: event.outcome, reason });
   }
+}
+
+const spCertificateExpiry = new client.Gauge({
+  name: 'pra_saml_sp_certificate_expiry_timestamp_seconds',
+  help: "When the SAML service provider's certificate expires (Unix time): alert well before it, sign-ins stop then",
+  registers: [registry],
+});
+
+/** Records the end of the SP certificate in use (set at start). */
+export function observeSpCertificate(expiresAt: Date): void {
+  spCertificateExpiry.set(Math.floor(expiresAt.getTime() / 1000));
 }
 
 new client.Gauge({

@@ -3,11 +3,13 @@ import { resolve } from 'node:path';
 import type { Config } from '../config';
 import type { AppContext } from './app-context';
 import { sessionSettings } from '../http/session';
+import type { KeyPair } from './keys';
 import type { DatabaseHandle, DatabaseTimeouts } from './db';
 import { openMigratedDatabase, type StartupLog } from './db-startup';
 import { createEncryptor } from './encryption';
-import { builtinIdpDescription, loadIdpMetadata } from './idp-metadata';
-import { readKeyPair } from './keys';
+import { builtinIdpDescription, loadIdpMetadata, type IdpDescription } from './idp-metadata';
+import { observeSpCertificate } from './metrics';
+import { certificateExpiry, expiryWarning, readSpKeyFiles } from './sp-certificate';
 import { sharedKeyPair } from './shared-keys';
 import { createMailer, type Mailer } from './mailer';
 import { loadOrCreateSecret } from './secrets';
@@ -26,6 +28,8 @@ export interface ContextParts {
   keys: AppContext['keys'];
   encryptionKey: string;
   mailStatus: AppContext['mailStatus'];
+  /** The external IdP, when the start has already read IDP_METADATA. */
+  idp?: IdpDescription;
 }
 
 /** The app's context from its parts; the IdP is the built-in one or read from IDP_METADATA. */
@@ -40,7 +44,7 @@ export async function createAppContext(parts: ContextParts): Promise<AppContext>
     keys,
     idp: keys.idp
       ? builtinIdpDescription(config.publicUrl, keys.idp)
-      : await loadIdpMetadata(config.IDP_METADATA ?? ''),
+      : (parts.idp ?? (await loadIdpMetadata(config.IDP_METADATA ?? ''))),
     encryptor: createEncryptor(parts.encryptionKey),
     mailStatus: parts.mailStatus,
   };
@@ -55,9 +59,38 @@ export function databaseTimeouts(config: Config): DatabaseTimeouts {
   };
 }
 
+/**
+ * The files and URLs the settings name, read and checked before the database is touched: the SP's
+ * key pair (SAML_SP_KEY_FILE, SAML_SP_CERT_FILE) and the external IdP's metadata (IDP_METADATA).
+ * A wrong one stops the start naming its variable.
+ */
+export async function readConfiguredFiles(
+  config: Config,
+  now: Date,
+): Promise<{ spKeys: KeyPair | null; idp: IdpDescription | undefined }> {
+  const spKeys =
+    config.SAML_SP_KEY_FILE && config.SAML_SP_CERT_FILE
+      ? readSpKeyFiles(config.SAML_SP_KEY_FILE, config.SAML_SP_CERT_FILE, now)
+      : null;
+  const idp = config.idp === 'external' ? await loadIdpMetadata(config.IDP_METADATA ?? '') : undefined;
+  return { spKeys, idp };
+}
+
+/**
+ * The SP certificate's end, as a metric (pra_saml_sp_certificate_expiry_timestamp_seconds) and,
+ * within 30 days of it, a warning at every start.
+ */
+export function watchSpCertificate(certPem: string, source: string, now: Date, log: StartupLog): void {
+  const expiresAt = certificateExpiry(certPem);
+  observeSpCertificate(expiresAt);
+  const warning = expiryWarning(source, expiresAt, now);
+  if (warning) log.warn({ expiresAt: expiresAt.toISOString() }, warning);
+}
+
 /** Opens the outside parts the config names and migrates the database: everything but HTTP. */
 export async function openRuntime(config: Config, log: StartupLog): Promise<Runtime> {
   const dataDir = resolve(config.DATA_DIR);
+  const files = await readConfiguredFiles(config, new Date());
   if (config.isStandalone || !config.DATABASE_URL) ensureWritableDataDir(dataDir);
   const database = await openMigratedDatabase(
     {
@@ -74,10 +107,13 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
   // Generated keys live in the database, so that instances behind one load balancer share them.
   const generatedKeys = (name: string, commonName: string) =>
     sharedKeyPair(database.db, createEncryptor(encryptionKey), { name, commonName, dataDir });
-  const spKeys =
-    config.SAML_SP_KEY_FILE && config.SAML_SP_CERT_FILE
-      ? readKeyPair(config.SAML_SP_KEY_FILE, config.SAML_SP_CERT_FILE)
-      : await generatedKeys('saml-sp', 'PRA Portal service provider');
+  const spKeys = files.spKeys ?? (await generatedKeys('saml-sp', 'PRA Portal service provider'));
+  watchSpCertificate(
+    spKeys.certPem,
+    files.spKeys ? 'SAML_SP_CERT_FILE' : 'the generated SP key pair (SAML_SP_KEY_FILE unset)',
+    new Date(),
+    log,
+  );
   const idpKeys =
     config.idp === 'builtin' ? await generatedKeys('saml-idp', 'PRA Portal identity provider') : null;
   const mailer = createMailer(config.SMTP_URL, config.isStandalone);
@@ -88,6 +124,7 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     keys: { sp: spKeys, idp: idpKeys },
     encryptionKey,
     mailStatus: () => mailer.status(),
+    ...(files.idp && { idp: files.idp }),
   });
   return {
     ctx,

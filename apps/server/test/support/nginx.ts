@@ -43,6 +43,8 @@ export function nginxConf(dir: string, listenPort: number, upstreamPorts: number
   shipped = replaceOnce(shipped, '/etc/nginx/tls/pra.crt', `${dir}/cert.pem`);
   shipped = replaceOnce(shipped, '/etc/nginx/tls/pra.key', `${dir}/key.pem`);
   shipped = replaceOnce(shipped, '/var/log/nginx/pra-portal.access.log', `${dir}/access.log`);
+  while (shipped.includes('/var/log/nginx/pra-portal.error.log'))
+    shipped = replaceOnce(shipped, '/var/log/nginx/pra-portal.error.log', `${dir}/error.log`);
   return `worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
@@ -58,8 +60,11 @@ ${shipped}
 `;
 }
 
-/** A self-signed certificate for localhost, made with openssl for this run only. */
-export function makeCertificate(dir: string): void {
+/**
+ * A self-signed certificate for localhost (RSA 2048, valid `days`), made with openssl for this run
+ * only: `dir`/key.pem and `dir`/cert.pem.
+ */
+export function makeCertificate(dir: string, days = 1): void {
   execFileSync(
     'openssl',
     [
@@ -69,7 +74,7 @@ export function makeCertificate(dir: string): void {
       'rsa:2048',
       '-nodes',
       '-days',
-      '1',
+      String(days),
       '-keyout',
       join(dir, 'key.pem'),
       '-out',
@@ -97,7 +102,7 @@ export function startNginx(dir: string, conf: string): { child: ChildProcess; ou
 }
 
 /** GET over https from the proxy, accepting its self-signed certificate: the status, or 0. */
-function proxyStatus(port: number, path: string): Promise<number> {
+export function proxyStatus(port: number, path: string): Promise<number> {
   return new Promise((resolve) => {
     const req = httpsGet(
       { host: '127.0.0.1', servername: 'localhost', port, path, rejectUnauthorized: false },

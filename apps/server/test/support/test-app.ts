@@ -215,7 +215,7 @@ export class TestClient {
       ...this.peer,
     });
     this.remember(res.headers['set-cookie']);
-    return res as EndpointResponse<E>;
+    return res;
   }
 
   /** A browser form post (no API headers), as the IdP's page makes to the ACS. */

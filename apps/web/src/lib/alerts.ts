@@ -36,7 +36,7 @@ export function dismissAlert(id: number): void {
 
 /** The toasts on screen; re-renders when one is added or removed. */
 export function useAlerts(): readonly Alert[] {
-  // None in the prerendered landing page (src/prerender.tsx), nor while React takes it over.
+  // None in the prerendered landing page (src/prerender/), nor while React takes it over.
   return useSyncExternalStore(
     subscribe,
     () => alerts,

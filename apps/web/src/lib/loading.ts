@@ -34,6 +34,6 @@ export async function withLoading<T>(work: () => Promise<T>): Promise<T> {
 
 /** Whether the overlay is up; re-renders when the flag changes. */
 export function useIsLoading(): boolean {
-  // Down in the prerendered landing page (src/prerender.tsx), and while React takes it over.
+  // Down in the prerendered landing page (src/prerender/), and while React takes it over.
   return useSyncExternalStore(subscribe, isLoading, () => false);
 }

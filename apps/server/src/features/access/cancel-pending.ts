@@ -2,10 +2,10 @@ import { accessMessages } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import type { Account } from '../../platform/db-schema';
-import { isVendor } from '../../identity/account-kinds';
 import { findAccountById } from '../../identity/accounts';
 import { auditingDenials, recordAudit } from '../../identity/audit';
-import { deciderOf } from '../../identity/deciders';
+import { loadActor } from '../../policies/actor';
+import * as requestPolicy from '../../policies/request';
 import {
   cancelItems,
   findAccessRequestForUpdate,
@@ -30,10 +30,12 @@ export async function cancelPendingAccess(o: {
   await auditingDenials(ctx.db, (deny) =>
     ctx.db.transaction().execute(async (tx) => {
       const request = await findAccessRequestForUpdate(tx, o.requestId);
-      const isOwn = request?.beneficiary_id === actor.id;
-      if (!request || request.status !== 'pending' || (isVendor(actor) && !isOwn)) {
+      const by = await loadActor(tx, actor);
+      const beneficiaryId = request?.beneficiary_id ?? null;
+      if (!request || request.status !== 'pending' || !requestPolicy.canSee(by, { beneficiaryId })) {
         throw new AppError('notFound', accessMessages.requestNotFound);
       }
+      const isOwn = beneficiaryId === actor.id;
       const items = await pendingItemsOfRequest(tx, request.id);
       // The audit names the vendor whose request it is, whoever cancels it.
       const vendor = isOwn
@@ -42,14 +44,9 @@ export async function cancelPendingAccess(o: {
           ? await findAccountById(tx, request.beneficiary_id)
           : undefined;
       const target = { id: request.beneficiary_id, username: vendor?.username ?? '' };
-      let mine = items;
-      if (!isVendor(actor)) {
-        const decider = await deciderOf(tx, actor);
-        mine = decider.isAdmin
-          ? items
-          : items.filter((i) => decider.managedOrganizationIds.has(i.organization_id));
-        if (!decider.isAdmin && !decider.isEmployeeBrm) mine = [];
-      }
+      const mine = items.filter((i) =>
+        requestPolicy.can(by, 'cancel', { organizationId: i.organization_id, beneficiaryId }),
+      );
       if (mine.length === 0) {
         deny({
           action: 'access.cancel',

@@ -9,6 +9,7 @@ import { accessAwaitingDecisionMail, accessChangedMail, mailSite } from '../../i
 import { enqueueMail } from '../../identity/outbox';
 import { grantRole, leavesNoRole, lockedRoleOrganizations, removeRole } from '../../identity/roles';
 import { activeOrganizationsForDomain } from '../../identity/roles';
+import { grantsOutsideDomain } from '../../policies/organization';
 import { insertAccessRequest, pendingItems } from './queries';
 import { manages, organizationsOfRoles, resolveScope, type AccessScope, type Deny } from './scope';
 
@@ -98,7 +99,7 @@ async function checkAddable(
   action: string,
   clientAddress: string,
 ): Promise<void> {
-  if (!scope.isSelf && scope.managed === null) return;
+  if (!scope.isSelf && grantsOutsideDomain(scope.by)) return;
   const domain = new Set(
     (await activeOrganizationsForDomain(tx, emailDomain(scope.beneficiary.email))).map((org) => org.id),
   );

@@ -6,8 +6,8 @@ import {
   type PendingAccessRequest,
 } from '@pra/contracts';
 import type { Db } from '../../platform/db';
-import { isAdmin } from '../../identity/account-kinds';
 import { activeOrganizationsForDomain, organizationsOfAccount } from '../../identity/roles';
+import { grantsOutsideDomain } from '../../policies/organization';
 import { activeOrganizations, pendingItems } from './queries';
 import { visible, type AccessScope } from './scope';
 
@@ -39,7 +39,7 @@ export async function listAvailableRoles(
   showAll: boolean,
 ): Promise<AvailableRole[]> {
   const candidates =
-    showAll && isAdmin(scope.actor)
+    showAll && grantsOutsideDomain(scope.by)
       ? await activeOrganizations(db)
       : await activeOrganizationsForDomain(db, emailDomain(scope.beneficiary.email));
   const taken = new Set([

@@ -2,9 +2,11 @@ import { accessMessages, groupDisplayName, roleName } from '@pra/contracts';
 import { AppError, messages } from '../../platform/app-error';
 import type { Db, Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
-import { isBrmOrAdmin, isVendor } from '../../identity/account-kinds';
 import type { AuditEvent } from '../../identity/audit';
-import { deciderOf, managesVendor } from '../../identity/deciders';
+import { organizationsOfAccount } from '../../identity/roles';
+import { isManager, loadActor, type Actor } from '../../policies/actor';
+import * as organization from '../../policies/organization';
+import * as vendor from '../../policies/vendor';
 import { findVendor, organizationsNamed } from './queries';
 
 /** Whose access a call is about, and what the caller may change there. */
@@ -13,8 +15,8 @@ export interface AccessScope {
   beneficiary: Account;
   /** A vendor acting for itself: its changes become requests for the organizations' BRMs. */
   isSelf: boolean;
-  /** The organizations a BRM manages; null for an admin (every organization). Unused when `isSelf`. */
-  managed: ReadonlySet<string> | null;
+  /** The actor as the policies see it. */
+  by: Actor;
 }
 
 /** A refusal to audit (see auditingDenials) before it is thrown. */
@@ -40,35 +42,33 @@ export async function resolveScope(
       clientAddress: refusal.clientAddress,
       details: { reason },
     });
-  if (isVendor(actor)) {
+  const by = await loadActor(db, actor);
+  if (by.isVendor) {
     if (username.trim().toLowerCase() !== actor.username.toLowerCase()) {
       refuse({ id: null, username }, 'notOwnAccess');
       throw new AppError('forbidden', accessMessages.onlyOwnAccess);
     }
-    return { actor, beneficiary: actor, isSelf: true, managed: null };
+    return { actor, beneficiary: actor, isSelf: true, by };
   }
-  if (!isBrmOrAdmin(actor)) throw new AppError('forbidden', messages.forbidden);
+  if (!isManager(by)) throw new AppError('forbidden', messages.forbidden);
   const beneficiary = await findVendor(db, username);
-  const decider = await deciderOf(db, actor);
-  if (!beneficiary || !(await managesVendor(db, decider, beneficiary.id))) {
+  const held = beneficiary ? await organizationsOfAccount(db, beneficiary.id) : [];
+  if (
+    !beneficiary ||
+    !vendor.can(by, 'manage', { status: beneficiary.status, organizationIds: held.map((o) => o.id) })
+  ) {
     refuse(
       beneficiary ? { id: beneficiary.id, username: beneficiary.username } : { id: null, username },
       beneficiary ? 'notYourVendor' : 'notFound',
     );
     throw new AppError('notFound', accessMessages.userNotFound);
   }
-  return {
-    actor,
-    beneficiary,
-    isSelf: false,
-    managed: decider.isAdmin ? null : decider.managedOrganizationIds,
-  };
+  return { actor, beneficiary, isSelf: false, by };
 }
 
 /** Whether the scope's manager may change roles of the organization (always false for a vendor). */
 export function manages(scope: AccessScope, organizationId: string): boolean {
-  if (scope.isSelf) return false;
-  return scope.managed === null || scope.managed.has(organizationId);
+  return !scope.isSelf && organization.can(scope.by, 'manage', { id: organizationId });
 }
 
 /** What a listing shows: a vendor sees all its own; a manager, the organizations it manages. */

@@ -6,7 +6,7 @@ import { passwordPolicy, passwordProblems } from '../../identity/password-policy
 import { hashPassword } from '../../identity/passwords';
 import { findAccountByUsername } from '../../identity/accounts';
 import { recordAudit } from '../../identity/audit';
-import type { Db } from '../../platform/db';
+import { buildSchema, schemaIsCurrent, type Db } from '../../platform/db';
 import type { Actor } from './actor';
 import { auditExport, purgeAudit, retentionCutoff } from './audit-trail';
 import { importCsv } from './csv-import';
@@ -107,6 +107,18 @@ function parseTime(value: string | undefined, name: string): string | null {
 }
 
 export const commands: Record<string, Command> = {
+  migrate: {
+    summary:
+      'Apply the database migrations this build carries and exit (run it as the database owner before starting a new build)',
+    usage: 'migrate',
+    args: [],
+    options: {},
+    // The CLI migrates as it opens the database, reporting each migration it applies.
+    async run(ctx) {
+      if (!(await schemaIsCurrent(ctx.db))) throw new Error('the schema is not up to date after migrating');
+      ctx.out(`Database schema ${buildSchema}: up to date.\n`);
+    },
+  },
   'create-admin': {
     summary: 'Create the first admin (or make an existing employee admin), matched to the IdP by username',
     usage: 'create-admin <username> --email a@hospital.example --given-name Alex --family-name Morgan',

@@ -86,13 +86,16 @@ export async function runCli(argv: string[]): Promise<number> {
   let database;
   let config;
   try {
-    config = loadConfigFromEnvironment();
+    config = loadConfigFromEnvironment('admin');
     database = await openDatabase({
       url: config.DATABASE_URL,
       dataDir: config.DATABASE_URL ? undefined : resolve(config.DATA_DIR, 'db'),
       poolSize: 2,
     });
-    await migrateToLatest(database.db);
+    // Each migration applied is reported: `migrate`'s output, and for the other commands on
+    // stderr, where it stays apart from what they print (an audit export on stdout).
+    const report = name === 'migrate' ? process.stdout : process.stderr;
+    await migrateToLatest(database.db, { info: (_fields, message) => report.write(`${message}\n`) });
   } catch (error) {
     await database?.close();
     process.stderr.write(

@@ -2,13 +2,14 @@ import { accessMessages, approvalMessages, registrationMessages, type Decision }
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import { auditingDenials, recordAudit } from '../../identity/audit';
-import { canDecide, deciderOf } from '../../identity/deciders';
 import { accessDecidedMail, mailSite, registrationDeniedMail } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
 import { provisionAccount } from '../../identity/provision-account';
 import { grantRole, leavesNoRole, lockedRoleOrganizations, removeRole } from '../../identity/roles';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
+import { loadActor } from '../../policies/actor';
+import * as requestPolicy from '../../policies/request';
 import { emailUse, lockEmail } from '../../identity/email-use';
 import { decideItem, findRequestForUpdate, itemsOfRequest, settleRequest } from './queries';
 
@@ -38,8 +39,13 @@ export async function decideRequest(options: {
       const targeted = options.workItemId ? all.filter((i) => i.id === options.workItemId) : all;
       if (targeted.length === 0) throw new AppError('notFound', approvalMessages.requestNotFound);
 
-      const decider = await deciderOf(tx, actor);
-      const mine = targeted.filter((i) => canDecide(decider, { organizationId: i.organization_id }));
+      const decider = await loadActor(tx, actor);
+      const mine = targeted.filter((i) =>
+        requestPolicy.can(decider, 'decide', {
+          organizationId: i.organization_id,
+          beneficiaryId: request.beneficiary_id,
+        }),
+      );
       if (mine.length === 0) {
         deny({
           action,

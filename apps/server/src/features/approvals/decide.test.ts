@@ -89,7 +89,12 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
       description: 'New Account request for PRA - Vendor Access - Acme Imaging - BR',
       comment: 'Self-registration',
       commentAuthor: 'list.acme@acme.example',
+      canDecide: true,
     });
+    // The rights come from the request policy, per item: every listed item is one the caller decides.
+    for (const name of ['brma', 'brmb', 'adminone']) {
+      expect((await listOf(name)).every((p) => p.canDecide)).toBe(true);
+    }
   });
 
   it.each([

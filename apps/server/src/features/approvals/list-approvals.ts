@@ -1,10 +1,12 @@
 import { roleName, type PendingApproval } from '@pra/contracts';
 import type { Db } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
+import { loadActor, type Actor } from '../../policies/actor';
+import * as request from '../../policies/request';
 import { listDecidableItems, type DecidableItemRow } from './queries';
 
-/** One approvals-page row for a pending item. */
-function toPendingApproval(row: DecidableItemRow): PendingApproval {
+/** One approvals-page row for a pending item, with the actor's right to decide it. */
+function toPendingApproval(row: DecidableItemRow, actor: Actor): PendingApproval {
   // A registration describes the person itself; access requests are about an existing account.
   const isNewAccount = row.type === 'New Account';
   const email = isNewAccount ? row.email : (row.beneficiaryEmail ?? row.email);
@@ -26,10 +28,12 @@ function toPendingApproval(row: DecidableItemRow): PendingApproval {
     description: `${row.type} request for ${roleName(row.orgName)}`,
     comment: row.comment,
     commentAuthor: row.requesterUsername ?? row.email,
+    canDecide: request.can(actor, 'decide', row),
   };
 }
 
 /** The pending items the account may decide, newest first. */
 export async function listPendingApprovals(db: Db, account: Account): Promise<PendingApproval[]> {
-  return (await listDecidableItems(db, account)).map(toPendingApproval);
+  const actor = await loadActor(db, account);
+  return (await listDecidableItems(db, account)).map((row) => toPendingApproval(row, actor));
 }

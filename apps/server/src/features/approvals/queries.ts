@@ -1,19 +1,18 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../platform/db';
-import { isAdmin, isEmployeeBrm } from '../../identity/account-kinds';
+import { principalOf } from '../../policies/actor';
+import * as request from '../../policies/request';
 import type { Account } from '../../platform/db-schema';
 
 /**
- * The pending request items the account may decide, as `canDecide` rules: all for an admin, those
- * of its managed organizations for a BRM, none for anyone else. The count and the list build on it.
+ * The pending request items the account may decide (the request policy's scope): all for an admin,
+ * those of its managed organizations for a BRM, none for anyone else. The count and the list build on it.
  */
 function decidableItems(db: Db | Tx, account: Account) {
-  const pending = db.selectFrom('request_items as i').where('i.status', '=', 'pending');
-  if (isAdmin(account)) return pending;
-  if (!isEmployeeBrm(account)) return pending.where(sql<boolean>`false`);
-  return pending.where('i.organization_id', 'in', (eb) =>
-    eb.selectFrom('brm_assignments').select('organization_id').where('account_id', '=', account.id),
-  );
+  return db
+    .selectFrom('request_items as i')
+    .where('i.status', '=', 'pending')
+    .where(request.scopeOf(principalOf(account), 'i'));
 }
 
 /** How many pending request items the account may decide. */
@@ -33,7 +32,9 @@ export async function listDecidableItems(db: Db | Tx, account: Account) {
     .leftJoin('accounts as beneficiary', 'beneficiary.id', 'r.beneficiary_id')
     .select([
       'i.id as itemId',
+      'i.organization_id as organizationId',
       'r.id as requestId',
+      'r.beneficiary_id as beneficiaryId',
       'r.type',
       'r.first_name',
       'r.last_name',

@@ -1,16 +1,16 @@
 import { manageUsersMessages as m } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
-import { isAdmin } from '../../identity/account-kinds';
 import { setAccountStatus } from '../../identity/accounts';
 import { mailActivationCode } from '../../identity/activation-mail';
 import { auditingDenials, recordAudit } from '../../identity/audit';
-import { canManageVendor, deciderOf, type Decider } from '../../identity/deciders';
 import { sendResetLink } from '../../identity/reset-link';
 import { organizationsOfAccount } from '../../identity/roles';
 import { revokeAccountSessions } from '../../http/session';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
+import { loadActor, principalOf, type Actor } from '../../policies/actor';
+import * as vendorPolicy from '../../policies/vendor';
 import { findVendorForUpdate } from './queries';
 
 interface ManagerCall {
@@ -23,9 +23,10 @@ interface ManagerCall {
 /** What `work` learns about the vendor beside its row: who acts, for what organizations. */
 interface ManagedVendor {
   actor: { id: string; username: string };
-  decider: Decider;
-  /** The organizations whose role the vendor holds. */
-  organizationIds: string[];
+  /** The actor as the policies see it. */
+  by: Actor;
+  /** The vendor as the vendor policy sees it. */
+  vendor: vendorPolicy.VendorItem;
   /** Notes a refusal for the audit (outcome `denied`) just before `work` throws it. */
   deny: (reason: string) => void;
 }
@@ -42,28 +43,29 @@ async function onManagedVendor(
   work: (tx: Tx, target: Account, vendor: ManagedVendor) => Promise<void>,
 ): Promise<void> {
   const { ctx, actor, clientAddress } = call;
-  const by = { id: actor.id, username: actor.username };
+  const who = { id: actor.id, username: actor.username };
   await auditingDenials(ctx.db, (deny) =>
     ctx.db.transaction().execute(async (tx) => {
       const found = await findVendorForUpdate(tx, call.username);
       const target = found && found.status !== 'terminated' ? found : undefined;
       const organizationIds = target ? (await organizationsOfAccount(tx, target.id)).map((o) => o.id) : [];
-      const decider = await deciderOf(tx, actor);
+      const by = await loadActor(tx, actor);
+      const vendor = { status: target?.status ?? 'terminated', organizationIds };
       const refuse = (reason: string) =>
         deny({
           action,
-          actor: by,
+          actor: who,
           target: target
             ? { id: target.id, username: target.username }
             : { id: null, username: call.username },
           clientAddress,
           details: { reason },
         });
-      if (!target || !canManageVendor(decider, organizationIds)) {
+      if (!target || !vendorPolicy.can(by, 'manage', vendor)) {
         refuse(target ? 'notYourVendor' : 'notFound');
         throw new AppError('notFound', m.userNotFound);
       }
-      await work(tx, target, { actor: by, decider, organizationIds, deny: refuse });
+      await work(tx, target, { actor: who, by, vendor, deny: refuse });
     }),
   );
 }
@@ -75,12 +77,8 @@ async function onManagedVendor(
  */
 export async function setUserEnabled(call: ManagerCall & { enable: boolean }): Promise<void> {
   const action = call.enable ? 'user.enable' : 'user.disable';
-  await onManagedVendor(call, action, async (tx, target, { actor, decider, organizationIds, deny }) => {
-    if (
-      !call.enable &&
-      !decider.isAdmin &&
-      organizationIds.some((id) => !decider.managedOrganizationIds.has(id))
-    ) {
+  await onManagedVendor(call, action, async (tx, target, { actor, by, vendor, deny }) => {
+    if (!call.enable && !vendorPolicy.can(by, 'disable', vendor)) {
       deny('otherOrganizations');
       throw new AppError('forbidden', m.disableShared);
     }
@@ -117,7 +115,7 @@ export async function sendOtpEmail(call: ManagerCall & { email: string }): Promi
 
 /** Replaces a pending account's activation code (the old one stops working) and mails the new one. */
 export async function resetActivationCode(call: ManagerCall): Promise<void> {
-  if (!isAdmin(call.actor)) {
+  if (!vendorPolicy.resetsActivationCodes(principalOf(call.actor))) {
     // Spec section 6: only admins reset activation codes; a BRM's attempt is audited.
     await recordAudit(call.ctx.db, {
       action: 'user.reset-activation-code',

@@ -1,4 +1,4 @@
-import { manageUsersMessages } from '@pra/contracts';
+import { manageUsersMessages, type ManagedUser } from '@pra/contracts';
 import { decodeActivationCode } from '@pra/contracts/endpoints/activation';
 import {
   enableOrDisableUser,
@@ -80,6 +80,8 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
       email: 'vpending@example.test',
       active: false,
       status: 'pendingActivation',
+      canManage: true,
+      canResetActivationCode: false,
     });
   });
 
@@ -92,6 +94,8 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
       'vnone',
       'vpending',
     ]);
+    // The admin's rights on each: it manages them all and may reset their activation codes.
+    expect(res.json().every((u: ManagedUser) => u.canManage && u.canResetActivationCode)).toBe(true);
   });
 
   const calls: [string, string, unknown][] = [

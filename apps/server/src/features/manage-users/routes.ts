@@ -7,22 +7,13 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
 import { endpointRouter } from '../../http/endpoint-routes';
+import { listManagedUsers } from './list-users';
 import { resetActivationCode, sendOtpEmail, setUserEnabled } from './manage-user';
-import { listManagedVendors } from './queries';
 
 export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const route = endpointRouter(app, ctx);
 
-  route(getManagedUsers, {}, async (request) =>
-    (await listManagedVendors(ctx.db, request.account)).map((row) => ({
-      username: row.username,
-      givenName: row.given_name,
-      familyName: row.family_name,
-      email: row.email,
-      active: row.status === 'active',
-      status: row.status as 'pendingActivation' | 'active' | 'disabled',
-    })),
-  );
+  route(getManagedUsers, {}, async (request) => listManagedUsers(ctx.db, request.account));
 
   route(enableOrDisableUser, {}, async (request) => {
     const { enable, targetUsername } = request.body;

@@ -3,7 +3,9 @@ import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import { isBrmOrAdmin } from '../../identity/account-kinds';
 import { recordAudit } from '../../identity/audit';
-import { canDecide, deciderOf, decidersOf } from '../../identity/deciders';
+import { decidersOf } from '../../identity/deciders';
+import { loadActor } from '../../policies/actor';
+import * as organizationPolicy from '../../policies/organization';
 import { awaitingDecisionMail, mailSite, registrationReceivedMail } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
 import { provisionAccount } from '../../identity/provision-account';
@@ -47,9 +49,12 @@ export async function registerUser(options: {
   const organization = organizations.find((o) => o.name.toLowerCase() === body.org.toLowerCase());
   if (!organization) throw new AppError('badRequest', registrationMessages.emailMismatch);
 
-  // Registering on a vendor's behalf approves the registration: the same rule as deciding it.
+  // Registering on a vendor's behalf approves the registration: managing the organization, as deciding it.
   const onBehalf = caller !== null && isBrmOrAdmin(caller);
-  if (onBehalf && !canDecide(await deciderOf(ctx.db, caller), { organizationId: organization.id })) {
+  if (
+    onBehalf &&
+    !organizationPolicy.can(await loadActor(ctx.db, caller), 'manage', { id: organization.id })
+  ) {
     await recordAudit(ctx.db, {
       action: 'registration.on-behalf',
       outcome: 'denied',

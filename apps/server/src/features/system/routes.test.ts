@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
@@ -56,6 +57,13 @@ describe.each(testDatabaseKinds)('public system calls on %s', (kind) => {
     expect(res.body).toContain('database: up');
     expect(res.body).toContain('mail: test mailer');
     expect(res.body).toContain('mail undeliverable (refused by the relay): 0');
+    // The version only for administrators (anonymous callers get the one status line above).
+    const { version } = JSON.parse(
+      readFileSync(new URL('../../../../../package.json', import.meta.url), 'utf8'),
+    ) as {
+      version: string;
+    };
+    expect(res.body).toContain(`version: ${version} (Node.js ${process.version})\n`);
   });
 
   it('serves the example CSV of emails', async () => {

@@ -2,11 +2,13 @@ import type { AppContext } from '../../platform/app-context';
 import { isInMaintenance } from '../../identity/maintenance';
 import { isDatabaseUp } from '../../platform/db';
 import { readOutboxState } from '../../platform/outbox-state';
+import { version } from '../../platform/version';
 
 /**
  * The state of the portal as plain text. Everyone gets the first line (`status: OK` or
  * `status: DEGRADED`), which is what monitors match; only a signed-in administrator gets the
- * details (database kind, relay, backlog), which tell an outsider how the hospital runs it.
+ * details (database kind, relay, backlog, the portal's version), which tell an outsider how the
+ * hospital runs it.
  */
 export async function serviceCheck(
   ctx: AppContext,
@@ -32,6 +34,7 @@ export async function serviceCheck(
     `mail waiting to be sent: ${backlog}`,
     `mail undeliverable (refused by the relay): ${undeliverable}`,
     `identity service: ${identity}`,
+    `version: ${version} (Node.js ${process.version})`,
     `checked at: ${new Date().toISOString()}`,
   ];
   return { ok: databaseUp, text: `${lines.join('\n')}\n` };

@@ -4,7 +4,10 @@ import { setAccountStatus } from '../../identity/accounts';
 import { recordAudit } from '../../identity/audit';
 import { removeRole } from '../../identity/roles';
 import { revokeAccountSessions } from '../../http/session';
-import type { Account } from '../../platform/db-schema';
+import type { Account, AccountStatus } from '../../platform/db-schema';
+import { actorOf, type Actor } from '../../policies/actor';
+import * as organization from '../../policies/organization';
+import * as vendor from '../../policies/vendor';
 import { accountsByEmails, grantsOf, lockAccount, managedOrganizations } from './queries';
 import { resultLine, type AccountOutcome } from './result-lines';
 
@@ -12,7 +15,7 @@ interface Candidate {
   id: string;
   username: string;
   type: 'vendor' | 'employee';
-  status: string;
+  status: AccountStatus;
 }
 
 /**
@@ -32,6 +35,7 @@ export async function terminateVendors(options: {
 }): Promise<string[]> {
   const { ctx, actor, dryRun } = options;
   const mine = new Map((await managedOrganizations(ctx.db, actor.id)).map((o) => [o.id, o.name]));
+  const by = actorOf(actor, mine.keys());
   const folded = options.emails.map((email) => email.toLowerCase());
   const unique = [...new Set(folded)];
   // One look-up for the whole file: most lines of a big file need no transaction at all.
@@ -51,13 +55,7 @@ export async function terminateVendors(options: {
     const outcomes: AccountOutcome[] = [];
     for (const account of byEmail.get(email) ?? []) {
       const held = (grantsByAccount.get(account.id) ?? []).map((g) => g.organization_id);
-      outcomes.push(
-        await settle(options, account, {
-          ours: held.filter((id) => mine.has(id)),
-          others: held.filter((id) => !mine.has(id)).length,
-          names: mine,
-        }),
-      );
+      outcomes.push(await settle(options, account, { by, held, names: mine }));
     }
     lines.set(email, resultLine(outcomes, dryRun));
   });
@@ -79,11 +77,14 @@ async function settle(
     log: FastifyBaseLogger;
   },
   account: Candidate,
-  roles: { ours: string[]; others: number; names: Map<string, string> },
+  roles: { by: Actor; held: string[]; names: Map<string, string> },
 ): Promise<AccountOutcome> {
   const { username } = account;
   // A terminated account, like an employee or another organization's vendor, is not ours to name.
-  if (account.type !== 'vendor' || account.status === 'terminated' || roles.ours.length === 0) {
+  const terminable = (status: AccountStatus, organizationIds: string[]) =>
+    vendor.can(roles.by, 'terminate', { status, organizationIds });
+  const isOurs = (id: string) => organization.can(roles.by, 'terminateVendors', { id });
+  if (account.type !== 'vendor' || !terminable(account.status, roles.held)) {
     return { kind: 'notYours' };
   }
   const organizations = (ids: string[]) => ids.map((id) => roles.names.get(id)!).sort();
@@ -91,8 +92,8 @@ async function settle(
     return {
       kind: 'rolesRemoved',
       username,
-      organizations: organizations(roles.ours),
-      terminated: roles.others === 0,
+      organizations: organizations(roles.held.filter(isOurs)),
+      terminated: roles.held.every(isOurs),
     };
   }
   const { ctx, actor, clientAddress } = options;
@@ -101,9 +102,8 @@ async function settle(
     return await ctx.db.transaction().execute(async (tx) => {
       const locked = await lockAccount(tx, account.id);
       const held = (await grantsOf(tx, [account.id])).map((g) => g.organization_id);
-      const ours = held.filter((id) => roles.names.has(id));
-      if (!locked || locked.status === 'terminated' || ours.length === 0)
-        return { kind: 'notYours' } as const;
+      if (!locked || !terminable(locked.status, held)) return { kind: 'notYours' } as const;
+      const ours = held.filter(isOurs);
       const target = { id: locked.id, username: locked.username };
       for (const organizationId of ours) {
         await removeRole(tx, {

@@ -1,17 +1,16 @@
 import Nav from 'react-bootstrap/Nav';
-import { Link } from '../../lib/routing/router';
+import { Link, useActiveLink } from '../../lib/routing/router';
 import type { CurrentUser } from '@pra/contracts';
 import { WithTooltip } from '../../components/with-tooltip';
 import type { ActionItem } from '../../lib/action-items';
 
 interface NavEntryProps {
   item: ActionItem;
-  pathname: string;
   user: CurrentUser | undefined;
 }
 
 /** One top-navigation entry mirroring a welcome card: tooltip, active state, disabled state. */
-export function NavEntry({ item, pathname, user }: NavEntryProps) {
+export function NavEntry({ item, user }: NavEntryProps) {
   const tooltipId = `nav-tip-${item.key}`;
   if (item.disabled) {
     return (
@@ -33,17 +32,20 @@ export function NavEntry({ item, pathname, user }: NavEntryProps) {
       </Nav.Item>
     );
   }
-  const isActive = pathname.includes(item.target.to);
+  return <RouteEntry item={item} to={item.target.to} user={user} />;
+}
+
+/** An entry for a page of the app, marked while the person is on it (or a page under it). */
+function RouteEntry({ item, to, user }: NavEntryProps & { to: string }) {
   return (
     <Nav.Item as="li">
-      <WithTooltip id={tooltipId} text={item.description}>
+      <WithTooltip id={`nav-tip-${item.key}`} text={item.description}>
         <Nav.Link
           as={Link}
-          to={item.target.to}
+          to={to}
           // Registering on behalf of a vendor needs to know who is registering.
           state={item.key === 'newUser' ? { currentUser: user } : undefined}
-          active={isActive}
-          aria-current={isActive ? 'page' : undefined}
+          {...useActiveLink(to)}
         >
           {item.label}
         </Nav.Link>

@@ -56,7 +56,7 @@ export function TopNav() {
         <Navbar.Collapse id="top-nav-items">
           <Nav as="ul" className="ms-auto align-items-lg-center">
             {items.map((item) => (
-              <NavEntry key={item.key} item={item} pathname={pathname} user={user} />
+              <NavEntry key={item.key} item={item} user={user} />
             ))}
             <Nav.Item as="li">
               <WithTooltip id="nav-tip-contact" text="Request PRA support">

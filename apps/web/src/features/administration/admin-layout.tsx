@@ -1,6 +1,6 @@
 import Nav from 'react-bootstrap/Nav';
 import { adminRoutes } from '@pra/contracts/paths';
-import { Link, Outlet, useLocation } from '../../lib/routing/router';
+import { Link, Outlet, useActiveLink } from '../../lib/routing/router';
 import './administration.css';
 
 const sections = [
@@ -14,7 +14,6 @@ const sections = [
 
 /** The Administration screens: a heading, a tab for each section, the section below. */
 export function AdminLayout() {
-  const { pathname } = useLocation();
   return (
     <>
       <h1 className="page-title">Administration</h1>
@@ -22,20 +21,20 @@ export function AdminLayout() {
         <Nav as="ul" variant="tabs" className="mb-3">
           {sections.map((section) => (
             <Nav.Item as="li" key={section.to}>
-              <Nav.Link
-                as={Link}
-                to={section.to}
-                className="text-nowrap"
-                active={pathname === section.to}
-                aria-current={pathname === section.to ? 'page' : undefined}
-              >
-                {section.label}
-              </Nav.Link>
+              <SectionLink {...section} />
             </Nav.Item>
           ))}
         </Nav>
       </nav>
       <Outlet />
     </>
+  );
+}
+
+function SectionLink({ to, label }: { to: string; label: string }) {
+  return (
+    <Nav.Link as={Link} to={to} className="text-nowrap" {...useActiveLink(to)}>
+      {label}
+    </Nav.Link>
   );
 }

@@ -17,9 +17,8 @@ export function approvalFilterText(item: PendingApproval): string[] {
   return [item.firstname, item.lastname, approvalPersonName(item), item.name, item.email, item.org];
 }
 
-/** The approvals table's columns; Approve/Reject are enabled only where `canDecide` says so. */
+/** The approvals table's columns; Approve/Reject are enabled only where the server's `canDecide` says so. */
 export function approvalColumns(
-  canDecide: (item: PendingApproval) => boolean,
   onDecide: (item: PendingApproval, decision: Decision) => void,
 ): DataColumn<PendingApproval>[] {
   return [
@@ -41,7 +40,7 @@ export function approvalColumns(
       className: 'text-nowrap',
       pinned: 'end',
       render: (r) => {
-        const isAllowed = canDecide(r);
+        const isAllowed = r.canDecide;
         return (
           <>
             <Button

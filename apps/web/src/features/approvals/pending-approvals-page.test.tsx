@@ -28,6 +28,7 @@ function makeApproval(n: number, overrides: Partial<PendingApproval> = {}): Pend
     description: '',
     comment: 'Needs MRI access',
     commentAuthor: 'self-registration',
+    canDecide: true,
     ...overrides,
   };
 }
@@ -43,8 +44,12 @@ function setup(approvals: PendingApproval[]) {
 const rowOf = (text: string) => screen.getByText(text).closest('tr')!;
 
 describe('Approvals and Provisioning', () => {
-  it('lists tasks five per page and disables decisions outside the BRM organizations', async () => {
-    setup([...Array.from({ length: 6 }, (_, i) => makeApproval(i + 1)), makeApproval(7, { org: 'Globex' })]);
+  it('lists tasks five per page and disables the decisions the server says the user may not take', async () => {
+    // The item's organization is one of the BRM's: only the server's right decides the buttons.
+    setup([
+      ...Array.from({ length: 6 }, (_, i) => makeApproval(i + 1)),
+      makeApproval(7, { canDecide: false }),
+    ]);
     renderApp('/brm/pending-approvals');
     expect(await screen.findByText('user1@acme.example')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Approvals and Provisioning');

@@ -2,13 +2,11 @@ import { useState } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
 import type { PendingApproval } from '@pra/contracts';
 import { approvalMessages } from '@pra/contracts/approvals';
-import { useCurrentUser } from '../../lib/use-current-user';
 import { DataTable } from '../../components/data-table/data-table';
 import { useDataTable } from '../../components/data-table/use-data-table';
 import { ApprovalDetails } from './approval-details';
 import { approvalPersonName } from './approval-person';
 import { approvalColumns, approvalFilterText } from './approval-columns';
-import { canDecide } from './can-decide';
 import { DecisionModal } from './decision-modal';
 import { useDecideApproval, usePendingApprovals, type DecisionSelection } from './use-pending-approvals';
 
@@ -19,20 +17,16 @@ const noRows: PendingApproval[] = [];
 
 /** Approvals and Provisioning (/brm/pending-approvals): approve or reject requests of one's organizations. */
 export function PendingApprovalsPage() {
-  const { data: user } = useCurrentUser();
   const approvals = usePendingApprovals();
   const [pending, setPending] = useState<DecisionSelection>();
   const [isModalShown, setIsModalShown] = useState(false);
 
   const table = useDataTable({
     rows: approvals.data ?? noRows,
-    columns: approvalColumns(
-      (item) => canDecide(user, item),
-      (item, decision) => {
-        setPending({ item, decision });
-        setIsModalShown(true);
-      },
-    ),
+    columns: approvalColumns((item, decision) => {
+      setPending({ item, decision });
+      setIsModalShown(true);
+    }),
     pageSize: APPROVALS_PAGE_SIZE,
     filterText: approvalFilterText,
   });

@@ -16,6 +16,8 @@ function managed(n: number, overrides: Partial<ManagedUser> = {}): ManagedUser {
     email: `user${n}@acme.example`,
     active: true,
     status: 'active',
+    canManage: true,
+    canResetActivationCode: false,
     ...overrides,
   };
 }
@@ -93,7 +95,7 @@ describe('Manage Users', () => {
   });
 
   it('lets an admin reset the code of a pending account; the one-time password mail needs an active one', async () => {
-    setup(admin, [managed(1, { active: false, status: 'pendingActivation' })]);
+    setup(admin, [managed(1, { active: false, status: 'pendingActivation', canResetActivationCode: true })]);
     renderApp('/brm/manage-users');
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for user01' }));
     expect(
@@ -101,6 +103,24 @@ describe('Manage Users', () => {
     ).toBe('true');
     await userEvent.click(screen.getByRole('button', { name: 'Reset Account Activation Code' }));
     await waitFor(() => expect(screen.getByText('Successfully reset activation code')).toBeTruthy());
+  });
+
+  it('offers on each user what the server’s rights on it allow, whoever the viewer is', async () => {
+    // An admin viewer, yet no reset on user01 and nothing on user02: the rights decide, not the kind.
+    setup(admin, [
+      managed(1, { active: false, status: 'pendingActivation' }),
+      managed(2, { canManage: false }),
+    ]);
+    renderApp('/brm/manage-users');
+    await userEvent.click(await screen.findByRole('button', { name: 'Actions for user01' }));
+    const first = within(screen.getByText('user01').closest('tr')!);
+    expect(first.getByRole('button', { name: 'Manage Access' }).getAttribute('aria-disabled')).toBeNull();
+    expect(first.queryByRole('button', { name: 'Reset Account Activation Code' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for user02' }));
+    const second = within(screen.getByText('user02').closest('tr')!);
+    for (const name of ['Disable User', 'Send One-Time Password E-mail', 'Manage Access']) {
+      expect(second.getByRole('button', { name }).getAttribute('aria-disabled')).toBe('true');
+    }
   });
 
   it('shows an account pending activation as such, not as a disabled account in italics', async () => {

@@ -29,7 +29,6 @@ export function ManageUsersPage() {
   const table = useDataTable({
     rows: users.data ?? noRows,
     columns: userColumns({
-      isAdmin: user ? isAdmin(user) : false,
       isBusy: action.isPending,
       onAction: (kind, target) => action.mutate({ action: kind, user: target }),
       onManageAccess,

@@ -24,16 +24,19 @@ export function isDisabledRow(user: ManagedUser): boolean {
 }
 
 interface ActionHandlers {
-  isAdmin: boolean;
   isBusy: boolean;
   onAction: (action: UserAction, user: ManagedUser) => void;
   /** Opens Manage Access for the user (the modal of the Manage Access feature). */
   onManageAccess: (user: ManagedUser) => void;
 }
 
-/** The Actions dropdown of one row; items that do not apply to the account are disabled. */
+/**
+ * The Actions dropdown of one row; items that do not apply to the account, or that the server's
+ * rights on it (`canManage`, `canResetActivationCode`) do not allow, are disabled or left out.
+ */
 function UserActions({ user, handlers }: { user: ManagedUser; handlers: ActionHandlers }) {
-  const { isAdmin, isBusy, onAction, onManageAccess } = handlers;
+  const { onAction, onManageAccess } = handlers;
+  const isBusy = handlers.isBusy || !user.canManage;
   const isPending = user.status === 'pendingActivation';
   return (
     <Dropdown>
@@ -55,7 +58,7 @@ function UserActions({ user, handlers }: { user: ManagedUser; handlers: ActionHa
         <Dropdown.Item as="button" disabled={isBusy} onClick={() => onManageAccess(user)}>
           Manage Access
         </Dropdown.Item>
-        {isAdmin && (
+        {user.canResetActivationCode && (
           <Dropdown.Item
             as="button"
             disabled={isBusy || !isPending}

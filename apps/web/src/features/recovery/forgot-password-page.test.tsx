@@ -1,6 +1,6 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { api, recoveryMessages, type IdentifyResponse } from '@pra/contracts';
 import { anonymous, bootReplies, installFakeServer } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
@@ -18,14 +18,31 @@ async function identify(device?: IdentifyResponse['device']) {
     ...bootReplies(anonymous),
     [`POST ${api.forgotIdentify}`]: { data: identified(device) },
   });
-  renderApp('/forgot-password');
+  const view = renderApp('/forgot-password');
   await userEvent.type(await screen.findByLabelText('Username'), 'JDoe');
   await userEvent.type(screen.getByLabelText('Email'), 'Jane@x.example');
   await userEvent.click(screen.getByRole('button', { name: 'Next' }));
   await screen.findByRole('heading', { name: 'Select a verification method' });
+  return view;
 }
 
 describe('Forgot Password page', () => {
+  it('asks before leaving the wizard once the person is identified, and stays when the answer is no', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    try {
+      const { history } = await identify();
+      act(() => history.push('/home'));
+      expect(confirm).toHaveBeenCalledTimes(1);
+      expect(history.location.pathname).toBe('/forgot-password');
+      expect(screen.getByRole('heading', { name: 'Select a verification method' })).toBeTruthy();
+      confirm.mockReturnValue(true);
+      act(() => history.push('/home'));
+      expect(history.location.pathname).toBe('/home');
+    } finally {
+      confirm.mockRestore();
+    }
+  });
+
   it('offers Send Push only when a paired phone can receive it', async () => {
     await identify({ nickname: 'Authenticator app', canPush: false });
     expect(screen.getByLabelText('6-digit passcode from your authenticator')).toBeTruthy();

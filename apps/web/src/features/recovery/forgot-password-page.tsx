@@ -9,6 +9,7 @@ import { callEndpoint } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
+import { useLeaveGuard } from '../../lib/routing/router';
 import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';
 import { WizardHeading } from '../../components/wizard/wizard-heading';
 import { PasswordField } from '../../components/password-field/password-field';
@@ -38,6 +39,8 @@ function ForgotPasswordWizard({ link, linkProblem }: WizardProps) {
   const [password, setPassword] = useState<PasswordPair>(emptyPasswordPair);
   const [isPasswordValid, setIsPasswordValid] = useState(false);
   const { account } = state;
+  // Between identifying and the password set (or the email sent), leaving asks first.
+  useLeaveGuard(state.step === STEP.verify || state.step === STEP.password);
 
   const setPasswordCall = useMutation({
     mutationFn: (body: SetPasswordBody) => withLoading(() => callEndpoint(calls.setNewPassword, { body })),

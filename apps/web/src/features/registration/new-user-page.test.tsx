@@ -1,6 +1,6 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { api, registrationMessages, textFieldMessages } from '@pra/contracts';
 import {
   anonymous,
@@ -38,6 +38,24 @@ const registerButton = () => screen.getByRole('button', { name: 'Register' });
 const orgSelect = () => screen.getByLabelText<HTMLSelectElement>('Organization');
 
 describe('New User Registration', () => {
+  it('asks before leaving a half-filled form, and stays when the answer is no', async () => {
+    setup();
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    try {
+      const { history } = renderApp('/new-user');
+      await userEvent.type(await screen.findByLabelText('First Name'), 'Jane');
+      act(() => history.push('/home'));
+      expect(confirm).toHaveBeenCalledTimes(1);
+      expect(history.location.pathname).toBe('/new-user');
+      expect(screen.getByLabelText<HTMLInputElement>('First Name').value).toBe('Jane');
+      confirm.mockReturnValue(true);
+      act(() => history.push('/home'));
+      expect(history.location.pathname).toBe('/home');
+    } finally {
+      confirm.mockRestore();
+    }
+  });
+
   it('lets a visitor register after choosing an organization and agreeing to the policy', async () => {
     const server = setup();
     const { history } = renderApp('/new-user');

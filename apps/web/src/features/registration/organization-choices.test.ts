@@ -3,7 +3,13 @@ import { organizationChoices, registersOnBehalf, type Registrant } from './organ
 
 const vendor: Registrant = { orgs: ['Acme'], isAdmin: false, isEmployeeBrm: false, type: 'vendor' };
 const brm: Registrant = { orgs: ['Acme', 'Initech'], isAdmin: false, isEmployeeBrm: true, type: 'employee' };
-const admin: Registrant = { orgs: [], isAdmin: true, isEmployeeBrm: false, type: 'employee' };
+// The server's current-user record lists every active organization for an admin.
+const admin: Registrant = {
+  orgs: ['Acme', 'Acme Imaging', 'Globex'],
+  isAdmin: true,
+  isEmployeeBrm: false,
+  type: 'employee',
+};
 const domainOrgs = ['Acme', 'Acme Imaging'];
 
 describe('organizationChoices', () => {

@@ -1,5 +1,5 @@
 import type { CurrentUser } from '@pra/contracts';
-import { isAdmin, isBrmOrAdmin } from '../../lib/account-kinds';
+import { isBrmOrAdmin } from '../../lib/account-kinds';
 
 export type Registrant = Pick<CurrentUser, 'orgs' | 'isAdmin' | 'isEmployeeBrm' | 'type'>;
 
@@ -9,11 +9,12 @@ export function registersOnBehalf(user: Registrant | undefined): boolean {
 }
 
 /**
- * The organizations offered for an email domain: all of them to a self-registrant and an admin,
- * only those the BRM manages to a BRM (the server refuses the others anyway).
+ * The organizations offered for an email domain: all of them to a self-registrant; to a BRM or an
+ * admin, those the server says it acts for (`orgs`: a BRM's own, every active one for an admin, as
+ * the server's organization policy computes them; the server refuses the others anyway).
  */
 export function organizationChoices(domainOrgs: readonly string[], user: Registrant | undefined): string[] {
-  if (!registersOnBehalf(user) || (user && isAdmin(user))) return [...domainOrgs];
+  if (!registersOnBehalf(user)) return [...domainOrgs];
   const own = new Set(user?.orgs);
   return domainOrgs.filter((org) => own.has(org));
 }

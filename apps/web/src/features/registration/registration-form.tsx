@@ -11,6 +11,7 @@ import * as calls from '@pra/contracts/endpoints/registration';
 import { callEndpoint, UNKNOWN_ERROR } from '../../api/client';
 import { withLoading } from '../../lib/loading';
 import { queryKeys } from '../../lib/query-keys';
+import { useLeaveGuard } from '../../lib/routing/router';
 import {
   AcceptableUsePolicyModal,
   POLICY_TITLE,
@@ -39,7 +40,9 @@ export function RegistrationForm({ user, isOnBehalf, onRegistered }: Registratio
     mode: 'onTouched',
     defaultValues: blank,
   });
-  const { errors, isValid } = formState;
+  const { errors, isValid, isDirty } = formState;
+  // Half filled in, the form is not left without asking (once registered, it is gone).
+  useLeaveGuard(isDirty);
   const email = useWatch({ control, name: 'email' });
   const org = useWatch({ control, name: 'org' });
   const checks = useEmailChecks(email);

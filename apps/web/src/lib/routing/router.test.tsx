@@ -1,6 +1,6 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { createMemoryHistory } from './history';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createBrowserHistory, createMemoryHistory } from './history';
 import {
   lazyRoute,
   Link,
@@ -8,6 +8,8 @@ import {
   Outlet,
   Router,
   useRouteError,
+  useActiveLink,
+  useLeaveGuard,
   useSearchParams,
   type Route,
 } from './router';
@@ -124,5 +126,134 @@ describe('memory history', () => {
     expect(history.location.pathname).toBe('/one');
     history.replace('/uno', 'kept');
     expect(history.location).toEqual({ pathname: '/uno', search: '', state: 'kept' });
+  });
+});
+
+function Tab({ to }: { to: string }) {
+  const props = useActiveLink(to);
+  return (
+    <Link to={to} aria-current={props['aria-current']} data-active={String(props.active)}>
+      {to}
+    </Link>
+  );
+}
+
+function Wizard() {
+  const [params] = useSearchParams();
+  useLeaveGuard(params.get('filled') === '1');
+  return <Link to="/a">away</Link>;
+}
+
+const moreRoutes: Route[] = [
+  { path: '/wizard', element: <Wizard /> },
+  ...['/admin', '/admin/people', '/admin/people/x'].map((path) => ({
+    path,
+    element: ['/admin', '/admin/people', '/admin/mail'].map((to) => <Tab key={to} to={to} />),
+  })),
+  ...routes,
+];
+
+describe('useActiveLink', () => {
+  it('marks the link of the current page and of the pages under it, trailing slash or not', async () => {
+    const history = createMemoryHistory('/admin/people/');
+    render(<Router history={history} routes={moreRoutes} />);
+    const state = () =>
+      screen
+        .getAllByRole('link')
+        .map((l) => [l.textContent, l.dataset.active, l.getAttribute('aria-current')]);
+    await screen.findByText('/admin/mail');
+    expect(state()).toEqual([
+      ['/admin', 'true', 'page'],
+      ['/admin/people', 'true', 'page'],
+      ['/admin/mail', 'false', null],
+    ]);
+    act(() => history.push('/admin'));
+    await waitFor(() => expect(state()[1]).toEqual(['/admin/people', 'false', null]));
+    expect(state()[0]).toEqual(['/admin', 'true', 'page']);
+  });
+});
+
+describe('scroll on navigation', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('starts a new page at the top, and back and forward return to where each page was left', async () => {
+    let y = 0;
+    vi.spyOn(window, 'scrollY', 'get').mockImplementation(() => y);
+    const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
+    const history = createMemoryHistory('/a');
+    render(<Router history={history} routes={routes} />);
+    await screen.findByText('code=');
+    y = 300;
+    act(() => history.push('/lazy'));
+    await screen.findByText('lazy page');
+    expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
+    y = 50;
+    act(() => history.go(-1));
+    await screen.findByText('code=');
+    await waitFor(() => expect(scrollTo).toHaveBeenLastCalledWith(0, 300));
+    y = 300;
+    act(() => history.go(1));
+    await screen.findByText('lazy page');
+    await waitFor(() => expect(scrollTo).toHaveBeenLastCalledWith(0, 50));
+  });
+});
+
+describe('useLeaveGuard', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('asks before a link or back leaves a half-filled page, and stays when the answer is no', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const history = createMemoryHistory('/a');
+    history.push('/wizard?filled=1');
+    render(<Router history={history} routes={moreRoutes} />);
+    fireEvent.click(await screen.findByRole('link', { name: 'away' }));
+    expect(confirm).toHaveBeenCalledWith('Leave this page? What you have entered will be lost.');
+    act(() => history.go(-1));
+    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(history.location.pathname).toBe('/wizard');
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+
+    confirm.mockReturnValue(true);
+    fireEvent.click(screen.getByRole('link', { name: 'away' }));
+    expect(await screen.findByText('code=')).toBeTruthy();
+    expect(history.location.pathname).toBe('/a');
+    // Once the page is left, nothing asks any more.
+    const later = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(later);
+    expect(later.defaultPrevented).toBe(false);
+  });
+
+  it('asks nothing while nothing is filled in', async () => {
+    const confirm = vi.spyOn(window, 'confirm');
+    const history = createMemoryHistory('/wizard');
+    render(<Router history={history} routes={moreRoutes} />);
+    fireEvent.click(await screen.findByRole('link', { name: 'away' }));
+    expect(await screen.findByText('code=')).toBeTruthy();
+    expect(confirm).not.toHaveBeenCalled();
+  });
+
+  it("undoes a refused back in the browser's history", async () => {
+    window.history.replaceState(null, '', '/start');
+    const history = createBrowserHistory();
+    history.push('/one');
+    history.push('/two');
+    const unblock = history.block(() => false);
+    const popped = () =>
+      new Promise((resolve) => window.addEventListener('popstate', resolve, { once: true }));
+    const back = popped();
+    window.history.back();
+    await back;
+    // The refused move is undone: the browser comes back to /two, and the router never left it.
+    await popped();
+    expect(window.location.pathname).toBe('/two');
+    expect(history.location.pathname).toBe('/two');
+    unblock();
+    const allowed = popped();
+    window.history.back();
+    await allowed;
+    expect(history.location.pathname).toBe('/one');
+    expect(history.index).toBe(1);
   });
 });

@@ -12,6 +12,7 @@ import {
   useEffect,
   useLayoutEffect,
   useMemo,
+  useRef,
   useState,
   type ComponentType,
   type ReactNode,
@@ -76,29 +77,38 @@ export function canonicalPath(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
 }
 
-/** Renders the routes matching the history's location, and follows it. */
+/**
+ * Renders the routes matching the history's location, and follows it. A new page starts at the
+ * top; back and forward return to where that page was scrolled when it was left.
+ */
 export function Router({ history, routes }: { history: RouterHistory; routes: Route[] }) {
-  const [current, setCurrent] = useState<{ location: RouterLocation; action: NavigationAction }>({
-    location: history.location,
-    action: 'pop',
-  });
+  const [current, setCurrent] = useState<{
+    location: RouterLocation;
+    action: NavigationAction;
+    index: number;
+  }>({ location: history.location, action: 'pop', index: history.index });
+  // Where each history entry was scrolled when it was left, by its place in the history.
+  const scrolled = useRef(new Map<number, number>());
+  const shownIndex = useRef(history.index);
   // A transition keeps the current page on screen while the next one's code loads.
   useLayoutEffect(
     () =>
-      history.subscribe((action) =>
-        startTransition(() => setCurrent({ location: history.location, action })),
-      ),
+      history.subscribe((action) => {
+        scrolled.current.set(shownIndex.current, window.scrollY);
+        shownIndex.current = history.index;
+        startTransition(() => setCurrent({ location: history.location, action, index: history.index }));
+      }),
     [history],
   );
-  const { location, action } = current;
+  const { location, action, index } = current;
   const pathname = canonicalPath(location.pathname);
   // The address bar shows the path without the slash (the page is matched without it already).
   useLayoutEffect(() => {
     if (pathname !== location.pathname) history.replace(`${pathname}${location.search}`, location.state);
   }, [history, location, pathname]);
   useEffect(() => {
-    if (action !== 'pop') window.scrollTo(0, 0);
-  }, [location, action]);
+    window.scrollTo(0, action === 'pop' ? (scrolled.current.get(index) ?? 0) : 0);
+  }, [location, action, index]);
   const matches = useMemo(() => preloadRoutes(routes, pathname), [routes, pathname]);
   const state = useMemo(() => ({ history, location, matches }), [history, location, matches]);
   return (
@@ -228,6 +238,37 @@ export function Link({
       }}
     />
   );
+}
+
+/**
+ * `aria-current` and `active` for a link to `to`: it is the current page, or a page under it.
+ * One rule for every navigation that marks where the person is.
+ */
+export function useActiveLink(to: string): { active: boolean; 'aria-current': 'page' | undefined } {
+  const pathname = canonicalPath(useLocation().pathname);
+  const active = pathname === to || pathname.startsWith(`${to}/`);
+  return { active, 'aria-current': active ? 'page' : undefined };
+}
+
+/** Asked before leaving a page whose entries would be lost (useLeaveGuard). */
+export const LEAVE_QUESTION = 'Leave this page? What you have entered will be lost.';
+
+/**
+ * While `active` (a wizard half filled in), leaving asks first: a link or back and forward in
+ * the app with a confirmation, a reload, a typed address or closing the tab with the browser's own.
+ */
+export function useLeaveGuard(active: boolean): void {
+  const { history } = useRouter();
+  useEffect(() => {
+    if (!active) return;
+    const unblock = history.block(() => window.confirm(LEAVE_QUESTION));
+    const onUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', onUnload);
+    return () => {
+      unblock();
+      window.removeEventListener('beforeunload', onUnload);
+    };
+  }, [active, history]);
 }
 
 /** A route part loaded on demand: its element, and the preload the router calls once it matches. */

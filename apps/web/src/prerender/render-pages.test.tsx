@@ -2,8 +2,8 @@
 // The build draws the pages in Node (scripts/prerender.mjs); in jsdom react-bootstrap would use portals.
 import { describe, expect, it } from 'vitest';
 import { fullName } from '@pra/contracts/session';
-import { makeUser } from './test/fake-server';
-import { renderWelcomePage, USER_NAME_MARKERS, welcomeVariants } from './prerender';
+import { makeUser } from '../test/fake-server';
+import { renderWelcomePage, USER_NAME_MARKERS, welcomeVariants } from './render-pages';
 
 /**
  * What the server does to a drawn /welcome (apps/server/src/http/web-app.ts): the names, escaped

@@ -1,4 +1,4 @@
-// Build step (scripts/prerender.mjs runs it after `vite build`): pages as the app renders them, so
+// Build step (draw-pages.mjs runs it after `vite build`): pages as the app renders them, so
 // the server can send them already drawn and the first paint does not wait for the JavaScript
 // (main.tsx hydrates them): the landing page for an anonymous visitor with no system message, and
 // /welcome for each kind of signed-in person. What the build cannot know carries markers the
@@ -7,12 +7,12 @@
 import { renderToString } from 'react-dom/server';
 import type { CurrentUser } from '@pra/contracts';
 import { api, routes } from '@pra/contracts/paths';
-import { AppRoot } from './app/app-root';
-import { createQueryClient } from './lib/query-client';
-import { queryKeys } from './lib/query-keys';
-import { appRoutes } from './app/router';
-import { createMemoryHistory } from './lib/routing/history';
-import { matchRoutes } from './lib/routing/router';
+import { AppRoot } from '../app/app-root';
+import { createQueryClient } from '../lib/query-client';
+import { queryKeys } from '../lib/query-keys';
+import { appRoutes } from '../app/router';
+import { createMemoryHistory } from '../lib/routing/history';
+import { matchRoutes } from '../lib/routing/router';
 
 /** The marker standing for the deployment setting `name` (a pra-* meta tag) in prerendered markup. */
 export const settingMarker = (name: string) => `@@${name}@@`;

@@ -1,7 +1,7 @@
-// After `vite build`: draws the pages the server sends already drawn (src/prerender.tsx) into
+// After `vite build`: draws the pages the server sends already drawn (render-pages.tsx) into
 // dist/.prerendered/ (a dot directory: never served as files): home.html, the landing page's
 // markup, and welcome.json, /welcome's markup for each kind of signed-in person with the chunks and
-// stylesheets it needs (from the build's manifest). src/prerender.tsx is first built for Node
+// stylesheets it needs (from the build's manifest). render-pages.tsx is first built for Node
 // (vite build --ssr, every dependency bundled, so react-bootstrap's CommonJS modules interoperate)
 // into dist/.prerender/, removed afterwards. A stand-in `document` whose pra-* meta tags hold
 // markers stands for the page (site-links.ts reads the deployment's settings from them).
@@ -9,14 +9,14 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = new URL('../dist/', import.meta.url);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dist = new URL('../../dist/', import.meta.url);
 const bundleDir = new URL('.prerender/', dist);
 await build({
   root,
   logLevel: 'warn',
   build: {
-    ssr: 'src/prerender.tsx',
+    ssr: 'src/prerender/render-pages.tsx',
     outDir: fileURLToPath(bundleDir),
     emptyOutDir: true,
     copyPublicDir: false,
@@ -33,7 +33,7 @@ globalThis.document = {
   },
 };
 const { renderHomePage, renderWelcomePage, welcomeModules, welcomeVariants } = await import(
-  new URL('prerender.js', bundleDir).href
+  new URL('render-pages.js', bundleDir).href
 );
 
 /** React puts preload hints for the page's images first; the images are in the markup itself. */

@@ -1,0 +1,56 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { AccountStatus } from '../platform/db-schema';
+import { isManager, type Actor, type Principal } from './actor';
+import * as organization from './organization';
+
+/**
+ * What an actor may do with a vendor account (Manage Users, Manage Access for another user,
+ * Terminate Vendors). A terminated vendor is no one's to act on.
+ * - `manage`: see it among one's users, enable it, mail it a reset link, change its roles in the
+ *   organizations one manages: an admin every vendor, a BRM a vendor holding the role of at least
+ *   one organization it manages (a vendor pending activation already holds the role it registered for).
+ * - `disable`: as `manage`, but a BRM only when it manages every organization whose role the vendor
+ *   holds: disabling ends the other organizations' access as well.
+ * - `resetActivationCode`: as `manage`, admins only (spec section 6).
+ * - `terminate`: remove the roles it holds of organizations one may terminate vendors for.
+ */
+export type VendorAction = 'manage' | 'disable' | 'resetActivationCode' | 'terminate';
+
+export interface VendorItem {
+  status: AccountStatus;
+  /** The organizations whose role the vendor holds. */
+  organizationIds: readonly string[];
+}
+
+export function can(actor: Actor, action: VendorAction, vendor: VendorItem): boolean {
+  if (!isManager(actor) || vendor.status === 'terminated') return false;
+  const manages = (id: string) => organization.can(actor, 'manage', { id });
+  const managed = actor.isAdmin || vendor.organizationIds.some(manages);
+  switch (action) {
+    case 'manage':
+      return managed;
+    case 'disable':
+      return managed && (actor.isAdmin || vendor.organizationIds.every(manages));
+    case 'resetActivationCode':
+      return managed && resetsActivationCodes(actor);
+    case 'terminate':
+      return vendor.organizationIds.some((id) => organization.can(actor, 'terminateVendors', { id }));
+  }
+}
+
+/** Whether the actor resets activation codes at all (admins), asked before any vendor is looked up. */
+export function resetsActivationCodes(actor: Principal): boolean {
+  return isManager(actor) && actor.isAdmin;
+}
+
+/**
+ * `manage` as a query condition on the accounts under `alias` (e.g. 'a'): vendors, not terminated,
+ * every one for an admin, for a BRM those holding a role of an organization it manages.
+ */
+export function scopeOf(actor: Principal, alias: string): RawBuilder<boolean> {
+  const account = (column: string) => sql.ref(`${alias}.${column}`);
+  const vendor = sql<boolean>`${account('type')} = 'vendor' and ${account('status')} <> 'terminated'`;
+  if (!isManager(actor)) return sql<boolean>`false`;
+  if (actor.isAdmin) return sql<boolean>`(${vendor})`;
+  return sql<boolean>`(${vendor} and exists (select 1 from role_grants g where g.account_id = ${account('id')} and ${organization.scopeOf(actor, 'g.organization_id')}))`;
+}

@@ -181,6 +181,15 @@ export function pathWith(path: string, params: Record<string, string> | undefine
   });
 }
 
+/** A call's query parameters that are set, as strings (an empty field is no filter). */
+export function queryParams(query: object | undefined): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(query ?? {})
+      .filter(([, value]) => value !== undefined && value !== '')
+      .map(([key, value]) => [key, String(value)]),
+  );
+}
+
 /** Whether a call changes state (and so needs the CSRF token unless `csrf: false`). */
 export function isStateChanging(method: HttpMethod): boolean {
   return method !== 'GET';

@@ -1,6 +1,7 @@
 import {
   isStateChanging,
   pathWith,
+  queryParams,
   type BodyInput,
   type Endpoint,
   type ParamsInput,
@@ -110,8 +111,7 @@ export type EndpointResponse<E extends Endpoint> = Omit<LightMyRequestResponse, 
 /** The path and query string of a call, as the web app's callEndpoint builds them. */
 export function callUrl(endpoint: Endpoint, params?: object, query?: object): string {
   const path = pathWith(endpoint.path, params as Record<string, string> | undefined);
-  const given = Object.entries(query ?? {}).filter(([, value]) => value !== undefined && value !== '');
-  const search = new URLSearchParams(given.map(([key, value]) => [key, String(value)])).toString();
+  const search = new URLSearchParams(queryParams(query)).toString();
   return search ? `${path}?${search}` : path;
 }
 

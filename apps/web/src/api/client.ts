@@ -4,6 +4,7 @@ import type { ClientLogBody } from '@pra/contracts';
 import {
   isMediaAnswer,
   pathWith,
+  queryParams,
   type BodyInput,
   type Endpoint,
   type ParamsInput,
@@ -183,15 +184,6 @@ export type EndpointCall<E extends Endpoint> = (E['params'] extends object
     headers?: Record<string, string>;
     signal?: AbortSignal | undefined;
   };
-
-/** The query parameters that are set, as strings (an empty field is no filter). */
-function queryParams(query: object | undefined): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(query ?? {})
-      .filter(([, value]) => value !== undefined && value !== '')
-      .map(([key, value]) => [key, String(value)]),
-  );
-}
 
 /** The parser of an endpoint's success answer: its schema, or the text of a non-JSON answer. */
 function successParser<E extends Endpoint>(endpoint: E): ResponseParser<ResultOf<E>> {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { loadConfigFromEnvironment } from './config';
-import { purgeAuditEvents } from './features/administration/audit-queries';
+import { purgeAuditEvents } from './store/audit';
 import { announceDemoAccounts, seedDemoData } from './identity/demo-data';
 import { openRuntime } from './platform/runtime';
 

@@ -1,7 +1,8 @@
 import type { Db, Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
-import { hasKindSql, isAdmin, isEmployeeBrm } from './account-kinds';
-import { organizationsOfAccount } from './roles';
+import { isAdmin, isEmployeeBrm } from './account-kinds';
+import { activeAdminEmails } from '../store/accounts';
+import { activeBrmEmails, managedOrganizationIds, organizationsOfAccount } from '../store/grants';
 
 /** Who decides: an admin decides everything, a BRM the items of the organizations it manages. */
 export interface Decider {
@@ -50,15 +51,10 @@ export async function managesVendor(db: Db | Tx, actor: Decider, vendorId: strin
 
 /** The account as `canDecide` sees it, with the organizations it manages. */
 export async function deciderOf(db: Db | Tx, account: Account): Promise<Decider> {
-  const rows = await db
-    .selectFrom('brm_assignments')
-    .select('organization_id')
-    .where('account_id', '=', account.id)
-    .execute();
   return {
     isAdmin: isAdmin(account),
     isEmployeeBrm: isEmployeeBrm(account),
-    managedOrganizationIds: new Set(rows.map((r) => r.organization_id)),
+    managedOrganizationIds: new Set(await managedOrganizationIds(db, account.id)),
   };
 }
 
@@ -67,20 +63,7 @@ export async function deciderOf(db: Db | Tx, account: Account): Promise<Decider>
  * active admins, so that no registration waits unseen.
  */
 export async function decidersOf(db: Db | Tx, organizationId: string): Promise<string[]> {
-  const brms = await db
-    .selectFrom('accounts as a')
-    .innerJoin('brm_assignments as b', 'b.account_id', 'a.id')
-    .select('a.email')
-    .where('b.organization_id', '=', organizationId)
-    .where('a.status', '=', 'active')
-    .where(hasKindSql('a', 'employeeBrm'))
-    .execute();
-  if (brms.length > 0) return brms.map((r) => r.email);
-  const admins = await db
-    .selectFrom('accounts as a')
-    .select('a.email')
-    .where(hasKindSql('a', 'admin'))
-    .where('a.status', '=', 'active')
-    .execute();
-  return admins.map((r) => r.email);
+  const brms = await activeBrmEmails(db, organizationId);
+  if (brms.length > 0) return brms;
+  return activeAdminEmails(db);
 }

@@ -1,6 +1,6 @@
 import * as samlify from 'samlify';
 import type { AppContext } from '../platform/app-context';
-import { spEndpoints } from '../platform/saml-sp';
+import { spEndpoints } from '../identity/saml-sp';
 
 const redirectBinding = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 

@@ -1,14 +1,13 @@
 import { ensureWritableDataDir } from './data-dir';
 import { resolve } from 'node:path';
 import type { Config } from '../config';
-import type { AppContext } from './app-context';
-import { sessionSettings } from '../http/session';
+import { sessionSettings, type AppContext } from './app-context';
 import type { DatabaseHandle, DatabaseTimeouts } from './db';
 import { openMigratedDatabase, type StartupLog } from './db-startup';
 import { createEncryptor } from './encryption';
 import { builtinIdpDescription, loadIdpMetadata } from './idp-metadata';
 import { readKeyPair } from './keys';
-import { sharedKeyPair } from './shared-keys';
+import { sharedKeyPair } from '../identity/shared-keys';
 import { createMailer, type Mailer } from './mailer';
 import { loadOrCreateSecret } from './secrets';
 

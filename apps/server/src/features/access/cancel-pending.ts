@@ -3,7 +3,7 @@ import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import type { Account } from '../../platform/db-schema';
 import { isVendor } from '../../identity/account-kinds';
-import { findAccountById } from '../../identity/accounts';
+import { findAccountById } from '../../store/accounts';
 import { auditingDenials, recordAudit } from '../../identity/audit';
 import { deciderOf } from '../../identity/deciders';
 import {

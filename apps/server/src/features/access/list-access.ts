@@ -7,7 +7,8 @@ import {
 } from '@pra/contracts';
 import type { Db } from '../../platform/db';
 import { isAdmin } from '../../identity/account-kinds';
-import { activeOrganizationsForDomain, organizationsOfAccount } from '../../identity/roles';
+import { activeOrganizationsForDomain } from '../../store/organizations';
+import { organizationsOfAccount } from '../../store/grants';
 import { activeOrganizations, pendingItems } from './queries';
 import { visible, type AccessScope } from './scope';
 

@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import { AppError } from '../../platform/app-error';
 import { passwordPolicy, passwordProblems } from '../../identity/password-policy';
 import { hashPassword } from '../../identity/passwords';
-import { findAccountByUsername } from '../../identity/accounts';
+import { findAccountByUsername } from '../../store/accounts';
 import { recordAudit } from '../../identity/audit';
 import type { Db } from '../../platform/db';
 import type { Actor } from './actor';

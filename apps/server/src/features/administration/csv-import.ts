@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../platform/app-error';
-import { findAccountByUsername } from '../../identity/accounts';
+import { findAccountByUsername } from '../../store/accounts';
 import type { Db, Tx } from '../../platform/db';
 import type { Actor } from './actor';
 import { parseCsv } from './csv';

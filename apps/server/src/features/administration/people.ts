@@ -1,7 +1,7 @@
 import { adminMessages, changePersonBody, personBody } from '@pra/contracts';
 import { AppError } from '../../platform/app-error';
-import { revokeAccountSessions } from '../../http/session';
-import { findAccountById, findAccountByUsername } from '../../identity/accounts';
+import * as sessions from '../../store/sessions';
+import { findAccountById, findAccountByUsername } from '../../store/accounts';
 import { recordAudit } from '../../identity/audit';
 import type { Db, Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
@@ -181,6 +181,6 @@ export async function removePerson(tx: Tx, actor: Actor, person: Account): Promi
   await ensureReplacement(tx, person, managed);
   for (const id of managed) await deleteAssignment(tx, person.id, id);
   await updateEmployee(tx, person.id, { is_employee_brm: false, is_admin: false, status: 'terminated' });
-  await revokeAccountSessions(tx, person.id);
+  await sessions.revokeAllOf(tx, person.id);
   await audit(tx, actor, 'person.remove', person, { organizations: managed.length });
 }

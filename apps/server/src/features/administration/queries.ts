@@ -1,4 +1,3 @@
-import type { AdminSystemMessage } from '@pra/contracts';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../platform/db';
 
@@ -227,14 +226,6 @@ export async function countActiveAdmins(tx: Tx, exceptId: string): Promise<numbe
   return Number(row.n);
 }
 
-export async function writeMaintenanceFlag(tx: Tx, on: boolean): Promise<void> {
-  await tx
-    .updateTable('portal_settings')
-    .set({ maintenance: on, updated_at: new Date() })
-    .where('id', '=', 1)
-    .execute();
-}
-
 /** A built-in-IdP password for an employee (standalone); the history keeps it from being reused. */
 export async function setPasswordHash(tx: Tx, accountId: string, hash: string): Promise<void> {
   await tx
@@ -243,22 +234,4 @@ export async function setPasswordHash(tx: Tx, accountId: string, hash: string): 
     .where('id', '=', accountId)
     .execute();
   await tx.insertInto('password_history').values({ account_id: accountId, password_hash: hash }).execute();
-}
-
-/** The operator's banner as admins set it (the one row, id 1). */
-export async function updateSystemMessage(tx: Tx, message: AdminSystemMessage): Promise<void> {
-  await tx
-    .updateTable('system_message')
-    .set({
-      enabled: message.enabled,
-      logged_in_only: message.loggedInOnly,
-      severity: message.severity,
-      title: message.title,
-      text: message.text,
-      starts_at: message.startsAt,
-      ends_at: message.endsAt,
-      updated_at: new Date(),
-    })
-    .where('id', '=', 1)
-    .execute();
 }

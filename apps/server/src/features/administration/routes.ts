@@ -23,7 +23,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
-import { readMaintenanceFlag } from '../../identity/maintenance';
+import { readMaintenanceFlag } from '../../store/settings';
 import { hashPassword } from '../../identity/passwords';
 import type { Tx } from '../../platform/db';
 import type { Actor } from './actor';

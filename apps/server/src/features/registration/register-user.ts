@@ -9,7 +9,7 @@ import { enqueueMail } from '../../identity/outbox';
 import { provisionAccount } from '../../identity/provision-account';
 import type { Account } from '../../platform/db-schema';
 import { emailUse, lockEmail } from '../../identity/email-use';
-import { activeOrganizationsForDomain } from '../../identity/roles';
+import { activeOrganizationsForDomain } from '../../store/organizations';
 import { insertRegistration } from './queries';
 
 /** The unique index allowing one pending `New Account` request per email (migration 0001). */

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
-import { setAccountStatus } from '../../identity/accounts';
+import { setAccountStatus } from '../../store/accounts';
 import { recordAudit } from '../../identity/audit';
 import { removeRole } from '../../identity/roles';
-import { revokeAccountSessions } from '../../http/session';
+import * as sessions from '../../store/sessions';
 import type { Account } from '../../platform/db-schema';
 import { accountsByEmails, grantsOf, lockAccount, managedOrganizations } from './queries';
 import { resultLine, type AccountOutcome } from './result-lines';
@@ -117,7 +117,7 @@ async function settle(
       const terminated = held.length === ours.length;
       if (terminated) {
         await setAccountStatus(tx, locked.id, 'terminated');
-        await revokeAccountSessions(tx, locked.id);
+        await sessions.revokeAllOf(tx, locked.id);
         await recordAudit(tx, {
           action: 'account.terminate',
           outcome: 'success',

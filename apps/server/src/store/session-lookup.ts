@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import { preparedStatement, type Db } from '../platform/db';
 import type { Account } from '../platform/db-schema';
-import type { Session } from './session';
+import type { StoredSession } from './sessions';
 
 /**
  * The per-request lookup: the live session, its account while active, and (when the route asks)
@@ -72,7 +72,7 @@ const withOrganizations = preparedStatement(
   `select ${accountColumns}, ${sessionColumns}, ${organizations}, ${maintenance} ${from}`,
 );
 
-export type SessionRow = Omit<Session, 'csrfToken'> & {
+export type SessionRow = StoredSession & {
   /** The session's account while it is active, else null. */
   account: Account | null;
   /** Only when asked for, and only with an active account. */

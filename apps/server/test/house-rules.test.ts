@@ -74,12 +74,9 @@ export function floorCrossings(file: string, source: string): string[] {
  */
 const sqlOutsideOwners = [
   'apps/server/src/features/access/queries.ts',
-  'apps/server/src/features/administration/mail-queries.ts',
   'apps/server/src/features/administration/queries.ts',
   'apps/server/src/features/approvals/queries.ts',
-  'apps/server/src/features/dev-mailbox/queries.ts',
   'apps/server/src/features/manage-users/queries.ts',
-  'apps/server/src/features/registration/queries.ts',
   'apps/server/src/features/terminate-vendors/queries.ts',
   'apps/server/src/identity/demo-data.ts',
   'apps/server/src/platform/db.ts',

@@ -208,3 +208,13 @@ export async function findAccountsByNamesAndEmail(
     .limit(2)
     .execute();
 }
+
+/** The account of a mail's recipient in the given status (the one a code mail was for). */
+export async function accountByEmail(tx: Tx, email: string, status: 'pendingActivation' | 'active') {
+  return tx
+    .selectFrom('accounts')
+    .select(['id', 'username', 'given_name', 'email'])
+    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .where('status', '=', status)
+    .executeTakeFirst();
+}

@@ -167,3 +167,59 @@ export async function readOutboxState(db: Db): Promise<OutboxState> {
     oldestPendingSeconds: Number(row?.oldestPendingSeconds ?? 0),
   };
 }
+
+/** The newest messages, at most 200 (the dev mailbox). */
+export async function listMessages(db: Db) {
+  return db
+    .selectFrom('outbox')
+    .select(['id', 'recipient', 'subject', 'text_body', 'status', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(200)
+    .execute();
+}
+
+/** One message, for the dev mailbox. */
+export async function findMessage(db: Db, id: string) {
+  return db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The outbox as admins see it: mail not delivered yet after trying, and mail the relay refused. */
+export async function listUndeliveredMail(db: Db, limit = 200) {
+  return db
+    .selectFrom('outbox')
+    .select(['id', 'created_at', 'recipient', 'subject', 'template', 'status', 'attempts', 'last_error'])
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'undeliverable'),
+        eb.and([eb('status', '=', 'pending'), eb('attempts', '>', 0)]),
+      ]),
+    )
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function findMailForUpdate(tx: Tx, id: string) {
+  return tx.selectFrom('outbox').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** A pending mail is tried again now. */
+export async function retryNow(tx: Tx, id: string): Promise<void> {
+  await tx
+    .updateTable('outbox')
+    .set({ next_attempt_at: sql<Date>`now()`, locked_until: null })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** A mail replaced by a resend is never sent (its code has been superseded). */
+export async function markSuperseded(tx: Tx, id: string): Promise<void> {
+  await tx
+    .updateTable('outbox')
+    .set({ status: 'undeliverable', undeliverable_at: sql<Date>`now()`, last_error: 'replaced by a resend' })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}

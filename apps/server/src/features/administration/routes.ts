@@ -28,7 +28,7 @@ import { hashPassword } from '../../identity/passwords';
 import type { Tx } from '../../platform/db';
 import type { Actor } from './actor';
 import { auditExport, auditPage } from './audit-trail';
-import { listUndeliveredMail } from './mail-queries';
+import { listUndeliveredMail } from '../../store/outbox';
 import {
   addDomain,
   changeOrganization,

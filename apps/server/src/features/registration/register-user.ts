@@ -10,7 +10,7 @@ import { provisionAccount } from '../../identity/provision-account';
 import type { Account } from '../../platform/db-schema';
 import { emailUse, lockEmail } from '../../identity/email-use';
 import { activeOrganizationsForDomain } from '../../store/organizations';
-import { insertRegistration } from './queries';
+import { insertRegistration } from '../../store/requests';
 
 /** The unique index allowing one pending `New Account` request per email (migration 0001). */
 const PENDING_EMAIL_INDEX = 'requests_pending_new_account_email_key';

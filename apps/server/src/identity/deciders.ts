@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
-import { isAdmin, isEmployeeBrm } from './account-kinds';
+import { isAdmin, isEmployeeBrm } from '../store/account-kinds';
 import { activeAdminEmails } from '../store/accounts';
 import { activeBrmEmails, managedOrganizationIds, organizationsOfAccount } from '../store/grants';
 

@@ -1,4 +1,6 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
+import { hasKindSql, isAdmin, isEmployeeBrm } from './account-kinds';
+import { inChunks } from './chunks';
 import type { Db, Tx } from '../platform/db';
 import type { Account, AccountStatus } from '../platform/db-schema';
 
@@ -144,15 +146,6 @@ export async function lockedUsernamesWithStem(tx: Tx, stem: string): Promise<Set
   return new Set(rows.map((r) => r.username));
 }
 
-/**
- * identity/account-kinds.ts's rule as a SQL condition on the accounts table under `alias`, for
- * queries that pick BRMs or admins (e.g. whom to mail about a registration).
- */
-export function hasKindSql(alias: string, kind: 'employeeBrm' | 'admin'): RawBuilder<boolean> {
-  const flag = kind === 'admin' ? 'is_admin' : 'is_employee_brm';
-  return sql<boolean>`(${sql.ref(`${alias}.type`)} = 'employee' and ${sql.ref(`${alias}.${flag}`)})`;
-}
-
 /** The emails of the active admins. */
 export async function activeAdminEmails(db: Db | Tx): Promise<string[]> {
   const admins = await db
@@ -217,4 +210,161 @@ export async function accountByEmail(tx: Tx, email: string, status: 'pendingActi
     .where(sql`lower(email)`, '=', email.toLowerCase())
     .where('status', '=', status)
     .executeTakeFirst();
+}
+
+/** A vendor account that is not terminated, by username (case-insensitive). */
+export async function findVendor(db: Db | Tx, username: string) {
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where(sql<boolean>`lower(username) = lower(${username})`)
+    .where('type', '=', 'vendor')
+    .where('status', '!=', 'terminated')
+    .executeTakeFirst();
+}
+
+/**
+ * The vendors the account manages, by username: an admin every vendor, a BRM those holding the
+ * role of an organization it manages (pending activation included), anyone else none.
+ * Terminated accounts are not listed.
+ */
+export async function listManagedVendors(db: Db | Tx, account: Account) {
+  let query = db
+    .selectFrom('accounts as a')
+    .select(['a.username', 'a.given_name', 'a.family_name', 'a.email', 'a.status'])
+    .where('a.type', '=', 'vendor')
+    .where('a.status', '!=', 'terminated');
+  if (!isAdmin(account)) {
+    if (!isEmployeeBrm(account)) return [];
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('role_grants as g')
+          .innerJoin('brm_assignments as b', 'b.organization_id', 'g.organization_id')
+          .select(sql`1`.as('one'))
+          .whereRef('g.account_id', '=', 'a.id')
+          .where('b.account_id', '=', account.id),
+      ),
+    );
+  }
+  return query.orderBy(sql`lower(a.username)`).execute();
+}
+
+/** A vendor account by username (case-insensitive), locked for the rest of the transaction. */
+export async function findVendorForUpdate(tx: Tx, username: string): Promise<Account | undefined> {
+  return tx
+    .selectFrom('accounts')
+    .selectAll()
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .where('type', '=', 'vendor')
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Every account whose email is one of `emails` (already lower-case), with its email lower-cased. */
+export async function accountsByEmails(db: Db, emails: readonly string[]) {
+  return inChunks(emails, (chunk) =>
+    db
+      .selectFrom('accounts')
+      .select(['id', 'username', 'type', 'status', sql<string>`lower(email)`.as('email')])
+      .where(sql<string>`lower(email)`, 'in', chunk)
+      .orderBy('username')
+      .execute(),
+  );
+}
+
+/** The account's status, its row locked for the rest of the transaction. */
+export async function lockAccount(tx: Tx, accountId: string) {
+  return tx
+    .selectFrom('accounts')
+    .select(['id', 'username', 'status'])
+    .where('id', '=', accountId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Hospital employees with their managed organizations, by username. */
+export async function listEmployees(db: Db | Tx) {
+  return db
+    .selectFrom('accounts as a')
+    .select((eb) => [
+      'a.id',
+      'a.username',
+      'a.given_name',
+      'a.family_name',
+      'a.email',
+      'a.is_employee_brm',
+      'a.is_admin',
+      'a.status',
+      eb
+        .selectFrom('brm_assignments as b')
+        .innerJoin('organizations as o', 'o.id', 'b.organization_id')
+        .select(sql<string[]>`coalesce(array_agg(o.name order by o.name), '{}')`.as('v'))
+        .whereRef('b.account_id', '=', 'a.id')
+        .as('organizations'),
+    ])
+    .where('a.type', '=', 'employee')
+    .orderBy(sql`lower(a.username)`)
+    .execute();
+}
+
+export async function insertEmployee(
+  tx: Tx,
+  person: {
+    username: string;
+    given_name: string;
+    family_name: string;
+    email: string;
+    is_employee_brm: boolean;
+    is_admin: boolean;
+  },
+): Promise<string> {
+  // No password: employees sign in through the hospital's IdP (standalone: `admin set-password`).
+  const row = await tx
+    .insertInto('accounts')
+    .values({ ...person, type: 'employee', status: 'active', password_hash: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateEmployee(
+  tx: Tx,
+  id: string,
+  change: Partial<{
+    given_name: string;
+    family_name: string;
+    email: string;
+    is_employee_brm: boolean;
+    is_admin: boolean;
+    status: 'active' | 'terminated';
+  }>,
+): Promise<void> {
+  await tx
+    .updateTable('accounts')
+    .set({ ...change, updated_at: new Date() })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function countActiveAdmins(tx: Tx, exceptId: string): Promise<number> {
+  const row = await tx
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('type', '=', 'employee')
+    .where('is_admin', '=', true)
+    .where('status', '=', 'active')
+    .where('id', '<>', exceptId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A built-in-IdP password for an employee (standalone); the history keeps it from being reused. */
+export async function setPasswordHash(tx: Tx, accountId: string, hash: string): Promise<void> {
+  await tx
+    .updateTable('accounts')
+    .set({ password_hash: hash, password_changed_at: new Date(), updated_at: new Date() })
+    .where('id', '=', accountId)
+    .execute();
+  await tx.insertInto('password_history').values({ account_id: accountId, password_hash: hash }).execute();
 }

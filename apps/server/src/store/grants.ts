@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../platform/db';
-import { hasKindSql } from './accounts';
+import { hasKindSql } from './account-kinds';
+import { inChunks } from './chunks';
 
 // The owner of `role_grants` (a vendor holds an organization's role) and `brm_assignments` (an
 // employee BRM manages an organization).
@@ -77,4 +78,53 @@ export async function activeBrmEmails(db: Db | Tx, organizationId: string): Prom
     .where(hasKindSql('a', 'employeeBrm'))
     .execute();
   return brms.map((r) => r.email);
+}
+
+/** The organizations an employee BRM manages, by name. */
+export async function managedOrganizations(db: Db | Tx, accountId: string) {
+  return db
+    .selectFrom('brm_assignments as b')
+    .innerJoin('organizations as o', 'o.id', 'b.organization_id')
+    .select(['o.id', 'o.name'])
+    .where('b.account_id', '=', accountId)
+    .orderBy('o.name')
+    .execute();
+}
+
+/** Which organizations' roles each of the accounts holds. */
+export async function grantsOf(db: Db | Tx, accountIds: readonly string[]) {
+  return inChunks(accountIds, (chunk) =>
+    db
+      .selectFrom('role_grants')
+      .select(['account_id', 'organization_id'])
+      .where('account_id', 'in', chunk)
+      .execute(),
+  );
+}
+
+export async function assignedOrganizationIds(db: Db | Tx, accountId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('brm_assignments')
+    .select('organization_id')
+    .where('account_id', '=', accountId)
+    .execute();
+  return rows.map((r) => r.organization_id);
+}
+
+export async function insertAssignment(tx: Tx, accountId: string, organizationId: string): Promise<boolean> {
+  const result = await tx
+    .insertInto('brm_assignments')
+    .values({ account_id: accountId, organization_id: organizationId })
+    .onConflict((oc) => oc.columns(['account_id', 'organization_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function deleteAssignment(tx: Tx, accountId: string, organizationId: string): Promise<boolean> {
+  const result = await tx
+    .deleteFrom('brm_assignments')
+    .where('account_id', '=', accountId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

@@ -10,7 +10,7 @@ import { enqueueMail } from '../../identity/outbox';
 import { grantRole, leavesNoRole, removeRole } from '../../identity/roles';
 import { lockedRoleOrganizations } from '../../store/grants';
 import { activeOrganizationsForDomain } from '../../store/organizations';
-import { insertAccessRequest, pendingItems } from './queries';
+import { insertAccessRequest, pendingItems } from '../../store/requests';
 import { manages, organizationsOfRoles, resolveScope, type AccessScope, type Deny } from './scope';
 
 type Operation = 'Add' | 'Remove';

@@ -6,10 +6,11 @@ import {
   type PendingAccessRequest,
 } from '@pra/contracts';
 import type { Db } from '../../platform/db';
-import { isAdmin } from '../../identity/account-kinds';
+import { isAdmin } from '../../store/account-kinds';
 import { activeOrganizationsForDomain } from '../../store/organizations';
 import { organizationsOfAccount } from '../../store/grants';
-import { activeOrganizations, pendingItems } from './queries';
+import { activeOrganizations } from '../../store/organizations';
+import { pendingItems } from '../../store/requests';
 import { visible, type AccessScope } from './scope';
 
 /** GET /api/vendor/access/current: the roles held, as far as the caller may see them. */

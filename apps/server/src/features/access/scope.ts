@@ -2,10 +2,11 @@ import { accessMessages, groupDisplayName, roleName } from '@pra/contracts';
 import { AppError, messages } from '../../platform/app-error';
 import type { Db, Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
-import { isBrmOrAdmin, isVendor } from '../../identity/account-kinds';
+import { isBrmOrAdmin, isVendor } from '../../store/account-kinds';
 import type { AuditEvent } from '../../identity/audit';
 import { deciderOf, managesVendor } from '../../identity/deciders';
-import { findVendor, organizationsNamed } from './queries';
+import { findVendor } from '../../store/accounts';
+import { organizationsNamed } from '../../store/organizations';
 
 /** Whose access a call is about, and what the caller may change there. */
 export interface AccessScope {

@@ -18,7 +18,8 @@ import {
   requireOrganization,
 } from './organizations';
 import { assignBrm, changePerson, createPerson, requireEmployee, unassignBrm } from './people';
-import { listOrganizations, setPasswordHash } from './queries';
+import { setPasswordHash } from '../../store/accounts';
+import { listOrganizations } from '../../store/organizations';
 import { clearedSystemMessage, readAdminSystemMessage, setMaintenance, writeSystemMessage } from './settings';
 import { isInMaintenance } from '../../identity/maintenance';
 

@@ -6,7 +6,7 @@ import type { Actor } from './actor';
 import { parseCsv } from './csv';
 import { addDomain, createOrganization } from './organizations';
 import { assignBrm, createPerson, requireEmployee } from './people';
-import { findOrganizationByName } from './queries';
+import { findOrganizationByName } from '../../store/organizations';
 
 /**
  * Imports organizations and BRM assignments from CSV. One row per organization, or per

@@ -8,15 +8,9 @@ import type { Account } from '../../platform/db-schema';
 import type { Actor } from './actor';
 import { valid } from './valid';
 import { requireOrganization } from './organizations';
-import {
-  assignedOrganizationIds,
-  countActiveAdmins,
-  deleteAssignment,
-  insertAssignment,
-  insertEmployee,
-  organizationsLeftWithoutBrm,
-  updateEmployee,
-} from './queries';
+import { countActiveAdmins, insertEmployee, updateEmployee } from '../../store/accounts';
+import { assignedOrganizationIds, deleteAssignment, insertAssignment } from '../../store/grants';
+import { organizationsLeftWithoutBrm } from '../../store/organizations';
 
 /**
  * Hospital employees the portal keeps (BRMs and admins, matched to the IdP by username), their

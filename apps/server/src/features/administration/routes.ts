@@ -37,7 +37,8 @@ import {
   requireOrganization,
 } from './organizations';
 import { changePerson, createPerson, removePerson, requireEmployee, setManagedOrganizations } from './people';
-import { listEmployees, listOrganizations, setPasswordHash } from './queries';
+import { listEmployees, setPasswordHash } from '../../store/accounts';
+import { listOrganizations } from '../../store/organizations';
 import { resendMail } from './resend-mail';
 import { readAdminSystemMessage, setMaintenance, writeSystemMessage } from './settings';
 

@@ -11,7 +11,7 @@ import { lockedRoleOrganizations } from '../../store/grants';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import { emailUse, lockEmail } from '../../identity/email-use';
-import { decideItem, findRequestForUpdate, itemsOfRequest, settleRequest } from './queries';
+import { decideItem, findRequestForUpdate, itemsOfRequest, settleRequest } from '../../store/requests';
 
 type Request = NonNullable<Awaited<ReturnType<typeof findRequestForUpdate>>>;
 type Item = Awaited<ReturnType<typeof itemsOfRequest>>[number];

@@ -1,7 +1,7 @@
 import { roleName, type PendingApproval } from '@pra/contracts';
 import type { Db } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
-import { listDecidableItems, type DecidableItemRow } from './queries';
+import { listDecidableItems, type DecidableItemRow } from '../../store/requests';
 
 /** One approvals-page row for a pending item. */
 function toPendingApproval(row: DecidableItemRow): PendingApproval {

@@ -12,7 +12,7 @@ import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
 import { decideRequest } from './decide-request';
 import { listPendingApprovals } from './list-approvals';
-import { countDecidableItems } from './queries';
+import { countDecidableItems } from '../../store/requests';
 
 export const approvalsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   const guards = createGuards(ctx);

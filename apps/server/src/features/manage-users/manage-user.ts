@@ -1,7 +1,7 @@
 import { manageUsersMessages as m } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
-import { isAdmin } from '../../identity/account-kinds';
+import { isAdmin } from '../../store/account-kinds';
 import { setAccountStatus } from '../../store/accounts';
 import { mailActivationCode } from '../../identity/activation-mail';
 import { auditingDenials, recordAudit } from '../../identity/audit';
@@ -11,7 +11,7 @@ import { organizationsOfAccount } from '../../store/grants';
 import * as sessions from '../../store/sessions';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
-import { findVendorForUpdate } from './queries';
+import { findVendorForUpdate } from '../../store/accounts';
 
 interface ManagerCall {
   ctx: AppContext;

@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
 import { resetActivationCode, sendOtpEmail, setUserEnabled } from './manage-user';
-import { listManagedVendors } from './queries';
+import { listManagedVendors } from '../../store/accounts';
 
 export const manageUsersRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   const guards = createGuards(ctx);

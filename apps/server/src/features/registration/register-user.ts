@@ -1,7 +1,7 @@
 import { approvalMessages, emailDomain, registrationMessages, type RegistrationBody } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
-import { isBrmOrAdmin } from '../../identity/account-kinds';
+import { isBrmOrAdmin } from '../../store/account-kinds';
 import { recordAudit } from '../../identity/audit';
 import { canDecide, deciderOf, decidersOf } from '../../identity/deciders';
 import { awaitingDecisionMail, mailSite, registrationReceivedMail } from '../../identity/mail-templates';

@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
-import { isBrmOrAdmin } from '../../identity/account-kinds';
+import { isBrmOrAdmin } from '../../store/account-kinds';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import { emailUse } from '../../identity/email-use';
 import { isInMaintenance } from '../../identity/maintenance';

@@ -5,7 +5,8 @@ import { recordAudit } from '../../identity/audit';
 import { removeRole } from '../../identity/roles';
 import * as sessions from '../../store/sessions';
 import type { Account } from '../../platform/db-schema';
-import { accountsByEmails, grantsOf, lockAccount, managedOrganizations } from './queries';
+import { accountsByEmails, lockAccount } from '../../store/accounts';
+import { grantsOf, managedOrganizations } from '../../store/grants';
 import { resultLine, type AccountOutcome } from './result-lines';
 
 interface Candidate {

@@ -1,9 +1,10 @@
 import * as kinds from '@pra/contracts';
+import { sql, type RawBuilder } from 'kysely';
 import type { Account } from '../platform/db-schema';
 
 /**
  * Who is a vendor, an employee BRM, an admin, for everything on the server (guards, deciders,
- * the current-user record; data/accounts.ts's hasKindSql is the same rule as a SQL condition): the contracts' rule applied to an account row. The accounts
+ * queries, the current-user record): the contracts' rule applied to an account row. The accounts
  * table's check constraint also refuses the BRM and admin flags on vendor rows.
  */
 export type AccountKinds = Pick<Account, 'type' | 'is_employee_brm' | 'is_admin'>;
@@ -18,3 +19,12 @@ export const isVendor = (a: AccountKinds) => kinds.isVendor(flags(a));
 export const isEmployeeBrm = (a: AccountKinds) => kinds.isEmployeeBrm(flags(a));
 export const isAdmin = (a: AccountKinds) => kinds.isAdmin(flags(a));
 export const isBrmOrAdmin = (a: AccountKinds) => kinds.isBrmOrAdmin(flags(a));
+
+/**
+ * The same rule as a SQL condition on the accounts table under `alias`, for queries that pick
+ * BRMs or admins (e.g. whom to mail about a registration).
+ */
+export function hasKindSql(alias: string, kind: 'employeeBrm' | 'admin'): RawBuilder<boolean> {
+  const flag = kind === 'admin' ? 'is_admin' : 'is_employee_brm';
+  return sql<boolean>`(${sql.ref(`${alias}.type`)} = 'employee' and ${sql.ref(`${alias}.${flag}`)})`;
+}

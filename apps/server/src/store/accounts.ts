@@ -368,3 +368,34 @@ export async function setPasswordHash(tx: Tx, accountId: string, hash: string): 
     .execute();
   await tx.insertInto('password_history').values({ account_id: accountId, password_hash: hash }).execute();
 }
+
+/** An active account with a password set now (the demo data); returns its id. */
+export async function insertActiveAccount(
+  tx: Tx,
+  a: {
+    username: string;
+    given_name: string;
+    family_name: string;
+    email: string;
+    job_title: string;
+    type: 'vendor' | 'employee';
+    is_employee_brm: boolean;
+    is_admin: boolean;
+    password_hash: string;
+  },
+): Promise<string> {
+  const { id } = await tx
+    .insertInto('accounts')
+    .values({ ...a, status: 'active', password_changed_at: new Date() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Adds a password to the account's history (which keeps it from being set again). */
+export async function insertPasswordHistory(tx: Tx, accountId: string, passwordHash: string): Promise<void> {
+  await tx
+    .insertInto('password_history')
+    .values({ account_id: accountId, password_hash: passwordHash })
+    .execute();
+}

@@ -128,3 +128,24 @@ export async function deleteAssignment(tx: Tx, accountId: string, organizationId
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Makes the employee a BRM of the organization (the demo data: the pair is new). */
+export async function insertBrmAssignment(tx: Tx, accountId: string, organizationId: string): Promise<void> {
+  await tx
+    .insertInto('brm_assignments')
+    .values({ account_id: accountId, organization_id: organizationId })
+    .execute();
+}
+
+/** Gives the vendor the organization's role, granted by nobody (the demo data: the pair is new). */
+export async function insertRoleGrant(tx: Tx, accountId: string, organizationId: string): Promise<void> {
+  await tx
+    .insertInto('role_grants')
+    .values({
+      account_id: accountId,
+      organization_id: organizationId,
+      granted_by: null,
+      request_item_id: null,
+    })
+    .execute();
+}

@@ -159,3 +159,25 @@ export async function organizationsLeftWithoutBrm(
     .execute();
   return rows.map((r) => r.name);
 }
+
+/** Whether any organization exists (the demo data is seeded only into an empty portal). */
+export async function anyOrganization(db: Db | Tx): Promise<boolean> {
+  return (await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Serializes the demo seeding of instances starting at once, for the rest of the transaction. */
+export async function lockDemoSeed(tx: Tx): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext('pra:demo-seed'))`.execute(tx);
+}
+
+/** Gives a new organization its domains, in one statement. */
+export async function insertDomains(
+  tx: Tx,
+  organizationId: string,
+  domains: readonly string[],
+): Promise<void> {
+  await tx
+    .insertInto('organization_domains')
+    .values(domains.map((domain) => ({ organization_id: organizationId, domain })))
+    .execute();
+}

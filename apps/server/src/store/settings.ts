@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AdminSystemMessage } from '@pra/contracts';
 import type { Db, Tx } from '../platform/db';
 
@@ -42,4 +43,10 @@ export async function updateSystemMessage(tx: Tx, message: AdminSystemMessage): 
     })
     .where('id', '=', 1)
     .execute();
+}
+
+/** The settings rows with their defaults, into an emptied database (the demo reset). */
+export async function insertDefaultRows(db: Db): Promise<void> {
+  await sql`insert into system_message (id) values (1)`.execute(db);
+  await sql`insert into portal_settings (id) values (1)`.execute(db);
 }

@@ -102,15 +102,6 @@ export async function grantsOf(db: Db | Tx, accountIds: readonly string[]) {
   );
 }
 
-export async function assignedOrganizationIds(db: Db | Tx, accountId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('brm_assignments')
-    .select('organization_id')
-    .where('account_id', '=', accountId)
-    .execute();
-  return rows.map((r) => r.organization_id);
-}
-
 export async function insertAssignment(tx: Tx, accountId: string, organizationId: string): Promise<boolean> {
   const result = await tx
     .insertInto('brm_assignments')

@@ -5,6 +5,7 @@ import { testDatabaseKinds } from '../../test/support/databases';
 import { createIdpAccount, csrfOf, startSignIn } from '../../test/support/idp-kit';
 import { createAccount, signInAs } from '../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../test/support/test-app';
+import { readOutboxState } from '../store/outbox';
 import { bindMetricsSources } from './metrics';
 import { startMetricsListener } from './metrics-listener';
 
@@ -31,7 +32,7 @@ describe(`Prometheus metrics on ${kind}`, () => {
 
   beforeAll(async () => {
     t = await createTestApp(kind, { SIGNIN_MAX_FAILURES: '2' });
-    bindMetricsSources({ db: t.ctx.db, poolStats: () => t.ctx.poolStats() });
+    bindMetricsSources({ outboxState: () => readOutboxState(t.ctx.db), poolStats: () => t.ctx.poolStats() });
     listener = await startMetricsListener(0, '127.0.0.1');
   });
   afterAll(async () => {

@@ -12,7 +12,7 @@ import type { AppContext } from '../../platform/app-context';
 import { AppError, messages } from '../../platform/app-error';
 import { createGuards } from '../../http/guards';
 import { setSessionValue } from '../../http/session';
-import { findAccountByUsername } from '../../identity/accounts';
+import { findAccountByUsername } from '../../store/accounts';
 import { passwordPolicy } from '../../identity/password-policy';
 import { readRecoveryBinding } from '../../identity/recovery-binding';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';

@@ -23,12 +23,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
-import { readMaintenanceFlag } from '../../identity/maintenance';
+import { readMaintenanceFlag } from '../../store/settings';
 import { hashPassword } from '../../identity/passwords';
 import type { Tx } from '../../platform/db';
 import type { Actor } from './actor';
 import { auditExport, auditPage } from './audit-trail';
-import { listUndeliveredMail } from './mail-queries';
+import { listUndeliveredMail } from '../../store/outbox';
 import {
   addDomain,
   changeOrganization,
@@ -37,7 +37,8 @@ import {
   requireOrganization,
 } from './organizations';
 import { changePerson, createPerson, removePerson, requireEmployee, setManagedOrganizations } from './people';
-import { listEmployees, listOrganizations, setPasswordHash } from './queries';
+import { listEmployees, setPasswordHash } from '../../store/accounts';
+import { listOrganizations } from '../../store/organizations';
 import { resendMail } from './resend-mail';
 import { readAdminSystemMessage, setMaintenance, writeSystemMessage } from './settings';
 

@@ -11,8 +11,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../platform/app-context';
 import { createGuards } from '../../http/guards';
 import { decideRequest } from './decide-request';
-import { listPendingApprovals } from './list-approvals';
-import { countDecidableItems } from './queries';
+import { countPendingApprovals, listPendingApprovals } from './list-approvals';
 
 export const approvalsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ctx) => {
   const guards = createGuards(ctx);
@@ -28,7 +27,7 @@ export const approvalsRoutes: FastifyPluginAsyncZod<AppContext> = async (app, ct
     },
     async (request) =>
       request.query.getCountOnly
-        ? { count: await countDecidableItems(ctx.db, request.account!) }
+        ? { count: await countPendingApprovals(ctx.db, request.account!) }
         : { pendingApprovals: await listPendingApprovals(ctx.db, request.account!) },
   );
 

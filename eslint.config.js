@@ -69,9 +69,31 @@ export default tseslint.config(
   },
   {
     // The floors and features of docs/ARCHITECTURE.md, and no import cycles (tools/eslint-plugin-layers).
-    files: ['apps/web/src/**/*.{ts,tsx}'],
+    files: ['apps/web/src/**/*.{ts,tsx}', 'apps/server/src/**/*.ts'],
     plugins: { layers },
     rules: { 'layers/floors': 'error', 'layers/no-cycle': 'error' },
+  },
+  {
+    // SQL statements only in the table owners (store/) and the migrations; the database engine's own
+    // statements (db.ts: its probe and the migrator's bookkeeping; pglite-dialect.ts: transaction
+    // control) are the two named exceptions. Tests build fixtures as they need.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/store/**',
+      'apps/server/src/migrations/**',
+      'apps/server/src/platform/db.ts',
+      'apps/server/src/platform/pglite-dialect.ts',
+      '**/*.test.ts',
+    ],
+    plugins: { layers },
+    rules: { 'layers/sql-in-owners': 'error' },
+  },
+  {
+    // The policies write the scope conditions (fragments, no statements) that owners take as arguments.
+    files: ['apps/server/src/policies/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { layers },
+    rules: { 'layers/sql-in-owners': ['error', { fragments: true }] },
   },
   {
     // Plain JavaScript (build scripts, this file) belongs to no TypeScript project: syntax rules only.

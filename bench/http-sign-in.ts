@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as samlify from 'samlify';
-import { spEndpoints } from '../apps/server/src/platform/saml-sp';
+import { spEndpoints } from '../apps/server/src/identity/saml-sp';
 import { authnRequestIdFromUrl, forgeResponse } from '../apps/server/test/support/saml-forge';
 import { fixtureKeys } from '../apps/server/test/support/test-app';
 

@@ -7,7 +7,7 @@ import nodemailer from 'nodemailer';
 import { createTestDatabase } from '../apps/server/test/support/databases';
 import { startRelay } from '../apps/server/test/support/smtp';
 import * as mailer from '../apps/server/src/platform/mailer';
-import { startOutboxWorker } from '../apps/server/src/platform/outbox-worker';
+import { startOutboxWorker } from '../apps/server/src/identity/outbox-worker';
 import { freePort } from './processes';
 import { printTable, type BenchRow } from './table';
 

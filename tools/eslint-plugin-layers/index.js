@@ -19,7 +19,7 @@ const apps = [
     root: 'apps/server/src/',
     floors: [
       { name: 'platform', prefixes: ['platform/', 'config.ts', 'migrations/'] },
-      { name: 'data', prefixes: ['data/'] },
+      { name: 'store', prefixes: ['store/'] },
       { name: 'identity', prefixes: ['identity/'] },
       { name: 'policies', prefixes: ['policies/'] },
       { name: 'http', prefixes: ['http/'] },
@@ -168,27 +168,33 @@ const builders = new Set([
   'replaceInto',
   'mergeInto',
 ]);
+/**
+ * Statements (query builders, CompiledQuery.raw) are refused outside the owners; fragments (sql`…`,
+ * sql.ref/raw/join/lit) too, unless the option `fragments: true` allows them (the policies write
+ * the conditions the owners' statements take as arguments).
+ */
 const sqlInOwners = {
   meta: {
     type: 'problem',
-    schema: [],
-    messages: { sql: 'SQL is built only in a table owner ({{what}}): call the owner instead.' },
+    schema: [{ type: 'object', properties: { fragments: { type: 'boolean' } }, additionalProperties: false }],
+    messages: { sql: 'SQL is built only in a table owner (store/): {{what}}; call the owner instead.' },
   },
   create(context) {
+    const fragments = Boolean(context.options[0] && context.options[0].fragments);
+    const report = (node, what) => context.report({ node, messageId: 'sql', data: { what } });
     return {
       CallExpression(node) {
         const callee = node.callee;
-        if (callee.type === 'MemberExpression' && callee.property.type === 'Identifier') {
-          if (builders.has(callee.property.name)) {
-            context.report({ node, messageId: 'sql', data: { what: `.${callee.property.name}()` } });
-          }
-        }
+        if (callee.type !== 'MemberExpression' || callee.property.type !== 'Identifier') return;
+        const method = callee.property.name;
+        const object = callee.object.type === 'Identifier' ? callee.object.name : '';
+        if (builders.has(method)) report(node, `.${method}()`);
+        else if (object === 'CompiledQuery') report(node, `CompiledQuery.${method}()`);
+        else if (object === 'sql' && !fragments) report(node, `sql.${method}()`);
       },
       TaggedTemplateExpression(node) {
         const tag = node.tag.type === 'TSInstantiationExpression' ? node.tag.expression : node.tag;
-        const name =
-          tag.type === 'Identifier' ? tag.name : tag.type === 'MemberExpression' ? tag.object.name : '';
-        if (name === 'sql') context.report({ node, messageId: 'sql', data: { what: 'sql`…`' } });
+        if (tag.type === 'Identifier' && tag.name === 'sql' && !fragments) report(node, 'sql`…`');
       },
     };
   },

@@ -90,7 +90,21 @@ tester.run('layers/sql-in-owners', layers.rules['sql-in-owners'], {
     { code: "await db.selectFrom('accounts').selectAll().execute();", errors: [{ messageId: 'sql' }] },
     { code: "await tx.updateTable('sessions').set({}).execute();", errors: [{ messageId: 'sql' }] },
     { code: 'const now = sql<Date>`now()`;', errors: [{ messageId: 'sql' }] },
+    { code: "await db.executeQuery(CompiledQuery.raw('select 1'));", errors: [{ messageId: 'sql' }] },
+    { code: "const column = sql.ref('a.id');", errors: [{ messageId: 'sql' }] },
+    {
+      code: "await db.selectFrom('accounts').selectAll().execute();",
+      options: [{ fragments: true }],
+      errors: [{ messageId: 'sql' }],
+    },
   ],
+});
+
+tester.run('layers/sql-in-owners, fragments allowed', layers.rules['sql-in-owners'], {
+  valid: [
+    { code: "const scope = sql<boolean>`${sql.ref('a.id')} = ${id}`;", options: [{ fragments: true }] },
+  ],
+  invalid: [],
 });
 
 describe('layers/no-cycle', () => {

@@ -5,13 +5,14 @@ import { loggerOptions } from './platform/logger';
 import { exposureWarning, type Config } from './config';
 import { registerDraining } from './http/draining';
 import { closeServer, listenWhileStarting } from './http/starting-listener';
-import { startHousekeeping } from './platform/housekeeping';
+import { readOutboxState } from './store/outbox';
+import { startHousekeeping } from './identity/housekeeping';
 import { bindMetricsSources } from './platform/metrics';
 import { startMetricsListener } from './platform/metrics-listener';
 import { listenFailure } from './platform/listen';
 import { SMTP_CONNECTIONS } from './platform/mailer';
-import { startOutboxWorker } from './platform/outbox-worker';
-import { type Runtime } from './platform/runtime';
+import { startOutboxWorker } from './identity/outbox-worker';
+import { type Runtime } from './runtime';
 import { openPortalData, readConfig } from './startup';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -109,7 +110,10 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
  */
 async function openMetrics(config: Config, runtime: Runtime, log: FastifyBaseLogger) {
   if (!config.metrics) return null;
-  bindMetricsSources({ db: runtime.ctx.db, poolStats: () => runtime.ctx.poolStats() });
+  bindMetricsSources({
+    outboxState: () => readOutboxState(runtime.ctx.db),
+    poolStats: () => runtime.ctx.poolStats(),
+  });
   const { port, host, byDefault } = config.metrics;
   try {
     const listener = await startMetricsListener(port, host);

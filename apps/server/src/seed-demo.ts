@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
 import { loadConfigFromEnvironment } from './config';
-import { purgeAuditEvents } from './features/administration/audit-queries';
+import { purgeAuditEvents } from './store/audit';
+import { truncateAllButAudit } from './store/reset';
+import { insertDefaultRows } from './store/settings';
 import { announceDemoAccounts, seedDemoData } from './identity/demo-data';
-import { openRuntime } from './platform/runtime';
+import { openRuntime } from './runtime';
 
 /**
  * `npm run seed:demo`: empties the standalone database and creates the demo data again.
@@ -18,17 +19,10 @@ async function main(): Promise<void> {
     info: () => {},
     warn: (_fields, message) => process.stderr.write(`${message}\n`),
   });
-  const tables = await sql<{ tablename: string }>`
-    select tablename from pg_tables
-    where schemaname = 'public' and tablename not like 'kysely_%' and tablename <> 'audit_events'`.execute(
-    runtime.ctx.db,
-  );
-  const names = tables.rows.map((row) => `"${row.tablename}"`).join(', ');
-  await sql.raw(`truncate ${names} cascade`).execute(runtime.ctx.db);
+  await truncateAllButAudit(runtime.ctx.db);
   // The audit trail refuses TRUNCATE; the purge function is its one way out.
   await purgeAuditEvents(runtime.ctx.db, new Date('9999-12-31T00:00:00Z'));
-  await sql`insert into system_message (id) values (1)`.execute(runtime.ctx.db);
-  await sql`insert into portal_settings (id) values (1)`.execute(runtime.ctx.db);
+  await insertDefaultRows(runtime.ctx.db);
   const seed = await seedDemoData(runtime.ctx.db, config.DEMO_PASSWORD);
   announceDemoAccounts(config, seed.password);
   await runtime.close();

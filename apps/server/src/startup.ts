@@ -1,7 +1,7 @@
 import { ConfigError, demoDataNotice, loadConfigFromEnvironment, type Config } from './config';
 import { announceDemoAccounts, demoAccountsFile, seedDemoData } from './identity/demo-data';
 import type { StartupLog } from './platform/db-startup';
-import { openRuntime, type Runtime } from './platform/runtime';
+import { openRuntime, type Runtime } from './runtime';
 
 /** The settings from the environment; a bad one ends the process with its message. */
 export function readConfig(): Config {

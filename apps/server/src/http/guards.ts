@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../identity/account-kinds';
+import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../store/account-kinds';
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from '../platform/app-context';
 import { AppError, messages } from '../platform/app-error';

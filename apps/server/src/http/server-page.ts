@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { html, type Html } from './html';
+import { html, type Html } from '../platform/html';
 
 /** Where server-rendered pages (built-in IdP, dev mailbox) get Bootstrap from. */
 const BOOTSTRAP_CSS_PATH = '/server-assets/bootstrap.min.css';

@@ -1,32 +1,17 @@
 import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { SessionSettings } from '../platform/app-context';
 import type { Db, Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
-import { selectLiveSession } from './session-queries';
+import { selectLiveSession } from '../store/session-lookup';
+import * as sessions from '../store/sessions';
 
 /** How long a session without a signed-in account lives: it holds no privilege. */
 export const ANONYMOUS_SESSION_HOURS = 12;
 
-export interface Session {
-  idHash: string;
-  accountId: string | null;
-  expiresAt: Date;
-  extensionsUsed: number;
-  authenticatedAt: Date | null;
-  reauthenticatedUntil: Date | null;
-  data: Record<string, unknown>;
+export interface Session extends sessions.StoredSession {
   /** The CSRF token bound to this session. */
   csrfToken: string;
-}
-
-export function sessionSettings(insecureCookies: boolean, secret: string): SessionSettings {
-  return {
-    cookieName: insecureCookies ? 'pra_session' : '__Host-pra_session',
-    secureCookie: !insecureCookies,
-    secret,
-  };
 }
 
 export function hashSessionId(rawId: string): string {
@@ -81,7 +66,7 @@ export function newSession(secret: string, session: NewSession) {
   const data = session.data ?? {};
   const authenticatedAt = session.accountId ? new Date() : null;
   const idHash = hashSessionId(rawId);
-  const row = {
+  const row: sessions.NewSessionRow = {
     id_hash: idHash,
     account_id: session.accountId,
     expires_at: expiresAt,
@@ -110,7 +95,7 @@ export async function insertSession(
   session: NewSession,
 ): Promise<{ rawId: string; session: Session }> {
   const { rawId, row, session: created } = newSession(secret, session);
-  await db.insertInto('sessions').values(row).execute();
+  await sessions.insert(db, row);
   return { rawId, session: created };
 }
 
@@ -172,32 +157,6 @@ export function rawSessionId(request: FastifyRequest, settings: SessionSettings)
   return request.cookies[settings.cookieName];
 }
 
-/** Ends every session of an account (logout everywhere, disable, terminate, password change). */
-export async function revokeAccountSessions(db: Db | Tx, accountId: string): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: sql<Date>`now()` })
-    .where('account_id', '=', accountId)
-    .where('revoked_at', 'is', null)
-    .execute();
-}
-
-export async function revokeSession(db: Db | Tx, idHash: string): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: sql<Date>`now()` })
-    .where('id_hash', '=', idHash)
-    .execute();
-}
-
-/** Deletes sessions that ended more than a day ago; run by the housekeeping job. */
-export async function pruneSessions(db: Db): Promise<void> {
-  await db
-    .deleteFrom('sessions')
-    .where('expires_at', '<', sql<Date>`now() - interval '1 day'`)
-    .execute();
-}
-
 /**
  * Sets (or, with undefined, removes) one key of the session's data in a single update, so two
  * flows writing different keys at once cannot undo each other. Updates `session.data` to match.
@@ -208,41 +167,9 @@ export async function setSessionValue(
   key: string,
   value: unknown,
 ): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({
-      data:
-        value === undefined
-          ? sql`data - ${key}`
-          : sql`data || jsonb_build_object(${key}::text, ${JSON.stringify(value)}::jsonb)`,
-    })
-    .where('id_hash', '=', session.idHash)
-    .execute();
+  await sessions.setValue(db, session.idHash, key, value);
   const data = { ...session.data };
   if (value === undefined) delete data[key];
   else data[key] = value;
   session.data = data;
-}
-
-/**
- * Takes one key of the session's data (a grant such as a verification) in a single guarded
- * update: removed only when it still names `accountId` and its `untilField` (ms since the epoch)
- * is after `now`. Two callers at once: one gets it. False when there was none to take.
- */
-export async function takeSessionGrant(
-  tx: Tx,
-  sessionIdHash: string,
-  grant: { key: string; accountId: string; untilField: string; now: number },
-): Promise<boolean> {
-  const { key } = grant;
-  const row = await tx
-    .updateTable('sessions')
-    .set({ data: sql`data - ${key}` })
-    .where('id_hash', '=', sessionIdHash)
-    .where('revoked_at', 'is', null)
-    .where(sql<string>`data -> ${key} ->> 'accountId'`, '=', grant.accountId)
-    .where(sql<number>`(data -> ${key} ->> ${grant.untilField})::bigint`, '>', grant.now)
-    .returning('id_hash')
-    .executeTakeFirst();
-  return row !== undefined;
 }

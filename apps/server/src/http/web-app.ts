@@ -10,7 +10,7 @@ import { readSystemMessage } from '../identity/system-message';
 import type { AppContext } from '../platform/app-context';
 import { messages } from '../platform/app-error';
 import { authStatus } from './auth-status';
-import { escapeText } from './html';
+import { escapeText } from '../platform/html';
 import { deploymentSettings, drawnPages } from './prerender/drawn-pages';
 import { loadSession, rawSessionId } from './session';
 import { ensureSession } from './session-plugin';

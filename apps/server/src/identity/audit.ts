@@ -1,6 +1,7 @@
 import { escapeInvisible } from '@pra/contracts';
 import { afterCommit } from '../platform/after-commit';
 import type { Db, Tx } from '../platform/db';
+import * as audit from '../store/audit';
 import { announceAudit } from './audit-log';
 
 /** Usernames are stored and logged with control, bidi and zero-width characters escaped. */
@@ -23,7 +24,7 @@ export interface AuditEvent {
  * SIEM and counted in the metrics; a rolled-back event is neither.
  */
 export async function recordAudit(db: Db | Tx, event: AuditEvent): Promise<void> {
-  await db.insertInto('audit_events').values(auditRow(event)).execute();
+  await audit.append(db, auditRow(event));
   afterCommit(db, () => announceAudit(event));
 }
 
@@ -31,7 +32,7 @@ export async function recordAudit(db: Db | Tx, event: AuditEvent): Promise<void>
  * The audit_events row for an event, for a statement that writes it together with the change it
  * records; call `announceAudit(event)` once that statement has committed.
  */
-export function auditRow(event: AuditEvent) {
+export function auditRow(event: AuditEvent): audit.NewAuditRow {
   return {
     action: event.action,
     outcome: event.outcome,

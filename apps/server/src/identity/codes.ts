@@ -1,13 +1,11 @@
 import { createHmac, randomInt } from 'node:crypto';
-import { sql } from 'kysely';
-import type { Db, Tx } from '../platform/db';
+import type { Tx } from '../platform/db';
+import { replaceUnused } from '../store/codes';
 
 /** 32 letters and digits that cannot be mistaken for one another (no I, O, 0, 1). */
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /** 16 characters of a 32-letter alphabet: 80 bits of randomness. */
 const CODE_LENGTH = 16;
-
-type CodeKind = 'activation' | 'reset';
 
 /** A new random code, shown to people as four groups of four (ABCD-EFGH-JKMN-PQRS). */
 export function generateCode(): string {
@@ -37,35 +35,14 @@ export function hashCode(pepper: string, code: string): string {
  */
 export async function createCode(
   tx: Tx,
-  options: { pepper: string; accountId: string; kind: CodeKind; ttlSeconds: number },
+  options: { pepper: string; accountId: string; kind: 'activation' | 'reset'; ttlSeconds: number },
 ): Promise<string> {
-  await tx
-    .updateTable('codes')
-    .set({ expires_at: sql<Date>`least(expires_at, now())` })
-    .where('account_id', '=', options.accountId)
-    .where('kind', '=', options.kind)
-    .where('used_at', 'is', null)
-    .execute();
   const code = generateCode();
-  await tx
-    .insertInto('codes')
-    .values({
-      account_id: options.accountId,
-      kind: options.kind,
-      code_hash: hashCode(options.pepper, code),
-      expires_at: sql<Date>`now() + ${`${options.ttlSeconds} seconds`}::interval`,
-    })
-    .execute();
+  await replaceUnused(tx, {
+    accountId: options.accountId,
+    kind: options.kind,
+    codeHash: hashCode(options.pepper, code),
+    ttlSeconds: options.ttlSeconds,
+  });
   return code;
-}
-
-/** A code by its hash, with its account and whether it has expired (by the database's clock). */
-export async function findCodeWithAccount(db: Db | Tx, codeHash: string) {
-  return db
-    .selectFrom('codes as c')
-    .innerJoin('accounts as a', 'a.id', 'c.account_id')
-    .selectAll('a')
-    .select(['c.id as codeId', 'c.kind', 'c.used_at', sql<boolean>`c.expires_at <= now()`.as('expired')])
-    .where('c.code_hash', '=', codeHash)
-    .executeTakeFirst();
 }

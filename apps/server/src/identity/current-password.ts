@@ -2,8 +2,8 @@ import { profileMessages } from '@pra/contracts';
 import type { AppContext } from '../platform/app-context';
 import { tooManyRequests } from '../platform/app-error';
 import type { Account } from '../platform/db-schema';
-import { claimAttempt, lockKey, releaseAttempt, secondsUntilAttempt } from '../idp/lockout';
-import { recordSignInFailure } from '../idp/sign-in-failure';
+import { claimAttempt, lockKey, releaseAttempt, secondsUntilAttempt } from './lockout';
+import { recordSignInFailure } from './sign-in-failure';
 import { verifyPassword } from './passwords';
 import { enforceRateLimit } from './rate-limit';
 

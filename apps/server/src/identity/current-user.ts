@@ -1,6 +1,6 @@
 import { api, type CurrentUser } from '@pra/contracts';
 import type { AppContext } from '../platform/app-context';
-import { isAdmin, isEmployeeBrm } from './account-kinds';
+import { isAdmin, isEmployeeBrm } from '../store/account-kinds';
 import type { Account } from '../platform/db-schema';
 
 /**

@@ -1,9 +1,12 @@
-import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { roleName } from '@pra/contracts';
 import type { Db } from '../platform/db';
+import { insertActiveAccount, insertPasswordHistory } from '../store/accounts';
+import { append } from '../store/audit';
+import { insertBrmAssignment, insertRoleGrant } from '../store/grants';
+import { anyOrganization, insertDomains, insertOrganization, lockDemoSeed } from '../store/organizations';
 import { hashPassword } from './passwords';
 
 interface DemoAccount {
@@ -102,82 +105,48 @@ export interface SeedResult {
 export async function seedDemoData(db: Db, password: string | undefined): Promise<SeedResult> {
   const demoPassword = password ?? `Demo-${randomBytes(9).toString('base64url')}-9`;
   // Later starts find data and stop here, without paying for a password hash.
-  if (await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst()) {
+  if (await anyOrganization(db)) {
     return { created: false, password: demoPassword };
   }
   const passwordHash = await hashPassword(demoPassword);
   const created = await db.transaction().execute(async (tx) => {
     // Checked again inside the transaction, under a lock: two instances may start at once, and
     // the second must wait for the first's commit and then find its data (not collide with it).
-    await sql`select pg_advisory_xact_lock(hashtext('pra:demo-seed'))`.execute(tx);
-    const existing = await tx.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
-    if (existing) return false;
+    await lockDemoSeed(tx);
+    if (await anyOrganization(tx)) return false;
     const orgIds = new Map<string, string>();
     for (const org of demoOrganizations) {
-      const { id } = await tx
-        .insertInto('organizations')
-        .values({ name: org.name })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await insertOrganization(tx, org.name);
       orgIds.set(org.name, id);
-      await tx
-        .insertInto('organization_domains')
-        .values(org.domains.map((domain) => ({ organization_id: id, domain })))
-        .execute();
+      await insertDomains(tx, id, org.domains);
     }
     for (const person of demoAccounts) {
-      const { id } = await tx
-        .insertInto('accounts')
-        .values({
-          username: person.username,
-          given_name: person.givenName,
-          family_name: person.familyName,
-          email: person.email,
-          job_title: person.jobTitle,
-          type: person.type,
-          is_employee_brm: person.isEmployeeBrm ?? false,
-          is_admin: person.isAdmin ?? false,
-          status: 'active',
-          password_hash: passwordHash,
-          password_changed_at: new Date(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await insertActiveAccount(tx, {
+        username: person.username,
+        given_name: person.givenName,
+        family_name: person.familyName,
+        email: person.email,
+        job_title: person.jobTitle,
+        type: person.type,
+        is_employee_brm: person.isEmployeeBrm ?? false,
+        is_admin: person.isAdmin ?? false,
+        password_hash: passwordHash,
+      });
       // As for every other account: a change must not go back to the initial password.
-      await tx
-        .insertInto('password_history')
-        .values({ account_id: id, password_hash: passwordHash })
-        .execute();
+      await insertPasswordHistory(tx, id, passwordHash);
       for (const orgName of person.orgs) {
         const organizationId = orgIds.get(orgName);
         if (!organizationId) throw new Error(`demo organization ${orgName} missing`);
-        if (person.type === 'employee') {
-          await tx
-            .insertInto('brm_assignments')
-            .values({ account_id: id, organization_id: organizationId })
-            .execute();
-        } else {
-          await tx
-            .insertInto('role_grants')
-            .values({
-              account_id: id,
-              organization_id: organizationId,
-              granted_by: null,
-              request_item_id: null,
-            })
-            .execute();
-        }
+        if (person.type === 'employee') await insertBrmAssignment(tx, id, organizationId);
+        else await insertRoleGrant(tx, id, organizationId);
       }
     }
-    await tx
-      .insertInto('audit_events')
-      .values({
-        action: 'demo.seed',
-        outcome: 'success',
-        actor_username: 'system',
-        details: JSON.stringify({}),
-      })
-      .execute();
+    await append(tx, {
+      action: 'demo.seed',
+      outcome: 'success',
+      actor_username: 'system',
+      details: JSON.stringify({}),
+    });
     return true;
   });
   return { created, password: demoPassword };

@@ -1,6 +1,7 @@
 import type { EmailInUseResult } from '@pra/contracts';
-import { sql } from 'kysely';
 import type { Db, Tx } from '../platform/db';
+import * as accounts from '../store/accounts';
+import { pendingRegistrationHasEmail } from '../store/requests';
 
 // Shared by registration (the email check, the registration itself) and approvals (the re-check
 // before an account is created): who already uses an email address, and the lock serializing both.
@@ -8,21 +9,8 @@ import type { Db, Tx } from '../platform/db';
 /** Whether an email is free, on a non-terminated account, or on a pending registration. */
 export async function emailUse(db: Db | Tx, email: string): Promise<EmailInUseResult> {
   const folded = email.toLowerCase();
-  const account = await db
-    .selectFrom('accounts')
-    .select('id')
-    .where(sql<string>`lower(email)`, '=', folded)
-    .where('status', '!=', 'terminated')
-    .executeTakeFirst();
-  if (account) return 'activeAccount';
-  const pending = await db
-    .selectFrom('requests')
-    .select('id')
-    .where(sql<string>`lower(email)`, '=', folded)
-    .where('type', '=', 'New Account')
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return pending ? 'pendingApproval' : 'available';
+  if (await accounts.emailInUse(db, folded)) return 'activeAccount';
+  return (await pendingRegistrationHasEmail(db, folded)) ? 'pendingApproval' : 'available';
 }
 
 /**
@@ -30,5 +18,5 @@ export async function emailUse(db: Db | Tx, email: string): Promise<EmailInUseRe
  * re-check of `emailUse` cannot be raced (also for BRM registrations, which no unique index covers).
  */
 export async function lockEmail(tx: Tx, email: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`email:${email.toLowerCase()}`}))`.execute(tx);
+  await accounts.lockEmail(tx, email);
 }

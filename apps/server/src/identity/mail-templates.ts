@@ -1,6 +1,6 @@
 import { loginUrl, routes } from '@pra/contracts';
 import type { AppContext } from '../platform/app-context';
-import { html, type Html } from '../http/html';
+import { html, type Html } from '../platform/html';
 
 /** A rendered mail, ready for the outbox. */
 export interface MailContent {

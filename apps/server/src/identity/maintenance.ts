@@ -1,5 +1,6 @@
 import type { Config } from '../config';
-import type { Db, Tx } from '../platform/db';
+import type { Db } from '../platform/db';
+import { readMaintenanceFlag } from '../store/settings';
 
 /**
  * Whether account management is in maintenance: the IIQ_MAINTENANCE setting forces it on,
@@ -8,13 +9,4 @@ import type { Db, Tx } from '../platform/db';
 export async function isInMaintenance(ctx: { config: Config; db: Db }): Promise<boolean> {
   if (ctx.config.IIQ_MAINTENANCE) return true;
   return readMaintenanceFlag(ctx.db);
-}
-
-export async function readMaintenanceFlag(db: Db | Tx): Promise<boolean> {
-  const row = await db
-    .selectFrom('portal_settings')
-    .select('maintenance')
-    .where('id', '=', 1)
-    .executeTakeFirst();
-  return row?.maintenance ?? false;
 }

@@ -1,4 +1,5 @@
 import type { Tx } from '../platform/db';
+import { insertMail } from '../store/outbox';
 import type { MailContent } from './mail-templates';
 
 /**
@@ -6,14 +7,11 @@ import type { MailContent } from './mail-templates';
  * commits, and the outbox worker delivers it later (never inside the request).
  */
 export async function enqueueMail(tx: Tx, mail: MailContent & { to: string }): Promise<void> {
-  await tx
-    .insertInto('outbox')
-    .values({
-      recipient: mail.to.replace(/[\r\n]/g, ''),
-      subject: mail.subject,
-      text_body: mail.text,
-      html_body: mail.html,
-      template: mail.template,
-    })
-    .execute();
+  await insertMail(tx, {
+    recipient: mail.to.replace(/[\r\n]/g, ''),
+    subject: mail.subject,
+    text_body: mail.text,
+    html_body: mail.html,
+    template: mail.template,
+  });
 }

@@ -5,7 +5,7 @@ import { createAccount, signInAs, TEST_PASSWORD } from '../../test/support/sign-
 import { createTestApp, type TestApp } from '../../test/support/test-app';
 import { outbox } from '../../test/support/world';
 import { AppError } from '../platform/app-error';
-import { findAccountById } from './accounts';
+import { findAccountById } from '../store/accounts';
 import { PASSWORD_REUSED_MESSAGE, preparePassword, storePassword } from './password-change';
 import { verifyPassword } from './passwords';
 import { sendResetLink } from './reset-link';

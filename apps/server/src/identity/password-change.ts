@@ -1,8 +1,10 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../platform/app-context';
 import { AppError } from '../platform/app-error';
-import type { Db, Tx } from '../platform/db';
+import type { Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
+import * as accounts from '../store/accounts';
+import { useUpResetCodes } from '../store/codes';
+import * as sessions from '../store/sessions';
 import { recordAudit } from './audit';
 import { mailSite, passwordChangedMail } from './mail-templates';
 import { enqueueMail } from './outbox';
@@ -12,18 +14,6 @@ import { passwordPolicy, passwordProblems } from './password-policy';
 /** How many earlier passwords a new one must differ from (PRODUCT.md, "Change password"). */
 export const PASSWORD_HISTORY_SIZE = 5;
 export const PASSWORD_REUSED_MESSAGE = `Must differ from your last ${PASSWORD_HISTORY_SIZE} passwords`;
-
-/** The hashes of the account's last passwords, newest first (the current one included). */
-async function recentPasswordHashes(db: Db | Tx, accountId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('password_history')
-    .select('password_hash')
-    .where('account_id', '=', accountId)
-    .orderBy('created_at', 'desc')
-    .limit(PASSWORD_HISTORY_SIZE)
-    .execute();
-  return rows.map((row) => row.password_hash);
-}
 
 /**
  * Checks a new password for an account against the policy `password-requirements` returns and
@@ -38,7 +28,10 @@ export async function preparePassword(
 ): Promise<string> {
   const problems = passwordProblems(newPassword, passwordPolicy(ctx.config, account.username, account));
   if (problems.length > 0) throw AppError.many('badRequest', problems);
-  const earlier = [account.password_hash, ...(await recentPasswordHashes(ctx.db, account.id))];
+  const earlier = [
+    account.password_hash,
+    ...(await accounts.recentPasswordHashes(ctx.db, account.id, PASSWORD_HISTORY_SIZE)),
+  ];
   for (const hash of new Set(earlier)) {
     if (hash && (await verifyPassword(hash, newPassword))) {
       throw new AppError('badRequest', PASSWORD_REUSED_MESSAGE);
@@ -67,50 +60,10 @@ export async function storePassword(
   },
 ): Promise<boolean> {
   const { account } = change;
-  const updated = await tx
-    .updateTable('accounts')
-    .set({
-      password_hash: change.passwordHash,
-      password_changed_at: sql<Date>`now()`,
-      updated_at: sql<Date>`now()`,
-    })
-    .where('id', '=', account.id)
-    .where('status', '=', 'active')
-    .returning('id')
-    .executeTakeFirst();
-  if (!updated) return false;
-  await tx
-    .insertInto('password_history')
-    .values({ account_id: account.id, password_hash: change.passwordHash })
-    .execute();
-  await tx
-    .deleteFrom('password_history')
-    .where('account_id', '=', account.id)
-    .where(
-      'id',
-      'not in',
-      tx
-        .selectFrom('password_history')
-        .select('id')
-        .where('account_id', '=', account.id)
-        .orderBy('created_at', 'desc')
-        .limit(PASSWORD_HISTORY_SIZE),
-    )
-    .execute();
-  let sessions = tx
-    .updateTable('sessions')
-    .set({ revoked_at: sql<Date>`now()` })
-    .where('account_id', '=', account.id)
-    .where('revoked_at', 'is', null);
-  if (change.keepSessionIdHash) sessions = sessions.where('id_hash', '!=', change.keepSessionIdHash);
-  await sessions.execute();
-  await tx
-    .updateTable('codes')
-    .set({ used_at: sql<Date>`now()` })
-    .where('account_id', '=', account.id)
-    .where('kind', '=', 'reset')
-    .where('used_at', 'is', null)
-    .execute();
+  if (!(await accounts.setPasswordIfActive(tx, account.id, change.passwordHash))) return false;
+  await accounts.addToPasswordHistory(tx, account.id, change.passwordHash, PASSWORD_HISTORY_SIZE);
+  await sessions.revokeAllOf(tx, account.id, change.keepSessionIdHash);
+  await useUpResetCodes(tx, account.id);
   await enqueueMail(tx, {
     to: account.email,
     ...passwordChangedMail(mailSite(ctx), {

@@ -1,7 +1,8 @@
 import type { AppContext } from '../platform/app-context';
 import type { Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
-import { insertPendingVendor, setBeneficiary } from './accounts';
+import { insertPendingVendor } from '../store/accounts';
+import { setBeneficiary } from '../store/requests';
 import { recordAudit } from './audit';
 import { mailActivationCode } from './activation-mail';
 import { grantRole } from './roles';

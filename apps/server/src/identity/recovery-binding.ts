@@ -1,4 +1,6 @@
-import type { Session } from '../http/session';
+import type { Tx } from '../platform/db';
+import * as sessions from '../store/sessions';
+import type { StoredSession } from '../store/sessions';
 
 /** The session key of the Forgot Password flow: the account it is for, and how far it got. */
 export const RECOVERY_KEY = 'recovery';
@@ -16,7 +18,7 @@ export interface RecoveryBinding {
 }
 
 /** The session's recovery binding, if it has a well-formed one. */
-export function readRecoveryBinding(session: Session | null): RecoveryBinding | null {
+export function readRecoveryBinding(session: StoredSession | null): RecoveryBinding | null {
   const value = session?.data[RECOVERY_KEY];
   if (typeof value !== 'object' || value === null) return null;
   const { accountId, verifiedUntil, codeId } = value as Record<string, unknown>;
@@ -31,4 +33,18 @@ export function readRecoveryBinding(session: Session | null): RecoveryBinding | 
 /** Whether the session has verified its bound account and may still set its password. */
 export function isRecoveryVerified(binding: RecoveryBinding | null, now = Date.now()): boolean {
   return binding?.verifiedUntil !== undefined && binding.verifiedUntil > now;
+}
+
+/**
+ * Takes the session's verification for the account, in one guarded update: the recovery binding
+ * is removed only when it still names the account and is verified until after `now`. Two
+ * set-password calls at once: one gets it. False when there was none to take.
+ */
+export async function takeVerification(tx: Tx, sessionIdHash: string, accountId: string, now: number) {
+  return sessions.takeGrant(tx, sessionIdHash, {
+    key: RECOVERY_KEY,
+    accountId,
+    untilField: 'verifiedUntil',
+    now,
+  });
 }

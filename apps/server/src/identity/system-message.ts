@@ -1,11 +1,12 @@
 import type { AdminSystemMessage, SystemMessage } from '@pra/contracts';
 import type { Db, Tx } from '../platform/db';
+import { findSystemMessage } from '../store/settings';
 
 const none: SystemMessage = { enabled: false, loggedInOnly: false, severity: 'info', title: '', text: '' };
 
 /** The stored message with its time window, as admins edit it. */
 export async function readStoredSystemMessage(db: Db | Tx): Promise<AdminSystemMessage | undefined> {
-  const row = await db.selectFrom('system_message').selectAll().where('id', '=', 1).executeTakeFirst();
+  const row = await findSystemMessage(db);
   if (!row) return undefined;
   return {
     enabled: row.enabled,

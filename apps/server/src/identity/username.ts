@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Tx } from '../platform/db';
+import { lockedUsernamesWithStem } from '../store/accounts';
 
 const USERNAME_MAX_LENGTH = 20;
 
@@ -72,12 +72,5 @@ export function firstFreeUsername(base: string, taken: ReadonlySet<string>): str
 export async function generateUsername(tx: Tx, givenName: string, familyName: string): Promise<string> {
   const base = usernameBase(givenName, familyName);
   const stem = usernameStem(base);
-  await sql`select pg_advisory_xact_lock(hashtext(${`username:${stem}`}))`.execute(tx);
-  // The stem is lowercase ASCII letters only: nothing in it is special to LIKE.
-  const rows = await tx
-    .selectFrom('accounts')
-    .select(sql<string>`lower(username)`.as('username'))
-    .where(sql<string>`lower(username)`, 'like', `${stem}%`)
-    .execute();
-  return firstFreeUsername(base, new Set(rows.map((r) => r.username)));
+  return firstFreeUsername(base, await lockedUsernamesWithStem(tx, stem));
 }

@@ -1,4 +1,4 @@
-import { html, type Html } from '../http/html';
+import { html, type Html } from '../platform/html';
 import { renderDocument } from '../http/server-page';
 
 export interface PageOptions {

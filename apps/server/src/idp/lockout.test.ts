@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../test/support/databases';
 import { createIdpAccount, csrfOf, PASSWORD, startSignIn } from '../../test/support/idp-kit';
 import { createTestApp, type TestApp } from '../../test/support/test-app';
-import { MAX_LOCKOUT_MINUTES } from './lockout';
+import { MAX_LOCKOUT_MINUTES } from '../identity/lockout';
 import { signInMessages } from './password-step';
 
 let addressCounter = 0;

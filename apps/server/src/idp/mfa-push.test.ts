@@ -3,7 +3,7 @@ import { testDatabaseKinds } from '../../test/support/databases';
 import { createIdpAccount, csrfOf, passPasswordStep, secretOf, totpCode } from '../../test/support/idp-kit';
 import { createTestApp, type TestClient, type TestApp } from '../../test/support/test-app';
 import { auditActions, outbox } from '../../test/support/world';
-import { answerPush, pendingPushes } from '../identity/mfa/push';
+import { answerPush, pendingPushes } from '../store/factors';
 import { pushMessages } from './mfa-step';
 
 describe.each(testDatabaseKinds)('built-in IdP push and pairing on %s', (kind) => {

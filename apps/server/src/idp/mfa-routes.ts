@@ -9,7 +9,7 @@ import type { Account } from '../platform/db-schema';
 import { readLoginState, writeLoginState, type LoginState } from './login-state';
 import { confirmEnrolment, findActiveAccountAndDevice, verifyPasscode, verifyPush } from './mfa-step';
 import { mfaProvider, type MfaDevice } from '../identity/mfa/provider';
-import { completeAttempt, type AttemptClaim } from './lockout';
+import { completeAttempt, type AttemptClaim } from '../identity/lockout';
 import { pairingLink, pairPhone as pairPhoneWith } from '../identity/mfa/push';
 import { checkCsrf, parseForm, sendExpired } from './page-replies';
 import { enrolPage, passcodePage, postResponsePage } from './pages';

@@ -1,18 +1,21 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../platform/app-context';
 import { recordFactorChange } from '../identity/mfa/factor-change';
 import { mfaProvider } from '../identity/mfa/provider';
 import { hitRateLimit } from '../identity/rate-limit';
-import { claimAttempt, completeAttempt, lockKey, releaseAttempt, type AttemptClaim } from './lockout';
-import { signInMessages } from './password-step';
-import { recordSignInFailure, type FailedAccount } from './sign-in-failure';
-import { matchTotpStep } from '../identity/mfa/totp';
 import {
-  acceptDevicePasscode,
-  confirmedDeviceQuery,
-  type ConfirmedDevice,
-} from '../identity/mfa/totp-device';
+  claimAttempt,
+  completeAttempt,
+  lockKey,
+  releaseAttempt,
+  type AttemptClaim,
+} from '../identity/lockout';
+import { signInMessages } from './password-step';
+import { recordSignInFailure, type FailedAccount } from '../identity/sign-in-failure';
+import { matchTotpStep } from '../identity/mfa/totp';
+import { acceptDevicePasscode } from '../identity/mfa/totp-device';
 import type { Account } from '../platform/db-schema';
+import * as factors from '../store/factors';
+import type { ConfirmedDevice } from '../store/factors';
 
 export type MfaAccount = FailedAccount;
 
@@ -32,31 +35,7 @@ export async function findActiveAccountAndDevice(
   ctx: AppContext,
   accountId: string,
 ): Promise<{ account: Account; device: ConfirmedDevice | undefined } | null> {
-  const row = await ctx.db
-    .selectFrom('accounts as a')
-    .leftJoin(confirmedDeviceQuery(ctx.db, accountId).as('d'), (join) => join.onTrue())
-    .selectAll('a')
-    .select([
-      'd.id as device_id',
-      'd.nickname as device_nickname',
-      'd.secret_encrypted as device_secret_encrypted',
-      'd.last_used_step as device_last_used_step',
-    ])
-    .where('a.id', '=', accountId)
-    .where('a.status', '=', 'active')
-    .executeTakeFirst();
-  if (!row) return null;
-  const { device_id, device_nickname, device_secret_encrypted, device_last_used_step, ...account } = row;
-  const device =
-    device_id === null || device_nickname === null || device_secret_encrypted === null
-      ? undefined
-      : {
-          id: device_id,
-          nickname: device_nickname,
-          secret_encrypted: device_secret_encrypted,
-          last_used_step: device_last_used_step,
-        };
-  return { account, device };
+  return factors.findActiveAccountAndDevice(ctx.db, accountId);
 }
 
 /** Counts the passcode attempt before it is checked, like a password (lockout.ts). */
@@ -101,16 +80,12 @@ export async function confirmEnrolment(
   if (step === null) return refuse(ctx, claim, input.account, input.clientAddress, 'enrol');
   await ctx.db.transaction().execute(async (tx) => {
     await completeAttempt(tx, claim);
-    await tx
-      .insertInto('mfa_devices')
-      .values({
-        account_id: input.account.id,
-        nickname: input.nickname,
-        secret_encrypted: input.secretEncrypted,
-        last_used_step: step,
-        confirmed_at: sql<Date>`now()`,
-      })
-      .execute();
+    await factors.insertConfirmedDevice(tx, {
+      accountId: input.account.id,
+      nickname: input.nickname,
+      secretEncrypted: input.secretEncrypted,
+      lastUsedStep: step,
+    });
     await recordFactorChange(tx, ctx, {
       account: input.account,
       change: 'added',

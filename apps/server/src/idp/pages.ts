@@ -1,4 +1,4 @@
-import { html } from '../http/html';
+import { html } from '../platform/html';
 import { errorAlert, renderPage } from './layout';
 
 interface Common {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../platform/app-context';
-import { findAccountByUsername } from '../identity/accounts';
+import { findAccountByUsername } from '../store/accounts';
 import { hashPassword, verifyPassword } from '../identity/passwords';
-import { claimAttempt, lockKey, releaseAttempt } from './lockout';
-import { recordSignInFailure } from './sign-in-failure';
+import { claimAttempt, lockKey, releaseAttempt } from '../identity/lockout';
+import { recordSignInFailure } from '../identity/sign-in-failure';
 
 export const signInMessages = {
   /** One message for every refusal, so it never tells which part was wrong. */

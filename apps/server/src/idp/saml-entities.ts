@@ -1,5 +1,5 @@
 import type { AppContext } from '../platform/app-context';
-import { spEndpoints } from '../platform/saml-sp';
+import { spEndpoints } from '../identity/saml-sp';
 
 /**
  * The addresses both sides of the portal's own SAML exchange agree on: the SP's as the SP makes

@@ -11,6 +11,15 @@ export interface SessionSettings {
   secret: string;
 }
 
+/** The session cookie's name and flags: `__Host-` and Secure unless cookies are insecure (plain http). */
+export function sessionSettings(insecureCookies: boolean, secret: string): SessionSettings {
+  return {
+    cookieName: insecureCookies ? 'pra_session' : '__Host-pra_session',
+    secureCookie: !insecureCookies,
+    secret,
+  };
+}
+
 /** What every route and use case may reach: settings and outside parts, built once at boot. */
 export interface AppContext {
   config: Config;

@@ -1,7 +1,5 @@
 import client from 'prom-client';
-import type { AuditEvent } from '../identity/audit';
-import type { Db, PoolStats } from './db';
-import { readOutboxState } from './outbox-state';
+import type { PoolStats } from './db';
 import { version } from './version';
 
 /**
@@ -20,14 +18,29 @@ new client.Gauge({
   registers: [registry],
 }).set({ version, node: process.version }, 1);
 
+/** The outbox at a glance (store/outbox.ts's readOutboxState). */
+interface OutboxState {
+  pending: number;
+  undeliverable: number;
+  oldestPendingSeconds: number;
+}
+
+/** What the audit counters read of a committed audit event (identity/audit.ts's AuditEvent). */
+interface CountedAuditEvent {
+  action: string;
+  outcome: string;
+  details?: Record<string, unknown>;
+}
+
 interface Sources {
-  db: Db;
+  /** Reads the outbox's state, once per scrape. */
+  outboxState(): Promise<OutboxState>;
   /** The pool's counters; null on PGlite, which has no pool (one connection handed out in turn). */
   poolStats(): PoolStats | null;
 }
 let sources: Sources | null = null;
 
-/** Points the scrape-time gauges at the running app's database. */
+/** Points the scrape-time gauges at the running app's database and pool. */
 export function bindMetricsSources(next: Sources): void {
   sources = next;
 }
@@ -139,7 +152,7 @@ const signInSteps: Record<string, string> = {
 };
 
 /** Counts a committed audit event (called by the audit trail after commit). */
-export function observeAudit(event: AuditEvent): void {
+export function observeAudit(event: CountedAuditEvent): void {
   auditEvents.inc({ action: event.action, outcome: event.outcome });
   if (event.action === 'signin.lockout') lockouts.inc();
   const step = signInSteps[event.action];
@@ -186,10 +199,7 @@ new client.Gauge({
 });
 
 /** Sets a gauge from the outbox; with the database down the gauge is left out of the scrape. */
-async function setFromOutbox(
-  gauge: client.Gauge,
-  pick: (state: Awaited<ReturnType<typeof readOutboxState>>) => number,
-): Promise<void> {
+async function setFromOutbox(gauge: client.Gauge, pick: (state: OutboxState) => number): Promise<void> {
   if (!sources) return;
   try {
     gauge.set(pick(await outbox()));
@@ -199,11 +209,11 @@ async function setFromOutbox(
 }
 
 /** One outbox query per scrape, shared by its three gauges. */
-let outboxRead: { at: number; value: ReturnType<typeof readOutboxState> } | null = null;
-function outbox(): ReturnType<typeof readOutboxState> {
+let outboxRead: { at: number; value: Promise<OutboxState> } | null = null;
+function outbox(): Promise<OutboxState> {
   const now = Date.now();
   if (!outboxRead || now - outboxRead.at > 1_000) {
-    const value = readOutboxState((sources as Sources).db);
+    const value = (sources as Sources).outboxState();
     outboxRead = { at: now, value };
     // A failed read is not kept: the next scrape asks again.
     value.catch(() => (outboxRead = null));

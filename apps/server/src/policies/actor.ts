@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
-import { isAdmin, isEmployeeBrm, isVendor } from '../identity/account-kinds';
-import { managedOrganizationIds } from '../identity/deciders';
+import { isAdmin, isEmployeeBrm, isVendor } from '../store/account-kinds';
+import { managedOrganizationIds } from '../store/grants';
 
 /**
  * Who acts, as every policy sees it: the kinds of account (contracts' rule), whether it is active,

@@ -43,20 +43,5 @@ export function scopeOf(actor: Principal, organizationIdColumn: string): RawBuil
   return sql<boolean>`${sql.ref(organizationIdColumn)} in (select b.organization_id from brm_assignments b where b.account_id = ${actor.id})`;
 }
 
-/**
- * The organizations a person acts for, as the SQL text of the prepared session lookup (written
- * once, not built: see http/session-queries.ts), on the active account under alias `a`: every
- * active organization for an admin, a BRM's assigned ones (`manage` above), a vendor's held roles.
- * Names, sorted; null without an active account.
- */
-export const organizationsActedForSql = `case
-    when a.id is null then null
-    when a.type = 'employee' and a.is_admin then
-      array(select o.name from organizations o where o.is_active order by o.name)
-    when a.type = 'employee' then
-      array(select o.name from brm_assignments b join organizations o on o.id = b.organization_id
-            where b.account_id = a.id order by o.name)
-    else
-      array(select o.name from role_grants g join organizations o on o.id = g.organization_id
-            where g.account_id = a.id order by o.name)
-  end`;
+// The same rule as SQL text for the prepared session lookup is store/session-lookup.ts's
+// organizationsActedForSql (scope-agreement.test.ts checks they agree).

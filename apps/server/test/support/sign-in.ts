@@ -1,5 +1,5 @@
 import { hashPassword } from '../../src/identity/passwords';
-import { spEndpoints } from '../../src/platform/saml-sp';
+import { spEndpoints } from '../../src/identity/saml-sp';
 import { authnRequestIdFromUrl, forgeResponse, type ForgeOptions } from './saml-forge';
 import { fixtureKeys, TestClient, type TestApp } from './test-app';
 

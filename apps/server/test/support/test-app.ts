@@ -14,7 +14,7 @@ import { loadConfig, type Config } from '../../src/config';
 import type { AppContext } from '../../src/platform/app-context';
 import { readFileSync } from 'node:fs';
 import type { KeyPair } from '../../src/platform/keys';
-import { createAppContext, databaseTimeouts, type ContextParts } from '../../src/platform/runtime';
+import { createAppContext, databaseTimeouts, type ContextParts } from '../../src/runtime';
 import type { DbKind } from '../../src/platform/db';
 import { createTestDatabase } from './databases';
 

@@ -2,7 +2,7 @@ import { accessMessages } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import type { Account } from '../../platform/db-schema';
-import { findAccountById } from '../../identity/accounts';
+import { findAccountById } from '../../store/accounts';
 import { auditingDenials, recordAudit } from '../../identity/audit';
 import { loadActor } from '../../policies/actor';
 import * as requestPolicy from '../../policies/request';
@@ -11,7 +11,7 @@ import {
   findAccessRequestForUpdate,
   pendingItemsOfRequest,
   settleCancelledRequest,
-} from './queries';
+} from '../../store/requests';
 
 /**
  * POST /api/vendor/access/pending/cancel: withdraws the pending items of an Add Access or Remove

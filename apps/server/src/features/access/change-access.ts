@@ -7,10 +7,11 @@ import { auditingDenials, recordAudit } from '../../identity/audit';
 import { decidersOf } from '../../identity/deciders';
 import { accessAwaitingDecisionMail, accessChangedMail, mailSite } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
-import { grantRole, leavesNoRole, lockedRoleOrganizations, removeRole } from '../../identity/roles';
-import { activeOrganizationsForDomain } from '../../identity/roles';
+import { grantRole, leavesNoRole, removeRole } from '../../identity/roles';
+import { lockedRoleOrganizations } from '../../store/grants';
+import { activeOrganizationsForDomain } from '../../store/organizations';
 import { grantsOutsideDomain } from '../../policies/organization';
-import { insertAccessRequest, pendingItems } from './queries';
+import { insertAccessRequest, pendingItems } from '../../store/requests';
 import { manages, organizationsOfRoles, resolveScope, type AccessScope, type Deny } from './scope';
 
 type Operation = 'Add' | 'Remove';

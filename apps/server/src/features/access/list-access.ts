@@ -6,9 +6,10 @@ import {
   type PendingAccessRequest,
 } from '@pra/contracts';
 import type { Db } from '../../platform/db';
-import { activeOrganizationsForDomain, organizationsOfAccount } from '../../identity/roles';
+import { activeOrganizations, activeOrganizationsForDomain } from '../../store/organizations';
+import { organizationsOfAccount } from '../../store/grants';
 import { grantsOutsideDomain } from '../../policies/organization';
-import { activeOrganizations, pendingItems } from './queries';
+import { pendingItems } from '../../store/requests';
 import { visible, type AccessScope } from './scope';
 
 /** GET /api/vendor/access/current: the roles held, as far as the caller may see them. */

@@ -3,11 +3,12 @@ import { AppError, messages } from '../../platform/app-error';
 import type { Db, Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import type { AuditEvent } from '../../identity/audit';
-import { organizationsOfAccount } from '../../identity/roles';
+import { organizationsOfAccount } from '../../store/grants';
 import { isManager, loadActor, type Actor } from '../../policies/actor';
 import * as organization from '../../policies/organization';
 import * as vendor from '../../policies/vendor';
-import { findVendor, organizationsNamed } from './queries';
+import { findVendor } from '../../store/accounts';
+import { organizationsNamed } from '../../store/organizations';
 
 /** Whose access a call is about, and what the caller may change there. */
 export interface AccessScope {

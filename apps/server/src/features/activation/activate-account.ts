@@ -7,7 +7,8 @@ import { enqueueMail } from '../../identity/outbox';
 import { hashPassword } from '../../identity/passwords';
 import { passwordPolicy, passwordProblems } from '../../identity/password-policy';
 import { checkActivationCode, codeRefusal } from './activation-code';
-import { claimActivationCode, setFirstPassword } from './queries';
+import { setFirstPassword } from '../../store/accounts';
+import { claimActivationCode } from '../../store/codes';
 
 /**
  * Sets the first password of a pending account and activates it with its code. The code and the

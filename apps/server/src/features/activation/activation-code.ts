@@ -1,6 +1,7 @@
 import { activationMessages } from '@pra/contracts';
 import { AppError } from '../../platform/app-error';
-import { findCodeWithAccount, hashCode, normalizeCode } from '../../identity/codes';
+import { findCodeWithAccount } from '../../store/codes';
+import { hashCode, normalizeCode } from '../../identity/codes';
 import type { Db, Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 

@@ -8,7 +8,7 @@ import type { AppContext } from '../../platform/app-context';
 import { AppError, messages } from '../../platform/app-error';
 import { endpointRouter } from '../../http/endpoint-routes';
 import { setSessionValue } from '../../http/session';
-import { findAccountByUsername } from '../../identity/accounts';
+import { findAccountByUsername } from '../../store/accounts';
 import { passwordPolicy } from '../../identity/password-policy';
 import { readRecoveryBinding } from '../../identity/recovery-binding';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';

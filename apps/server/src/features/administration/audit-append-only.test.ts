@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseKinds } from '../../../test/support/databases';
 import { recordAudit } from '../../identity/audit';
 import type { DatabaseHandle } from '../../platform/db';
-import { purgeAuditEvents } from './audit-queries';
+import { purgeAuditEvents } from '../../store/audit';
 
 describe.each(testDatabaseKinds)('the audit trail is append-only for the app on %s', (kind) => {
   let handle: DatabaseHandle;

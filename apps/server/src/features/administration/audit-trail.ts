@@ -11,7 +11,7 @@ import {
   type AuditCursor,
   type AuditFilter,
   type AuditRow,
-} from './audit-queries';
+} from '../../store/audit';
 import { csvLine } from './csv';
 
 /** Reading, exporting and purging the audit trail. */

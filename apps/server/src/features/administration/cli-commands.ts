@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import { AppError } from '../../platform/app-error';
 import { passwordPolicy, passwordProblems } from '../../identity/password-policy';
 import { hashPassword } from '../../identity/passwords';
-import { findAccountByUsername } from '../../identity/accounts';
+import { findAccountByUsername } from '../../store/accounts';
 import { recordAudit } from '../../identity/audit';
 import { buildSchema, schemaIsCurrent, type Db } from '../../platform/db';
 import type { Actor } from './actor';
@@ -18,7 +18,8 @@ import {
   requireOrganization,
 } from './organizations';
 import { assignBrm, changePerson, createPerson, requireEmployee, unassignBrm } from './people';
-import { listOrganizations, setPasswordHash } from './queries';
+import { setPasswordHash } from '../../store/accounts';
+import { listOrganizations } from '../../store/organizations';
 import { clearedSystemMessage, readAdminSystemMessage, setMaintenance, writeSystemMessage } from './settings';
 import { isInMaintenance } from '../../identity/maintenance';
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { AppError } from '../../platform/app-error';
-import { findAccountByUsername } from '../../identity/accounts';
+import { findAccountByUsername } from '../../store/accounts';
 import type { Db, Tx } from '../../platform/db';
 import type { Actor } from './actor';
 import { parseCsv } from './csv';
 import { addDomain, createOrganization } from './organizations';
 import { assignBrm, createPerson, requireEmployee } from './people';
-import { findOrganizationByName } from './queries';
+import { findOrganizationByName } from '../../store/organizations';
 
 /**
  * Imports organizations and BRM assignments from CSV. One row per organization, or per

@@ -18,7 +18,7 @@ import {
   insertDomain,
   insertOrganization,
   updateOrganization,
-} from './queries';
+} from '../../store/organizations';
 
 /**
  * Changes to organizations and their email domains, each audited in the caller's transaction.

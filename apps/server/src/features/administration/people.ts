@@ -1,22 +1,16 @@
 import { adminMessages, changePersonBody, personBody } from '@pra/contracts';
 import { AppError } from '../../platform/app-error';
-import { revokeAccountSessions } from '../../http/session';
-import { findAccountById, findAccountByUsername } from '../../identity/accounts';
+import * as sessions from '../../store/sessions';
+import { findAccountById, findAccountByUsername } from '../../store/accounts';
 import { recordAudit } from '../../identity/audit';
 import type { Db, Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import type { Actor } from './actor';
 import { valid } from './valid';
 import { requireOrganization } from './organizations';
-import {
-  assignedOrganizationIds,
-  countActiveAdmins,
-  deleteAssignment,
-  insertAssignment,
-  insertEmployee,
-  organizationsLeftWithoutBrm,
-  updateEmployee,
-} from './queries';
+import { countActiveAdmins, insertEmployee, updateEmployee } from '../../store/accounts';
+import { deleteAssignment, insertAssignment, managedOrganizationIds } from '../../store/grants';
+import { organizationsLeftWithoutBrm } from '../../store/organizations';
 
 /**
  * Hospital employees the portal keeps (BRMs and admins, matched to the IdP by username), their
@@ -109,7 +103,7 @@ export async function changePerson(
       throw new AppError('conflict', adminMessages.lastAdmin);
   }
   if (change.isEmployeeBrm === false && person.is_employee_brm) {
-    await ensureReplacement(tx, person, await assignedOrganizationIds(tx, person.id));
+    await ensureReplacement(tx, person, await managedOrganizationIds(tx, person.id));
   }
   const set = {
     ...(change.givenName !== undefined && { given_name: change.givenName }),
@@ -157,7 +151,7 @@ export async function unassignBrm(
 /** Makes a BRM manage exactly these organizations (by name). */
 export async function setManagedOrganizations(tx: Tx, actor: Actor, person: Account, names: string[]) {
   const wanted = await Promise.all(names.map((name) => requireOrganization(tx, { name })));
-  const current = await assignedOrganizationIds(tx, person.id);
+  const current = await managedOrganizationIds(tx, person.id);
   const wantedIds = new Set(wanted.map((o) => o.id));
   await ensureReplacement(
     tx,
@@ -177,10 +171,10 @@ export async function removePerson(tx: Tx, actor: Actor, person: Account): Promi
   if (person.is_admin && (await countActiveAdmins(tx, person.id)) === 0) {
     throw new AppError('conflict', adminMessages.lastAdmin);
   }
-  const managed = await assignedOrganizationIds(tx, person.id);
+  const managed = await managedOrganizationIds(tx, person.id);
   await ensureReplacement(tx, person, managed);
   for (const id of managed) await deleteAssignment(tx, person.id, id);
   await updateEmployee(tx, person.id, { is_employee_brm: false, is_admin: false, status: 'terminated' });
-  await revokeAccountSessions(tx, person.id);
+  await sessions.revokeAllOf(tx, person.id);
   await audit(tx, actor, 'person.remove', person, { organizations: managed.length });
 }

@@ -6,7 +6,8 @@ import { mailActivationCode } from '../../identity/activation-mail';
 import { enqueueMail } from '../../identity/outbox';
 import type { Actor } from './actor';
 import { sendResetLink } from '../../identity/reset-link';
-import { accountByEmail, findMailForUpdate, markSuperseded, retryNow } from './mail-queries';
+import { accountByEmail } from '../../store/accounts';
+import { findMailForUpdate, markSuperseded, retryNow } from '../../store/outbox';
 
 /**
  * Sends a mail again. A mail that carried an activation code or a reset link is never resent as it

@@ -5,12 +5,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Account } from '../../platform/db-schema';
 import type { AppContext } from '../../platform/app-context';
 import { endpointRouter } from '../../http/endpoint-routes';
-import { readMaintenanceFlag } from '../../identity/maintenance';
+import { readMaintenanceFlag } from '../../store/settings';
 import { hashPassword } from '../../identity/passwords';
 import type { Tx } from '../../platform/db';
 import type { Actor } from './actor';
 import { auditExport, auditPage } from './audit-trail';
-import { listUndeliveredMail } from './mail-queries';
+import { listUndeliveredMail } from '../../store/outbox';
 import {
   addDomain,
   changeOrganization,
@@ -19,7 +19,8 @@ import {
   requireOrganization,
 } from './organizations';
 import { changePerson, createPerson, removePerson, requireEmployee, setManagedOrganizations } from './people';
-import { listEmployees, listOrganizations, setPasswordHash } from './queries';
+import { listEmployees, setPasswordHash } from '../../store/accounts';
+import { listOrganizations } from '../../store/organizations';
 import { resendMail } from './resend-mail';
 import { readAdminSystemMessage, setMaintenance, writeSystemMessage } from './settings';
 

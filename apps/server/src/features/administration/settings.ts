@@ -5,7 +5,7 @@ import type { Db, Tx } from '../../platform/db';
 import type { Actor } from './actor';
 import { valid } from './valid';
 import { readStoredSystemMessage } from '../../identity/system-message';
-import { updateSystemMessage, writeMaintenanceFlag } from './queries';
+import { updateSystemMessage, writeMaintenanceFlag } from '../../store/settings';
 
 /** The system message as admins edit it (the public call shows it only inside its time window). */
 export async function readAdminSystemMessage(db: Db | Tx): Promise<AdminSystemMessage> {

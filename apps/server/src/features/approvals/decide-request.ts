@@ -5,13 +5,14 @@ import { auditingDenials, recordAudit } from '../../identity/audit';
 import { accessDecidedMail, mailSite, registrationDeniedMail } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
 import { provisionAccount } from '../../identity/provision-account';
-import { grantRole, leavesNoRole, lockedRoleOrganizations, removeRole } from '../../identity/roles';
+import { grantRole, leavesNoRole, removeRole } from '../../identity/roles';
+import { lockedRoleOrganizations } from '../../store/grants';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import { loadActor } from '../../policies/actor';
 import * as requestPolicy from '../../policies/request';
 import { emailUse, lockEmail } from '../../identity/email-use';
-import { decideItem, findRequestForUpdate, itemsOfRequest, settleRequest } from './queries';
+import { decideItem, findRequestForUpdate, itemsOfRequest, settleRequest } from '../../store/requests';
 
 type Request = NonNullable<Awaited<ReturnType<typeof findRequestForUpdate>>>;
 type Item = Awaited<ReturnType<typeof itemsOfRequest>>[number];

@@ -1,9 +1,9 @@
 import { roleName, type PendingApproval } from '@pra/contracts';
 import type { Db } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
-import { loadActor, type Actor } from '../../policies/actor';
+import { loadActor, principalOf, type Actor } from '../../policies/actor';
 import * as request from '../../policies/request';
-import { listDecidableItems, type DecidableItemRow } from './queries';
+import { countDecidableItems, listDecidableItems, type DecidableItemRow } from '../../store/requests';
 
 /** One approvals-page row for a pending item, with the actor's right to decide it. */
 function toPendingApproval(row: DecidableItemRow, actor: Actor): PendingApproval {
@@ -35,5 +35,11 @@ function toPendingApproval(row: DecidableItemRow, actor: Actor): PendingApproval
 /** The pending items the account may decide, newest first. */
 export async function listPendingApprovals(db: Db, account: Account): Promise<PendingApproval[]> {
   const actor = await loadActor(db, account);
-  return (await listDecidableItems(db, account)).map((row) => toPendingApproval(row, actor));
+  const scope = request.scopeOf(actor, 'i');
+  return (await listDecidableItems(db, scope)).map((row) => toPendingApproval(row, actor));
+}
+
+/** How many pending items the account may decide (the approvals badge). */
+export async function countPendingApprovals(db: Db, account: Account): Promise<number> {
+  return countDecidableItems(db, request.scopeOf(principalOf(account), 'i'));
 }

@@ -3,15 +3,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
 import { endpointRouter } from '../../http/endpoint-routes';
 import { decideRequest } from './decide-request';
-import { listPendingApprovals } from './list-approvals';
-import { countDecidableItems } from './queries';
+import { countPendingApprovals, listPendingApprovals } from './list-approvals';
 
 export const approvalsRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const route = endpointRouter(app, ctx);
 
   route(getPendingApprovals, {}, async (request) =>
     request.query.getCountOnly
-      ? { count: await countDecidableItems(ctx.db, request.account) }
+      ? { count: await countPendingApprovals(ctx.db, request.account) }
       : { pendingApprovals: await listPendingApprovals(ctx.db, request.account) },
   );
 

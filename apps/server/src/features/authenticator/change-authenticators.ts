@@ -7,7 +7,8 @@ import type { Session } from '../../http/session';
 import { recordAudit } from '../../identity/audit';
 import { recordFactorChange } from '../../identity/mfa/factor-change';
 import { pairingLink, pairPhone } from '../../identity/mfa/push';
-import { revokeAuthenticator, takeFactorConfirmation } from './queries';
+import { revokeAuthenticator } from '../../store/factors';
+import { takeFactorConfirmation } from './queries';
 
 interface Caller {
   ctx: AppContext;

@@ -6,7 +6,8 @@ import { recordAudit } from '../../identity/audit';
 import { checkCurrentPassword } from '../../identity/current-password';
 import { mfaProvider } from '../../identity/mfa/provider';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
-import { FACTOR_CONFIRMATION_KEY, listAuthenticators, type FactorConfirmation } from './queries';
+import { listAuthenticators } from '../../store/factors';
+import { FACTOR_CONFIRMATION_KEY, type FactorConfirmation } from './queries';
 
 /** Passcodes tried for a confirmation per account in a window (the password has its own limits). */
 const PASSCODE_LIMIT: RateLimitRule = { limit: 5, windowSeconds: 900 };

@@ -1,7 +1,5 @@
-import { sql } from 'kysely';
-import type { Db, Tx } from '../../platform/db';
-import { takeSessionGrant } from '../../http/session';
-import { isRecentSql } from '../../identity/mfa/push';
+import type { Tx } from '../../platform/db';
+import * as sessions from '../../store/sessions';
 
 /** The session data key of the owner's confirmation before a factor change. */
 export const FACTOR_CONFIRMATION_KEY = 'factorConfirmation';
@@ -22,34 +20,10 @@ export async function takeFactorConfirmation(
   accountId: string,
   now: number,
 ): Promise<boolean> {
-  return takeSessionGrant(tx, sessionIdHash, {
+  return sessions.takeGrant(tx, sessionIdHash, {
     key: FACTOR_CONFIRMATION_KEY,
     accountId,
     untilField: 'until',
     now,
   });
-}
-
-/** The account's live paired phones, oldest first. */
-export async function listAuthenticators(db: Db | Tx, accountId: string) {
-  return db
-    .selectFrom('authenticators')
-    .select(['id', 'nickname', 'created_at', isRecentSql('created_at').as('is_recent')])
-    .where('account_id', '=', accountId)
-    .where('revoked_at', 'is', null)
-    .orderBy('created_at')
-    .execute();
-}
-
-/** Unpairs one of the account's live phones; its nickname, or undefined when there was none. */
-export async function revokeAuthenticator(tx: Tx, accountId: string, id: string) {
-  const row = await tx
-    .updateTable('authenticators')
-    .set({ revoked_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .where('revoked_at', 'is', null)
-    .returning('nickname')
-    .executeTakeFirst();
-  return row?.nickname;
 }

@@ -6,13 +6,18 @@ import { AppError } from '../../platform/app-error';
 import { abortOnClose } from '../../http/abort-on-close';
 import { endpointRouter } from '../../http/endpoint-routes';
 import { recordAudit } from '../../identity/audit';
-import { answerPush, authenticatorByKey, pendingPushes, touchAuthenticator } from '../../identity/mfa/push';
+import { authenticatorByKey } from '../../identity/mfa/push';
 import { currentTotp } from '../../identity/mfa/totp';
-import { findConfirmedDevice } from '../../identity/mfa/totp-device';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import { addAuthenticator, removeAuthenticator } from './change-authenticators';
 import { confirmOwner, hasSecondFactor } from './confirm-owner';
-import { listAuthenticators } from './queries';
+import {
+  answerPush,
+  findConfirmedDevice,
+  listAuthenticators,
+  pendingPushes,
+  touchAuthenticator,
+} from '../../store/factors';
 
 /** The phone polls every few seconds; a guesser of device keys gets nowhere at this rate either. */
 const DEVICE_LIMIT: RateLimitRule = { limit: 120, windowSeconds: 60 };

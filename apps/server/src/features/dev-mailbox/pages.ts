@@ -1,6 +1,6 @@
-import { html, type Html } from '../../http/html';
+import { html, type Html } from '../../platform/html';
 import { renderDocument } from '../../http/server-page';
-import type { findMessage, listMessages } from './queries';
+import type { findMessage, listMessages } from '../../store/outbox';
 
 type Summary = Awaited<ReturnType<typeof listMessages>>[number];
 type Message = NonNullable<Awaited<ReturnType<typeof findMessage>>>;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../platform/app-context';
 import { sendPage } from '../../http/server-page';
 import { isLoopback } from '../../platform/loopback';
-import { findMessage, listMessages } from './queries';
+import { findMessage, listMessages } from '../../store/outbox';
 import { mailboxPage, messagePage, missingPage } from './pages';
 
 const idParams = z.object({ id: z.string().uuid() });

@@ -3,12 +3,12 @@ import type { Db } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import { loadActor } from '../../policies/actor';
 import * as vendor from '../../policies/vendor';
-import { listManagedVendors } from './queries';
+import { listManagedVendors } from '../../store/accounts';
 
 /** GET /api/brm/users: the vendors the account manages, with its rights on each (vendor policy). */
 export async function listManagedUsers(db: Db, account: Account): Promise<ManagedUser[]> {
   const actor = await loadActor(db, account);
-  return (await listManagedVendors(db, account)).map((row) => ({
+  return (await listManagedVendors(db, vendor.scopeOf(actor, 'a'))).map((row) => ({
     username: row.username,
     givenName: row.given_name,
     familyName: row.family_name,

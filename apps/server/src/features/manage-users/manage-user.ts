@@ -1,17 +1,17 @@
 import { manageUsersMessages as m } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
-import { setAccountStatus } from '../../identity/accounts';
+import { setAccountStatus } from '../../store/accounts';
 import { mailActivationCode } from '../../identity/activation-mail';
 import { auditingDenials, recordAudit } from '../../identity/audit';
 import { sendResetLink } from '../../identity/reset-link';
-import { organizationsOfAccount } from '../../identity/roles';
-import { revokeAccountSessions } from '../../http/session';
+import { organizationsOfAccount } from '../../store/grants';
+import * as sessions from '../../store/sessions';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import { loadActor, principalOf, type Actor } from '../../policies/actor';
 import * as vendorPolicy from '../../policies/vendor';
-import { findVendorForUpdate } from './queries';
+import { findVendorForUpdate } from '../../store/accounts';
 
 interface ManagerCall {
   ctx: AppContext;
@@ -85,7 +85,7 @@ export async function setUserEnabled(call: ManagerCall & { enable: boolean }): P
     if (target.status === 'pendingActivation') throw new AppError('conflict', m.pendingCannotToggle);
     const status = call.enable ? 'active' : 'disabled';
     if (target.status !== status) await setAccountStatus(tx, target.id, status);
-    if (!call.enable) await revokeAccountSessions(tx, target.id);
+    if (!call.enable) await sessions.revokeAllOf(tx, target.id);
     await recordAudit(tx, {
       action,
       outcome: 'success',

@@ -5,7 +5,7 @@ import type { Account } from '../../platform/db-schema';
 import type { Session } from '../../http/session';
 import { recordAudit } from '../../identity/audit';
 import { preparePassword, storePassword } from '../../identity/password-change';
-import { consumeReauthentication } from './queries';
+import * as sessions from '../../store/sessions';
 
 /**
  * POST /api/user/auth/change-password: only within the few minutes after GET /api/user/auth
@@ -36,7 +36,7 @@ export async function changePassword(options: {
   if (!until || new Date(until).getTime() <= Date.now()) throw await refuse();
   const passwordHash = await preparePassword(ctx, account, options.newPassword);
   const outcome = await ctx.db.transaction().execute(async (tx) => {
-    if (!(await consumeReauthentication(tx, session.idHash))) return 'notReauthenticated' as const;
+    if (!(await sessions.consumeReauthentication(tx, session.idHash))) return 'notReauthenticated' as const;
     const stored = await storePassword(tx, ctx, {
       account,
       passwordHash,

@@ -5,7 +5,7 @@ import type { Account } from '../../platform/db-schema';
 import type { Session } from '../../http/session';
 import { recordAudit } from '../../identity/audit';
 import { checkCurrentPassword } from '../../identity/current-password';
-import { markReauthenticated } from './queries';
+import * as sessions from '../../store/sessions';
 
 /**
  * GET /api/user/auth: checks the signed-in account's current password (`checkCurrentPassword`:
@@ -35,7 +35,7 @@ export async function reauthenticate(options: {
   }
   if (await checkCurrentPassword(ctx, account, options.password, clientAddress)) {
     await ctx.db.transaction().execute(async (tx) => {
-      await markReauthenticated(tx, session.idHash, REAUTHENTICATION_MINUTES);
+      await sessions.markReauthenticated(tx, session.idHash, REAUTHENTICATION_MINUTES);
       await recordAudit(tx, {
         action: 'password.reauthenticate',
         outcome: 'success',

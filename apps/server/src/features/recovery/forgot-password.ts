@@ -10,9 +10,11 @@ import { AppError } from '../../platform/app-error';
 import type { Account } from '../../platform/db-schema';
 import type { Session } from '../../http/session';
 import { setSessionValue } from '../../http/session';
-import { accountSummary, findAccountById, findAccountByUsername } from '../../identity/accounts';
+import { accountSummary } from '../../identity/accounts';
+import { findAccountById, findAccountByUsername } from '../../store/accounts';
 import { recordAudit } from '../../identity/audit';
-import { findCodeWithAccount, hashCode, normalizeCode } from '../../identity/codes';
+import { claimResetCode, findCodeWithAccount } from '../../store/codes';
+import { hashCode, normalizeCode } from '../../identity/codes';
 import { mfaProvider } from '../../identity/mfa/provider';
 import { preparePassword, storePassword } from '../../identity/password-change';
 import { enforceRateLimit, hitRateLimit, type RateLimitRule } from '../../identity/rate-limit';
@@ -21,10 +23,10 @@ import {
   readRecoveryBinding,
   RECOVERY_KEY,
   RECOVERY_VERIFIED_MS,
+  takeVerification,
   type RecoveryBinding,
 } from '../../identity/recovery-binding';
 import { sendResetLink } from '../../identity/reset-link';
-import { claimResetCode, takeVerification } from './queries';
 
 /** Passcodes tried for one account in a window (recovery only; the IdP counts its own). */
 export const PASSCODE_LIMIT: RateLimitRule = { limit: 5, windowSeconds: 900 };

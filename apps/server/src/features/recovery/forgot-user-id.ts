@@ -4,7 +4,7 @@ import { recordAudit } from '../../identity/audit';
 import { mailSite, userIdReminderMail } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
 import { accountSummary } from '../../identity/accounts';
-import { findAccountsByNamesAndEmail } from './queries';
+import { findAccountsByNamesAndEmail } from '../../store/accounts';
 
 /**
  * Forgot User ID: the one active or pending account whose names and email match exactly

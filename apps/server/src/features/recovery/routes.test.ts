@@ -6,7 +6,8 @@ import { createAccount } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
 import { auditActions, outbox } from '../../../test/support/world';
 import { newTotpSecret } from '../../identity/mfa/totp';
-import { answerPush, pairAuthenticator, pendingPushes } from '../../identity/mfa/push';
+import { answerPush, pendingPushes } from '../../store/factors';
+import { pairAuthenticator } from '../../identity/mfa/push';
 import { RECOVERY_KEY } from '../../identity/recovery-binding';
 
 const SEARCH = '/api/user/forgot-user-id/search';

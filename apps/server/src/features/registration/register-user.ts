@@ -1,7 +1,7 @@
 import { approvalMessages, emailDomain, registrationMessages, type RegistrationBody } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
-import { isBrmOrAdmin } from '../../identity/account-kinds';
+import { isBrmOrAdmin } from '../../store/account-kinds';
 import { recordAudit } from '../../identity/audit';
 import { decidersOf } from '../../identity/deciders';
 import { loadActor } from '../../policies/actor';
@@ -11,8 +11,8 @@ import { enqueueMail } from '../../identity/outbox';
 import { provisionAccount } from '../../identity/provision-account';
 import type { Account } from '../../platform/db-schema';
 import { emailUse, lockEmail } from '../../identity/email-use';
-import { activeOrganizationsForDomain } from '../../identity/roles';
-import { insertRegistration } from './queries';
+import { activeOrganizationsForDomain } from '../../store/organizations';
+import { insertRegistration } from '../../store/requests';
 
 /** The unique index allowing one pending `New Account` request per email (migration 0001). */
 const PENDING_EMAIL_INDEX = 'requests_pending_new_account_email_key';

@@ -8,11 +8,11 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
 import { endpointRouter } from '../../http/endpoint-routes';
-import { isBrmOrAdmin } from '../../identity/account-kinds';
+import { isBrmOrAdmin } from '../../store/account-kinds';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import { emailUse } from '../../identity/email-use';
 import { isInMaintenance } from '../../identity/maintenance';
-import { activeOrganizationsForDomain } from '../../identity/roles';
+import { activeOrganizationsForDomain } from '../../store/organizations';
 import { registerUser } from './register-user';
 
 /** Registrations per client address: plenty for an office behind one address, too few to flood BRMs. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionSettings } from '../../platform/app-context';
-import { REQUEST_TTL_MS } from '../../platform/saml-sp';
+import { REQUEST_TTL_MS } from '../../identity/saml-sp';
 
 /**
  * A sign-in belongs to the browser that started it. The login sets a random nonce cookie and the

@@ -2,7 +2,7 @@ import type { AppContext } from '../../platform/app-context';
 import type { Session } from '../../http/session';
 import { recordAudit } from '../../identity/audit';
 import type { Account } from '../../platform/db-schema';
-import { useOneExtension } from './extension-queries';
+import * as sessions from '../../store/sessions';
 
 /**
  * Moves the session's end to now + the lifetime, using up one extension, and returns the new end.
@@ -17,7 +17,7 @@ export async function extendSession(
   const max = ctx.config.SESSION_MAX_EXTENSIONS;
   const lifetime = `${ctx.config.SESSION_LIFETIME_MINUTES} minutes`;
   return ctx.db.transaction().execute(async (tx) => {
-    const updated = await useOneExtension(tx, session.idHash, max, lifetime);
+    const updated = await sessions.useOneExtension(tx, session.idHash, max, lifetime);
     await recordAudit(tx, {
       action: 'session.extend',
       outcome: updated ? 'success' : 'failure',

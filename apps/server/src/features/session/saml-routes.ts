@@ -14,7 +14,7 @@ import { endpointRouter } from '../../http/endpoint-routes';
 import { ensureSession } from '../../http/session-plugin';
 import { recordAudit } from '../../identity/audit';
 import { clearSessionCookie, setSessionCookie } from '../../http/session';
-import { createServiceProvider } from '../../platform/saml-sp';
+import { createServiceProvider } from '../../identity/saml-sp';
 import { bindSignInToBrowser, signInBrowserHash } from './browser-binding';
 import { safeNextPath } from './next-path';
 import { completeSignIn, SignInRefused } from './sign-in';

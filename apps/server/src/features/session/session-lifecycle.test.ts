@@ -4,7 +4,8 @@ import { testDatabaseKinds } from '../../../test/support/databases';
 import { forgeResponse } from '../../../test/support/saml-forge';
 import { createAccount, signInAs, startLogin, validResponseOptions } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
-import { hashSessionId, revokeAccountSessions } from '../../http/session';
+import * as sessions from '../../store/sessions';
+import { hashSessionId } from '../../http/session';
 
 const SIGN_IN_MESSAGE = 'You must be signed in to do this.';
 const CSRF_MESSAGE = 'Your session is out of date. Reload the page and try again.';
@@ -152,11 +153,11 @@ describe.each(testDatabaseKinds)('session lifecycle on %s', (kind) => {
     expect(res.statusCode).toBe(401);
   });
 
-  it('ends every session of an account revoked with revokeAccountSessions, and only those', async () => {
+  it('ends every session of an account revoked with sessions.revokeAllOf, and only those', async () => {
     const first = await signInAs(t, 'vendortwo');
     const second = await signInAs(t, 'vendortwo');
     const bystander = await signInAs(t, 'vendorone');
-    await revokeAccountSessions(t.ctx.db, ids.other);
+    await sessions.revokeAllOf(t.ctx.db, ids.other);
     await expectAnonymous(t, first.cookie);
     await expectAnonymous(t, second.cookie);
     expect((await seenAs(t, bystander.cookie)).user).toMatchObject({ username: 'vendorone' });

@@ -3,9 +3,10 @@ import type { AppContext } from '../../platform/app-context';
 import { newSession, type Session } from '../../http/session';
 import { auditRow, recordAudit, type AuditEvent } from '../../identity/audit';
 import { announceAudit } from '../../identity/audit-log';
-import { consumeRequestAndRecordAssertion, createServiceProvider, spEndpoints } from '../../platform/saml-sp';
+import { consumeRequestAndRecordAssertion } from '../../store/saml';
+import { createServiceProvider, spEndpoints } from '../../identity/saml-sp';
 import { safeNextPath } from './next-path';
-import { startSignedInSession } from './sign-in-queries';
+import * as sessions from '../../store/sessions';
 import { checkAddressedToUs, hasForbiddenMarkup } from './saml-checks';
 
 export class SignInRefused extends Error {
@@ -121,7 +122,7 @@ export async function completeSignIn(ctx: AppContext, input: SignInInput): Promi
     target: { id: account.id, username: account.username },
     clientAddress: input.clientAddress,
   };
-  await startSignedInSession(ctx.db, {
+  await sessions.startSignedIn(ctx.db, {
     session: created.row,
     previousIdHash: input.previousSession?.idHash ?? null,
     accountId: account.id,

@@ -1,6 +1,7 @@
 import type { Profile, SAML } from '@node-saml/node-saml';
 import type { AppContext } from '../../platform/app-context';
-import { revokeSession, type Session } from '../../http/session';
+import * as sessions from '../../store/sessions';
+import type { Session } from '../../http/session';
 import { recordAudit } from '../../identity/audit';
 import type { Account } from '../../platform/db-schema';
 
@@ -23,7 +24,7 @@ export async function endSession(
 ): Promise<string | undefined> {
   if (!session) return undefined;
   await ctx.db.transaction().execute(async (tx) => {
-    await revokeSession(tx, session.idHash);
+    await sessions.revoke(tx, session.idHash);
     if (account) {
       await recordAudit(tx, {
         action: 'signout',

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../platform/app-context';
 import { isInMaintenance } from '../../identity/maintenance';
 import { isDatabaseUp } from '../../platform/db';
-import { readOutboxState } from '../../platform/outbox-state';
+import { readOutboxState } from '../../store/outbox';
 import { version } from '../../platform/version';
 
 /**

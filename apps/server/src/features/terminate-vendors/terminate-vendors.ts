@@ -1,14 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
-import { setAccountStatus } from '../../identity/accounts';
+import { setAccountStatus } from '../../store/accounts';
 import { recordAudit } from '../../identity/audit';
 import { removeRole } from '../../identity/roles';
-import { revokeAccountSessions } from '../../http/session';
+import * as sessions from '../../store/sessions';
 import type { Account, AccountStatus } from '../../platform/db-schema';
 import { actorOf, type Actor } from '../../policies/actor';
 import * as organization from '../../policies/organization';
 import * as vendor from '../../policies/vendor';
-import { accountsByEmails, grantsOf, lockAccount, managedOrganizations } from './queries';
+import { accountsByEmails, lockAccount } from '../../store/accounts';
+import { grantsOf, managedOrganizations } from '../../store/grants';
 import { resultLine, type AccountOutcome } from './result-lines';
 
 interface Candidate {
@@ -117,7 +118,7 @@ async function settle(
       const terminated = held.length === ours.length;
       if (terminated) {
         await setAccountStatus(tx, locked.id, 'terminated');
-        await revokeAccountSessions(tx, locked.id);
+        await sessions.revokeAllOf(tx, locked.id);
         await recordAudit(tx, {
           action: 'account.terminate',
           outcome: 'success',

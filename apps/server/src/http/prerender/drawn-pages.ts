@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fullName } from '@pra/contracts';
 import type { CurrentUser } from '@pra/contracts';
 import type { Config } from '../../config';
-import { escapeText } from '../html';
+import { escapeText } from '../../platform/html';
 import { entryAssets, type EntryAssets } from './entry-assets';
 
 /** The deployment's settings by the name of the pra-* meta tag (and prerender marker) that carries each. */

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../platform/app-context';
 import type { MfaProvider } from './provider';
-import { findLiveAuthenticator, pushAndWait } from './push';
-import { acceptDevicePasscode, findConfirmedDevice, findDeviceAndPush } from './totp-device';
+import { findConfirmedDevice, findDeviceAndPush, findLiveAuthenticator } from '../../store/factors';
+import { pushAndWait } from './push';
+import { acceptDevicePasscode } from './totp-device';
 
 /**
  * The portal's own MFA provider: the TOTP device enrolled at first sign-in for passcodes, and

@@ -1,11 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
-import { RECENT_FACTOR_HOURS } from '@pra/contracts/authenticator';
 import { routes } from '@pra/contracts/paths';
 import type { AppContext } from '../../platform/app-context';
 import { recordFactorChange, type FactorChange } from './factor-change';
 import { qrDataUrl } from './totp';
 import type { Db, Tx } from '../../platform/db';
+import * as factors from '../../store/factors';
 import type { PushOutcome, PushRequest } from './provider';
 
 /** How often a waiting push looks at its row: the answer may come through another instance. */
@@ -20,17 +19,6 @@ export function newDeviceKey(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** The account's newest paired authenticator that still works. */
-export async function findLiveAuthenticator(db: Db | Tx, accountId: string) {
-  return db
-    .selectFrom('authenticators')
-    .select(['id', 'nickname'])
-    .where('account_id', '=', accountId)
-    .where('revoked_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
-}
-
 /**
  * Pairs one more authenticator with the account in the caller's transaction, beside those it has
  * (never replacing one: removing is its own confirmed action). Returns the device key the QR code
@@ -38,16 +26,8 @@ export async function findLiveAuthenticator(db: Db | Tx, accountId: string) {
  */
 export async function pairAuthenticator(tx: Tx, accountId: string, nickname: string): Promise<string> {
   const deviceKey = newDeviceKey();
-  await tx
-    .insertInto('authenticators')
-    .values({ account_id: accountId, nickname, key_hash: hashDeviceKey(deviceKey) })
-    .execute();
+  await factors.insertAuthenticator(tx, { accountId, nickname, keyHash: hashDeviceKey(deviceKey) });
   return deviceKey;
-}
-
-/** The SQL test "paired less than RECENT_FACTOR_HOURS ago" for an authenticators row's `created_at`. */
-export function isRecentSql(createdAt: string) {
-  return sql<boolean>`${sql.ref(createdAt)} > now() - ${`${RECENT_FACTOR_HOURS} hours`}::interval`;
 }
 
 /**
@@ -56,58 +36,7 @@ export function isRecentSql(createdAt: string) {
  */
 export async function authenticatorByKey(db: Db | Tx, deviceKey: string) {
   if (deviceKey.length < 20 || deviceKey.length > 100) return undefined;
-  return db
-    .selectFrom('authenticators as d')
-    .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select(['d.id', 'd.nickname', 'd.account_id', 'a.username', isRecentSql('d.created_at').as('is_recent')])
-    .select(sql<Date>`d.created_at + ${`${RECENT_FACTOR_HOURS} hours`}::interval`.as('passcode_from'))
-    .where('d.key_hash', '=', hashDeviceKey(deviceKey))
-    .where('d.revoked_at', 'is', null)
-    .where('a.status', '=', 'active')
-    .executeTakeFirst();
-}
-
-export async function touchAuthenticator(db: Db | Tx, id: string): Promise<void> {
-  await db
-    .updateTable('authenticators')
-    .set({ last_seen_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .execute();
-}
-
-/** The account's pushes still waiting for an answer, oldest first. */
-export async function pendingPushes(db: Db | Tx, accountId: string) {
-  return db
-    .selectFrom('push_challenges')
-    .select(['id', 'purpose', 'client_address', 'created_at'])
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'pending')
-    .where('expires_at', '>', sql<Date>`now()`)
-    .orderBy('created_at')
-    .execute();
-}
-
-/** Approves or denies a waiting push of the authenticator's account; false when it no longer waits. */
-export async function answerPush(
-  db: Db | Tx,
-  authenticator: { id: string; account_id: string },
-  challengeId: string,
-  approve: boolean,
-): Promise<boolean> {
-  const row = await db
-    .updateTable('push_challenges')
-    .set({
-      status: approve ? 'approved' : 'denied',
-      answered_at: sql<Date>`now()`,
-      answered_by: authenticator.id,
-    })
-    .where('id', '=', challengeId)
-    .where('account_id', '=', authenticator.account_id)
-    .where('status', '=', 'pending')
-    .where('expires_at', '>', sql<Date>`now()`)
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
+  return factors.authenticatorByKeyHash(db, hashDeviceKey(deviceKey));
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -129,23 +58,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  */
 export async function pushAndWait(ctx: AppContext, request: PushRequest): Promise<PushOutcome> {
   const timeoutMs = ctx.config.PUSH_TIMEOUT_SECONDS * 1000;
-  const { id } = await ctx.db
-    .insertInto('push_challenges')
-    .values({
-      account_id: request.account.id,
-      purpose: request.purpose,
-      client_address: request.clientAddress.slice(0, 100),
-      expires_at: sql<Date>`now() + ${`${ctx.config.PUSH_TIMEOUT_SECONDS} seconds`}::interval`,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const answer = () =>
-    ctx.db
-      .selectFrom('push_challenges as c')
-      .leftJoin('authenticators as d', 'd.id', 'c.answered_by')
-      .select(['c.status', isRecentSql('d.created_at').as('is_recent')])
-      .where('c.id', '=', id)
-      .executeTakeFirst();
+  const id = await factors.insertPush(ctx.db, {
+    accountId: request.account.id,
+    purpose: request.purpose,
+    clientAddress: request.clientAddress,
+    timeoutSeconds: ctx.config.PUSH_TIMEOUT_SECONDS,
+  });
+  const answer = () => factors.pushAnswer(ctx.db, id);
   const approved = (row: { is_recent: boolean | null }): PushOutcome =>
     request.purpose === 'reset' && row.is_recent ? 'recentDevice' : 'success';
   const deadline = Date.now() + timeoutMs;
@@ -156,14 +75,7 @@ export async function pushAndWait(ctx: AppContext, request: PushRequest): Promis
     if (row?.status === 'denied') return 'failure';
     if (row?.status === 'cancelled') return 'timeout';
   }
-  const withdrawn = await ctx.db
-    .updateTable('push_challenges')
-    .set({ status: 'cancelled' })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .returning('id')
-    .executeTakeFirst();
-  if (withdrawn) return 'timeout';
+  if (await factors.withdrawPush(ctx.db, id)) return 'timeout';
   // Answered in the last moment: the answer counts.
   const row = await answer();
   return row?.status === 'approved' ? approved(row) : row?.status === 'denied' ? 'failure' : 'timeout';
@@ -195,12 +107,4 @@ export async function pairPhone(
   const deviceKey = await pairAuthenticator(tx, request.account.id, request.nickname);
   await recordFactorChange(tx, ctx, { ...request, change: 'added', action: 'mfa.pair', kind: 'phone' });
   return deviceKey;
-}
-
-/** Deletes pushes that ended more than a day ago; run by the housekeeping job. */
-export async function prunePushChallenges(db: Db): Promise<void> {
-  await db
-    .deleteFrom('push_challenges')
-    .where('expires_at', '<', sql<Date>`now() - interval '1 day'`)
-    .execute();
 }

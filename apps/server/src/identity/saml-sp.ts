@@ -1,12 +1,11 @@
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import querystring from 'node:querystring';
 import { SAML, ValidateInResponseTo, type CacheProvider, type SamlConfig } from '@node-saml/node-saml';
-import { sql } from 'kysely';
 import type { Config } from '../config';
-import type { Db } from './db';
-import type { Account } from './db-schema';
-import type { KeyPair } from './keys';
-import type { IdpDescription } from './idp-metadata';
+import type { Db } from '../platform/db';
+import type { KeyPair } from '../platform/keys';
+import type { IdpDescription } from '../platform/idp-metadata';
+import * as saml from '../store/saml';
 
 /** How long a sign-in may take between the AuthnRequest and the response. */
 export const REQUEST_TTL_MS = 10 * 60_000;
@@ -36,72 +35,23 @@ export function spEndpoints(publicUrl: string): SpEndpoints {
 function databaseRequestCache(db: Db, browserHash = '', consumedLater = false): CacheProvider {
   return {
     async saveAsync(key, value) {
-      await db
-        .insertInto('saml_requests')
-        .values({ id: key, expires_at: new Date(Date.now() + REQUEST_TTL_MS), browser_hash: browserHash })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
+      await saml.recordRequest(db, {
+        id: key,
+        expiresAt: new Date(Date.now() + REQUEST_TTL_MS),
+        browserHash,
+      });
       return { value, createdAt: Date.now() };
     },
     async getAsync(key) {
       if (consumedLater) return new Date().toISOString();
-      const row = await db
-        .selectFrom('saml_requests')
-        .select('created_at')
-        .where('id', '=', key)
-        .where('expires_at', '>', sql<Date>`now()`)
-        .executeTakeFirst();
-      return row ? row.created_at.toISOString() : null;
+      const createdAt = await saml.liveRequestCreatedAt(db, key);
+      return createdAt ? createdAt.toISOString() : null;
     },
     async removeAsync() {
       return null;
     },
   };
 }
-
-export type ConsumeOutcome = 'consumed' | 'requestNotOurs' | 'assertionReplayed';
-
-/**
- * In one statement: uses up the AuthnRequest id the response answers, if this browser started it
- * and it is live, and only then records the assertion id. `requestNotOurs`: the id was already
- * used, never issued, expired or started by another browser (nothing recorded);
- * `assertionReplayed`: the assertion was seen before (the id is used up all the same). The same
- * round trip reads the account the assertion names (`username`, case-insensitive), if any.
- */
-export async function consumeRequestAndRecordAssertion(
-  db: Db,
-  input: {
-    requestId: string;
-    browserHash: string;
-    assertionId: string;
-    assertionExpiresAt: Date;
-    username: string;
-  },
-): Promise<{ outcome: ConsumeOutcome; account: Account | undefined }> {
-  if (!input.browserHash) return { outcome: 'requestNotOurs', account: undefined };
-  const { rows } = await sql<{ consumed: number; recorded: number } & NullableColumns<Account>>`
-    with consumed as (
-      delete from saml_requests
-      where id = ${input.requestId} and browser_hash = ${input.browserHash} and expires_at > now()
-      returning id
-    ), recorded as (
-      insert into saml_assertions (id, expires_at)
-      select ${input.assertionId}::text, ${input.assertionExpiresAt.toISOString()}::timestamptz from consumed
-      on conflict (id) do nothing
-      returning id
-    ), outcome as (
-      select (select count(*) from consumed)::int as consumed, (select count(*) from recorded)::int as recorded
-    )
-    select a.*, outcome.consumed, outcome.recorded
-    from outcome left join accounts a on lower(a.username) = ${input.username.toLowerCase()}`.execute(db);
-  const { consumed, recorded, ...columns } = rows[0] ?? { consumed: 0, recorded: 0, id: null };
-  const account = columns.id === null ? undefined : (columns as Account);
-  if (!consumed) return { outcome: 'requestNotOurs', account };
-  return { outcome: recorded ? 'consumed' : 'assertionReplayed', account };
-}
-
-/** A row type whose columns may all be null (the unmatched side of an outer join). */
-type NullableColumns<T> = { [K in keyof T]: T[K] | null };
 
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 

@@ -4,7 +4,7 @@ import { spyOnQueries } from '../../test/support/query-spy';
 import { createAccount } from '../../test/support/sign-in';
 import { createTestApp, TEST_SECRET, type TestApp } from '../../test/support/test-app';
 import { insertSession, type Session } from './session';
-import { selectLiveSession } from './session-queries';
+import { selectLiveSession } from '../store/session-lookup';
 
 describe.each(testDatabaseKinds)('the per-request session lookup on %s', (kind) => {
   let t: TestApp;

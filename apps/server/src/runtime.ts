@@ -1,18 +1,17 @@
-import { ensureWritableDataDir } from './data-dir';
+import { ensureWritableDataDir } from './platform/data-dir';
 import { resolve } from 'node:path';
-import type { Config } from '../config';
-import type { AppContext } from './app-context';
-import { sessionSettings } from '../http/session';
-import type { KeyPair } from './keys';
-import type { DatabaseHandle, DatabaseTimeouts } from './db';
-import { openMigratedDatabase, type StartupLog } from './db-startup';
-import { createEncryptor } from './encryption';
-import { builtinIdpDescription, loadIdpMetadata, type IdpDescription } from './idp-metadata';
-import { observeSpCertificate } from './metrics';
-import { certificateExpiry, expiryWarning, readSpKeyFiles } from './sp-certificate';
-import { sharedKeyPair } from './shared-keys';
-import { createMailer, type Mailer } from './mailer';
-import { loadOrCreateSecret } from './secrets';
+import type { Config } from './config';
+import { sessionSettings, type AppContext } from './platform/app-context';
+import type { KeyPair } from './platform/keys';
+import type { DatabaseHandle, DatabaseTimeouts } from './platform/db';
+import { openMigratedDatabase, type StartupLog } from './platform/db-startup';
+import { createEncryptor } from './platform/encryption';
+import { builtinIdpDescription, loadIdpMetadata, type IdpDescription } from './platform/idp-metadata';
+import { observeSpCertificate } from './platform/metrics';
+import { certificateExpiry, expiryWarning, readSpKeyFiles } from './platform/sp-certificate';
+import { sharedKeyPair } from './identity/shared-keys';
+import { createMailer, type Mailer } from './platform/mailer';
+import { loadOrCreateSecret } from './platform/secrets';
 
 export interface Runtime {
   ctx: AppContext;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Config } from '../config';
 import type { Db, Tx } from '../platform/db';
-import { hitRateLimit } from '../identity/rate-limit';
+import * as rateLimits from '../store/rate-limits';
+import { hitRateLimit } from './rate-limit';
 
 /** No lockout lasts longer, however often it recurs: nobody can keep a known user out for hours. */
 export const MAX_LOCKOUT_MINUTES = 15;
@@ -34,36 +34,6 @@ export interface AttemptClaim {
   accountHits: number;
 }
 
-/** Takes back one count (an attempt that succeeded, or was refused without being checked). */
-async function giveBack(db: Db | Tx, keys: string[]): Promise<void> {
-  await db
-    .updateTable('rate_limits')
-    .set({ hits: sql<number>`greatest(hits - 1, 0)` })
-    .where('key', 'in', keys)
-    .execute();
-}
-
-/**
- * Counts one attempt on the account's counter unless it is locked; one atomic upsert, so
- * concurrent attempts each see their own count.
- */
-async function hitAccount(db: Db, key: string): Promise<{ hits: number; locked: boolean }> {
-  const window = `${DAY_SECONDS} seconds`;
-  const row = await sql<{ hits: number; locked: boolean }>`
-    insert into rate_limits as r (key, hits, window_ends_at)
-    values (${key}, 1, now() + ${window}::interval)
-    on conflict (key) do update set
-      hits = case when r.locked_until > now() then r.hits
-                  when r.window_ends_at <= now() then 1 else r.hits + 1 end,
-      window_ends_at = case when r.locked_until > now() or r.window_ends_at > now() then r.window_ends_at
-                            else now() + ${window}::interval end
-    returning hits, coalesce(locked_until > now(), false) as locked`
-    .execute(db)
-    .then((result) => result.rows[0]);
-  if (!row) throw new Error('lockout upsert returned no row');
-  return row;
-}
-
 /**
  * Counts a sign-in attempt BEFORE its password or passcode is checked, against the client
  * address's limit and the account's (or unknown username's) run of failures. Null: refuse
@@ -87,19 +57,20 @@ export async function claimAttempt(
     input.lockKey,
   ]);
   if (!perAddress.allowed) {
-    await giveBack(db, [address]);
+    await rateLimits.giveBack(db, [address]);
     return null;
   }
   // The account's counter only after the address's allowed it: an address over its limit cannot
   // raise the count other addresses' attempts on this account see.
-  const account = await hitAccount(db, key);
+  // One atomic upsert, so concurrent attempts each see their own count.
+  const account = await rateLimits.hitUnlessLocked(db, key, DAY_SECONDS);
   if (account.locked) {
-    await giveBack(db, [address]);
+    await rateLimits.giveBack(db, [address]);
     return null;
   }
   if (account.hits > config.SIGNIN_MAX_FAILURES) {
     // Earlier attempts, still being checked, already hold every allowed failure.
-    await giveBack(db, [address, key]);
+    await rateLimits.giveBack(db, [address, key]);
     return null;
   }
   return { lockKey: key, addressKey: address, accountHits: account.hits };
@@ -114,21 +85,16 @@ export async function secondsUntilAttempt(
   config: Config,
   input: { lockKey: string; clientAddress: string },
 ): Promise<number> {
-  const row = await sql<{ seconds: number }>`
-    select greatest(1, max(ceil(extract(epoch from (
-      case when key = ${input.lockKey} then locked_until else window_ends_at end) - now()))))::int as seconds
-    from rate_limits
-    where (key = ${input.lockKey} and locked_until > now())
-       or (key = ${addressKey(input.clientAddress)} and hits >= ${config.SIGNIN_ADDRESS_MAX_FAILURES}
-           and window_ends_at > now())`
-    .execute(db)
-    .then((result) => result.rows[0]);
-  return row?.seconds ?? 1;
+  return rateLimits.secondsUntilFree(db, {
+    lockKey: input.lockKey,
+    addressKey: addressKey(input.clientAddress),
+    addressLimit: config.SIGNIN_ADDRESS_MAX_FAILURES,
+  });
 }
 
 /** The secret was right: the attempt was no failure. */
 export async function releaseAttempt(db: Db | Tx, claim: AttemptClaim): Promise<void> {
-  await giveBack(db, [claim.addressKey, claim.lockKey]);
+  await rateLimits.giveBack(db, [claim.addressKey, claim.lockKey]);
 }
 
 /**
@@ -148,21 +114,12 @@ export async function recordFailure(
   const lockouts = await hitRateLimit(tx, lockoutsKey, { limit: 1, windowSeconds: DAY_SECONDS });
   const doubled = config.SIGNIN_LOCKOUT_MINUTES * 2 ** Math.min(lockouts.hits - 1, 8);
   const minutes = Math.min(doubled, MAX_LOCKOUT_MINUTES);
-  const until = sql<Date>`now() + ${`${minutes} minutes`}::interval`;
   // What a rate limit does not do: lock the key and restart its count, keeping the row at least
   // as long as the lock...
-  await tx
-    .updateTable('rate_limits')
-    .set({ hits: 0, locked_until: until, window_ends_at: sql<Date>`greatest(window_ends_at, ${until})` })
-    .where('key', '=', key)
-    .execute();
+  await rateLimits.lock(tx, key, minutes);
   // ...and remember lockouts for a day after the latest one (not the first), so the doubling
   // does not start over while the failures go on.
-  await tx
-    .updateTable('rate_limits')
-    .set({ window_ends_at: sql<Date>`now() + ${`${DAY_SECONDS} seconds`}::interval` })
-    .where('key', '=', lockoutsKey)
-    .execute();
+  await rateLimits.keepFor(tx, lockoutsKey, DAY_SECONDS);
   return { lockedMinutes: minutes };
 }
 
@@ -171,12 +128,7 @@ export async function recordFailure(
  * count is given back) and the account's run of consecutive failures ends, in one statement.
  */
 export async function completeAttempt(db: Db | Tx, claim: AttemptClaim): Promise<void> {
-  await db
-    .with('cleared', (qb) => qb.deleteFrom('rate_limits').where('key', '=', claim.lockKey).returning('key'))
-    .updateTable('rate_limits')
-    .set({ hits: sql<number>`greatest(hits - 1, 0)` })
-    .where('key', '=', claim.addressKey)
-    .execute();
+  await rateLimits.clearAndGiveBack(db, claim.lockKey, claim.addressKey);
 }
 
 /**

@@ -1,9 +1,8 @@
 import { CompiledQuery } from 'kysely';
 import { preparedStatement, type Db } from '../platform/db';
 import type { Account } from '../platform/db-schema';
-import { organizationsActedForSql } from '../policies/organization';
 import { SameTickBatcher } from '../platform/same-tick-batcher';
-import type { Session } from './session';
+import type { StoredSession } from './sessions';
 
 /**
  * The per-request lookup: the live session, its account while active, and (when the route asks)
@@ -20,7 +19,22 @@ const from = `from sessions s
   left join accounts a on a.id = s.account_id and a.status = 'active'
   where s.id_hash = any($1::text[]) and s.revoked_at is null and s.expires_at > now()`;
 
-// The organizations a person acts for, as the organization policy writes it for this statement.
+/**
+ * The organizations a person acts for (the organization policy's `manage` for employees:
+ * policies/organization.ts; scope-agreement.test.ts checks they agree): a vendor's held roles, a
+ * BRM's managed organizations, every active organization for an admin. Names, sorted.
+ */
+export const organizationsActedForSql = `case
+    when a.id is null then null
+    when a.type = 'employee' and a.is_admin then
+      array(select o.name from organizations o where o.is_active order by o.name)
+    when a.type = 'employee' then
+      array(select o.name from brm_assignments b join organizations o on o.id = b.organization_id
+            where b.account_id = a.id order by o.name)
+    else
+      array(select o.name from role_grants g join organizations o on o.id = g.organization_id
+            where g.account_id = a.id order by o.name)
+  end`;
 const organizations = `${organizationsActedForSql} as s_organizations`;
 
 /**
@@ -61,7 +75,7 @@ const withOrganizations = preparedStatement(
   `select ${accountColumns}, ${sessionColumns}, ${organizations}, ${maintenance} ${from}`,
 );
 
-export type SessionRow = Omit<Session, 'csrfToken'> & {
+export type SessionRow = StoredSession & {
   /** The session's account while it is active, else null. */
   account: Account | null;
   /** Only when asked for, and only with an active account. */

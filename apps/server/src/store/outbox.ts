@@ -1,6 +1,9 @@
 import { sql, type Selectable } from 'kysely';
-import type { Db } from './db';
-import type { OutboxTable } from './db-schema';
+import type { Db, Tx } from '../platform/db';
+import type { OutboxTable } from '../platform/db-schema';
+
+// The owner of the `outbox` table (mail waiting to be sent; identity/outbox.ts queues it,
+// identity/outbox-worker.ts delivers it).
 
 export type OutboxRow = Selectable<OutboxTable>;
 
@@ -132,4 +135,91 @@ export async function hasMailWaitingForRelay(db: Db): Promise<boolean> {
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Queues a mail in the caller's transaction (see identity/outbox.ts's enqueueMail). */
+export async function insertMail(
+  tx: Tx,
+  mail: { recipient: string; subject: string; text_body: string; html_body: string; template: string },
+): Promise<void> {
+  await tx.insertInto('outbox').values(mail).execute();
+}
+
+export interface OutboxState {
+  pending: number;
+  undeliverable: number;
+  /** Age of the oldest mail still waiting to be sent; 0 when none waits. */
+  oldestPendingSeconds: number;
+}
+
+/** The outbox at a glance, for the service check and the metrics; each part from its index. */
+export async function readOutboxState(db: Db): Promise<OutboxState> {
+  const result = await sql<OutboxState>`
+    select (select count(*) from outbox where status = 'pending')::int as "pending",
+           (select count(*) from outbox where status = 'undeliverable')::int as "undeliverable",
+           coalesce(extract(epoch from now() - (select min(created_at) from outbox
+                                                where status = 'pending')), 0)::float8
+             as "oldestPendingSeconds"`.execute(db);
+  const row = result.rows[0];
+  return {
+    pending: Number(row?.pending ?? 0),
+    undeliverable: Number(row?.undeliverable ?? 0),
+    oldestPendingSeconds: Number(row?.oldestPendingSeconds ?? 0),
+  };
+}
+
+/** The newest messages, at most 200 (the dev mailbox). */
+export async function listMessages(db: Db) {
+  return db
+    .selectFrom('outbox')
+    .select(['id', 'recipient', 'subject', 'text_body', 'status', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(200)
+    .execute();
+}
+
+/** One message, for the dev mailbox. */
+export async function findMessage(db: Db, id: string) {
+  return db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The outbox as admins see it: mail not delivered yet after trying, and mail the relay refused. */
+export async function listUndeliveredMail(db: Db, limit = 200) {
+  return db
+    .selectFrom('outbox')
+    .select(['id', 'created_at', 'recipient', 'subject', 'template', 'status', 'attempts', 'last_error'])
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'undeliverable'),
+        eb.and([eb('status', '=', 'pending'), eb('attempts', '>', 0)]),
+      ]),
+    )
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function findMailForUpdate(tx: Tx, id: string) {
+  return tx.selectFrom('outbox').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** A pending mail is tried again now. */
+export async function retryNow(tx: Tx, id: string): Promise<void> {
+  await tx
+    .updateTable('outbox')
+    .set({ next_attempt_at: sql<Date>`now()`, locked_until: null })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** A mail replaced by a resend is never sent (its code has been superseded). */
+export async function markSuperseded(tx: Tx, id: string): Promise<void> {
+  await tx
+    .updateTable('outbox')
+    .set({ status: 'undeliverable', undeliverable_at: sql<Date>`now()`, last_error: 'replaced by a resend' })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
 }

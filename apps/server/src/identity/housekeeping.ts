@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
-import { pruneSessions } from '../http/session';
-import { prunePushChallenges } from '../identity/mfa/push';
-import { pruneRateLimits } from '../identity/rate-limit';
-import type { Db } from './db';
+import type { Db } from '../platform/db';
+import { prunePushChallenges } from '../store/factors';
+import * as rateLimits from '../store/rate-limits';
+import { pruneExpired } from '../store/saml';
+import * as sessions from '../store/sessions';
 
 const EVERY_MS = 10 * 60_000;
 
@@ -12,17 +12,10 @@ export function startHousekeeping(db: Db, log: FastifyBaseLogger): { stop(): Pro
   let running: Promise<void> = Promise.resolve();
   const run = async () => {
     try {
-      await pruneSessions(db);
-      await pruneRateLimits(db);
+      await sessions.prune(db);
+      await rateLimits.prune(db);
       await prunePushChallenges(db);
-      await db
-        .deleteFrom('saml_requests')
-        .where('expires_at', '<', sql<Date>`now()`)
-        .execute();
-      await db
-        .deleteFrom('saml_assertions')
-        .where('expires_at', '<', sql<Date>`now()`)
-        .execute();
+      await pruneExpired(db);
     } catch (error) {
       log.warn({ err: error }, 'housekeeping failed; will retry');
     }

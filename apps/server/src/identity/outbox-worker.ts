@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
-import type { Db } from './db';
-import { unavailableReason } from './db-errors';
-import { classifySmtpFailure, type SmtpFailure } from './mailer';
+import type { Db } from '../platform/db';
+import { unavailableReason } from '../platform/db-errors';
+import { classifySmtpFailure, type SmtpFailure } from '../platform/mailer';
 import {
   claimDueMail,
   finishMail,
@@ -11,8 +11,8 @@ import {
   releaseMailClaims,
   resetRelayBackoff,
   type OutboxRow,
-} from './outbox-queries';
-import { OutageLog } from './outage-log';
+} from '../store/outbox';
+import { OutageLog } from '../platform/outage-log';
 
 export interface OutboxDelivery {
   /** The SMTP transport; null when no relay is configured. */

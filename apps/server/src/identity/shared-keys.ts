@@ -1,14 +1,7 @@
-import type { Db } from './db';
-import type { Encryptor } from './encryption';
-import { generateKeyPair, readKeyPairFromDataDir, type KeyPair } from './keys';
-
-async function storedKey(db: Db, name: string) {
-  return db
-    .selectFrom('signing_keys')
-    .select(['private_key_encrypted', 'cert_pem'])
-    .where('name', '=', name)
-    .executeTakeFirst();
-}
+import type { Db } from '../platform/db';
+import type { Encryptor } from '../platform/encryption';
+import { generateKeyPair, readKeyPairFromDataDir, type KeyPair } from '../platform/keys';
+import { findSigningKey, insertSigningKeyOnce } from '../store/signing-keys';
 
 /**
  * The signing key pair `name`, the same for every instance on the database: the first instance to
@@ -21,20 +14,16 @@ export async function sharedKeyPair(
   encryptor: Encryptor,
   options: { name: string; commonName: string; dataDir: string },
 ): Promise<KeyPair> {
-  let row = await storedKey(db, options.name);
+  let row = await findSigningKey(db, options.name);
   if (!row) {
     const pair =
       readKeyPairFromDataDir(options.dataDir, options.name) ?? (await generateKeyPair(options.commonName));
-    await db
-      .insertInto('signing_keys')
-      .values({
-        name: options.name,
-        private_key_encrypted: encryptor.encrypt(pair.privateKeyPem),
-        cert_pem: pair.certPem,
-      })
-      .onConflict((conflict) => conflict.column('name').doNothing())
-      .execute();
-    row = await storedKey(db, options.name);
+    await insertSigningKeyOnce(db, {
+      name: options.name,
+      privateKeyEncrypted: encryptor.encrypt(pair.privateKeyPem),
+      certPem: pair.certPem,
+    });
+    row = await findSigningKey(db, options.name);
     if (!row) throw new Error(`the signing key ${options.name} was not stored`);
   }
   try {

@@ -6,8 +6,8 @@ import { createAccount, signInAs } from '../../test/support/sign-in';
 import { freePort, startRelay } from '../../test/support/smtp';
 import { createTestApp, TestClient, type TestApp } from '../../test/support/test-app';
 import { addOrganization, assignBrm, outbox } from '../../test/support/world';
-import { runAfterCommits } from './after-commit';
-import { classifySmtpFailure, createMailer, smtpOptions, SMTP_CONNECTIONS } from './mailer';
+import { runAfterCommits } from '../platform/after-commit';
+import { classifySmtpFailure, createMailer, smtpOptions, SMTP_CONNECTIONS } from '../platform/mailer';
 import { backoffSeconds, deliverDueMail, startOutboxWorker, type OutboxDelivery } from './outbox-worker';
 
 describe('backoffSeconds', () => {

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../test/support/databases';
 import { createAccount } from '../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../test/support/test-app';
-import { consumeRequestAndRecordAssertion, createServiceProvider } from './saml-sp';
+import { consumeRequestAndRecordAssertion } from '../store/saml';
+import { createServiceProvider } from './saml-sp';
 
 /** node-saml's own redirect signing, to compare the portal's against. */
 class NodeSamlSigner extends SAML {

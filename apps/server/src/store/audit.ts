@@ -1,5 +1,15 @@
-import { sql } from 'kysely';
-import type { Db, Tx } from '../../platform/db';
+import { sql, type Insertable } from 'kysely';
+import type { Db, Tx } from '../platform/db';
+import type { AuditEventsTable } from '../platform/db-schema';
+
+// The owner of `audit_events`, the append-only audit trail: appended by identity/audit.ts, read,
+// exported and purged by Administration.
+
+export type NewAuditRow = Insertable<AuditEventsTable>;
+
+export async function append(db: Db | Tx, row: NewAuditRow): Promise<void> {
+  await db.insertInto('audit_events').values(row).execute();
+}
 
 /** The audit trail's filters, already validated (contracts' auditQuery). */
 export interface AuditFilter {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../platform/app-context';
-import { recordAudit, type AuditEvent } from '../identity/audit';
-import { mailSite, signInLockedMail } from '../identity/mail-templates';
-import { enqueueMail } from '../identity/outbox';
+import { recordAudit, type AuditEvent } from './audit';
+import { mailSite, signInLockedMail } from './mail-templates';
+import { enqueueMail } from './outbox';
 import type { Account } from '../platform/db-schema';
 import { recordFailure, shouldMailLockout, type AttemptClaim } from './lockout';
 

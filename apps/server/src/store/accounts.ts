@@ -1,0 +1,393 @@
+import { sql, type RawBuilder } from 'kysely';
+import { hasKindSql, isAdmin, isEmployeeBrm } from './account-kinds';
+import { inChunks } from './chunks';
+import type { Db, Tx } from '../platform/db';
+import type { Account, AccountStatus } from '../platform/db-schema';
+
+// The owner of the `accounts` table and its `password_history`.
+
+export async function findAccountByUsername(db: Db | Tx, username: string): Promise<Account | undefined> {
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function findAccountById(db: Db | Tx, id: string): Promise<Account | undefined> {
+  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A vendor account waiting for activation (no password yet); returns its id. */
+export async function insertPendingVendor(
+  tx: Tx,
+  a: {
+    username: string;
+    givenName: string;
+    familyName: string;
+    email: string;
+    jobTitle: string;
+    manager: string;
+  },
+): Promise<string> {
+  const { id } = await tx
+    .insertInto('accounts')
+    .values({
+      username: a.username,
+      given_name: a.givenName,
+      family_name: a.familyName,
+      email: a.email,
+      job_title: a.jobTitle,
+      manager: a.manager,
+      type: 'vendor',
+      status: 'pendingActivation',
+      password_hash: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Sets an account's status (enable, disable, terminate); the caller ends sessions where needed. */
+export async function setAccountStatus(tx: Tx, accountId: string, status: AccountStatus): Promise<void> {
+  await tx
+    .updateTable('accounts')
+    .set({ status, updated_at: sql<Date>`now()` })
+    .where('id', '=', accountId)
+    .execute();
+}
+
+/** Sets the password hash of an account that is still active; false (nothing changed) otherwise. */
+export async function setPasswordIfActive(tx: Tx, accountId: string, passwordHash: string): Promise<boolean> {
+  const updated = await tx
+    .updateTable('accounts')
+    .set({
+      password_hash: passwordHash,
+      password_changed_at: sql<Date>`now()`,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', accountId)
+    .where('status', '=', 'active')
+    .returning('id')
+    .executeTakeFirst();
+  return updated !== undefined;
+}
+
+/** The hashes of the account's last `size` passwords, newest first (the current one included). */
+export async function recentPasswordHashes(db: Db | Tx, accountId: string, size: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('password_history')
+    .select('password_hash')
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .limit(size)
+    .execute();
+  return rows.map((row) => row.password_hash);
+}
+
+/** Adds a password to the account's history and keeps only the newest `size`. */
+export async function addToPasswordHistory(
+  tx: Tx,
+  accountId: string,
+  passwordHash: string,
+  size: number,
+): Promise<void> {
+  await tx
+    .insertInto('password_history')
+    .values({ account_id: accountId, password_hash: passwordHash })
+    .execute();
+  await tx
+    .deleteFrom('password_history')
+    .where('account_id', '=', accountId)
+    .where(
+      'id',
+      'not in',
+      tx
+        .selectFrom('password_history')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .orderBy('created_at', 'desc')
+        .limit(size),
+    )
+    .execute();
+}
+
+/** Whether a non-terminated account uses the email (`folded`: lowercase). */
+export async function emailInUse(db: Db | Tx, folded: string): Promise<boolean> {
+  const account = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where(sql<string>`lower(email)`, '=', folded)
+    .where('status', '!=', 'terminated')
+    .executeTakeFirst();
+  return account !== undefined;
+}
+
+/**
+ * Serializes every registration and approval touching one email address for the rest of the
+ * transaction (an advisory lock: no unique index covers a BRM registration).
+ */
+export async function lockEmail(tx: Tx, email: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`email:${email.toLowerCase()}`}))`.execute(tx);
+}
+
+/**
+ * The usernames (lowercase) that start with `stem`, read under an advisory lock on the stem held
+ * for the rest of the transaction, so two approvals that could pick the same name take turns.
+ * The stem is lowercase ASCII letters only: nothing in it is special to LIKE.
+ */
+export async function lockedUsernamesWithStem(tx: Tx, stem: string): Promise<Set<string>> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`username:${stem}`}))`.execute(tx);
+  const rows = await tx
+    .selectFrom('accounts')
+    .select(sql<string>`lower(username)`.as('username'))
+    .where(sql<string>`lower(username)`, 'like', `${stem}%`)
+    .execute();
+  return new Set(rows.map((r) => r.username));
+}
+
+/** The emails of the active admins. */
+export async function activeAdminEmails(db: Db | Tx): Promise<string[]> {
+  const admins = await db
+    .selectFrom('accounts as a')
+    .select('a.email')
+    .where(hasKindSql('a', 'admin'))
+    .where('a.status', '=', 'active')
+    .execute();
+  return admins.map((r) => r.email);
+}
+
+/**
+ * Sets the first password of a pending account, activates it and records the password in its
+ * history; false when the account is no longer pending.
+ */
+export async function setFirstPassword(tx: Tx, accountId: string, passwordHash: string): Promise<boolean> {
+  const activated = await tx
+    .updateTable('accounts')
+    .set({
+      password_hash: passwordHash,
+      password_changed_at: sql<Date>`now()`,
+      status: 'active',
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', accountId)
+    .where('status', '=', 'pendingActivation')
+    .returning('id')
+    .executeTakeFirst();
+  if (!activated) return false;
+  await tx
+    .insertInto('password_history')
+    .values({ account_id: accountId, password_hash: passwordHash })
+    .execute();
+  return true;
+}
+
+/**
+ * The active or pending accounts whose given name, family name and email all equal the typed
+ * ones, ignoring case (Forgot User ID).
+ */
+export async function findAccountsByNamesAndEmail(
+  db: Db,
+  search: { firstName: string; lastName: string; email: string },
+) {
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where(sql<string>`lower(given_name)`, '=', search.firstName.toLowerCase())
+    .where(sql<string>`lower(family_name)`, '=', search.lastName.toLowerCase())
+    .where(sql<string>`lower(email)`, '=', search.email.toLowerCase())
+    .where('status', 'in', ['active', 'pendingActivation'])
+    .orderBy('created_at')
+    .limit(2)
+    .execute();
+}
+
+/** The account of a mail's recipient in the given status (the one a code mail was for). */
+export async function accountByEmail(tx: Tx, email: string, status: 'pendingActivation' | 'active') {
+  return tx
+    .selectFrom('accounts')
+    .select(['id', 'username', 'given_name', 'email'])
+    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .where('status', '=', status)
+    .executeTakeFirst();
+}
+
+/** A vendor account that is not terminated, by username (case-insensitive). */
+export async function findVendor(db: Db | Tx, username: string) {
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where(sql<boolean>`lower(username) = lower(${username})`)
+    .where('type', '=', 'vendor')
+    .where('status', '!=', 'terminated')
+    .executeTakeFirst();
+}
+
+/**
+ * The vendors in `scope` (a condition on the account, alias `a`, that the caller takes from the
+ * vendor policy: policies/vendor.ts scopeOf), by username, each with the organizations whose role
+ * it holds.
+ */
+export async function listManagedVendors(db: Db | Tx, scope: RawBuilder<boolean>) {
+  return db
+    .selectFrom('accounts as a')
+    .select(['a.username', 'a.given_name', 'a.family_name', 'a.email', 'a.status'])
+    .select(
+      sql<string[]>`array(select g.organization_id::text from role_grants g where g.account_id = a.id)`.as(
+        'organizationIds',
+      ),
+    )
+    .where(scope)
+    .orderBy(sql`lower(a.username)`)
+    .execute();
+}
+
+/** A vendor account by username (case-insensitive), locked for the rest of the transaction. */
+export async function findVendorForUpdate(tx: Tx, username: string): Promise<Account | undefined> {
+  return tx
+    .selectFrom('accounts')
+    .selectAll()
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .where('type', '=', 'vendor')
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Every account whose email is one of `emails` (already lower-case), with its email lower-cased. */
+export async function accountsByEmails(db: Db, emails: readonly string[]) {
+  return inChunks(emails, (chunk) =>
+    db
+      .selectFrom('accounts')
+      .select(['id', 'username', 'type', 'status', sql<string>`lower(email)`.as('email')])
+      .where(sql<string>`lower(email)`, 'in', chunk)
+      .orderBy('username')
+      .execute(),
+  );
+}
+
+/** The account's status, its row locked for the rest of the transaction. */
+export async function lockAccount(tx: Tx, accountId: string) {
+  return tx
+    .selectFrom('accounts')
+    .select(['id', 'username', 'status'])
+    .where('id', '=', accountId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Hospital employees with their managed organizations, by username. */
+export async function listEmployees(db: Db | Tx) {
+  return db
+    .selectFrom('accounts as a')
+    .select((eb) => [
+      'a.id',
+      'a.username',
+      'a.given_name',
+      'a.family_name',
+      'a.email',
+      'a.is_employee_brm',
+      'a.is_admin',
+      'a.status',
+      eb
+        .selectFrom('brm_assignments as b')
+        .innerJoin('organizations as o', 'o.id', 'b.organization_id')
+        .select(sql<string[]>`coalesce(array_agg(o.name order by o.name), '{}')`.as('v'))
+        .whereRef('b.account_id', '=', 'a.id')
+        .as('organizations'),
+    ])
+    .where('a.type', '=', 'employee')
+    .orderBy(sql`lower(a.username)`)
+    .execute();
+}
+
+export async function insertEmployee(
+  tx: Tx,
+  person: {
+    username: string;
+    given_name: string;
+    family_name: string;
+    email: string;
+    is_employee_brm: boolean;
+    is_admin: boolean;
+  },
+): Promise<string> {
+  // No password: employees sign in through the hospital's IdP (standalone: `admin set-password`).
+  const row = await tx
+    .insertInto('accounts')
+    .values({ ...person, type: 'employee', status: 'active', password_hash: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateEmployee(
+  tx: Tx,
+  id: string,
+  change: Partial<{
+    given_name: string;
+    family_name: string;
+    email: string;
+    is_employee_brm: boolean;
+    is_admin: boolean;
+    status: 'active' | 'terminated';
+  }>,
+): Promise<void> {
+  await tx
+    .updateTable('accounts')
+    .set({ ...change, updated_at: new Date() })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function countActiveAdmins(tx: Tx, exceptId: string): Promise<number> {
+  const row = await tx
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('type', '=', 'employee')
+    .where('is_admin', '=', true)
+    .where('status', '=', 'active')
+    .where('id', '<>', exceptId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A built-in-IdP password for an employee (standalone); the history keeps it from being reused. */
+export async function setPasswordHash(tx: Tx, accountId: string, hash: string): Promise<void> {
+  await tx
+    .updateTable('accounts')
+    .set({ password_hash: hash, password_changed_at: new Date(), updated_at: new Date() })
+    .where('id', '=', accountId)
+    .execute();
+  await tx.insertInto('password_history').values({ account_id: accountId, password_hash: hash }).execute();
+}
+
+/** An active account with a password set now (the demo data); returns its id. */
+export async function insertActiveAccount(
+  tx: Tx,
+  a: {
+    username: string;
+    given_name: string;
+    family_name: string;
+    email: string;
+    job_title: string;
+    type: 'vendor' | 'employee';
+    is_employee_brm: boolean;
+    is_admin: boolean;
+    password_hash: string;
+  },
+): Promise<string> {
+  const { id } = await tx
+    .insertInto('accounts')
+    .values({ ...a, status: 'active', password_changed_at: new Date() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Adds a password to the account's history (which keeps it from being set again). */
+export async function insertPasswordHistory(tx: Tx, accountId: string, passwordHash: string): Promise<void> {
+  await tx
+    .insertInto('password_history')
+    .values({ account_id: accountId, password_hash: passwordHash })
+    .execute();
+}

@@ -1,0 +1,318 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db, Tx } from '../platform/db';
+import type { Account } from '../platform/db-schema';
+import { isAdmin, isEmployeeBrm } from './account-kinds';
+
+// The owner of `requests` and their `request_items`.
+
+/** Records the account a request created. */
+export async function setBeneficiary(tx: Tx, requestId: string, accountId: string): Promise<void> {
+  await tx.updateTable('requests').set({ beneficiary_id: accountId }).where('id', '=', requestId).execute();
+}
+
+/** Whether a pending registration (New Account) has the email (`folded`: lowercase). */
+export async function pendingRegistrationHasEmail(db: Db | Tx, folded: string): Promise<boolean> {
+  const pending = await db
+    .selectFrom('requests')
+    .select('id')
+    .where(sql<string>`lower(email)`, '=', folded)
+    .where('type', '=', 'New Account')
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return pending !== undefined;
+}
+
+/**
+ * A `New Account` request and its one item for the organization: pending for a self-registration,
+ * already approved (decided by `decidedBy`, now) when a BRM or admin registers on the vendor's behalf.
+ */
+export async function insertRegistration(
+  tx: Tx,
+  r: {
+    status: 'pending' | 'approved';
+    requesterId: string | null;
+    firstName: string;
+    lastName: string;
+    email: string;
+    comment: string;
+    organizationId: string;
+    decidedBy: string | null;
+  },
+): Promise<{ requestId: string; itemId: string }> {
+  const { id: requestId } = await tx
+    .insertInto('requests')
+    .values({
+      type: 'New Account',
+      status: r.status,
+      requester_id: r.requesterId,
+      first_name: r.firstName,
+      last_name: r.lastName,
+      email: r.email,
+      comment: r.comment,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const { id: itemId } = await tx
+    .insertInto('request_items')
+    .values({
+      request_id: requestId,
+      organization_id: r.organizationId,
+      operation: 'Add',
+      status: r.status,
+      decided_by: r.decidedBy,
+      decided_at: r.decidedBy ? new Date() : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { requestId, itemId };
+}
+
+/**
+ * The pending request items in `scope`, a condition on the item (alias `i`) that the caller takes
+ * from the request policy (policies/request.ts scopeOf: all for an admin, those of its managed
+ * organizations for a BRM, none for anyone else). The count and the list build on it.
+ */
+function pendingItemsIn(db: Db | Tx, scope: RawBuilder<boolean>) {
+  return db.selectFrom('request_items as i').where('i.status', '=', 'pending').where(scope);
+}
+
+/** How many pending request items the account may decide. */
+export async function countDecidableItems(db: Db | Tx, scope: RawBuilder<boolean>): Promise<number> {
+  const row = await pendingItemsIn(db, scope)
+    .select(sql<number>`count(*)::int`.as('count'))
+    .executeTakeFirst();
+  return row?.count ?? 0;
+}
+
+/** The pending items the account may decide, newest first, with what the approvals page shows of each. */
+export async function listDecidableItems(db: Db | Tx, scope: RawBuilder<boolean>) {
+  return pendingItemsIn(db, scope)
+    .innerJoin('requests as r', 'r.id', 'i.request_id')
+    .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+    .leftJoin('accounts as requester', 'requester.id', 'r.requester_id')
+    .leftJoin('accounts as beneficiary', 'beneficiary.id', 'r.beneficiary_id')
+    .select([
+      'i.id as itemId',
+      'i.organization_id as organizationId',
+      'r.id as requestId',
+      'r.beneficiary_id as beneficiaryId',
+      'r.type',
+      'r.first_name',
+      'r.last_name',
+      'r.email',
+      'r.job_title',
+      'r.manager',
+      'r.comment',
+      'r.created_at',
+      'o.name as orgName',
+      'requester.username as requesterUsername',
+      'beneficiary.username as beneficiaryUsername',
+      'beneficiary.given_name as beneficiaryGivenName',
+      'beneficiary.family_name as beneficiaryFamilyName',
+      'beneficiary.email as beneficiaryEmail',
+      'beneficiary.job_title as beneficiaryJobTitle',
+      'beneficiary.manager as beneficiaryManager',
+      'beneficiary.status as beneficiaryStatus',
+    ])
+    .orderBy('r.created_at', 'desc')
+    .orderBy('i.id')
+    .execute();
+}
+
+export type DecidableItemRow = Awaited<ReturnType<typeof listDecidableItems>>[number];
+
+/**
+ * A request, with its beneficiary's username once it has an account, locked for the rest of the
+ * transaction: two people deciding different items of one request then take turns, so the second
+ * sees the first's decision when it settles the request.
+ */
+export async function findRequestForUpdate(tx: Tx, requestId: string) {
+  return tx
+    .selectFrom('requests as r')
+    .leftJoin('accounts as b', 'b.id', 'r.beneficiary_id')
+    .leftJoin('accounts as q', 'q.id', 'r.requester_id')
+    .selectAll('r')
+    .select([
+      'b.username as beneficiaryUsername',
+      'q.email as requesterEmail',
+      'q.given_name as requesterGivenName',
+    ])
+    .where('r.id', '=', requestId)
+    .forUpdate(['r'])
+    .executeTakeFirst();
+}
+
+export async function itemsOfRequest(db: Db | Tx, requestId: string) {
+  return db
+    .selectFrom('request_items as i')
+    .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+    .select(['i.id', 'i.organization_id', 'i.operation', 'i.status', 'o.name as orgName'])
+    .where('i.request_id', '=', requestId)
+    .orderBy('i.created_at')
+    .execute();
+}
+
+/**
+ * Marks the item decided only if it is still pending: of two concurrent decisions, exactly one
+ * gets the row back (the other waits for the row lock, then finds it no longer pending).
+ */
+export async function decideItem(
+  tx: Tx,
+  item: { id: string; status: 'approved' | 'denied'; deciderId: string; comment: string },
+): Promise<boolean> {
+  const row = await tx
+    .updateTable('request_items')
+    .set({
+      status: item.status,
+      decided_by: item.deciderId,
+      decided_at: sql<Date>`now()`,
+      decision_comment: item.comment,
+    })
+    .where('id', '=', item.id)
+    .where('status', '=', 'pending')
+    .returning('id')
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+/** Closes the request once none of its items is pending: approved if any item was. */
+export async function settleRequest(tx: Tx, requestId: string): Promise<void> {
+  await sql`
+    update requests set
+      status = case when exists (select 1 from request_items where request_id = ${requestId} and status = 'approved')
+                    then 'approved' else 'denied' end,
+      updated_at = now()
+    where id = ${requestId} and status = 'pending'
+      and not exists (select 1 from request_items where request_id = ${requestId} and status = 'pending')`.execute(
+    tx,
+  );
+}
+
+/** The pending Add Access and Remove Access items for the account, with their request and who asked. */
+export async function pendingItems(db: Db | Tx, accountId: string) {
+  return db
+    .selectFrom('request_items as i')
+    .innerJoin('requests as r', 'r.id', 'i.request_id')
+    .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+    .leftJoin('accounts as requester', 'requester.id', 'r.requester_id')
+    .select([
+      'r.id as requestId',
+      'i.id as itemId',
+      'i.organization_id as organizationId',
+      'o.name as orgName',
+      'i.operation',
+      'requester.username as owner',
+    ])
+    .where('r.beneficiary_id', '=', accountId)
+    .where('r.type', 'in', ['Add Access', 'Remove Access'])
+    .where('i.status', '=', 'pending')
+    .orderBy('r.created_at')
+    .orderBy('o.name')
+    .execute();
+}
+
+/**
+ * One Add Access or Remove Access request with an item per organization: pending for the BRMs,
+ * or already approved by `decidedBy` when a BRM or admin makes the change itself.
+ */
+export async function insertAccessRequest(
+  tx: Tx,
+  r: {
+    type: 'Add Access' | 'Remove Access';
+    status: 'pending' | 'approved';
+    requesterId: string;
+    beneficiary: { id: string; given_name: string; family_name: string; email: string };
+    comment: string;
+    organizationIds: string[];
+    decidedBy: string | null;
+  },
+): Promise<{ requestId: string; itemIds: Map<string, string> }> {
+  const { id: requestId } = await tx
+    .insertInto('requests')
+    .values({
+      type: r.type,
+      status: r.status,
+      requester_id: r.requesterId,
+      beneficiary_id: r.beneficiary.id,
+      first_name: r.beneficiary.given_name,
+      last_name: r.beneficiary.family_name,
+      email: r.beneficiary.email,
+      comment: r.comment,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const decided = r.status === 'approved';
+  const items = await tx
+    .insertInto('request_items')
+    .values(
+      r.organizationIds.map((organizationId) => ({
+        request_id: requestId,
+        organization_id: organizationId,
+        operation: r.type === 'Add Access' ? ('Add' as const) : ('Remove' as const),
+        status: r.status,
+        decided_by: decided ? r.decidedBy : null,
+        decided_at: decided ? sql<Date>`now()` : null,
+        decision_comment: decided ? r.comment : '',
+      })),
+    )
+    .returning(['id', 'organization_id'])
+    .execute();
+  return { requestId, itemIds: new Map(items.map((i) => [i.organization_id, i.id])) };
+}
+
+/** An access request with its beneficiary, locked for the transaction (a cancel racing a decision waits). */
+export async function findAccessRequestForUpdate(tx: Tx, requestId: string) {
+  return tx
+    .selectFrom('requests')
+    .select(['id', 'type', 'status', 'beneficiary_id', 'requester_id'])
+    .where('id', '=', requestId)
+    .where('type', 'in', ['Add Access', 'Remove Access'])
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** The request's items still pending. */
+export async function pendingItemsOfRequest(tx: Tx, requestId: string) {
+  return tx
+    .selectFrom('request_items')
+    .select(['id', 'organization_id'])
+    .where('request_id', '=', requestId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** Cancels the pending items named, recording who and why. */
+export async function cancelItems(
+  tx: Tx,
+  o: { itemIds: string[]; actorId: string; reason: string },
+): Promise<number> {
+  if (o.itemIds.length === 0) return 0;
+  const rows = await tx
+    .updateTable('request_items')
+    .set({
+      status: 'cancelled',
+      decided_by: o.actorId,
+      decided_at: sql<Date>`now()`,
+      decision_comment: o.reason,
+    })
+    .where('id', 'in', o.itemIds)
+    .where('status', '=', 'pending')
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+/** Closes a request none of whose items is pending: approved or denied if any item was, else cancelled. */
+export async function settleCancelledRequest(tx: Tx, requestId: string): Promise<void> {
+  await sql`
+    update requests set
+      status = case
+        when exists (select 1 from request_items where request_id = ${requestId} and status = 'approved') then 'approved'
+        when exists (select 1 from request_items where request_id = ${requestId} and status = 'denied') then 'denied'
+        else 'cancelled' end,
+      updated_at = now()
+    where id = ${requestId} and status = 'pending'
+      and not exists (select 1 from request_items where request_id = ${requestId} and status = 'pending')`.execute(
+    tx,
+  );
+}

@@ -113,7 +113,7 @@ try {
   // Before the PostgreSQL database goes: the drain runs on it when there is one.
   rows.push(...(await benchOutboxDrain()));
   // Load shedding on a CPU-starved host, on and off (PostgreSQL only: the embedded database never sheds).
-  if (database) rows.push(...(await benchStarvedShedding(database.url, quick ? 1 : 2, quick ? 5 : 15)));
+  if (database) rows.push(...(await benchStarvedShedding(database.url, quick ? 1 : 2, quick ? 5 : 10)));
   // The audit trail at scale (on PostgreSQL when there is one; quick runs use fewer events).
   if (quick) process.env.AUDIT_BENCH_EVENTS ??= '100000';
   for (const row of await benchAudit()) {

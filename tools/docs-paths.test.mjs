@@ -41,17 +41,21 @@ export function namedPaths(markdown) {
       .filter((p) => !p.startsWith('/') && !/^https?:/.test(p) && !p.includes('*') && !/^\.{1,2}\//.test(p))
       // A setting's value with a path after it (`PUBLIC_URL/api/saml/acs`, `DATA_DIR/db`).
       .filter((p) => !/^[A-Z][A-Z0-9_]+\//.test(p))
+      // Lint rule names (`layers/floors`).
+      .filter((p) => !/^(layers|@typescript-eslint|react-hooks)\//.test(p))
       .filter((p) => !/^(node_modules|dist|data|@[\w-]+\/)/.test(p.replace(/^apps\/\w+\//, '')))
   );
 }
 
 const tracked = execFileSync('git', ['ls-files'], { cwd: repo, encoding: 'utf8' }).split('\n');
 const basenames = new Set(tracked.map((f) => path.basename(f)));
+// Files the release artifact has at its top (scripts/package.mjs writes them): docs name them too.
+const packaging = fs.readFileSync(path.join(repo, 'scripts/package.mjs'), 'utf8');
 
 function exists(name) {
   const clean = name.replace(/\/$/, '');
   // A bare file name (`queries.ts`) names a kind of file: some file of the repository has it.
-  if (!clean.includes('/')) return basenames.has(clean);
+  if (!clean.includes('/')) return basenames.has(clean) || packaging.includes(`'${clean}'`);
   // A package's module (`react-dom/server`), not a file of ours.
   if (fs.existsSync(path.join(repo, 'node_modules', clean.split('/')[0]))) return true;
   const named = clean.replace(/^contracts\//, 'packages/contracts/src/');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Backlog } from './load-shedding';
+import { Backlog, loopLagMs } from './load-shedding';
 
 describe('Backlog', () => {
   it('is the time the latest answered requests spent in it, averaged per sample', () => {
@@ -37,5 +37,17 @@ describe('Backlog', () => {
     const backlog = new Backlog();
     backlog.answered(1);
     expect(backlog.inFlight).toBe(0);
+  });
+});
+
+describe('loopLagMs', () => {
+  it("is the lag timer's mean delay past its 10 ms resolution, never below zero", () => {
+    expect(loopLagMs(10)).toBe(0);
+    expect(loopLagMs(4)).toBe(0);
+    expect(loopLagMs(260)).toBe(250);
+  });
+
+  it('is infinite for a sample in which the timer never ran: the loop was held throughout', () => {
+    expect(loopLagMs(NaN)).toBe(Infinity);
   });
 });

@@ -1,6 +1,6 @@
 import { probes } from './probes';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { api } from '@pra/contracts';
 import type { AppContext } from '../platform/app-context';
 import { messages } from '../platform/app-error';
@@ -79,9 +79,12 @@ export class Backlog {
   }
 }
 
-/** Marks a request counted in the backlog, so that its answer uncounts it exactly once. */
-const counted = Symbol('counted in the backlog');
-type Counted = FastifyRequest & { [counted]?: boolean };
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Counted in load shedding's backlog (its answer uncounts it exactly once). */
+    inBacklog: boolean;
+  }
+}
 
 /**
  * Load shedding: new requests are answered 503 with Retry-After at once, before they touch the
@@ -95,6 +98,11 @@ type Counted = FastifyRequest & { [counted]?: boolean };
  * - or more than SHED_MAX_POOL_WAITING callers queue for a database connection.
  * The bounds are settings (0: off); the health check stays exempt so an overloaded instance is
  * not taken for a dead one. Only on PostgreSQL.
+ *
+ * Every request passes through here, so its own cost is one hook of a few comparisons: whether
+ * the loop lags is decided once per sample (LAG_SAMPLE_MS), not per request, and the backlog's
+ * mark is a property every request is created with (a property added later would change the
+ * shape of fastify's request objects).
  */
 export async function registerLoadShedding(
   app: FastifyInstance,
@@ -105,37 +113,22 @@ export async function registerLoadShedding(
   // serving a trial has nothing to shed for.
   if (ctx.dbKind === 'pglite') return always;
   const maxWaiting = ctx.config.SHED_MAX_POOL_WAITING;
-  if (maxWaiting > 0) {
+  const maxEventLoopDelay = ctx.config.SHED_MAX_EVENT_LOOP_DELAY_MS;
+  if (maxWaiting <= 0 && maxEventLoopDelay <= 0) return always;
+  const poolBusy = () => maxWaiting > 0 && (ctx.poolStats()?.waiting ?? 0) > maxWaiting;
+  if (maxEventLoopDelay <= 0) {
     app.addHook('onRequest', (request, reply, done) => {
-      const waiting = ctx.poolStats()?.waiting ?? 0;
-      if (waiting > maxWaiting && !exempt.has(request.routeOptions.url ?? '')) {
-        return void reply.send(shed(reply));
-      }
+      if (poolBusy() && !exempt.has(request.routeOptions.url ?? '')) return void reply.send(shed(reply));
       done();
     });
+    return always;
   }
-  const maxEventLoopDelay = ctx.config.SHED_MAX_EVENT_LOOP_DELAY_MS;
-  if (maxEventLoopDelay <= 0) return always;
   const maxQueueDelay = ctx.config.SHED_MAX_QUEUE_DELAY_MS;
   const backlog = new Backlog();
   // The lag: the mean delay of a 10 ms timer over each sample, as @fastify/under-pressure measured
   // it (measured here: the decision needs the backlog too, in one hook of ours).
   const histogram = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
   histogram.enable();
-  let lagMs = 0;
-  const sampler = setInterval(() => {
-    lagMs = Math.max(0, histogram.mean / 1e6 - LAG_RESOLUTION_MS);
-    // No delay recorded at all: the loop was held for the whole sample (the timer never ran).
-    if (Number.isNaN(lagMs)) lagMs = Infinity;
-    histogram.reset();
-    backlog.sample();
-  }, LAG_SAMPLE_MS);
-  sampler.unref();
-  app.addHook('onClose', (_instance, done) => {
-    clearInterval(sampler);
-    histogram.disable();
-    done();
-  });
   // A start blocks the event loop (loading, building the app, migrations): the lag measured over
   // it says nothing about load. Until a whole sample has been taken after the app became ready,
   // nothing is shed for lag and the readiness probe says not ready, so the instance never answers
@@ -146,29 +139,48 @@ export async function registerLoadShedding(
     done();
   });
   const settled = () => performance.now() >= settledAt;
-  const overloaded = () => maxQueueDelay === 0 || backlog.queueDelayMs() > maxQueueDelay;
+  /** The last sample's verdict: the loop lags past the bound (and the start is behind it). */
+  let lagging = false;
+  const sampler = setInterval(() => {
+    const lagMs = loopLagMs(histogram.mean / 1e6);
+    histogram.reset();
+    backlog.sample();
+    lagging = lagMs > maxEventLoopDelay && settled();
+  }, LAG_SAMPLE_MS);
+  sampler.unref();
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(sampler);
+    histogram.disable();
+    done();
+  });
+  const overloaded = () =>
+    (lagging && (maxQueueDelay === 0 || backlog.queueDelayMs() > maxQueueDelay)) || poolBusy();
+  app.decorateRequest('inBacklog', false);
   // Callback hooks: they run on every request, and cost a comparison while nothing lags.
-  app.addHook('onRequest', (request: Counted, reply, done) => {
-    if (
-      lagMs > maxEventLoopDelay &&
-      settled() &&
-      overloaded() &&
-      !exempt.has(request.routeOptions.url ?? '')
-    ) {
-      return void reply.send(shed(reply));
-    }
-    request[counted] = true;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (overloaded() && !exempt.has(request.routeOptions.url ?? '')) return void reply.send(shed(reply));
+    request.inBacklog = true;
     backlog.arrived();
     done();
   });
-  app.addHook('onSend', (request: Counted, reply, payload, done) => {
-    if (request[counted]) {
-      request[counted] = false;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.inBacklog) {
+      request.inBacklog = false;
       backlog.answered(reply.elapsedTime);
     }
     done(null, payload);
   });
   return { settled };
+}
+
+/**
+ * The event loop's lag from the mean delay (ms) of the lag timer over a sample: its delay past
+ * its own resolution. A sample in which the timer never ran (no delay recorded, a NaN mean) is a
+ * loop held for the whole sample: infinite lag.
+ */
+export function loopLagMs(meanDelayMs: number): number {
+  if (Number.isNaN(meanDelayMs)) return Infinity;
+  return Math.max(0, meanDelayMs - LAG_RESOLUTION_MS);
 }
 
 /** The lag timer's resolution: the lag is its mean delay past this. */

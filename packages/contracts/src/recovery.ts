@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountSummary } from './activation';
 import { profileMessages } from './profile';
-import { personName, plainText } from './text-fields';
+import { personName } from './text-fields';
 import { inputText } from './text';
 import { successResponse } from './system';
 import { usernameField } from './username';

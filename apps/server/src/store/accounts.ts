@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { hasKindSql, isAdmin, isEmployeeBrm } from './account-kinds';
+import { hasKindSql } from './account-kinds';
 import { inChunks } from './chunks';
 import type { Db, Tx } from '../platform/db';
 import type { Account, AccountStatus } from '../platform/db-schema';

@@ -1,7 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, Tx } from '../platform/db';
-import type { Account } from '../platform/db-schema';
-import { isAdmin, isEmployeeBrm } from './account-kinds';
 
 // The owner of `requests` and their `request_items`.
 

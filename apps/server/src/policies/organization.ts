@@ -44,4 +44,4 @@ export function scopeOf(actor: Principal, organizationIdColumn: string): RawBuil
 }
 
 // The same rule as SQL text for the prepared session lookup is store/session-lookup.ts's
-// organizationsActedForSql (scope-agreement.test.ts checks they agree).
+// organizationsActedForSql; user-routes.test.ts checks the organizations it answers per kind.

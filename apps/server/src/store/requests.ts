@@ -151,26 +151,37 @@ export async function itemsOfRequest(db: Db | Tx, requestId: string) {
 }
 
 /**
- * Marks the item decided only if it is still pending: of two concurrent decisions, exactly one
- * gets the row back (the other waits for the row lock, then finds it no longer pending).
+ * Closes the named items that are still pending (decided, or cancelled), recording who and why,
+ * and answers how many it closed: of two concurrent closings of one item, exactly one gets the row
+ * (the other waits for the row lock, then finds it no longer pending).
  */
+async function closePendingItems(
+  tx: Tx,
+  ids: string[],
+  close: { status: 'approved' | 'denied' | 'cancelled'; deciderId: string; comment: string },
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await tx
+    .updateTable('request_items')
+    .set({
+      status: close.status,
+      decided_by: close.deciderId,
+      decided_at: sql<Date>`now()`,
+      decision_comment: close.comment,
+    })
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+/** Marks the item decided only if it is still pending (see closePendingItems). */
 export async function decideItem(
   tx: Tx,
   item: { id: string; status: 'approved' | 'denied'; deciderId: string; comment: string },
 ): Promise<boolean> {
-  const row = await tx
-    .updateTable('request_items')
-    .set({
-      status: item.status,
-      decided_by: item.deciderId,
-      decided_at: sql<Date>`now()`,
-      decision_comment: item.comment,
-    })
-    .where('id', '=', item.id)
-    .where('status', '=', 'pending')
-    .returning('id')
-    .executeTakeFirst();
-  return Boolean(row);
+  return (await closePendingItems(tx, [item.id], item)) > 0;
 }
 
 /** Closes the request once none of its items is pending: approved if any item was. */
@@ -284,20 +295,7 @@ export async function cancelItems(
   tx: Tx,
   o: { itemIds: string[]; actorId: string; reason: string },
 ): Promise<number> {
-  if (o.itemIds.length === 0) return 0;
-  const rows = await tx
-    .updateTable('request_items')
-    .set({
-      status: 'cancelled',
-      decided_by: o.actorId,
-      decided_at: sql<Date>`now()`,
-      decision_comment: o.reason,
-    })
-    .where('id', 'in', o.itemIds)
-    .where('status', '=', 'pending')
-    .returning('id')
-    .execute();
-  return rows.length;
+  return closePendingItems(tx, o.itemIds, { status: 'cancelled', deciderId: o.actorId, comment: o.reason });
 }
 
 /** Closes a request none of whose items is pending: approved or denied if any item was, else cancelled. */

@@ -21,7 +21,7 @@ const from = `from sessions s
 
 /**
  * The organizations a person acts for (the organization policy's `manage` for employees:
- * policies/organization.ts; scope-agreement.test.ts checks they agree): a vendor's held roles, a
+ * policies/organization.ts, written again as SQL text for the prepared statement): a vendor's held roles, a
  * BRM's managed organizations, every active organization for an admin. Names, sorted.
  */
 export const organizationsActedForSql = `case

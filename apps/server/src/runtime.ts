@@ -2,6 +2,7 @@ import { ensureWritableDataDir } from './platform/data-dir';
 import { resolve } from 'node:path';
 import type { Config } from './config';
 import { sessionSettings, type AppContext } from './platform/app-context';
+import { systemClock, type Clock } from './platform/clock';
 import type { KeyPair } from './platform/keys';
 import type { DatabaseHandle, DatabaseTimeouts } from './platform/db';
 import { openMigratedDatabase, type StartupLog } from './platform/db-startup';
@@ -29,6 +30,8 @@ export interface ContextParts {
   mailStatus: AppContext['mailStatus'];
   /** The external IdP, when the start has already read IDP_METADATA. */
   idp?: IdpDescription;
+  /** The clock (default: the system clock; tests pass a TestClock). */
+  clock?: Clock;
 }
 
 /** The app's context from its parts; the IdP is the built-in one or read from IDP_METADATA. */
@@ -46,6 +49,7 @@ export async function createAppContext(parts: ContextParts): Promise<AppContext>
       : (parts.idp ?? (await loadIdpMetadata(config.IDP_METADATA ?? ''))),
     encryptor: createEncryptor(parts.encryptionKey),
     mailStatus: parts.mailStatus,
+    clock: parts.clock ?? systemClock,
   };
 }
 

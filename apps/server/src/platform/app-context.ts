@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import type { Clock } from './clock';
 import type { Db, DbKind, PoolStats } from './db';
 import type { Encryptor } from './encryption';
 import type { IdpDescription } from './idp-metadata';
@@ -36,4 +37,6 @@ export interface AppContext {
   encryptor: Encryptor;
   /** Answers whether mail can currently be delivered, in words for the service check. */
   mailStatus(): Promise<{ ok: boolean; text: string }>;
+  /** The one clock every time-based decision reads (platform/clock.ts). */
+  clock: Clock;
 }

@@ -12,6 +12,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import type { AppContext } from '../../src/platform/app-context';
+import type { Clock } from '../../src/platform/clock';
 import { readFileSync } from 'node:fs';
 import type { KeyPair } from '../../src/platform/keys';
 import { createAppContext, databaseTimeouts, type ContextParts } from '../../src/runtime';
@@ -38,7 +39,11 @@ export function fixtureKeys(name: 'sp' | 'idp' | 'other'): KeyPair {
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
 
 /** The app's context for tests: fixture keys and secrets, a mail status that is always fine. */
-export function testContext(config: Config, database: ContextParts['database']): Promise<AppContext> {
+export function testContext(
+  config: Config,
+  database: ContextParts['database'],
+  clock?: Clock,
+): Promise<AppContext> {
   return createAppContext({
     config,
     database,
@@ -46,6 +51,7 @@ export function testContext(config: Config, database: ContextParts['database']):
     keys: { sp: fixtureKeys('sp'), idp: config.idp === 'builtin' ? fixtureKeys('idp') : null },
     encryptionKey: 'test-encryption-key-test-encryption-key',
     mailStatus: async () => ({ ok: true, text: 'test mailer' }),
+    ...(clock && { clock }),
   });
 }
 

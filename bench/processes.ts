@@ -45,16 +45,22 @@ async function waitForHttp(url: string, child: ChildProcess, stderr: () => strin
   throw new Error(`nothing answered at ${url}: ${stderr()}`);
 }
 
-/** Starts `node [nodeArgs] <script>` on a free port (PORT), with the environment made for that port, and waits until it answers. */
+/**
+ * Starts `node [nodeArgs] <script>` on a free port (PORT), with the environment made for that
+ * port, and waits until it answers. `launcher` runs node (e.g. `taskset -c 1`: it execs node, so
+ * the process id stays node's).
+ */
 export async function startNode(
   script: string,
   env: (port: number) => Record<string, string>,
   readyPath = '/',
   nodeArgs: string[] = [],
+  launcher: string[] = [],
 ): Promise<Running> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+  const argv = [...launcher, process.execPath, ...nodeArgs, script];
+  const child = spawn(argv[0]!, argv.slice(1), {
     env: { ...process.env, ...env(port), PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -23,6 +23,7 @@ import { benchPageLoad } from './page-load';
 import { benchSignIn } from './sign-in';
 import { startPortal } from './support/portal';
 import { benchStarvedShedding } from './shedding-starved';
+import { benchReadyAfterStart } from './ready-after-start';
 import { median, printTable, type BenchRow } from './table';
 
 const rows: BenchRow[] = [];
@@ -113,7 +114,9 @@ try {
   // Before the PostgreSQL database goes: the drain runs on it when there is one.
   rows.push(...(await benchOutboxDrain()));
   // Load shedding on a CPU-starved host, on and off (PostgreSQL only: the embedded database never sheds).
-  if (database) rows.push(...(await benchStarvedShedding(database.url, quick ? 1 : 2, quick ? 5 : 10)));
+  if (database) rows.push(...(await benchStarvedShedding(database.url, quick ? 1 : 3, quick ? 4 : 8)));
+  // Ready means ready: no 503 in the 5 s after each of 10 restarts says ready (PostgreSQL only, as above).
+  if (database) rows.push(...(await benchReadyAfterStart(database.url, quick ? 3 : 10)));
   // The audit trail at scale (on PostgreSQL when there is one; quick runs use fewer events).
   if (quick) process.env.AUDIT_BENCH_EVENTS ??= '100000';
   for (const row of await benchAudit()) {

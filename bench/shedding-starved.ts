@@ -1,31 +1,39 @@
-// npm run bench:shedding-starved [-- rounds seconds]   (BURNERS=6, OPEN_FACTORS=0.5,1.5,2)
-// Load shedding on a CPU-starved host: the portal (production mode on PostgreSQL) beside CPU
-// burners (busy loops, three per core of the 2-core machine), loaded with GET /api/user by a
-// signed-in vendor, shedding on (the defaults) and off in interleaved runs, in two shapes of load:
-// - closed: 300 connections, each sending its next request when the last is answered. Shedding
-//   off gives the starved instance's capacity (answers a second), measured first;
+// npm run bench:shedding-starved [-- rounds seconds]   (BURNERS=3, OPEN_FACTORS=0.5,2, STARVED_CPU)
+// Load shedding on a CPU-starved host: the portal (production mode on PostgreSQL) pinned to one
+// CPU (the last one, or STARVED_CPU) with BURNERS busy loops pinned beside it, so it gets about a
+// quarter of a core, loaded with GET /api/user by a signed-in vendor. The load generator (this
+// process) and PostgreSQL are not pinned: on a machine with more than one core they are not
+// starved with it, so what is measured is the portal's answering, not the client's sending. Two instances, one with shedding on (the defaults) and one with it off, run
+// side by side for the whole comparison (an idle one costs next to nothing) and are loaded in
+// turn, round after round, each round alternating which goes first: both see the same host.
+// - closed: 50 connections, each sending its next request when the last is answered, once per
+//   setting: the starved instance's capacity (answers a second, both settings' mean);
 // - open: requests arriving at fixed multiples of that capacity (OPEN_FACTORS), whatever becomes
 //   of the earlier ones, as people arrive (bench/open-load.ts), each caller waiting at most 5 s
 //   (the proxy's read timeout) from its arrival. Below 1 the instance keeps up; above 1 it cannot,
 //   whatever the host's speed, because the rate is set from what this host just measured.
-// Prints, per load and setting, the 200s within the patience, the 503s, the callers who gave up
-// (or failed), and the p50/p99 of the 200s. The questions: overloaded, does shedding answer at
-// least as many callers successfully as no shedding, with a lower p99? Not overloaded, does it
-// cost nothing (on ≈ off)?
+// Prints, per load and setting, the 200s within the patience (in total and per run), the 503s,
+// the callers who gave up (or failed), the p50/p99 of the 200s, each round's on ÷ off (the
+// spread) and the load average. The questions: overloaded, does shedding answer at least as many
+// callers successfully as no shedding, with a lower p99? Not overloaded, does it cost nothing?
+// Defaults: 3 rounds of 8 s, about 2.5 minutes in all.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { openLoad } from './open-load';
 import { createBenchDatabase, createPortal, production, signInWhenSettled } from './portals';
 import { startNode } from './processes';
 import { printTable, type BenchRow } from './table';
 
-const [rounds = 2, seconds = 10] = process.argv.slice(2).map(Number);
-const BURNERS = Number(process.env.BURNERS ?? 6);
-const OPEN_FACTORS = (process.env.OPEN_FACTORS ?? '0.5,1.5,2').split(',').map(Number);
+const [rounds = 3, seconds = 8] = process.argv.slice(2).map(Number);
+const BURNERS = Number(process.env.BURNERS ?? 3);
+/** The CPU the portal and its burners share (taskset). */
+const STARVED_CPU = process.env.STARVED_CPU ?? String(Math.max(0, availableParallelism() - 1));
+const pinned = ['taskset', '-c', STARVED_CPU];
+const OPEN_FACTORS = (process.env.OPEN_FACTORS ?? '0.5,2').split(',').map(Number);
 const serverScript = new URL('../apps/server/dist/server.js', import.meta.url).pathname;
 
-const CLOSED_CONNECTIONS = 300;
+const CLOSED_CONNECTIONS = 50;
 /** A caller's patience: the load balancer's read timeout in docs/OPERATIONS.md. */
 const PATIENCE_MS = 5_000;
 /** Enough connections that the client's own limit is not what holds callers back. */
@@ -49,7 +57,7 @@ interface Outcome {
 
 function burners(count: number): ChildProcess[] {
   return Array.from({ length: count }, () =>
-    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+    spawn(pinned[0]!, [...pinned.slice(1), process.execPath, '-e', 'for (;;) {}'], { stdio: 'ignore' }),
   );
 }
 
@@ -79,31 +87,38 @@ async function closedLoad(url: string, headers: Record<string, string>, duration
 const at = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
-/**
- * Starts the portal with `shedding` beside the burners, signs in, warms it up and runs `load`;
- * stops both afterwards.
- */
-async function measure(
-  env: (port: number) => Record<string, string>,
-  shedding: Shedding,
-  load: (url: string, headers: Record<string, string>) => Promise<Outcome>,
-): Promise<Outcome> {
-  const server = await startNode(
-    serverScript,
-    (port) => ({ ...env(port), LOG_LEVEL: 'warn', ...settings[shedding] }),
-    '/readyz',
-  );
-  const hogs = burners(BURNERS);
+/** One instance per setting, started once and kept for the whole comparison. */
+type Instances = Record<Shedding, { url: string; headers: Record<string, string>; stop(): Promise<void> }>;
+
+async function startInstances(env: (port: number) => Record<string, string>): Promise<Instances> {
+  const started: Partial<Instances> = {};
   try {
-    const headers = await signInWhenSettled(server.url);
-    const url = `${server.url}/api/user`;
-    await autocannon({ url, headers, duration: WARMUP_SECONDS, connections: 50 });
-    return await load(url, headers);
-  } finally {
-    for (const hog of hogs) hog.kill('SIGKILL');
-    await server.stop();
+    for (const shedding of ['on', 'off'] as const) {
+      const server = await startNode(
+        serverScript,
+        (port) => ({ ...env(port), LOG_LEVEL: 'warn', ...settings[shedding] }),
+        '/readyz',
+        [],
+        pinned,
+      );
+      started[shedding] = { url: server.url, headers: {}, stop: () => server.stop() };
+      started[shedding].headers = await signInWhenSettled(server.url);
+      await autocannon({
+        url: `${server.url}/api/user`,
+        headers: started[shedding].headers,
+        duration: WARMUP_SECONDS,
+        connections: 50,
+      });
+    }
+    return started as Instances;
+  } catch (error) {
+    await Promise.all(Object.values(started).map((instance) => instance.stop()));
+    throw error;
   }
 }
+
+/** Between two runs: the callers of the last one have given up and their connections closed. */
+const BETWEEN_RUNS_MS = 1_000;
 
 interface Row {
   load: string;
@@ -125,33 +140,50 @@ function total(row: Row) {
   };
 }
 
+const range = (values: number[], digits = 0) => {
+  const low = Math.min(...values).toFixed(digits);
+  const high = Math.max(...values).toFixed(digits);
+  return low === high ? low : `${low}–${high}`;
+};
+
+/** Per round, shedding on ÷ off of the 200s within the patience: the spread of the comparison. */
+function roundRatios(on: Row, off: Row): number[] {
+  return on.outcomes.map((o, i) => o.ok / Math.max(1, off.outcomes[i]?.ok ?? 0));
+}
+
 /** The detailed table: one line per load and setting. */
 function printOutcomes(rows: Row[], capacity: number, runSeconds: number, runs: number): void {
   console.log(
-    `\nStarved host: ${BURNERS} CPU burners beside the portal; capacity measured (closed load, shedding off): ` +
-      `${Math.round(capacity)} answers/s; ${runs} run(s) of ${runSeconds} s per line; patience ${PATIENCE_MS / 1000} s`,
+    `\nStarved host: the portal pinned to CPU ${STARVED_CPU} with ${BURNERS} CPU burners; capacity measured (closed load, both settings): ` +
+      `${Math.round(capacity)} answers/s; ${runs} run(s) of ${runSeconds} s per line, on and off interleaved; ` +
+      `patience ${PATIENCE_MS / 1000} s`,
   );
   const header = [
     'load',
     'shedding',
     'answered 200 in patience',
+    'per run',
     'shed 503',
     'gave up / failed',
     'p50 of 200s',
     'p99 of 200s',
+    'on ÷ off per run',
     'load average',
   ];
   const cells = rows.map((row) => {
     const t = total(row);
+    const other = rows.find((r) => r.load === row.load && r.shedding === 'off')!;
     return [
       row.load,
       row.shedding,
       String(t.ok),
+      row.outcomes.map((o) => o.ok).join(' / '),
       String(t.shed),
       String(t.gaveUp),
       `${Math.round(t.p50)} ms`,
       `${Math.round(t.p99)} ms`,
-      row.loadAverage.map((l) => l.toFixed(1)).join(', '),
+      row.shedding === 'on' ? range(roundRatios(row, other), 2) : '',
+      range(row.loadAverage, 1),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
@@ -178,6 +210,11 @@ export async function benchStarvedShedding(
 ): Promise<BenchRow[]> {
   const { env } = await createPortal(serverScript, production(databaseUrl));
   const table: Row[] = [];
+  const hogs = burners(BURNERS);
+  const instances = await startInstances(env).catch((error: unknown) => {
+    for (const hog of hogs) hog.kill('SIGKILL');
+    throw error;
+  });
   // Runs alternate which setting goes first, so neither always follows the other.
   const orders: Shedding[][] = [
     ['off', 'on'],
@@ -185,6 +222,7 @@ export async function benchStarvedShedding(
   ];
   const run = async (
     load: string,
+    count: number,
     fn: (url: string, headers: Record<string, string>) => Promise<Outcome>,
   ) => {
     const row = (shedding: Shedding) => {
@@ -194,46 +232,63 @@ export async function benchStarvedShedding(
     };
     row('on');
     row('off');
-    for (let i = 0; i < runs; i++) {
+    for (let i = 0; i < count; i++) {
       for (const shedding of orders[i % 2]!) {
-        const outcome = await measure(env, shedding, fn);
-        row(shedding).outcomes.push(outcome);
+        const { url, headers } = instances[shedding];
+        row(shedding).outcomes.push(await fn(`${url}/api/user`, headers));
         row(shedding).loadAverage.push(loadavg()[0]!);
+        await new Promise((resolve) => setTimeout(resolve, BETWEEN_RUNS_MS));
       }
     }
   };
 
-  const closed = `closed, ${CLOSED_CONNECTIONS} connections`;
-  await run(closed, (url, headers) => closedLoad(url, headers, runSeconds));
-  const capacity =
-    total(table.find((r) => r.load === closed && r.shedding === 'off')!).ok / (runs * runSeconds);
-  for (const factor of OPEN_FACTORS) {
-    const rate = Math.max(1, Math.round(capacity * factor));
-    await run(`open, ${factor} x capacity (${rate} req/s)`, async (url, headers) => {
-      const o = await openLoad(url, headers, {
-        rate,
-        seconds: runSeconds,
-        patienceMs: PATIENCE_MS,
-        sockets: OPEN_SOCKETS,
+  try {
+    const closed = `closed, ${CLOSED_CONNECTIONS} connections`;
+    const closedSeconds = Math.max(2, Math.round(runSeconds / 2));
+    await run(closed, 1, (url, headers) => closedLoad(url, headers, closedSeconds));
+    // The capacity: what the starved instance answers under closed load, both settings' mean (on a
+    // busy host one run's figure moves with the host's load).
+    const closedRows = table.filter((r) => r.load === closed);
+    const capacity =
+      closedRows.reduce((all, r) => all + total(r).ok, 0) / (closedRows.length * closedSeconds);
+    for (const factor of OPEN_FACTORS) {
+      const rate = Math.max(1, Math.round(capacity * factor));
+      await run(`open, ${factor} x capacity (${rate} req/s)`, runs, async (url, headers) => {
+        const o = await openLoad(url, headers, {
+          rate,
+          seconds: runSeconds,
+          patienceMs: PATIENCE_MS,
+          sockets: OPEN_SOCKETS,
+        });
+        return { ok: o.served.length, shed: o.shed, gaveUp: o.gaveUp + o.failed, served: o.served };
       });
-      return { ok: o.served.length, shed: o.shed, gaveUp: o.gaveUp + o.failed, served: o.served };
-    });
+    }
+    printOutcomes(table, capacity, runSeconds, runs);
+    return comparisonRows(table, capacity, runs, runSeconds);
+  } finally {
+    for (const hog of hogs) hog.kill('SIGKILL');
+    await Promise.all(Object.values(instances).map((instance) => instance.stop()));
   }
-  printOutcomes(table, capacity, runSeconds, runs);
+}
 
+/** The rows of the main table: per load, shedding on ÷ off, with each round's ratio as the spread. */
+function comparisonRows(table: Row[], capacity: number, runs: number, runSeconds: number): BenchRow[] {
   const rows: BenchRow[] = [
     {
-      figure: `starved host (${BURNERS} CPU burners): capacity, closed load with shedding off`,
+      figure: `starved host (1 CPU, ${BURNERS} burners on it): capacity, closed load`,
       value: capacity,
       unit: 'req/s',
-      note: `${runs} x ${runSeconds} s; sets the open loads' rates`,
+      note: `${CLOSED_CONNECTIONS} connections, on and off; sets the open loads' rates`,
     },
   ];
   for (const load of new Set(table.map((r) => r.load))) {
-    const on = total(table.find((r) => r.load === load && r.shedding === 'on')!);
-    const off = total(table.find((r) => r.load === load && r.shedding === 'off')!);
+    const onRow = table.find((r) => r.load === load && r.shedding === 'on')!;
+    const offRow = table.find((r) => r.load === load && r.shedding === 'off')!;
+    const on = total(onRow);
+    const off = total(offRow);
     const factor = /open, ([\d.]+) x/.exec(load);
-    const overloaded = factor !== null && Number(factor[1]) > 1;
+    if (!factor) continue; // closed load: its 300 callers are the capacity measurement
+    const overloaded = Number(factor[1]) > 1;
     const describe = (t: ReturnType<typeof total>) =>
       `${t.ok} answered, ${t.shed} shed, ${t.gaveUp} gave up; p50 ${Math.round(t.p50)} ms, p99 ${Math.round(t.p99)} ms`;
     rows.push({
@@ -242,7 +297,7 @@ export async function benchStarvedShedding(
       unit: '×',
       // Overloaded, shedding must answer at least as many; otherwise it must cost next to nothing.
       goal: { atLeast: overloaded ? 1 : 0.97 },
-      note: `on: ${describe(on)}; off: ${describe(off)}; ${runs} x ${runSeconds} s`,
+      note: `on: ${describe(on)}; off: ${describe(off)}; per run ${range(roundRatios(onRow, offRow), 2)} ×; ${runs} x ${runSeconds} s each`,
     });
     if (overloaded) {
       rows.push({

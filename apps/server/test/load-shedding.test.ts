@@ -2,6 +2,7 @@
 // are answered 503 with Retry-After at once; the health check keeps answering.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getOverNewConnection } from './support/new-connection';
 import { createTestApp, type TestApp } from './support/test-app';
 
 const shed = { errors: ['The service is temporarily unavailable. Please try again shortly.'] };
@@ -54,6 +55,25 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag
     }
   }
 
+  /**
+   * Runs `check` while the instance is overloaded: a backlog of 3 requests in flight, held by a
+   * lock, none completing (the pool keeps a connection free for the health check), and the loop
+   * lagging. Then lets the backlog go.
+   */
+  async function whileOverloaded(check: () => Promise<void>) {
+    await admin.query('begin');
+    await admin.query('lock table system_message in access exclusive mode');
+    const held = Array.from({ length: 3 }, () => t.app.inject({ method: 'GET', url: '/api/system/message' }));
+    try {
+      await sleep(300);
+      await lag();
+      await check();
+    } finally {
+      await admin.query('commit');
+      await Promise.all(held);
+    }
+  }
+
   it('never sheds on the embedded database, whose work is on the event loop itself', async () => {
     const embedded = await createTestApp('pglite', { SHED_MAX_EVENT_LOOP_DELAY_MS: '1' });
     try {
@@ -77,14 +97,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag
 
   it('answers 503 with Retry-After while the loop lags behind a backlog past the bound, keeps the health check, and recovers', async () => {
     expect(await statusOnceUnshed(t.app)).toBe(200);
-    // A backlog: 3 requests in flight, held by a lock, none completing (the pool keeps a
-    // connection free for the health check).
-    await admin.query('begin');
-    await admin.query('lock table system_message in access exclusive mode');
-    const held = Array.from({ length: 3 }, () => t.app.inject({ method: 'GET', url: '/api/system/message' }));
-    try {
-      await sleep(300);
-      await lag();
+    await whileOverloaded(async () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/system/message' });
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
@@ -92,11 +105,30 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag
       const health = await t.app.inject({ method: 'GET', url: '/api/service_check' });
       expect(health.statusCode).toBe(200);
       expect(health.body).toContain('status: OK');
-    } finally {
-      await admin.query('commit');
-      await Promise.all(held);
-    }
+    });
     // Recovers once the backlog and the lag have passed (the next samples see neither).
+    expect(await statusOnceUnshed(t.app)).toBe(200);
+  });
+
+  it('refuses a new connection at once with 503, Retry-After and a close while overloaded, before reading its request; the probes on new connections still answer', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = Number(new URL(address).port);
+    expect((await getOverNewConnection(port, '/api/system/message')).status).toBe(200);
+    await whileOverloaded(async () => {
+      const [refused, liveness, readiness, check] = await Promise.all([
+        getOverNewConnection(port, '/api/system/message'),
+        getOverNewConnection(port, '/healthz'),
+        getOverNewConnection(port, '/readyz'),
+        getOverNewConnection(port, '/api/service_check'),
+      ]);
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('5');
+      // The gate's answer (the request hook's keeps the connection): written on the socket, then closed.
+      expect(refused.headers.connection).toBe('close');
+      expect(JSON.parse(refused.body)).toEqual(shed);
+      expect(refused.ms).toBeLessThan(1_000);
+      expect([liveness.status, readiness.status, check.status]).toEqual([200, 200, 200]);
+    });
     expect(await statusOnceUnshed(t.app)).toBe(200);
   });
 });

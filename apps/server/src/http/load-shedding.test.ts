@@ -3,15 +3,17 @@ import { Backlog, loopLagMs } from './load-shedding';
 
 describe('Backlog', () => {
   it('is the time the latest answered requests spent in it, averaged per sample', () => {
+    // Samples of 1 ms: answers at a high rate, so the time its waiting callers take to drain at
+    // that rate (the test below) stays under the latency here.
     const backlog = new Backlog(0);
     expect(backlog.queueDelayMs(0)).toBe(0);
     for (let i = 0; i < 4; i++) backlog.arrived(0);
     backlog.answered(100, 10);
     backlog.answered(300, 10);
-    backlog.sample(); // mean 200
+    backlog.sample(1); // mean 200
     expect(backlog.queueDelayMs(20)).toBe(200);
     backlog.answered(400, 30);
-    backlog.sample(); // (200 + 400) / 2
+    backlog.sample(1); // (200 + 400) / 2
     expect(backlog.queueDelayMs(40)).toBe(300);
     backlog.answered(1, 50);
     expect(backlog.inFlight).toBe(0);
@@ -31,6 +33,25 @@ describe('Backlog', () => {
     expect(backlog.queueDelayMs(5_900)).toBe(900);
     backlog.answered(900, 5_900);
     expect(backlog.queueDelayMs(5_950)).toBe(50);
+  });
+
+  it('counts the callers waiting, unread connections included, at the rate it answers (Little)', () => {
+    const backlog = new Backlog(0);
+    for (let i = 0; i < 10; i++) backlog.arrived(0);
+    // 10 answered in each 250 ms sample, each after 5 ms: 40 a second.
+    for (let i = 0; i < 10; i++) backlog.answered(5, 100);
+    backlog.sample(250);
+    for (let i = 0; i < 10; i++) backlog.arrived(200);
+    for (let i = 0; i < 10; i++) backlog.answered(5, 300);
+    backlog.sample(250);
+    expect(backlog.inFlight).toBe(0);
+    // Nobody waiting: no delay, whatever the rate.
+    expect(backlog.queueDelayMs(300, 0)).toBe(0);
+    // 1 in flight and 99 connections it has not read yet, at 40 answers a second: 2.5 s, although
+    // every request it did read was answered in 5 ms.
+    backlog.arrived(300);
+    expect(backlog.queueDelayMs(300, 99)).toBeCloseTo(2_500, 0);
+    expect(backlog.queueDelayMs(300, 0)).toBeCloseTo(25, 0);
   });
 
   it('never counts below zero', () => {

@@ -4,9 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { api } from '@pra/contracts';
 import type { AppContext } from '../platform/app-context';
 import { messages } from '../platform/app-error';
-
-/** What a shed caller is told to wait before trying again. */
-const RETRY_AFTER_SECONDS = 5;
+import { gateConnections, refusal, RETRY_AFTER_SECONDS } from './connection-gate';
 
 /** The error envelope, made once: a shed answer must cost next to nothing. */
 const shedBody = JSON.stringify({ errors: [messages.unavailable] });
@@ -27,20 +25,30 @@ function shed(reply: FastifyReply): string {
 /** Routes that answer even under pressure: the load balancer's health check. */
 // Health checks and probes are never shed: an overloaded instance is not a dead one.
 const exempt = new Set<string>([api.serviceCheck, probes.liveness, probes.readiness]);
+const isExempt = (path: string | undefined) => path !== undefined && exempt.has(path);
+
+/** The answer to a connection refused at the gate: the same 503 as a shed request's, made once. */
+const refusedConnection = refusal(shedBody);
 
 /**
  * This instance's backlog: requests between their arrival (onRequest) and their answer (onSend,
  * which every answered request reaches, a client that left included), and how long a request
- * spends in it. The queueing delay a new request can expect is the time the latest answered
- * requests spent (averaged per sample of LAG_SAMPLE_MS, half the weight each sample), or, while
- * requests are in flight and none has been answered for longer than that, the time since the last
- * answer: a backlog that does not move.
+ * spends in it. The queueing delay a new request can expect is the longest of
+ * - the time the latest answered requests spent (averaged per sample of LAG_SAMPLE_MS, half the
+ *   weight each sample);
+ * - the time the callers already waiting would take to answer at the rate it answers now (Little's
+ *   law): requests in flight plus the connections accepted whose request it has not read yet (the
+ *   callers an overloaded instance has not even seen: `unread`);
+ * - while requests are in flight and none has been answered for longer than those, the time since
+ *   the last answer: a backlog that does not move.
  */
 export class Backlog {
   inFlight = 0;
   private answeredSinceSample = 0;
   private timeSinceSampleMs = 0;
   private latencyMs = 0;
+  /** Answers a millisecond, averaged per sample like the latency. */
+  private ratePerMs = 0;
   private movedAt: number;
 
   constructor(now = performance.now()) {
@@ -61,7 +69,10 @@ export class Backlog {
     this.movedAt = now;
   }
 
-  sample(): void {
+  /** Closes a sample of `sampleMs` (LAG_SAMPLE_MS). */
+  sample(sampleMs = LAG_SAMPLE_MS): void {
+    const rate = this.answeredSinceSample / sampleMs;
+    this.ratePerMs = this.ratePerMs === 0 ? rate : (this.ratePerMs + rate) / 2;
     if (this.answeredSinceSample > 0) {
       const mean = this.timeSinceSampleMs / this.answeredSinceSample;
       this.latencyMs = this.latencyMs === 0 ? mean : (this.latencyMs + mean) / 2;
@@ -72,10 +83,15 @@ export class Backlog {
     this.timeSinceSampleMs = 0;
   }
 
-  /** Milliseconds a request arriving now can expect to spend behind those in flight. */
-  queueDelayMs(now = performance.now()): number {
-    if (this.inFlight === 0) return 0;
-    return Math.max(this.latencyMs, now - this.movedAt);
+  /**
+   * Milliseconds a request arriving now can expect to spend behind those in flight and the
+   * `unread` connections (accepted, their request not read yet).
+   */
+  queueDelayMs(now = performance.now(), unread = 0): number {
+    const waiting = this.inFlight + unread;
+    if (waiting === 0) return 0;
+    const drain = this.ratePerMs > 0 ? waiting / this.ratePerMs : 0;
+    return Math.max(this.latencyMs, drain, this.inFlight > 0 ? now - this.movedAt : 0);
   }
 }
 
@@ -89,15 +105,20 @@ declare module 'fastify' {
 /**
  * Load shedding: new requests are answered 503 with Retry-After at once, before they touch the
  * database, rather than queued behind work the process cannot finish in time, when
- * - the event loop lags past SHED_MAX_EVENT_LOOP_DELAY_MS *and* this instance's own backlog would
- *   keep a new request waiting longer than SHED_MAX_QUEUE_DELAY_MS (Backlog): the lag is its own
- *   overload.
- *   A host that starves the portal of CPU lags it too, but with a short backlog; shedding there
- *   would only spend the little CPU left on answering 503s (measured: fewer successful answers
- *   than not shedding, npm run bench:shedding-starved);
+ * - the event loop lags past SHED_MAX_EVENT_LOOP_DELAY_MS *and* the queueing delay a new request
+ *   can expect here passes SHED_MAX_QUEUE_DELAY_MS (Backlog: the time its latest requests took,
+ *   the time its waiting callers take to drain at its current rate, the unread connections
+ *   included, or the time since it last answered one while requests wait): overloaded.
+ *   A host that starves the portal of CPU lags it too, but its callers drain quickly; shedding
+ *   there would only spend the little CPU left on answering 503s (measured: fewer successful
+ *   answers than not shedding, npm run bench:shedding-starved);
  * - or more than SHED_MAX_POOL_WAITING callers queue for a database connection.
- * The bounds are settings (0: off); the health check stays exempt so an overloaded instance is
- * not taken for a dead one. Only on PostgreSQL.
+ * While that holds, a new connection is refused at the gate (connection-gate.ts): its 503 is
+ * written straight on the socket, without HTTP parsing or any hook, so callers an overloaded
+ * instance has not read yet cost it next to nothing and hear at once; a request on a connection
+ * already open is answered 503 by the first request hook.
+ * The bounds are settings (0: off); the health check and the probes are never shed, so an
+ * overloaded instance is not taken for a dead one. Only on PostgreSQL.
  *
  * Every request passes through here, so its own cost is one hook of a few comparisons: whether
  * the loop lags is decided once per sample (LAG_SAMPLE_MS), not per request, and the backlog's
@@ -117,6 +138,7 @@ export async function registerLoadShedding(
   if (maxWaiting <= 0 && maxEventLoopDelay <= 0) return always;
   const poolBusy = () => maxWaiting > 0 && (ctx.poolStats()?.waiting ?? 0) > maxWaiting;
   if (maxEventLoopDelay <= 0) {
+    gateConnections(app.server, poolBusy, isExempt, refusedConnection);
     app.addHook('onRequest', (request, reply, done) => {
       if (poolBusy() && !exempt.has(request.routeOptions.url ?? '')) return void reply.send(shed(reply));
       done();
@@ -154,10 +176,14 @@ export async function registerLoadShedding(
     done();
   });
   const overloaded = () =>
-    (lagging && (maxQueueDelay === 0 || backlog.queueDelayMs() > maxQueueDelay)) || poolBusy();
+    (lagging &&
+      (maxQueueDelay === 0 || backlog.queueDelayMs(performance.now(), gate.unread()) > maxQueueDelay)) ||
+    poolBusy();
+  const gate = gateConnections(app.server, overloaded, isExempt, refusedConnection);
   app.decorateRequest('inBacklog', false);
   // Callback hooks: they run on every request, and cost a comparison while nothing lags.
   app.addHook('onRequest', (request, reply, done) => {
+    gate.read(request.raw.socket);
     if (overloaded() && !exempt.has(request.routeOptions.url ?? '')) return void reply.send(shed(reply));
     request.inBacklog = true;
     backlog.arrived();

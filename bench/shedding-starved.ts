@@ -117,8 +117,29 @@ async function startInstances(env: (port: number) => Record<string, string>): Pr
   }
 }
 
-/** Between two runs: the callers of the last one have given up and their connections closed. */
-const BETWEEN_RUNS_MS = 1_000;
+/**
+ * Before each run, the instance has finished the last run's work: an overloaded instance keeps
+ * working through requests whose callers left (seconds of it), and the next run must not start
+ * behind that. Settled: three answers in a row within SETTLED_ANSWER_MS, or SETTLE_LIMIT_MS passed.
+ */
+const SETTLED_ANSWER_MS = 200;
+const SETTLE_LIMIT_MS = 30_000;
+
+/** Waits until `url` answers quickly again; returns the milliseconds it took. */
+async function settle(url: string, headers: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  let quick = 0;
+  while (quick < 3 && performance.now() - started < SETTLE_LIMIT_MS) {
+    const sent = performance.now();
+    const ok = await fetch(url, { headers, signal: AbortSignal.timeout(5_000) }).then(
+      async (res) => (await res.arrayBuffer(), res.ok),
+      () => false,
+    );
+    quick = ok && performance.now() - sent < SETTLED_ANSWER_MS ? quick + 1 : 0;
+    if (quick === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return performance.now() - started;
+}
 
 interface Row {
   load: string;
@@ -235,9 +256,9 @@ export async function benchStarvedShedding(
     for (let i = 0; i < count; i++) {
       for (const shedding of orders[i % 2]!) {
         const { url, headers } = instances[shedding];
+        await settle(`${url}/api/user`, headers);
         row(shedding).outcomes.push(await fn(`${url}/api/user`, headers));
         row(shedding).loadAverage.push(loadavg()[0]!);
-        await new Promise((resolve) => setTimeout(resolve, BETWEEN_RUNS_MS));
       }
     }
   };

@@ -1,5 +1,6 @@
 // Past a bound of event-loop lag or of callers queued for a database connection, new requests
 // are answered 503 with Retry-After at once; the health check keeps answering.
+import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getOverNewConnection } from './support/new-connection';
@@ -32,13 +33,26 @@ async function statusOnceUnshed(app: TestApp['app']): Promise<number> {
 describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag', () => {
   let t: TestApp;
   let admin: pg.Client;
+  /** The app's log lines (warnings and up), parsed. */
+  const logs: { msg: string; [field: string]: unknown }[] = [];
   beforeAll(async () => {
-    t = await createTestApp('postgres', {
-      SHED_MAX_EVENT_LOOP_DELAY_MS: '50',
-      SHED_MAX_QUEUE_DELAY_MS: '200',
-      DATABASE_CONNECTION_WAIT_MS: '5000',
-      DATABASE_STATEMENT_TIMEOUT_MS: '10000',
+    const logStream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line));
+        done();
+      },
     });
+    t = await createTestApp(
+      'postgres',
+      {
+        SHED_MAX_EVENT_LOOP_DELAY_MS: '50',
+        SHED_MAX_QUEUE_DELAY_MS: '200',
+        DATABASE_CONNECTION_WAIT_MS: '5000',
+        DATABASE_STATEMENT_TIMEOUT_MS: '10000',
+        LOG_LEVEL: 'warn',
+      },
+      { logStream },
+    );
     admin = new pg.Client({ connectionString: t.databaseUrl });
     await admin.connect();
   });
@@ -83,7 +97,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag
     } finally {
       await embedded.close();
     }
-  });
+    // A new embedded database is migrated first: 27-39 s on a 2-core machine that others load.
+  }, 90_000);
 
   it('sheds nothing for a lagging loop whose own backlog is short: a host starving it of CPU', async () => {
     expect(await statusOnceUnshed(t.app)).toBe(200);
@@ -95,8 +110,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
   });
 
-  it('answers 503 with Retry-After while the loop lags behind a backlog past the bound, keeps the health check, and recovers', async () => {
+  it('answers 503 with Retry-After while the loop lags behind a backlog past the bound, keeps the health check, logs when it engages and ends, and recovers', async () => {
     expect(await statusOnceUnshed(t.app)).toBe(200);
+    await sleep(300); // a sample after the last test's lag: its end is logged before this test's lines
+    logs.length = 0;
     await whileOverloaded(async () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/system/message' });
       expect(res.statusCode).toBe(503);
@@ -108,6 +125,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag
     });
     // Recovers once the backlog and the lag have passed (the next samples see neither).
     expect(await statusOnceUnshed(t.app)).toBe(200);
+    // The log says when it engaged, why, and what it shed: one line each way, not one per request.
+    const engaged = logs.find((line) => line.msg.startsWith('overloaded: load shedding'));
+    expect(engaged).toMatchObject({ level: 40 }); // warn
+    expect(engaged?.inFlight).toBeGreaterThanOrEqual(3);
+    expect(engaged?.queueDelayMs).toBeGreaterThan(200);
+    const ended = () => logs.find((line) => line.msg === 'no longer overloaded: load shedding stopped');
+    for (let i = 0; i < 20 && !ended(); i++) await sleep(100);
+    expect(ended()).toMatchObject({ level: 40 });
+    expect(ended()?.shedRequests).toBeGreaterThanOrEqual(1);
   });
 
   it('refuses a new connection at once with 503, Retry-After and a close while overloaded, before reading its request; the probes on new connections still answer', async () => {

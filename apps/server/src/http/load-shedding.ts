@@ -163,11 +163,41 @@ export async function registerLoadShedding(
   const settled = () => performance.now() >= settledAt;
   /** The last sample's verdict: the loop lags past the bound (and the start is behind it). */
   let lagging = false;
+  /** Requests answered 503 by the request hook so far (the gate counts its own). */
+  let shedRequests = 0;
+  /** While overloaded (as seen at a sample): since when, and the counts when it began. */
+  let episode: { since: number; shedRequests: number; refused: number } | null = null;
   const sampler = setInterval(() => {
     const lagMs = loopLagMs(histogram.mean / 1e6);
     histogram.reset();
     backlog.sample();
     lagging = lagMs > maxEventLoopDelay && settled();
+    // One warning when shedding engages and one when it ends, with what decided it and what it
+    // shed: operators see when and why, without a line per shed request.
+    const now = performance.now();
+    if (!episode && overloaded()) {
+      episode = { since: now, shedRequests, refused: gate.refused() };
+      app.log.warn(
+        {
+          lagMs: Number.isFinite(lagMs) ? Math.round(lagMs) : 'no timer ran in the sample',
+          queueDelayMs: Math.round(backlog.queueDelayMs(now, gate.unread())),
+          inFlight: backlog.inFlight,
+          unreadConnections: gate.unread(),
+          poolWaiting: ctx.poolStats()?.waiting ?? 0,
+        },
+        'overloaded: load shedding answers new requests and connections 503',
+      );
+    } else if (episode && !overloaded()) {
+      app.log.warn(
+        {
+          durationMs: Math.round(now - episode.since),
+          shedRequests: shedRequests - episode.shedRequests,
+          refusedConnections: gate.refused() - episode.refused,
+        },
+        'no longer overloaded: load shedding stopped',
+      );
+      episode = null;
+    }
   }, LAG_SAMPLE_MS);
   sampler.unref();
   app.addHook('onClose', (_instance, done) => {
@@ -184,7 +214,10 @@ export async function registerLoadShedding(
   // Callback hooks: they run on every request, and cost a comparison while nothing lags.
   app.addHook('onRequest', (request, reply, done) => {
     gate.read(request.raw.socket);
-    if (overloaded() && !exempt.has(request.routeOptions.url ?? '')) return void reply.send(shed(reply));
+    if (overloaded() && !exempt.has(request.routeOptions.url ?? '')) {
+      shedRequests += 1;
+      return void reply.send(shed(reply));
+    }
     request.inBacklog = true;
     backlog.arrived();
     done();

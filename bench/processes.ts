@@ -15,6 +15,8 @@ export interface Running {
   rssMb(): number;
   /** User + system CPU time the process has used so far, in ms. */
   cpuMs: () => number;
+  /** Its standard output's lines so far (the portal's log at its LOG_LEVEL), when asked for. */
+  outputLines: () => string[];
   stop(): Promise<void>;
 }
 
@@ -56,14 +58,18 @@ export async function startNode(
   readyPath = '/',
   nodeArgs: string[] = [],
   launcher: string[] = [],
+  /** Keep its standard output (outputLines); otherwise it is dropped. */
+  keepOutput = false,
 ): Promise<Running> {
   const port = await freePort();
   const started = performance.now();
   const argv = [...launcher, process.execPath, ...nodeArgs, script];
   const child = spawn(argv[0]!, argv.slice(1), {
     env: { ...process.env, ...env(port), PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', keepOutput ? 'pipe' : 'ignore', 'pipe'],
   });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString()).slice(-4000);
@@ -82,6 +88,7 @@ export async function startNode(
     startMs,
     rssMb: () => rssOf(child.pid!),
     cpuMs: () => cpuMsOf(child.pid!),
+    outputLines: () => output.split('\n').filter(Boolean),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -12,7 +12,8 @@
 //   of the earlier ones, as people arrive (bench/open-load.ts), each caller waiting at most 5 s
 //   (the proxy's read timeout) from its arrival. Below 1 the instance keeps up; above 1 it cannot,
 //   whatever the host's speed, because the rate is set from what this host just measured.
-// Prints, per load and setting, the 200s within the patience (in total and per run), the 503s,
+// Prints, per load and setting, the 200s within the patience (in total and per run), the 503s
+// within it and those the instance decided (its log's 'no longer overloaded' warnings),
 // the callers who gave up (or failed), the p50/p99 of the 200s, each round's on ÷ off (the
 // spread) and the load average. The questions: overloaded, does shedding answer at least as many
 // callers successfully as no shedding, with a lower p99? Not overloaded, does it cost nothing?
@@ -49,7 +50,10 @@ type Shedding = keyof typeof settings;
 
 interface Outcome {
   ok: number;
+  /** 503s the callers got within their patience. */
   shed: number;
+  /** 503s the instance decided (requests and connections), in time or not. */
+  decided?: number;
   gaveUp: number;
   /** 200s within the patience, their times (ms, sorted). */
   served: number[];
@@ -88,7 +92,25 @@ const at = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 /** One instance per setting, started once and kept for the whole comparison. */
-type Instances = Record<Shedding, { url: string; headers: Record<string, string>; stop(): Promise<void> }>;
+type Instances = Record<
+  Shedding,
+  { url: string; headers: Record<string, string>; shedSoFar: () => number; stop(): Promise<void> }
+>;
+
+/**
+ * What the instance says it shed so far (requests and refused connections), from its log's
+ * 'no longer overloaded' warnings: with the 503s callers got in time, it tells whether shedding
+ * engaged and whether its answers arrived too late.
+ */
+function shedSoFar(lines: string[]): number {
+  let shed = 0;
+  for (const line of lines) {
+    if (!line.includes('no longer overloaded')) continue;
+    const fields = JSON.parse(line) as { shedRequests?: number; refusedConnections?: number };
+    shed += (fields.shedRequests ?? 0) + (fields.refusedConnections ?? 0);
+  }
+  return shed;
+}
 
 async function startInstances(env: (port: number) => Record<string, string>): Promise<Instances> {
   const started: Partial<Instances> = {};
@@ -100,8 +122,14 @@ async function startInstances(env: (port: number) => Record<string, string>): Pr
         '/readyz',
         [],
         pinned,
+        true,
       );
-      started[shedding] = { url: server.url, headers: {}, stop: () => server.stop() };
+      started[shedding] = {
+        url: server.url,
+        headers: {},
+        shedSoFar: () => shedSoFar(server.outputLines()),
+        stop: () => server.stop(),
+      };
       started[shedding].headers = await signInWhenSettled(server.url);
       await autocannon({
         url: `${server.url}/api/user`,
@@ -150,11 +178,13 @@ interface Row {
 
 /** Sums of a row's runs, and the p50/p99 of all their 200s together. */
 function total(row: Row) {
-  const sum = (key: 'ok' | 'shed' | 'gaveUp') => row.outcomes.reduce((all, o) => all + o[key], 0);
+  const sum = (key: 'ok' | 'shed' | 'gaveUp' | 'decided') =>
+    row.outcomes.reduce((all, o) => all + (o[key] ?? 0), 0);
   const served = row.outcomes.flatMap((o) => o.served).sort((a, b) => a - b);
   return {
     ok: sum('ok'),
     shed: sum('shed'),
+    decided: sum('decided'),
     gaveUp: sum('gaveUp'),
     p50: at(served, 0.5),
     p99: at(served, 0.99),
@@ -184,7 +214,8 @@ function printOutcomes(rows: Row[], capacity: number, runSeconds: number, runs: 
     'shedding',
     'answered 200 in patience',
     'per run',
-    'shed 503',
+    'shed 503 in patience',
+    'shed by the server',
     'gave up / failed',
     'p50 of 200s',
     'p99 of 200s',
@@ -200,6 +231,7 @@ function printOutcomes(rows: Row[], capacity: number, runSeconds: number, runs: 
       String(t.ok),
       row.outcomes.map((o) => o.ok).join(' / '),
       String(t.shed),
+      String(t.decided),
       String(t.gaveUp),
       `${Math.round(t.p50)} ms`,
       `${Math.round(t.p99)} ms`,
@@ -257,7 +289,12 @@ export async function benchStarvedShedding(
       for (const shedding of orders[i % 2]!) {
         const { url, headers } = instances[shedding];
         await settle(`${url}/api/user`, headers);
-        row(shedding).outcomes.push(await fn(`${url}/api/user`, headers));
+        const before = instances[shedding].shedSoFar();
+        const outcome = await fn(`${url}/api/user`, headers);
+        // Its episode's end is logged at the sample after the load (and after settling at the latest).
+        await settle(`${url}/api/user`, headers);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        row(shedding).outcomes.push({ ...outcome, decided: instances[shedding].shedSoFar() - before });
         row(shedding).loadAverage.push(loadavg()[0]!);
       }
     }
@@ -311,7 +348,7 @@ function comparisonRows(table: Row[], capacity: number, runs: number, runSeconds
     if (!factor) continue; // closed load: its 300 callers are the capacity measurement
     const overloaded = Number(factor[1]) > 1;
     const describe = (t: ReturnType<typeof total>) =>
-      `${t.ok} answered, ${t.shed} shed, ${t.gaveUp} gave up; p50 ${Math.round(t.p50)} ms, p99 ${Math.round(t.p99)} ms`;
+      `${t.ok} answered, ${t.shed} shed in time (${t.decided} by the server), ${t.gaveUp} gave up; p50 ${Math.round(t.p50)} ms, p99 ${Math.round(t.p99)} ms`;
     rows.push({
       figure: `starved host, ${load}: answered in ${PATIENCE_MS / 1000} s, shedding on ÷ off`,
       value: off.ok > 0 ? on.ok / off.ok : null,

@@ -35,7 +35,8 @@ export async function insertJob(
 }
 
 /**
- * Takes the oldest runnable job of `kinds` whose lease is free or has run out (a holder that died),
+ * Takes the oldest runnable job of `kinds` whose lease is free, has run out (a holder that died) or is
+ * `holder`'s own,
  * in one short transaction: `FOR UPDATE SKIP LOCKED`, so two instances never claim one job, then a
  * lease for `holder` and one more attempt. Undefined when nothing is runnable.
  */
@@ -50,7 +51,14 @@ export async function claimJob(
       .select('id')
       .where('status', 'in', ['queued', 'running'])
       .where('kind', 'in', claim.kinds)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', claim.now)]))
+      // A holder may take its own job back at once (its step failed with the database away).
+      .where((eb) =>
+        eb.or([
+          eb('lease_until', 'is', null),
+          eb('lease_until', '<', claim.now),
+          eb('lease_holder', '=', claim.holder),
+        ]),
+      )
       .orderBy('created_at')
       .limit(1)
       .forUpdate()

@@ -1,9 +1,9 @@
+import './terminate-vendors.compiled.css';
 import { useId, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import ProgressBar from 'react-bootstrap/ProgressBar';
 import { api, routes } from '@pra/contracts/paths';
 import { useNavigate } from '../../lib/routing/router';
 import { DataTable } from '../../components/data-table/data-table';
@@ -210,23 +210,26 @@ function JobStatusPanel({ job, onStop }: { job: JobProgress; onStop: () => void 
       <p role="status" className="mb-2">
         {jobText(job)}
       </p>
-      {/* The inner bar takes the name and value (the outer one is only its track). */}
-      <ProgressBar className="mb-2">
-        <ProgressBar
-          isChild
-          now={job.total === 0 ? 100 : (100 * job.done) / job.total}
-          variant={variant}
-          animated={isRunning}
-          aria-label="Termination progress"
-          aria-valuetext={`${job.done} of ${job.total} emails`}
+      <div
+        className="progress mb-2"
+        role="progressbar"
+        aria-label="Termination progress"
+        aria-valuemin={0}
+        aria-valuemax={job.total}
+        aria-valuenow={job.done}
+        aria-valuetext={`${job.done} of ${job.total} emails`}
+      >
+        <div
+          className={`progress-bar bg-${variant}${isRunning ? ' progress-bar-striped progress-bar-animated' : ''}`}
+          style={{ width: `${job.total === 0 ? 100 : (100 * job.done) / job.total}%` }}
         />
-      </ProgressBar>
+      </div>
       {isRunning && (
         <>
           <p className="small mb-2">
             The termination goes on if you leave or reload this page; come back to this tab to follow it.
           </p>
-          <Button variant="outline-danger" size="sm" disabled={job.cancelRequested} onClick={onStop}>
+          <Button variant="danger" size="sm" disabled={job.cancelRequested} onClick={onStop}>
             Stop terminating
           </Button>
         </>

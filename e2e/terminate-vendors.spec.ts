@@ -105,3 +105,45 @@ test('a BRM terminates three vendors from a file, after a preview, and sees what
   const row = page.getByRole('row').filter({ hasText: twoOrgs });
   await expect(row.getByRole('cell', { name: 'Enabled' })).toBeVisible();
 });
+
+test('a large file runs as a job: the page shows its progress, fills the results in, and finds it again after a reload', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const big = { first: 'Ines', last: 'Marlow', email: `ines.marlow.${run}@acme-imaging.example` };
+  await registerOnBehalf(page, 'bbrown', big, 'Acme Imaging');
+  await page.goto('/brm/terminate-vendors');
+  // 600 addresses (over the job threshold of 500): the new vendor last, behind 599 unknown ones.
+  const emails = [
+    ...Array.from({ length: 599 }, (_, i) => `gone${i}.${run}@acme-imaging.example`),
+    big.email,
+  ];
+  await chooseFile(page, 'many.csv', emails.join('\n'));
+  await expect(page.getByText(/Preview: nothing has changed yet/)).toBeVisible();
+  await page.getByRole('button', { name: 'Terminate Users' }).click();
+  await page
+    .getByRole('dialog', { name: 'Terminate Users' })
+    .getByRole('button', { name: 'Confirm termination' })
+    .click();
+  await expect(page.getByRole('progressbar', { name: 'Termination progress' })).toBeVisible();
+  await expectAccessible(page, '/brm/terminate-vendors job');
+
+  // A reload finds the job this tab started: its progress and results come back.
+  await page.reload();
+  await expect(page.getByRole('progressbar', { name: 'Termination progress' })).toBeVisible();
+  await expect(
+    page.getByText('Done: 600 of 600 emails. The Results column says what happened to each email.'),
+  ).toBeVisible({
+    timeout: 60_000,
+  });
+  await page.getByLabel('Filter by email or result').fill(big.email);
+  await expect(resultOf(page, big.email)).toContainText(
+    /roles removed from Acme Imaging; account terminated, sessions ended\.$/,
+  );
+  await expectAccessible(page, '/brm/terminate-vendors job done');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page).toHaveURL(/\/welcome$/);
+  // Done: the page no longer follows it.
+  await page.goto('/brm/terminate-vendors');
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+});

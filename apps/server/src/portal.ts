@@ -12,6 +12,10 @@ import { startMetricsListener } from './platform/metrics-listener';
 import { listenFailure } from './platform/listen';
 import { SMTP_CONNECTIONS } from './platform/mailer';
 import { startOutboxWorker } from './identity/outbox-worker';
+import { startJobWorker } from './identity/jobs';
+import { openDatabase } from './platform/db';
+import { databaseTimeouts } from './runtime';
+import { terminateJobKind } from './features/terminate-vendors/terminate-job';
 import { type Runtime } from './runtime';
 import { openPortalData, readConfig } from './startup';
 import type { FastifyBaseLogger } from 'fastify';
@@ -63,6 +67,15 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
     concurrency: SMTP_CONNECTIONS,
     log: app.log,
   });
+  // Long work runs on a connection of its own (PostgreSQL), so it never waits for, nor takes, one
+  // of the requests' pool; one job at a time per instance, one short transaction per step.
+  const jobsDatabase = config.DATABASE_URL
+    ? await openDatabase({ url: config.DATABASE_URL, poolSize: 1, timeouts: databaseTimeouts(config) })
+    : null;
+  const jobs = startJobWorker(jobsDatabase?.db ?? runtime.ctx.db, [terminateJobKind], {
+    clock: runtime.ctx.clock,
+    log: app.log,
+  });
   const draining = registerDraining(app);
   await app.ready();
   listener.open();
@@ -85,7 +98,13 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
     force.unref();
     try {
       draining.start();
-      const workersStopped = Promise.all([outbox.stop(graceMs / 2), housekeeping.stop()]);
+      // The job worker stops between steps and hands its lease back: another instance (or this one
+      // after its restart) resumes the job where its last committed step left it.
+      const workersStopped = Promise.all([
+        outbox.stop(graceMs / 2),
+        housekeeping.stop(),
+        jobs.stop(graceMs / 2),
+      ]);
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await draining.stopAccepting();
       await app.close();
@@ -93,6 +112,7 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
       await closeServer(listener.server);
       await metrics?.close();
       await workersStopped;
+      await jobsDatabase?.close();
       await runtime.close();
       process.exit(0);
     } catch (error) {

@@ -19,6 +19,7 @@ export const styleEntries = [
   'styles/layout.scss',
   'styles/toasts.scss',
   'features/manage-users/manage-users.scss',
+  'features/terminate-vendors/terminate-vendors.scss',
 ];
 
 export const compiledPath = (entry) => `${src}${entry.replace(/\.scss$/, '.compiled.css')}`;

@@ -30,6 +30,10 @@ export const api = {
   sendOtpEmail: '/api/brm/users/send-otp-email',
   resetActivationCode: '/api/brm/users/reset-activation-code',
   terminateVendors: '/api/brm/terminate-vendors',
+  /** Terminate Vendors as a background job the page follows (an addition to the spec). */
+  terminateJobs: '/api/brm/terminate-vendors/jobs',
+  terminateJob: '/api/brm/terminate-vendors/jobs/:id',
+  terminateJobCancel: '/api/brm/terminate-vendors/jobs/:id/cancel',
   /** The example Terminate Vendors file (a static file of the web app). */
   terminateExample: '/example.csv',
   reauthenticate: '/api/user/auth',

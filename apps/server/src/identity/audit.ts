@@ -28,6 +28,15 @@ export async function recordAudit(db: Db | Tx, event: AuditEvent): Promise<void>
   afterCommit(db, () => announceAudit(event));
 }
 
+/** Appends many events in as few statements as can carry them; each is announced once they commit. */
+export async function recordAudits(db: Db | Tx, events: readonly AuditEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await audit.appendMany(db, events.map(auditRow));
+  afterCommit(db, () => {
+    for (const event of events) announceAudit(event);
+  });
+}
+
 /**
  * The audit_events row for an event, for a statement that writes it together with the change it
  * records; call `announceAudit(event)` once that statement has committed.

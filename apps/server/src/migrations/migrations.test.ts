@@ -17,6 +17,8 @@ const tables = [
   'authenticators',
   'brm_assignments',
   'codes',
+  'job_results',
+  'jobs',
   'mfa_devices',
   'organization_domains',
   'organizations',

@@ -227,6 +227,34 @@ export interface PushChallengesTable {
   answered_by: string | null;
 }
 
+export type JobStatus = 'queued' | 'running' | 'done' | 'cancelled' | 'failed';
+
+export interface JobsTable {
+  id: Generated<string>;
+  kind: string;
+  owner_id: string;
+  status: Generated<JobStatus>;
+  input: Json;
+  total: number;
+  done: Generated<number>;
+  cursor: Generated<number>;
+  cancel_requested: Generated<boolean>;
+  lease_holder: string | null;
+  lease_until: NullableTimestamp;
+  attempts: Generated<number>;
+  error: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  finished_at: NullableTimestamp;
+}
+
+export interface JobResultsTable {
+  job_id: string;
+  ordinal: number;
+  item: number;
+  result: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_domains: OrganizationDomainsTable;
@@ -249,6 +277,8 @@ export interface Database {
   signing_keys: SigningKeysTable;
   authenticators: AuthenticatorsTable;
   push_challenges: PushChallengesTable;
+  jobs: JobsTable;
+  job_results: JobResultsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

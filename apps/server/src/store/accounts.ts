@@ -57,6 +57,16 @@ export async function setAccountStatus(tx: Tx, accountId: string, status: Accoun
     .execute();
 }
 
+/** Sets the status of many accounts in one statement (Terminate Vendors). */
+export async function setStatusOfAccounts(tx: Tx, accountIds: readonly string[], status: AccountStatus) {
+  if (accountIds.length === 0) return;
+  await tx
+    .updateTable('accounts')
+    .set({ status, updated_at: sql<Date>`now()` })
+    .where('id', 'in', accountIds)
+    .execute();
+}
+
 /** Sets the password hash of an account that is still active; false (nothing changed) otherwise. */
 export async function setPasswordIfActive(tx: Tx, accountId: string, passwordHash: string): Promise<boolean> {
   const updated = await tx
@@ -254,7 +264,7 @@ export async function findVendorForUpdate(tx: Tx, username: string): Promise<Acc
 }
 
 /** Every account whose email is one of `emails` (already lower-case), with its email lower-cased. */
-export async function accountsByEmails(db: Db, emails: readonly string[]) {
+export async function accountsByEmails(db: Db | Tx, emails: readonly string[]) {
   return inChunks(emails, (chunk) =>
     db
       .selectFrom('accounts')
@@ -263,6 +273,22 @@ export async function accountsByEmails(db: Db, emails: readonly string[]) {
       .orderBy('username')
       .execute(),
   );
+}
+
+/**
+ * The accounts with one of `emails` (already lower-case; at most a statement's worth), their rows
+ * locked for the rest of the transaction in id order, so two transactions locking overlapping
+ * sets wait for each other instead of deadlocking.
+ */
+export async function lockAccountsByEmails(tx: Tx, emails: readonly string[]) {
+  if (emails.length === 0) return [];
+  return tx
+    .selectFrom('accounts')
+    .select(['id', 'username', 'type', 'status', sql<string>`lower(email)`.as('email')])
+    .where(sql<string>`lower(email)`, 'in', emails)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
 }
 
 /** The account's status, its row locked for the rest of the transaction. */

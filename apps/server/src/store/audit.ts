@@ -11,6 +11,16 @@ export async function append(db: Db | Tx, row: NewAuditRow): Promise<void> {
   await db.insertInto('audit_events').values(row).execute();
 }
 
+/** Appends many events in one statement per thousand. */
+export async function appendMany(db: Db | Tx, rows: readonly NewAuditRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db
+      .insertInto('audit_events')
+      .values(rows.slice(i, i + 1000))
+      .execute();
+  }
+}
+
 /** The audit trail's filters, already validated (contracts' auditQuery). */
 export interface AuditFilter {
   person?: string | undefined;

@@ -31,6 +31,20 @@ export async function removeRole(tx: Tx, accountId: string, organizationId: stri
     .execute();
 }
 
+/** Takes every role of `organizationIds` from every one of `accountIds`, in one statement. */
+export async function removeRolesIn(
+  tx: Tx,
+  accountIds: readonly string[],
+  organizationIds: readonly string[],
+): Promise<void> {
+  if (accountIds.length === 0 || organizationIds.length === 0) return;
+  await tx
+    .deleteFrom('role_grants')
+    .where('account_id', 'in', accountIds)
+    .where('organization_id', 'in', organizationIds)
+    .execute();
+}
+
 /** The organizations whose role the account holds, by name. */
 export async function organizationsOfAccount(db: Db | Tx, accountId: string) {
   return db

@@ -36,6 +36,17 @@ export async function revokeAllOf(db: Db | Tx, accountId: string, except?: strin
   await revoke.execute();
 }
 
+/** Ends every live session of each of the accounts, in one statement (Terminate Vendors). */
+export async function revokeAllOfAccounts(tx: Tx, accountIds: readonly string[]): Promise<void> {
+  if (accountIds.length === 0) return;
+  await tx
+    .updateTable('sessions')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('account_id', 'in', accountIds)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
 export async function revoke(db: Db | Tx, idHash: string): Promise<void> {
   await db
     .updateTable('sessions')

@@ -1,6 +1,17 @@
 import { endpoint } from '../endpoint';
 import { api } from '../paths';
-import { terminateVendorsBody, terminateVendorsResponse } from '../terminate-vendors';
+import { z } from 'zod';
+import {
+  terminateJobBody,
+  terminateJobQuery,
+  terminateJobStarted,
+  terminateJobView,
+  terminateVendorsBody,
+  terminateVendorsResponse,
+} from '../terminate-vendors';
+
+const jobParam = z.object({ id: z.uuid('Not a valid id.') });
+const brm = { tag: 'terminate-vendors', callers: 'employeeBrm' } as const;
 
 export const terminateVendors = endpoint({
   method: 'POST',
@@ -12,4 +23,36 @@ export const terminateVendors = endpoint({
   identityService: true,
   body: terminateVendorsBody,
   response: { 200: terminateVendorsResponse },
+});
+
+export const startTerminateJob = endpoint({
+  ...brm,
+  method: 'POST',
+  path: api.terminateJobs,
+  operationId: 'startTerminateJob',
+  summary: 'Starts terminating vendor users by email as a background job the caller follows',
+  identityService: true,
+  body: terminateJobBody,
+  response: { 200: terminateJobStarted },
+});
+
+export const terminateJob = endpoint({
+  ...brm,
+  method: 'GET',
+  path: api.terminateJob,
+  operationId: 'getTerminateJob',
+  summary: "The progress and result lines of one of the caller's termination jobs",
+  params: jobParam,
+  query: terminateJobQuery,
+  response: { 200: terminateJobView },
+});
+
+export const cancelTerminateJob = endpoint({
+  ...brm,
+  method: 'POST',
+  path: api.terminateJobCancel,
+  operationId: 'cancelTerminateJob',
+  summary: "Stops one of the caller's termination jobs before its next account",
+  params: jobParam,
+  response: { 200: terminateJobStarted },
 });

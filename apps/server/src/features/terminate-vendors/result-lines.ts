@@ -5,11 +5,16 @@
  */
 export type AccountOutcome =
   | { kind: 'notYours' }
-  | { kind: 'rolesRemoved'; username: string; organizations: string[]; terminated: boolean }
-  | { kind: 'failed'; username: string };
+  | { kind: 'rolesRemoved'; username: string; organizations: string[]; terminated: boolean };
 
 /** The line of an email naming no vendor account of the caller's organizations (unknown ones too). */
 export const NO_VENDOR_OF_YOURS = 'No vendor account of your organizations has this email.';
+
+/**
+ * The line of an email whose accounts could not be settled (its transaction rolled back): it names
+ * no account, as it is said before knowing whose they are.
+ */
+export const COULD_NOT_PROCESS = 'Could not be processed; nothing changed for this email. Try again.';
 
 /**
  * The result line of one email, in words a BRM reads (and keeps, as the downloaded CSV). It names
@@ -25,19 +30,13 @@ export function resultLine(outcomes: AccountOutcome[] | 'duplicate', dryRun: boo
 
 function accountLine(outcome: Exclude<AccountOutcome, { kind: 'notYours' }>, dryRun: boolean): string {
   const who = `Account ${outcome.username}:`;
-  switch (outcome.kind) {
-    case 'failed':
-      return `${who} could not be processed; nothing changed. Try again.`;
-    case 'rolesRemoved': {
-      const names = outcome.organizations.join(', ');
-      if (dryRun) {
-        return outcome.terminated
-          ? `${who} would lose its roles in ${names}; the account would be terminated and its sessions ended.`
-          : `${who} would lose its roles in ${names}; it keeps its access to other organizations.`;
-      }
-      return outcome.terminated
-        ? `${who} roles removed from ${names}; account terminated, sessions ended.`
-        : `${who} roles removed from ${names}; it keeps its access to other organizations.`;
-    }
+  const names = outcome.organizations.join(', ');
+  if (dryRun) {
+    return outcome.terminated
+      ? `${who} would lose its roles in ${names}; the account would be terminated and its sessions ended.`
+      : `${who} would lose its roles in ${names}; it keeps its access to other organizations.`;
   }
+  return outcome.terminated
+    ? `${who} roles removed from ${names}; account terminated, sessions ended.`
+    : `${who} roles removed from ${names}; it keeps its access to other organizations.`;
 }

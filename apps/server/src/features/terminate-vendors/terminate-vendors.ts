@@ -1,30 +1,168 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
-import { setAccountStatus } from '../../store/accounts';
-import { recordAudit } from '../../identity/audit';
-import { removeRole } from '../../identity/roles';
+import type { Db, Tx } from '../../platform/db';
+import type { Account } from '../../platform/db-schema';
+import { recordAudits, type AuditEvent } from '../../identity/audit';
 import * as sessions from '../../store/sessions';
-import type { Account, AccountStatus } from '../../platform/db-schema';
-import { actorOf, type Actor } from '../../policies/actor';
+import { actorOf } from '../../policies/actor';
 import * as organization from '../../policies/organization';
 import * as vendor from '../../policies/vendor';
-import { accountsByEmails, lockAccount } from '../../store/accounts';
-import { grantsOf, managedOrganizations } from '../../store/grants';
-import { resultLine, type AccountOutcome } from './result-lines';
+import { accountsByEmails, lockAccountsByEmails, setStatusOfAccounts } from '../../store/accounts';
+import { grantsOf, managedOrganizations, removeRolesIn } from '../../store/grants';
+import { COULD_NOT_PROCESS, resultLine, type AccountOutcome } from './result-lines';
 
-interface Candidate {
-  id: string;
-  username: string;
-  type: 'vendor' | 'employee';
-  status: AccountStatus;
+/** Unique emails settled in one transaction: its locks last a few milliseconds. */
+export const TERMINATE_BATCH = 250;
+
+/** A Terminate Vendors file: its emails folded, each unique one once in order of first appearance. */
+export interface EmailFile {
+  /** Every line, lower-cased, in the order given. */
+  folded: string[];
+  unique: string[];
+}
+
+export function emailFile(emails: readonly string[]): EmailFile {
+  const folded = emails.map((email) => email.toLowerCase());
+  return { folded, unique: [...new Set(folded)] };
+}
+
+/** Who terminates: the BRM's account, where the result came from (the audit trail's address). */
+export interface TerminateBy {
+  actor: Pick<Account, 'id' | 'username' | 'status' | 'type' | 'is_employee_brm' | 'is_admin'>;
+  clientAddress: string;
 }
 
 /**
- * Terminate Vendors: for each email, every role the vendor holds in the caller's organizations is
- * removed; an account left with no role is terminated and its sessions end. Each account is its
- * own transaction (a failure costs that line only); one result line per email, in the order given,
- * duplicates (case-insensitive) handled once. With `dryRun` nothing changes and the lines say
- * what would happen.
+ * Settles a batch of unique emails with a fixed number of statements, whatever its size: the BRM's
+ * organizations, the accounts (locked in id order), their roles, then one statement each to remove
+ * the roles, terminate the accounts left with none, end their sessions and audit it all. Run in one
+ * transaction, every account of the batch ends fully terminated (or stripped of the caller's roles)
+ * or, when it rolls back, untouched. With `dryRun` it only reads and says what would happen.
+ * Returns the line of each email of the batch.
+ */
+export async function settleEmails(
+  tx: Db | Tx,
+  by: TerminateBy,
+  emails: readonly string[],
+  dryRun: boolean,
+): Promise<Map<string, string>> {
+  const mine = new Map((await managedOrganizations(tx, by.actor.id)).map((o) => [o.id, o.name]));
+  const actor = actorOf(by.actor, mine.keys());
+  const accounts = dryRun ? await accountsByEmails(tx, emails) : await lockAccountsByEmails(tx as Tx, emails);
+  const held = new Map<string, string[]>();
+  for (const grant of await grantsOf(
+    tx,
+    accounts.map((a) => a.id),
+  )) {
+    const list = held.get(grant.account_id);
+    if (list) list.push(grant.organization_id);
+    else held.set(grant.account_id, [grant.organization_id]);
+  }
+  const isOurs = (id: string) => organization.can(actor, 'terminateVendors', { id });
+  const names = (ids: string[]) => ids.map((id) => mine.get(id)!).sort();
+
+  const outcomes = new Map<string, AccountOutcome[]>();
+  const stripped: string[] = [];
+  const terminated: string[] = [];
+  const events: AuditEvent[] = [];
+  const who = { id: by.actor.id, username: by.actor.username };
+  for (const account of [...accounts].sort((a, b) => a.username.localeCompare(b.username))) {
+    const roles = held.get(account.id) ?? [];
+    let outcome: AccountOutcome = { kind: 'notYours' };
+    // A terminated account, like an employee or another organization's vendor, is not ours to name.
+    if (
+      account.type === 'vendor' &&
+      vendor.can(actor, 'terminate', { status: account.status, organizationIds: roles })
+    ) {
+      const ours = roles.filter(isOurs);
+      const isTerminated = roles.length === ours.length;
+      outcome = {
+        kind: 'rolesRemoved',
+        username: account.username,
+        organizations: names(ours),
+        terminated: isTerminated,
+      };
+      stripped.push(account.id);
+      const target = { id: account.id, username: account.username };
+      for (const organizationId of ours) {
+        events.push({
+          action: 'role.remove',
+          outcome: 'success',
+          actor: who,
+          target,
+          organizationId,
+          clientAddress: by.clientAddress,
+          details: { requestItemId: null },
+        });
+      }
+      if (isTerminated) {
+        terminated.push(account.id);
+        events.push({
+          action: 'account.terminate',
+          outcome: 'success',
+          actor: who,
+          target,
+          clientAddress: by.clientAddress,
+          details: { previousStatus: account.status, via: 'terminate-vendors' },
+        });
+      }
+    }
+    const list = outcomes.get(account.email);
+    if (list) list.push(outcome);
+    else outcomes.set(account.email, [outcome]);
+  }
+  if (!dryRun) {
+    const changing = tx as Tx;
+    await removeRolesIn(changing, stripped, [...mine.keys()].filter(isOurs));
+    await setStatusOfAccounts(changing, terminated, 'terminated');
+    await sessions.revokeAllOfAccounts(changing, terminated);
+    await recordAudits(changing, events);
+  }
+  return new Map(emails.map((email) => [email, resultLine(outcomes.get(email) ?? [], dryRun)]));
+}
+
+/**
+ * The lines of a batch that could not be settled: each email alone, in a transaction of its own,
+ * so one bad account costs its own line only ('could not be processed; nothing changed').
+ */
+async function settleOneByOne(
+  db: Db,
+  by: TerminateBy,
+  emails: readonly string[],
+  log: Pick<FastifyBaseLogger, 'error'>,
+): Promise<Map<string, string>> {
+  const lines = new Map<string, string>();
+  for (const email of emails) {
+    try {
+      const one = await db.transaction().execute((tx) => settleEmails(tx, by, [email], false));
+      lines.set(email, one.get(email)!);
+    } catch (error) {
+      log.error({ err: error }, 'terminate-vendors: one email failed');
+      lines.set(email, COULD_NOT_PROCESS);
+    }
+  }
+  return lines;
+}
+
+/**
+ * The lines of a whole file, one per email in the order given; an email listed again is handled
+ * once (its later lines say so).
+ */
+export function fileLines(file: EmailFile, lines: ReadonlyMap<string, string>, dryRun: boolean): string[] {
+  const seen = new Set<string>();
+  return file.folded.map((email) => {
+    if (seen.has(email)) return resultLine('duplicate', dryRun);
+    seen.add(email);
+    return lines.get(email)!;
+  });
+}
+
+/**
+ * Terminate Vendors in one request (the spec's call): for each email, every role the vendor holds
+ * in the caller's organizations is removed; an account left with no role is terminated and its
+ * sessions end. Batches of {@link TERMINATE_BATCH} unique emails, each one transaction, yielding
+ * between them; a batch that fails is retried one email at a time. With `dryRun` nothing changes
+ * and the lines say what would happen. Large files go through the job (terminate-job.ts).
  */
 export async function terminateVendors(options: {
   ctx: AppContext;
@@ -34,124 +172,27 @@ export async function terminateVendors(options: {
   clientAddress: string;
   log: FastifyBaseLogger;
 }): Promise<string[]> {
-  const { ctx, actor, dryRun } = options;
-  const mine = new Map((await managedOrganizations(ctx.db, actor.id)).map((o) => [o.id, o.name]));
-  const by = actorOf(actor, mine.keys());
-  const folded = options.emails.map((email) => email.toLowerCase());
-  const unique = [...new Set(folded)];
-  // One look-up for the whole file: most lines of a big file need no transaction at all.
-  const accounts = await accountsByEmails(ctx.db, unique);
-  const grants = await grantsOf(
-    ctx.db,
-    accounts.map((a) => a.id),
-  );
-  const byEmail = groupBy(accounts, (a) => a.email);
-  const grantsByAccount = groupBy(grants, (g) => g.account_id);
-
-  // Accounts are settled a few at a time on PostgreSQL (each in its own transaction, on its own
-  // connection, leaving most of the pool to other requests); PGlite has one connection.
-  const parallel = ctx.dbKind === 'postgres' ? Math.max(1, Math.floor(ctx.config.DATABASE_POOL_SIZE / 3)) : 1;
+  const { ctx, dryRun } = options;
+  const by: TerminateBy = { actor: options.actor, clientAddress: options.clientAddress };
+  const file = emailFile(options.emails);
   const lines = new Map<string, string>();
-  await eachLimited(unique, parallel, async (email) => {
-    const outcomes: AccountOutcome[] = [];
-    for (const account of byEmail.get(email) ?? []) {
-      const held = (grantsByAccount.get(account.id) ?? []).map((g) => g.organization_id);
-      outcomes.push(await settle(options, account, { by, held, names: mine }));
+  for (let i = 0; i < file.unique.length; i += TERMINATE_BATCH) {
+    const batch = file.unique.slice(i, i + TERMINATE_BATCH);
+    let settled: Map<string, string>;
+    if (dryRun) settled = await settleEmails(ctx.db, by, batch, true);
+    else {
+      try {
+        settled = await ctx.db.transaction().execute((tx) => settleEmails(tx, by, batch, false));
+      } catch (error) {
+        options.log.warn(
+          { err: error },
+          'terminate-vendors: a batch failed; settling it one email at a time',
+        );
+        settled = await settleOneByOne(ctx.db, by, batch, options.log);
+      }
     }
-    lines.set(email, resultLine(outcomes, dryRun));
-  });
-  const seen = new Set<string>();
-  return folded.map((email) => {
-    if (seen.has(email)) return resultLine('duplicate', dryRun);
-    seen.add(email);
-    return lines.get(email)!;
-  });
-}
-
-/** One account: what the look-up says for a dry run; otherwise its own transaction, re-checked under lock. */
-async function settle(
-  options: {
-    ctx: AppContext;
-    actor: Account;
-    dryRun: boolean;
-    clientAddress: string;
-    log: FastifyBaseLogger;
-  },
-  account: Candidate,
-  roles: { by: Actor; held: string[]; names: Map<string, string> },
-): Promise<AccountOutcome> {
-  const { username } = account;
-  // A terminated account, like an employee or another organization's vendor, is not ours to name.
-  const terminable = (status: AccountStatus, organizationIds: string[]) =>
-    vendor.can(roles.by, 'terminate', { status, organizationIds });
-  const isOurs = (id: string) => organization.can(roles.by, 'terminateVendors', { id });
-  if (account.type !== 'vendor' || !terminable(account.status, roles.held)) {
-    return { kind: 'notYours' };
+    for (const [email, line] of settled) lines.set(email, line);
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  const organizations = (ids: string[]) => ids.map((id) => roles.names.get(id)!).sort();
-  if (options.dryRun) {
-    return {
-      kind: 'rolesRemoved',
-      username,
-      organizations: organizations(roles.held.filter(isOurs)),
-      terminated: roles.held.every(isOurs),
-    };
-  }
-  const { ctx, actor, clientAddress } = options;
-  const by = { id: actor.id, username: actor.username };
-  try {
-    return await ctx.db.transaction().execute(async (tx) => {
-      const locked = await lockAccount(tx, account.id);
-      const held = (await grantsOf(tx, [account.id])).map((g) => g.organization_id);
-      if (!locked || !terminable(locked.status, held)) return { kind: 'notYours' } as const;
-      const ours = held.filter(isOurs);
-      const target = { id: locked.id, username: locked.username };
-      for (const organizationId of ours) {
-        await removeRole(tx, {
-          actor: by,
-          account: target,
-          organizationId,
-          requestItemId: null,
-          clientAddress,
-        });
-      }
-      const terminated = held.length === ours.length;
-      if (terminated) {
-        await setAccountStatus(tx, locked.id, 'terminated');
-        await sessions.revokeAllOf(tx, locked.id);
-        await recordAudit(tx, {
-          action: 'account.terminate',
-          outcome: 'success',
-          actor: by,
-          target,
-          clientAddress,
-          details: { previousStatus: locked.status, via: 'terminate-vendors' },
-        });
-      }
-      return { kind: 'rolesRemoved', username, organizations: organizations(ours), terminated } as const;
-    });
-  } catch (error) {
-    options.log.error({ err: error, accountId: account.id }, 'terminate-vendors: one account failed');
-    return { kind: 'failed', username };
-  }
-}
-
-function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const list = map.get(k);
-    if (list) list.push(row);
-    else map.set(k, [row]);
-  }
-  return map;
-}
-
-/** Runs `work` on every item, at most `limit` at once. */
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return fileLines(file, lines, dryRun);
 }

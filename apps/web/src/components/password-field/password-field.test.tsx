@@ -11,6 +11,13 @@ import { emptyPasswordPair } from './evaluate-password';
 import { PasswordField } from './password-field';
 import { shownScore } from './password-strength';
 
+// Counts the loads of zxcvbn's dictionaries (the module itself stays real).
+const dictionaries = vi.hoisted(() => ({ loads: 0 }));
+vi.mock('@zxcvbn-ts/language-common', async (importOriginal) => {
+  dictionaries.loads += 1;
+  return importOriginal();
+});
+
 function Harness({ onValidityChange }: { onValidityChange: (isValid: boolean) => void }) {
   const [value, setValue] = useState(emptyPasswordPair);
   return (
@@ -36,6 +43,16 @@ function renderField() {
 const item = (text: string) => screen.getByText(text).closest('li')!;
 
 describe('PasswordField', () => {
+  // First in the file: the module registry loads the dictionaries once per file.
+  it('loads the dictionaries when someone turns to the new password, not on arrival', async () => {
+    renderField();
+    await screen.findByRole('list');
+    expect(item('Not a commonly used password')).toBeTruthy();
+    expect(dictionaries.loads).toBe(0);
+    await userEvent.click(screen.getByLabelText('New Password'));
+    await waitFor(() => expect(dictionaries.loads).toBe(1));
+  });
+
   it('lists the rules neutrally before anything is typed, then each with a textual met / not met state', async () => {
     renderField();
     const list = await screen.findByRole('list');

@@ -29,7 +29,11 @@ export function PasswordField({ username, value, onChange, onValidityChange, dis
   const [isShown, setIsShown] = useState(false);
   const [isConfirmTouched, setIsConfirmTouched] = useState(false);
   const requirements = usePasswordRequirements(username);
-  const commonPasswords = useCommonPasswords(requirements.data?.rejectCommonPasswords === true);
+  // zxcvbn's dictionaries (the common-password list and the meter's) weigh ~220 kB gzip: they load
+  // once someone turns to the new password (focus or a first character), never on arrival.
+  const [isStarted, setIsStarted] = useState(false);
+  const hasStarted = isStarted || value.newPassword.length > 0;
+  const commonPasswords = useCommonPasswords(hasStarted && requirements.data?.rejectCommonPasswords === true);
   const { checks, matches, isValid } = evaluatePassword(value, requirements.data, commonPasswords);
 
   useEffect(() => {
@@ -55,6 +59,7 @@ export function PasswordField({ username, value, onChange, onValidityChange, dis
           autoComplete="new-password"
           value={value.newPassword}
           onChange={handleChange('newPassword')}
+          onFocus={() => setIsStarted(true)}
           isInvalid={hasFailedRule}
           isValid={isValid}
           aria-describedby={requirements.data ? checklistId : undefined}

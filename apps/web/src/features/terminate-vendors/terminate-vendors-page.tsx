@@ -1,3 +1,4 @@
+import './terminate-vendors.compiled.css';
 import { useId, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -8,7 +9,7 @@ import { useNavigate } from '../../lib/routing/router';
 import { DataTable } from '../../components/data-table/data-table';
 import { useDataTable } from '../../components/data-table/use-data-table';
 import { downloadText, resultsCsv } from './results-csv';
-import { useTerminate } from './use-terminate';
+import { isFinished, shownResult, useTerminate, type JobProgress } from './use-terminate';
 
 interface Line {
   /** Position in the file: duplicates keep their own row. */
@@ -23,10 +24,14 @@ const PAGE_SIZE = 10;
 export function TerminateVendorsPage() {
   const id = useId();
   const navigate = useNavigate();
-  const { state, isRunning, chooseFile, terminate } = useTerminate();
+  const { state, isRunning, chooseFile, terminate, stop, dismiss } = useTerminate();
   const [isConfirming, setIsConfirming] = useState(false);
   const shown = state.results ?? state.preview;
-  const lines: Line[] = state.emails.map((email, n) => ({ n, email, result: shown?.[n] ?? '' }));
+  const lines: Line[] = state.emails.map((email, n) => ({
+    n,
+    email,
+    result: state.results ? shownResult(state, n) : (shown?.[n] ?? ''),
+  }));
   const table = useDataTable<Line>({
     rows: lines,
     columns: [
@@ -49,7 +54,13 @@ export function TerminateVendorsPage() {
     pageSize: PAGE_SIZE,
     filterText: (l) => [l.email, l.result],
   });
-  const isDone = state.results !== null;
+  const job = state.job;
+  const isJobRunning = job !== null && !isFinished(job.status);
+  const isDone = state.results !== null && !isJobRunning;
+  const done = () => {
+    dismiss();
+    navigate(routes.welcome);
+  };
 
   return (
     <>
@@ -70,6 +81,7 @@ export function TerminateVendorsPage() {
           type="file"
           accept=".csv,.txt,text/csv,text/plain"
           isInvalid={Boolean(state.fileError)}
+          disabled={isJobRunning}
           aria-describedby={state.fileError ? `${id}-file-error` : undefined}
           onChange={(event) => void chooseFile((event.target as HTMLInputElement).files?.[0])}
         />
@@ -78,14 +90,16 @@ export function TerminateVendorsPage() {
         </Form.Control.Feedback>
       </Form.Group>
 
-      {state.emails.length > 0 && !isDone && (
+      {job && <JobStatusPanel job={job} onStop={() => void stop()} />}
+
+      {state.emails.length > 0 && !isDone && !job && (
         <Alert variant={state.preview ? 'warning' : 'info'} role="status">
           {state.preview
             ? `Preview: nothing has changed yet. Check what would happen to each of the ${state.emails.length} emails, then choose Terminate Users.`
             : 'Checking what would happen to each email…'}
         </Alert>
       )}
-      {isDone && (
+      {isDone && !job && (
         <Alert variant="success" role="status">
           Done: the Results column says what happened to each email.
         </Alert>
@@ -104,13 +118,19 @@ export function TerminateVendorsPage() {
       <div className="d-flex flex-wrap gap-2 mt-3">
         {isDone ? (
           <>
-            <Button variant="primary" onClick={() => navigate(routes.welcome)}>
+            <Button variant="primary" onClick={done}>
               Done
             </Button>
             <Button
               variant="outline-secondary"
               onClick={() =>
-                downloadText('terminate-vendors-results.csv', resultsCsv(state.emails, state.results ?? []))
+                downloadText(
+                  'terminate-vendors-results.csv',
+                  resultsCsv(
+                    state.emails,
+                    lines.map((l) => l.result),
+                  ),
+                )
               }
             >
               Download results (CSV)
@@ -123,7 +143,7 @@ export function TerminateVendorsPage() {
             </Button>
             <Button
               variant="danger"
-              disabled={!state.preview || isRunning}
+              disabled={!state.preview || isRunning || isJobRunning}
               onClick={() => setIsConfirming(true)}
             >
               Terminate Users
@@ -159,5 +179,61 @@ export function TerminateVendorsPage() {
         </Modal.Footer>
       </Modal>
     </>
+  );
+}
+
+/** Words for a job's state, under its progress bar. */
+function jobText(job: JobProgress): string {
+  const count = `${job.done.toLocaleString('en-US')} of ${job.total.toLocaleString('en-US')} emails`;
+  switch (job.status) {
+    case 'queued':
+      return 'Waiting to start…';
+    case 'running':
+      return job.cancelRequested
+        ? `Stopping after the current accounts: ${count} done.`
+        : `Terminating: ${count} done.`;
+    case 'done':
+      return `Done: ${count}. The Results column says what happened to each email.`;
+    case 'cancelled':
+      return `Stopped: ${count} done; nothing changed for the others.`;
+    case 'failed':
+      return `Stopped: ${count} done; nothing changed for the others. ${job.error ?? ''}`.trim();
+  }
+}
+
+/** The progress of a termination run as a background job: it goes on if this page is left or reloaded. */
+function JobStatusPanel({ job, onStop }: { job: JobProgress; onStop: () => void }) {
+  const isRunning = !isFinished(job.status);
+  const variant = job.status === 'done' ? 'success' : isRunning ? 'info' : 'warning';
+  return (
+    <Alert variant={variant}>
+      <p role="status" className="mb-2">
+        {jobText(job)}
+      </p>
+      <div
+        className="progress mb-2"
+        role="progressbar"
+        aria-label="Termination progress"
+        aria-valuemin={0}
+        aria-valuemax={job.total}
+        aria-valuenow={job.done}
+        aria-valuetext={`${job.done} of ${job.total} emails`}
+      >
+        <div
+          className={`progress-bar bg-${variant}${isRunning ? ' progress-bar-striped progress-bar-animated' : ''}`}
+          style={{ width: `${job.total === 0 ? 100 : (100 * job.done) / job.total}%` }}
+        />
+      </div>
+      {isRunning && (
+        <>
+          <p className="small mb-2">
+            The termination goes on if you leave or reload this page; come back to this tab to follow it.
+          </p>
+          <Button variant="danger" size="sm" disabled={job.cancelRequested} onClick={onStop}>
+            Stop terminating
+          </Button>
+        </>
+      )}
+    </Alert>
   );
 }

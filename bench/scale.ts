@@ -1,0 +1,340 @@
+// `npm run bench:scale`: the portal at a large hospital's size (issue 31), measured from outside on
+// PostgreSQL, each figure beside the same call on demo-size data and, where the issue asks, a bare
+// fastify + node-postgres endpoint running the same query (bench/scale-bare.mjs), all in one run.
+// Two databases of the bench's own (BENCH_DATABASE_URL's server, default the local one): one with
+// the demo data only, one with the demo data and bench/support/scale-data.ts's bulk. SCALE (default
+// 1) sizes the bulk: SCALE=0.02 checks that the bench works in a minute. Needs `npm run build` and,
+// for the page row, /usr/bin/chromium. Figures mean something only on a quiet machine.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { hashPassword, verifyPassword } from '../apps/server/src/identity/passwords';
+import { signInOverHttp } from './http-sign-in';
+import { assetLoads } from './page-weight';
+import { createBenchDatabase, production } from './portals';
+import { startNode, type Running } from './processes';
+import { benchSignIn } from './sign-in';
+import { buildScaleData, scaleNames, scaleSize } from './support/scale-data';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+import { median, printTable, type BenchRow } from './table';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const serverScript = process.env.BENCH_SERVER ?? join(root, 'apps/server/dist/server.js');
+const SCALE = Number(process.env.SCALE ?? 1);
+const API = { 'x-pra-api-call': 'true' };
+
+type Headers = Record<string, string>;
+
+/** One call: its round-trip time and body size. */
+async function call(base: string, path: string, headers: Headers, init: RequestInit = {}) {
+  const started = performance.now();
+  const res = await fetch(`${base}${path}`, {
+    ...init,
+    headers: { ...API, ...headers, ...(init.headers as Headers) },
+  });
+  const body = Buffer.from(await res.arrayBuffer());
+  return { status: res.status, ms: performance.now() - started, bytes: body.length, body };
+}
+
+/** Median round trip of `runs` calls after one warm-up, and the last answer's size. */
+async function timedCall(base: string, path: string, headers: Headers, runs = 5) {
+  await call(base, path, headers);
+  const times: number[] = [];
+  let bytes = 0;
+  let status = 0;
+  for (let i = 0; i < runs; i++) {
+    const r = await call(base, path, headers);
+    times.push(r.ms);
+    bytes = r.bytes;
+    status = r.status;
+  }
+  return { ms: median(times), bytes, status };
+}
+
+const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.99)] ?? NaN;
+
+/** Calls `path` with `sessions` (round robin) from `workers` loops until `stop` resolves; every latency. */
+async function background(
+  base: string,
+  path: string,
+  sessions: Headers[],
+  workers: number,
+  stop: Promise<unknown>,
+) {
+  const latencies: number[] = [];
+  let failures = 0;
+  let done = false;
+  void stop.finally(() => (done = true));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (!done) {
+        const r = await call(base, path, sessions[next++ % sessions.length]!);
+        latencies.push(r.ms);
+        if (r.status !== 200) failures += 1;
+      }
+    }),
+  );
+  return { p99: p99(latencies), count: latencies.length, failures };
+}
+
+/** Calls `path` for `seconds` from `workers` loops, each with its own session: req/s and p99. */
+async function throughput(base: string, path: (i: number) => string, sessions: Headers[], seconds: number) {
+  const latencies: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    sessions.map(async (headers, i) => {
+      while (performance.now() < end) latencies.push((await call(base, path(i), headers)).ms);
+    }),
+  );
+  return { rps: latencies.length / seconds, p99: p99(latencies) };
+}
+
+/** Signs in, trying again after a load-shedding 503 (a busy machine), up to five times. */
+async function signInAs(base: string, username: string): Promise<Headers> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await signInOverHttp(base, username);
+    } catch (error) {
+      if (attempt === 5 || !String(error).includes(' 503 ')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+}
+
+/** Sessions of `usernames`, one sign-in after another. */
+async function signInAll(base: string, usernames: string[]): Promise<Headers[]> {
+  const sessions: Headers[] = [];
+  for (const username of usernames) sessions.push(await signInAs(base, username));
+  return sessions;
+}
+
+interface Side {
+  name: 'demo' | 'scale';
+  portal: Running;
+  url: string;
+  brm: Headers;
+  admin: Headers;
+  databaseUrl: string;
+  drop(): Promise<void>;
+}
+
+async function startSide(name: Side['name'], build: boolean): Promise<Side> {
+  const database = await createBenchDatabase();
+  if (!database) throw new Error('bench:scale needs PostgreSQL (BENCH_DATABASE_URL)');
+  const env = production(database.url);
+  // The first start migrates and seeds the demo data; the bulk is added while it is down.
+  const first = await startNode(serverScript, env, '/readyz');
+  await first.stop();
+  const hash = await hashPassword('Bench-Scale-Password-1');
+  try {
+    if (build) {
+      const built = await buildScaleData(database.url, scaleSize(SCALE), hash);
+      console.error(`scale data built in ${built.seconds.toFixed(1)} s: ${JSON.stringify(built.size)}`);
+    } else {
+      // Demo size: the same kinds of accounts (ten BRMs of ten organizations, an admin), few rows.
+      await buildScaleData(
+        database.url,
+        { organizations: 10, vendors: 20, pendingItems: 5, auditEvents: 200 },
+        hash,
+      );
+    }
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  const portal = await startNode(serverScript, env, '/readyz').catch(async (error: unknown) => {
+    await database.drop();
+    throw error;
+  });
+  return {
+    name,
+    portal,
+    url: portal.url,
+    brm: await signInAs(portal.url, scaleNames.brms[0]!),
+    admin: await signInAs(portal.url, scaleNames.admin),
+    databaseUrl: database.url,
+    drop: async () => {
+      await portal.stop();
+      await database.drop();
+    },
+  };
+}
+
+/** A bare fastify + node-postgres process running the portal's queries on `url`'s database. */
+async function startBare(databaseUrl: string) {
+  return startNode(join(root, 'bench/scale-bare.mjs'), () => ({ DATABASE_URL: databaseUrl }), '/healthz');
+}
+
+async function main() {
+  const rows: BenchRow[] = [];
+  const started = performance.now();
+  const demo = await startSide('demo', false);
+  const scale = await startSide('scale', true).catch(async (error: unknown) => {
+    await demo.drop();
+    throw error;
+  });
+  const bare = await startBare(scale.databaseUrl);
+  try {
+    const pair = async (
+      figure: string,
+      path: string,
+      who: 'brm' | 'admin',
+      goalMs: number,
+      barePath?: string,
+    ) => {
+      const big = await timedCall(scale.url, path, scale[who]);
+      const small = await timedCall(demo.url, path, demo[who]);
+      const anchor = barePath ? await timedCall(bare.url, barePath, {}) : null;
+      rows.push({
+        figure,
+        value: Math.round(big.ms * 10) / 10,
+        unit: 'ms',
+        goal: { atMost: goalMs },
+        note:
+          `status ${big.status}, ${(big.bytes / 1000).toFixed(1)} kB; demo data ${small.ms.toFixed(1)} ms ` +
+          `(${(small.bytes / 1000).toFixed(1)} kB, ×${(big.ms / small.ms).toFixed(1)})` +
+          (anchor ? `; bare fastify + pg ${anchor.ms.toFixed(1)} ms` : ''),
+      });
+    };
+    await pair(
+      'Manage Users first page, BRM of 10 organizations (round trip)',
+      '/api/brm/users',
+      'brm',
+      50,
+      '/users',
+    );
+    await pair('Manage Users filtered', '/api/brm/users?filter=scalevendor1', 'brm', 50);
+    await pair('Manage Users sorted by email', '/api/brm/users?sort=email', 'brm', 50);
+    await pair('Approvals first page, 5,000 pending', '/api/brm/pending-approvals', 'brm', 50, '/approvals');
+    await pair(
+      'audit filtered by a real person',
+      `/api/admin/audit?person=${scaleNames.vendor(42)}`,
+      'admin',
+      50,
+    );
+    await pair('audit filtered by a rare action', '/api/admin/audit?action=account.terminate', 'admin', 50);
+
+    // Ten BRMs opening Manage Users at the same instant.
+    const brms = await signInAll(scale.url, scaleNames.brms);
+    const together = await Promise.all(brms.map((headers) => call(scale.url, '/api/brm/users', headers)));
+    rows.push({
+      figure: '10 BRMs opening Manage Users at once: slowest (all 200?)',
+      value: Math.round(Math.max(...together.map((r) => r.ms))),
+      unit: 'ms',
+      goal: { atMost: 200 },
+      note: `${together.filter((r) => r.status === 200).length}/10 answered 200; portal RSS after ${Math.round(scale.portal.rssMb())} MB (goal ≤ 300)`,
+    });
+
+    // Signed-in GET /api/user with 50 distinct sessions, beside the bare endpoint's account lookup.
+    const vendorSessions = await signInAll(
+      scale.url,
+      Array.from({ length: 50 }, (_, i) => scaleNames.vendor(i + 1)),
+    );
+    const user = await throughput(scale.url, () => '/api/user', vendorSessions, 5);
+    const anchor = await throughput(
+      bare.url,
+      (i) => `/user?n=${i + 1}`,
+      vendorSessions.map(() => ({})),
+      5,
+    );
+    rows.push({
+      figure: 'signed-in GET /api/user, 50 distinct sessions',
+      value: Math.round(user.rps),
+      unit: 'req/s',
+      ratio: { value: Math.round((100 * user.rps) / anchor.rps) / 100, atLeast: 1.5 },
+      note: `p99 ${user.p99.toFixed(1)} ms (goal ≤ 25); bare fastify + pg ${Math.round(anchor.rps)} req/s, p99 ${anchor.p99.toFixed(1)} ms`,
+    });
+
+    // Terminate 10,000 (scaled) vendors as a job, others' p99 meanwhile.
+    const count = Math.min(10_000, scaleSize(SCALE).vendors);
+    const emails = Array.from({ length: count }, (_, i) => `${scaleNames.vendor(i + 1)}@scale.example`);
+    const csrf = JSON.parse((await call(scale.url, '/api/csrf', scale.brm)).body.toString()) as {
+      csrfToken: string;
+    };
+    const post = { ...scale.brm, 'content-type': 'application/json', 'x-csrf-token': csrf.csrfToken };
+    const jobStart = performance.now();
+    const startRes = await call(scale.url, '/api/brm/terminate-vendors/jobs', post, {
+      method: 'POST',
+      body: JSON.stringify({ emails }),
+    });
+    const { id } = JSON.parse(startRes.body.toString()) as { id: string };
+    const finished = (async () => {
+      for (;;) {
+        const r = await call(scale.url, `/api/brm/terminate-vendors/jobs/${id}?from=${count}`, scale.brm);
+        const view = JSON.parse(r.body.toString()) as { status: string; done: number };
+        if (view.status !== 'queued' && view.status !== 'running') return view;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    // Others: the BRMs (the vendors' own sessions end as they are terminated).
+    const others = await background(scale.url, '/api/user', brms, 4, finished);
+    const view = await finished;
+    rows.push({
+      figure: `Terminate Vendors, ${count.toLocaleString('en')} real terminations (job)`,
+      value: Math.round((performance.now() - jobStart) / 100) / 10,
+      unit: 's',
+      goal: { atMost: 10 },
+      note: `job ${view.status}, ${view.done} lines; others' GET /api/user p99 ${others.p99.toFixed(1)} ms (goal ≤ 50), ${others.failures} not 200`,
+    });
+
+    // The audit CSV export of every event: the portal's memory growth and others' p99 meanwhile.
+    const rssBefore = scale.portal.rssMb();
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, scale.portal.rssMb())), 100);
+    const exportStart = performance.now();
+    const exported = call(scale.url, '/api/admin/audit/export.csv', scale.admin);
+    const exportOthers = await background(scale.url, '/api/user', brms, 4, exported);
+    const csv = await exported;
+    clearInterval(sampler);
+    rows.push({
+      figure: 'audit CSV export of every event: memory growth',
+      value: Math.round(rssPeak - rssBefore),
+      unit: 'MB',
+      goal: { atMost: 50 },
+      note: `status ${csv.status}, ${(csv.bytes / 1e6).toFixed(0)} MB in ${((performance.now() - exportStart) / 1000).toFixed(1)} s; others' p99 ${exportOthers.p99.toFixed(1)} ms (goal ≤ 50), ${exportOthers.failures} not 200`,
+    });
+
+    // Full sign-in (in-process, summed server time) against one argon2id verify, in the same run.
+    const hash = await hashPassword('Bench-Argon2-Password-1');
+    const verifies: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const t = performance.now();
+      await verifyPassword(hash, 'Bench-Argon2-Password-1');
+      verifies.push(performance.now() - t);
+    }
+    const verify = median(verifies);
+    const signIn = (await benchSignIn(process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', 7))[0]!;
+    rows.push({
+      figure: 'full sign-in, summed server time ÷ one argon2id verify',
+      value: signIn.value === null ? null : Math.round((10 * signIn.value) / verify) / 10,
+      unit: '×',
+      goal: { atMost: 4 },
+      note: `sign-in ${signIn.value?.toFixed(1)} ms, argon2id verify ${verify.toFixed(1)} ms`,
+    });
+
+    // /vendor/profile: the JavaScript before anyone types, gzip.
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    try {
+      const jdoe = await signInAs(demo.url, 'jdoe');
+      const loads = await assetLoads(browser, `${demo.url}/vendor/profile`, jdoe.cookie);
+      const js = loads.filter((l) => l.type === 'script').reduce((sum, l) => sum + l.gzip, 0);
+      rows.push({
+        figure: '/vendor/profile JavaScript before typing, gzip',
+        value: Math.round(js / 1000),
+        unit: 'kB',
+        goal: { atMost: 160 },
+      });
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await bare.stop();
+    await scale.drop();
+    await demo.drop();
+  }
+  console.log(`\nhospital scale ×${SCALE} (${Math.round((performance.now() - started) / 1000)} s in all)`);
+  printTable(rows);
+}
+
+await main();

@@ -295,7 +295,7 @@ describe('Administration', () => {
     expect(await screen.findByText('nightly HR sync')).toBeTruthy();
     const create = screen.getByRole<HTMLButtonElement>('button', { name: 'Create token' });
     expect(create.disabled).toBe(true);
-    await userEvent.type(screen.getByLabelText('Name'), 'audit to SIEM');
+    await userEvent.type(screen.getByLabelText('Token name'), 'audit to SIEM');
     await userEvent.click(screen.getByLabelText(/^audit:read/));
     await userEvent.click(create);
     const shown = await screen.findByLabelText<HTMLInputElement>('New service token');
@@ -319,5 +319,5 @@ describe('Administration', () => {
     await waitFor(() =>
       expect(server.requests.some((r) => r.key === `POST ${adminApi.serviceTokens}/t1/revoke`)).toBe(true),
     );
-  });
+  }, 20_000);
 });

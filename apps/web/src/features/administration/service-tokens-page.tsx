@@ -185,7 +185,7 @@ function CreateTokenForm() {
       {created && <NewToken {...created} onDone={() => setCreated(undefined)} />}
       <Form onSubmit={submit} aria-label="Create a service token" className="row g-2">
         <Form.Group className="col-12 col-md-6" controlId="token-name">
-          <Form.Label>Name</Form.Label>
+          <Form.Label>Token name</Form.Label>
           <Form.Control
             required
             maxLength={TOKEN_NAME_MAX}
@@ -261,7 +261,7 @@ function NewToken({ name, token, onDone }: { name: string; token: string; onDone
       </Form.Group>
       <div className="d-flex gap-2 align-items-center">
         <Button onClick={() => void copy()}>Copy token</Button>
-        <Button variant="outline-secondary" onClick={onDone}>
+        <Button variant="secondary" onClick={onDone}>
           Done
         </Button>
         <span role="status" className="small">

@@ -320,4 +320,19 @@ describe('Administration', () => {
       expect(server.requests.some((r) => r.key === `POST ${adminApi.serviceTokens}/t1/revoke`)).toBe(true),
     );
   }, 20_000);
+
+  it('marks denied events and filters the audit trail by them (a refused service token)', async () => {
+    const denied: AuditEventView = { ...event(9), action: 'service-token.refused', outcome: 'denied' };
+    const server = setup({
+      [`GET ${adminApi.audit}?limit=50`]: { data: { events: [event(1)], nextCursor: null } },
+      [`GET ${adminApi.audit}?outcome=denied&limit=50`]: { data: { events: [denied], nextCursor: null } },
+    });
+    renderApp('/admin/audit');
+    expect(await screen.findByText('vendor1@v.example')).toBeTruthy();
+    await userEvent.selectOptions(screen.getByLabelText('Outcome'), 'Denied');
+    await userEvent.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(await screen.findByText('(denied)', { exact: false })).toBeTruthy();
+    expect(screen.getByText('service-token.refused')).toBeTruthy();
+    expect(server.requests.some((r) => r.key === `GET ${adminApi.audit}?outcome=denied&limit=50`)).toBe(true);
+  }, 20_000);
 });

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor, type AccountKinds } from './account-kinds';
+import type { TokenScope } from './token-scopes';
 
 // One call of the API, defined once: the server registers its route from it (schemas, guards),
 // the web calls it through one typed caller, the tests call it, and the OpenAPI document describes
@@ -100,7 +101,8 @@ export const tagDescriptions: Record<Tag, string> = {
   approvals: 'Pending approvals for BRMs and admins',
   'manage-users': 'Vendor users managed by BRMs and admins',
   'terminate-vendors': 'Terminating vendor users in bulk (employee BRMs)',
-  administration: 'Organizations, people, system message, maintenance, mail and audit trail (admins)',
+  administration:
+    'Organizations, people, system message, maintenance, mail, audit trail and service tokens (admins)',
 };
 
 export interface Endpoint {
@@ -129,6 +131,11 @@ export interface Endpoint {
   readonly identityService?: true;
   /** A 2xx answer may report failures for some items (`errors` beside the successes). */
   readonly partialResults?: true;
+  /**
+   * The scope that lets a service token (`Authorization: Bearer pra_…`) make this call, acting as
+   * the admin who made the token (token-scopes.ts). Without it the call takes sessions only.
+   */
+  readonly tokenScope?: TokenScope;
 }
 
 /** The `:name` segments of a path. */

@@ -107,6 +107,8 @@ export const adminApi = {
   mailResend: '/api/admin/mail/:id/resend',
   audit: '/api/admin/audit',
   auditExport: '/api/admin/audit/export.csv',
+  serviceTokens: '/api/admin/service-tokens',
+  serviceTokenRevoke: '/api/admin/service-tokens/:id/revoke',
 } as const;
 
 /** The Administration screens (admins only). */
@@ -118,4 +120,5 @@ export const adminRoutes = {
   maintenance: '/admin/maintenance',
   mail: '/admin/mail',
   audit: '/admin/audit',
+  serviceTokens: '/admin/service-tokens',
 } as const;

@@ -29,10 +29,13 @@ declare module 'fastify' {
   }
 }
 
-/** What a signed-in endpoint's handler is sure of: its guards refused everyone else. */
-interface SignedIn {
+/**
+ * What a signed-in endpoint's handler is sure of: its guards refused everyone else. A call a
+ * service token may make has no session then (http/bearer.ts): the account is the token's admin.
+ */
+interface SignedIn<E extends Endpoint> {
   account: Account;
-  session: Session;
+  session: E['tokenScope'] extends string ? Session | null : Session;
 }
 
 /** The request an endpoint's handler gets: its validated parts, and the account where signed in. */
@@ -41,7 +44,7 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
   Querystring: QueryOf<E>;
   Params: ParamsOf<E>;
 }> &
-  (E['callers'] extends 'anyone' ? unknown : SignedIn);
+  (E['callers'] extends 'anyone' ? unknown : SignedIn<E>);
 
 /** A handler answers the success body, or the reply it has sent itself (text, a redirect, a file). */
 export type EndpointHandler<E extends Endpoint> = (

@@ -106,7 +106,12 @@ describe('the OpenAPI description under Redocly’s recommended rules', () => {
       expect(Object.values(document.components.securitySchemes).map((s) => `${s.type} ${s.in}`)).toEqual([
         'apiKey cookie',
         'apiKey header',
+        'http undefined',
       ]);
+      expect(document.components.securitySchemes.serviceToken).toMatchObject({
+        type: 'http',
+        scheme: 'bearer',
+      });
       for (const [path, operations] of Object.entries(document.paths)) {
         for (const [method, operation] of Object.entries(operations)) {
           const { operationId, summary, tags, security } = operation as typeof operation & {
@@ -125,6 +130,22 @@ describe('the OpenAPI description under Redocly’s recommended rules', () => {
       expect(document.paths['/api/user/new/submit']?.post).toMatchObject({
         security: [{ sessionCookie: [], csrfToken: [] }],
       });
+      // The admin and BRM calls accept a service token with their scope; sign-in and profile never.
+      expect(document.paths['/api/admin/organizations']?.post).toMatchObject({
+        security: [{ sessionCookie: [], csrfToken: [] }, { serviceToken: ['organizations:write'] }],
+      });
+      expect(document.paths['/api/admin/audit']?.get).toMatchObject({
+        security: [{ sessionCookie: [] }, { serviceToken: ['audit:read'] }],
+      });
+      for (const [path, operations] of Object.entries(document.paths)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          const security = JSON.stringify((operation as { security?: unknown }).security);
+          const where = `${method} ${path}`;
+          if (/^\/api\/(user|saml|authenticator|csrf|admin\/service-tokens)/.test(path))
+            expect(security, where).not.toContain('serviceToken');
+          else if (/^\/api\/(admin|brm)\//.test(path)) expect(security, where).toContain('serviceToken');
+        }
+      }
       const metadata = document.paths['/api/saml/metadata']?.get as {
         responses: Record<string, { content?: object }>;
       };

@@ -29,15 +29,20 @@ type TransformInput = Parameters<typeof zodTransform>[0];
 /** The security schemes' names in the document. */
 const SESSION = 'sessionCookie';
 const CSRF = 'csrfToken';
+const BEARER = 'serviceToken';
 
 /**
  * What a call needs: nothing (a read anyone may make, or a post that takes no token), the session
  * cookie (a signed-in read), or the cookie and the CSRF token (every other state-changing call,
- * anonymous ones too: the token belongs to the session GET /api/csrf opens).
+ * anonymous ones too: the token belongs to the session GET /api/csrf opens). A call a service
+ * token may make also accepts the bearer token instead, with the scope it names (no cookie, no
+ * CSRF token).
  */
 export function securityOf(endpoint: Endpoint): Array<Record<string, string[]>> {
-  if (isStateChanging(endpoint.method) && endpoint.csrf !== false) return [{ [SESSION]: [], [CSRF]: [] }];
-  return endpoint.callers === 'anyone' ? [] : [{ [SESSION]: [] }];
+  const bearer = endpoint.tokenScope ? [{ [BEARER]: [endpoint.tokenScope] }] : [];
+  if (isStateChanging(endpoint.method) && endpoint.csrf !== false)
+    return [{ [SESSION]: [], [CSRF]: [] }, ...bearer];
+  return endpoint.callers === 'anyone' ? [] : [{ [SESSION]: [] }, ...bearer];
 }
 
 /** The answers that are not JSON: a text or file of their media type, or a redirect. */
@@ -74,7 +79,7 @@ export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Pr
         title: 'PRA Portal API',
         version: '1',
         description:
-          'The JSON API of the privileged remote access portal. State-changing calls need the session cookie, the X-CSRF-Token header from GET /api/csrf and `X-PRA-API-Call: true`.',
+          'The JSON API of the privileged remote access portal. In the browser, state-changing calls need the session cookie, the X-CSRF-Token header from GET /api/csrf and `X-PRA-API-Call: true`. Automation calls the admin and BRM operations that list the `serviceToken` scheme with `Authorization: Bearer pra_…` (a service token an admin made under Administration, with the scope the operation names) and no cookie or CSRF token.',
         license: { name: 'Proprietary: the hospital’s own software', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: ctx.config.publicUrl }],
@@ -93,6 +98,13 @@ export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Pr
             name: 'X-CSRF-Token',
             description:
               'The session’s CSRF token from GET /api/csrf, sent with `X-PRA-API-Call: true` on every state-changing call',
+          },
+          [BEARER]: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'pra_ and 43 base64url characters',
+            description:
+              'A service token for automation, made by an admin under Administration → Service tokens. It acts as that admin, within its scopes (listed per operation); a wrong, revoked or expired token answers 401 with `WWW-Authenticate: Bearer error="invalid_token"`, a missing scope 403.',
           },
         },
       },

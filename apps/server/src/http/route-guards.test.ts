@@ -7,7 +7,17 @@ import { createTestApp, TestClient, type TestApp } from '../../test/support/test
 import { countRows } from '../../test/support/world';
 import { messages } from '../platform/app-error';
 import { allEndpoints } from '@pra/contracts/endpoints';
-import { mayCall, type AccountKinds, type Callers, type Endpoint } from '@pra/contracts';
+import {
+  api,
+  mayCall,
+  routes as webRoutes,
+  tokenMessages,
+  tokenScopes,
+  type AccountKinds,
+  type Callers,
+  type Endpoint,
+} from '@pra/contracts';
+import { createServiceToken } from '@pra/contracts/endpoints/administration';
 import { servedRoutes } from './served-methods';
 
 /** The signed-in callers of the matrix, and their account kinds. */
@@ -48,6 +58,7 @@ function call(t: TestApp, client: TestClient, method: string, url: string, body:
 describe.each(testDatabaseKinds)('every API route refuses before it reads, on %s', (kind) => {
   let t: TestApp;
   const clients: Record<string, TestClient> = {};
+  let token = '';
   /** Every API route served, by method, with the endpoint it was registered from. */
   const routes: [string, string, Endpoint | undefined][] = [];
   const byRoute = new Map(allEndpoints.map((endpoint) => [key(endpoint.method, endpoint.path), endpoint]));
@@ -59,6 +70,18 @@ describe.each(testDatabaseKinds)('every API route refuses before it reads, on %s
     await createAccount(t, { username: 'brm', type: 'employee', isEmployeeBrm: true });
     await createAccount(t, { username: 'admin', type: 'employee', isAdmin: true });
     for (const name of ['vendor', 'employee', 'brm', 'admin']) clients[name] = await signInAs(t, name);
+    // A service token with every scope, of an admin who is also an employee BRM.
+    await createAccount(t, { username: 'adminbrm', type: 'employee', isAdmin: true, isEmployeeBrm: true });
+    const made = await (
+      await signInAs(t, 'adminbrm')
+    ).call(createServiceToken, {
+      body: {
+        name: 'every scope',
+        scopes: tokenScopes,
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    });
+    token = made.json().token;
     clients.anonymous = new TestClient(t.app);
     await clients.anonymous.fetchCsrf();
     for (const route of servedRoutes(t.app)) {
@@ -127,6 +150,64 @@ describe.each(testDatabaseKinds)('every API route refuses before it reads, on %s
       }
     }
     expect((await countRows(t, 'audit_events')) - audits).toBe(audited);
+  });
+
+  it('admits a service token past the guards of every route with a token scope, and refuses it on every other (403)', async () => {
+    let calls = 0;
+    // Each from its own address: refused tokens are rate-limited per address (not the point here).
+    const bearer = (method: string, url: string, value: string) =>
+      t.app.inject({
+        method: method as 'GET',
+        url: pathOf(url),
+        remoteAddress: `198.51.100.${(calls += 1)}`,
+        headers: { authorization: `Bearer ${value}`, 'content-type': 'application/json' },
+        ...(method === 'GET' ? {} : { payload: '{"broken' }),
+      });
+    expect(token).toMatch(/^pra_/);
+    let scoped = 0;
+    for (const [method, url, endpoint] of routes) {
+      const res = await bearer(method, url, token);
+      if (endpoint?.tokenScope) {
+        scoped += 1;
+        expect([401, 403], `${method} ${url}: ${res.body}`).not.toContain(res.statusCode);
+        if (method !== 'GET') expect(res.statusCode, `${method} ${url}`).toBe(400);
+      } else if (url === api.samlAcs) {
+        // The ACS sends every refusal to the sign-in failure page (a browser's form post).
+        expect([res.statusCode, res.headers.location, res.headers['set-cookie']]).toEqual([
+          303,
+          webRoutes.authFailure,
+          undefined,
+        ]);
+      } else {
+        expect([res.statusCode, res.json()], `${method} ${url}`).toEqual([
+          403,
+          { errors: [tokenMessages.notForTokens] },
+        ]);
+      }
+      // A made-up token: 401 everywhere, whatever the route's callers.
+      const made = await bearer(method, url, `pra_${'Z'.repeat(43)}`);
+      if (url === api.samlAcs) continue;
+      expect([made.statusCode, made.json()], `${method} ${url}`).toEqual([
+        401,
+        { errors: [tokenMessages.invalid] },
+      ]);
+      expect(made.headers['www-authenticate'], `${method} ${url}`).toContain('error="invalid_token"');
+    }
+    expect(scoped).toBeGreaterThan(25);
+  });
+
+  it('gives a token scope to exactly the admin and BRM calls, a read scope to reads and a write scope to changes', () => {
+    const automation = new Set<Callers>(['admin', 'brmOrAdmin', 'vendorOrManager', 'employeeBrm']);
+    for (const endpoint of allEndpoints) {
+      const where = `${endpoint.method} ${endpoint.path}`;
+      const tokenManagement = endpoint.path.startsWith('/api/admin/service-tokens');
+      expect(Boolean(endpoint.tokenScope), where).toBe(automation.has(endpoint.callers) && !tokenManagement);
+      if (endpoint.tokenScope?.endsWith(':read')) expect(endpoint.method, where).toBe('GET');
+      if (endpoint.tokenScope && endpoint.method === 'GET')
+        expect(endpoint.tokenScope, where).toMatch(/:read$/);
+    }
+    const used = new Set(allEndpoints.map((endpoint) => endpoint.tokenScope).filter(Boolean));
+    expect([...used].sort()).toEqual([...tokenScopes].sort());
   });
 
   it('answers 405 with Allow to a method a route does not serve, signed in or not, with or without a CSRF token', async () => {

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { enforceRateLimit } from '../identity/rate-limit';
+import { bearerCredentials } from '../identity/service-tokens';
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from '../platform/app-context';
 import { AppError, messages } from '../platform/app-error';
+import { authenticateBearer, recordBearerUse } from './bearer';
 import { isApiRequest, routedPath } from './request-path';
 import {
   ANONYMOUS_SESSION_HOURS,
@@ -58,9 +60,13 @@ export const sessionPlugin = fp(async (app: FastifyInstance, ctx: AppContext) =>
   app.decorateRequest('account', null);
   app.decorateRequest('organizations', null);
   app.decorateRequest('maintenanceFlag', null);
+  app.decorateRequest('serviceToken', null);
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (!usesSession(routedPath(request))) return;
+    // A service token: the cookies are not read at all (http/bearer.ts).
+    const bearer = bearerCredentials(request.headers.authorization);
+    if (bearer !== null) return authenticateBearer(ctx, request, reply, bearer);
     const rawId = rawSessionId(request, ctx.session);
     if (!rawId) return;
     // One round trip: session, active account and (if the route asks) organizations together.
@@ -79,6 +85,8 @@ export const sessionPlugin = fp(async (app: FastifyInstance, ctx: AppContext) =>
     // No route (404, or 405 for a method the path does not serve): nothing runs to protect.
     if (request.is404 || !isApiRequest(request) || safeMethods.has(request.method)) return done();
     if (request.routeOptions.config.csrf === false) return done();
+    // A bearer call carries no cookie authority: nothing for another site to ride on.
+    if (request.serviceToken) return done();
     const fromOurClient = request.headers['x-pra-api-call'] === 'true';
     const token = request.session?.csrfToken;
     if (!fromOurClient || !token || !csrfTokenMatches(token, request.headers['x-csrf-token'])) {
@@ -86,6 +94,13 @@ export const sessionPlugin = fp(async (app: FastifyInstance, ctx: AppContext) =>
       return done(new AppError('forbidden', messages.csrf));
     }
     done();
+  });
+
+  // After the guards and validation: an accepted bearer call is audited (a callback hook that
+  // returns at once for every other request).
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (!request.serviceToken) return done();
+    recordBearerUse(ctx, request).then(() => done(), done);
   });
 });
 

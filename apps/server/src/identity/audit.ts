@@ -1,6 +1,7 @@
 import { escapeInvisible } from '@pra/contracts';
 import { afterCommit } from '../platform/after-commit';
 import type { Db, Tx } from '../platform/db';
+import { currentScope } from '../platform/request-scope';
 import * as audit from '../store/audit';
 import { announceAudit } from './audit-log';
 
@@ -23,7 +24,8 @@ export interface AuditEvent {
  * transaction commits (at once for a statement outside one) the event is also logged for the
  * SIEM and counted in the metrics; a rolled-back event is neither.
  */
-export async function recordAudit(db: Db | Tx, event: AuditEvent): Promise<void> {
+export async function recordAudit(db: Db | Tx, given: AuditEvent): Promise<void> {
+  const event = attributed(given);
   await audit.append(db, auditRow(event));
   afterCommit(db, () => announceAudit(event));
 }
@@ -35,6 +37,17 @@ export async function recordAudits(db: Db | Tx, events: readonly AuditEvent[]): 
   afterCommit(db, () => {
     for (const event of events) announceAudit(event);
   });
+}
+
+/**
+ * The event with the service token of the request it happens in, if any (`tokenId`, `tokenName`
+ * in its details, beside the token's admin as actor): what automation did is told apart from what
+ * the admin did in the browser.
+ */
+export function attributed(event: AuditEvent): AuditEvent {
+  const token = currentScope().serviceToken;
+  if (!token) return event;
+  return { ...event, details: { ...event.details, tokenId: token.id, tokenName: token.name } };
 }
 
 /**

@@ -32,6 +32,7 @@ const tables = [
   'role_grants',
   'saml_assertions',
   'saml_requests',
+  'service_tokens',
   'sessions',
   'signing_keys',
   'system_message',

@@ -213,6 +213,22 @@ export interface AuthenticatorsTable {
   revoked_at: NullableTimestamp;
 }
 
+export interface ServiceTokensTable {
+  id: Generated<string>;
+  name: string;
+  token_hash: string;
+  scopes: string[];
+  owner_id: string;
+  /** Who made it, as the audit trail names them (a username, or `cli:…`). */
+  created_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  /** Who revoked it, as the audit trail names them (a username, `cli:…`, or why it was automatic). */
+  revoked_by: string | null;
+}
+
 export type PushStatus = 'pending' | 'approved' | 'denied' | 'cancelled';
 
 export interface PushChallengesTable {
@@ -279,6 +295,7 @@ export interface Database {
   push_challenges: PushChallengesTable;
   jobs: JobsTable;
   job_results: JobResultsTable;
+  service_tokens: ServiceTokensTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -21,6 +21,7 @@ import { databaseTimeoutDefaults } from '../config';
 import * as administration from '../migrations/0006-administration';
 import * as pushAuthenticators from '../migrations/0007-push-authenticators';
 import * as factorPush from '../migrations/0008-factor-push';
+import * as serviceTokens from '../migrations/0009-service-tokens';
 import * as jobs from '../migrations/0014-jobs';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '0006-administration': administration,
   '0007-push-authenticators': pushAuthenticators,
   '0008-factor-push': factorPush,
+  '0009-service-tokens': serviceTokens,
   '0014-jobs': jobs,
 };
 

@@ -65,7 +65,13 @@ describe('request logging', () => {
     await app.inject({
       method: 'POST',
       url: '/api/noisy',
-      payload: { password: 'Hunter-2-Secret', otp: '123456', note: 'kept' },
+      payload: {
+        password: 'Hunter-2-Secret',
+        otp: '123456',
+        note: 'kept',
+        token: 'pra_secret-service-token',
+        headers: { authorization: 'Bearer pra_secret-bearer' },
+      },
     });
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({
@@ -75,6 +81,7 @@ describe('request logging', () => {
     expect(lines[0]!.reqId).toBe(lines[1]!.reqId);
     expect(JSON.stringify(lines)).not.toContain('Hunter-2-Secret');
     expect(JSON.stringify(lines)).not.toContain('123456');
+    expect(JSON.stringify(lines)).not.toContain('pra_secret');
     expect(JSON.stringify(lines)).toContain('kept');
     await app.close();
   });

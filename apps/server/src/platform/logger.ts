@@ -44,6 +44,10 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
         '*.otp',
         '*.SAMLResponse',
         '*.csrfToken',
+        // A service token (the creation's answer) or a bearer header logged by mistake.
+        '*.token',
+        '*.authorization',
+        '*.headers.authorization',
         // A database error carries the statement's parameters (the embedded database's) and, for
         // a constraint, the values in its detail: codes, hashes, addresses, names.
         '*.params',

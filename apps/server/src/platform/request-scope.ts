@@ -5,6 +5,8 @@ import type { FastifyBaseLogger } from 'fastify';
 export interface RequestScope {
   log: FastifyBaseLogger;
   requestId: string;
+  /** The service token the request is made with (set once it is accepted): audit events name it. */
+  serviceToken?: { id: string; name: string };
 }
 
 /**
@@ -21,7 +23,11 @@ export function setFallbackLogger(log: FastifyBaseLogger): void {
 }
 
 /** The current request's scope, or the app logger with no request id. */
-export function currentScope(): { log: FastifyBaseLogger | null; requestId: string | null } {
+export function currentScope(): {
+  log: FastifyBaseLogger | null;
+  requestId: string | null;
+  serviceToken?: { id: string; name: string };
+} {
   const scope = requestScope.getStore();
   return scope ?? { log: fallback, requestId: null };
 }

@@ -79,11 +79,13 @@ export async function createTestApp(
     logStream?: NodeJS.WritableStream;
     /** Runs after the app is built and before it is ready (e.g. the CPU work of a start). */
     beforeReady?: () => void;
+    /** The app's clock (a TestClock moves time for expiry tests). */
+    clock?: Clock;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
   const database = await createTestDatabase(kind, databaseTimeouts(config));
-  const ctx = await testContext(config, database).catch(async (error: unknown) => {
+  const ctx = await testContext(config, database, options.clock).catch(async (error: unknown) => {
     await database.close(); // e.g. unreadable IdP metadata: leave no database behind
     throw error;
   });
@@ -239,4 +241,22 @@ export class TestClient {
     this.remember(res.headers['set-cookie']);
     return res;
   }
+}
+
+/**
+ * Calls a contract endpoint as automation does: `Authorization: Bearer <token>` and nothing else
+ * (no cookie, no CSRF token, no X-PRA-API-Call), unless `parts.headers` adds something.
+ */
+export async function callWithToken<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  token: string,
+  parts: TestCall<E> = {},
+): Promise<EndpointResponse<E>> {
+  return app.inject({
+    method: endpoint.method,
+    url: callUrl(endpoint, parts.params as object | undefined, parts.query as object | undefined),
+    ...(parts.body === undefined ? {} : { payload: parts.body as object }),
+    headers: { authorization: `Bearer ${token}`, ...parts.headers },
+  });
 }

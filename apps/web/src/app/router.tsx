@@ -60,6 +60,13 @@ const adminPages: Route[] = [
     path: adminRoutes.audit,
     ...page('Audit Trail', async () => (await import('../features/administration/audit-page')).AuditPage),
   },
+  {
+    path: adminRoutes.serviceTokens,
+    ...page(
+      'Service Tokens',
+      async () => (await import('../features/administration/service-tokens-page')).ServiceTokensPage,
+    ),
+  },
 ];
 
 const routesInSharedLayout: Route[] = [

@@ -16,6 +16,7 @@ import {
   personBody,
 } from '../administration';
 import { endpoint, media } from '../endpoint';
+import { createdServiceToken, createServiceTokenBody, serviceTokenList } from '../service-tokens';
 import { adminApi } from '../paths';
 import { successResponse } from '../system';
 
@@ -31,6 +32,7 @@ export const listOrganizations = endpoint({
   method: 'GET',
   path: adminApi.organizations,
   operationId: 'listOrganizations',
+  tokenScope: 'organizations:read',
   summary: 'The organizations (optionally filtered by name or domain)',
   query: organizationListQuery,
   response: { 200: organizationList },
@@ -41,6 +43,7 @@ export const createOrganization = endpoint({
   method: 'POST',
   path: adminApi.organizations,
   operationId: 'createOrganization',
+  tokenScope: 'organizations:write',
   summary: 'Creates an organization',
   body: createOrganizationBody,
   response: { 200: createdResponse },
@@ -51,6 +54,7 @@ export const changeOrganization = endpoint({
   method: 'PATCH',
   path: adminApi.organization,
   operationId: 'changeOrganization',
+  tokenScope: 'organizations:write',
   summary: 'Renames, activates or deactivates an organization',
   params: idParam,
   body: changeOrganizationBody,
@@ -62,6 +66,7 @@ export const addDomain = endpoint({
   method: 'POST',
   path: adminApi.organizationDomains,
   operationId: 'addOrganizationDomain',
+  tokenScope: 'organizations:write',
   summary: 'Adds an email domain to an organization',
   params: idParam,
   body: addDomainBody,
@@ -73,6 +78,7 @@ export const removeDomain = endpoint({
   method: 'DELETE',
   path: adminApi.organizationDomain,
   operationId: 'removeOrganizationDomain',
+  tokenScope: 'organizations:write',
   summary: 'Removes an email domain from an organization',
   params: domainParam,
   response: { 200: successResponse },
@@ -83,6 +89,7 @@ export const listPeople = endpoint({
   method: 'GET',
   path: adminApi.people,
   operationId: 'listPeople',
+  tokenScope: 'people:read',
   summary: 'The hospital’s people (employees, BRMs, admins)',
   response: { 200: peopleList },
 });
@@ -92,6 +99,7 @@ export const createPerson = endpoint({
   method: 'POST',
   path: adminApi.people,
   operationId: 'createPerson',
+  tokenScope: 'people:write',
   summary: 'Adds an employee, BRM or admin',
   body: personBody,
   response: { 200: createdResponse },
@@ -102,6 +110,7 @@ export const changePerson = endpoint({
   method: 'PATCH',
   path: adminApi.person,
   operationId: 'changePerson',
+  tokenScope: 'people:write',
   summary: 'Changes a person’s details, rights or managed organizations',
   params: idParam,
   body: changePersonBody,
@@ -113,6 +122,7 @@ export const removePerson = endpoint({
   method: 'DELETE',
   path: adminApi.person,
   operationId: 'removePerson',
+  tokenScope: 'people:write',
   summary: 'Removes a person',
   params: idParam,
   response: { 200: successResponse },
@@ -123,6 +133,7 @@ export const getAdminSystemMessage = endpoint({
   method: 'GET',
   path: adminApi.systemMessage,
   operationId: 'getAdminSystemMessage',
+  tokenScope: 'settings:read',
   summary: 'The system message as edited',
   response: { 200: adminSystemMessage },
 });
@@ -132,6 +143,7 @@ export const saveSystemMessage = endpoint({
   method: 'PUT',
   path: adminApi.systemMessage,
   operationId: 'saveSystemMessage',
+  tokenScope: 'settings:write',
   summary: 'Saves the system message',
   body: adminSystemMessage.strict(),
   response: { 200: successResponse },
@@ -142,6 +154,7 @@ export const getMaintenance = endpoint({
   method: 'GET',
   path: adminApi.maintenance,
   operationId: 'getMaintenance',
+  tokenScope: 'settings:read',
   summary: 'Whether account management is in maintenance',
   response: { 200: maintenanceState },
 });
@@ -151,6 +164,7 @@ export const setMaintenance = endpoint({
   method: 'PUT',
   path: adminApi.maintenance,
   operationId: 'setMaintenance',
+  tokenScope: 'settings:write',
   summary: 'Switches account-management maintenance on or off',
   body: maintenanceBody,
   response: { 200: maintenanceState },
@@ -161,6 +175,7 @@ export const listUndeliveredMail = endpoint({
   method: 'GET',
   path: adminApi.mail,
   operationId: 'listUndeliveredMail',
+  tokenScope: 'mail:read',
   summary: 'Mail not delivered yet or undeliverable',
   response: { 200: mailList },
 });
@@ -170,6 +185,7 @@ export const resendMail = endpoint({
   method: 'POST',
   path: adminApi.mailResend,
   operationId: 'resendMail',
+  tokenScope: 'mail:write',
   summary: 'Sends an undelivered mail again',
   params: idParam,
   response: { 200: successResponse },
@@ -180,6 +196,7 @@ export const getAuditPage = endpoint({
   method: 'GET',
   path: adminApi.audit,
   operationId: 'getAuditPage',
+  tokenScope: 'audit:read',
   summary: 'One page of the audit trail, filtered',
   query: auditQuery,
   response: { 200: auditPage },
@@ -190,7 +207,39 @@ export const exportAudit = endpoint({
   method: 'GET',
   path: adminApi.auditExport,
   operationId: 'exportAudit',
+  tokenScope: 'audit:read',
   summary: 'The filtered audit trail as a CSV file',
   query: auditQuery.omit({ cursor: true, limit: true }),
   response: { 200: media('text/csv', 'The audit events, one line each') },
+});
+
+// Service tokens: admins only, with a session (no tokenScope: a token never makes or revokes one).
+
+export const listServiceTokens = endpoint({
+  ...admin,
+  method: 'GET',
+  path: adminApi.serviceTokens,
+  operationId: 'listServiceTokens',
+  summary: 'The service tokens for automation (never the tokens themselves)',
+  response: { 200: serviceTokenList },
+});
+
+export const createServiceToken = endpoint({
+  ...admin,
+  method: 'POST',
+  path: adminApi.serviceTokens,
+  operationId: 'createServiceToken',
+  summary: 'Creates a service token acting as the calling admin; the answer shows it once',
+  body: createServiceTokenBody,
+  response: { 200: createdServiceToken },
+});
+
+export const revokeServiceToken = endpoint({
+  ...admin,
+  method: 'POST',
+  path: adminApi.serviceTokenRevoke,
+  operationId: 'revokeServiceToken',
+  summary: 'Revokes a service token: it stops working at once',
+  params: idParam,
+  response: { 200: successResponse },
 });

@@ -17,6 +17,7 @@ export const terminateVendors = endpoint({
   method: 'POST',
   path: api.terminateVendors,
   operationId: 'terminateVendors',
+  tokenScope: 'vendors:terminate',
   summary: 'Terminates vendor users by email (or, with dryRun, says what would happen)',
   tag: 'terminate-vendors',
   callers: 'employeeBrm',

@@ -281,4 +281,57 @@ describe.each(testDatabaseKinds)('operators’ CLI commands on %s', (kind) => {
     const external = loadConfig({ LOG_LEVEL: 'silent', IDP: 'external', IDP_METADATA: '/x.xml' });
     await expect(run('set-password', ['brm.two'], {}, external)).rejects.toThrow('IDP is external');
   });
+
+  it('token-create prints a service token once, token-list never shows it, token-revoke stops it; all audited as the CLI', async () => {
+    await run('create-admin', ['token.owner'], {
+      email: 'token.owner@hospital.example',
+      'given-name': 'Tove',
+      'family-name': 'Owner',
+    });
+    const out = await run('token-create', ['nightly export'], {
+      admin: 'token.owner',
+      scope: ['audit:read', 'people:read'],
+      days: '30',
+    });
+    const token = /^pra_[A-Za-z0-9_-]{43}$/m.exec(out)?.[0];
+    expect(token).toBeDefined();
+    expect(out).toContain('shown only this once');
+    const row = await handle.db
+      .selectFrom('service_tokens')
+      .selectAll()
+      .where('name', '=', 'nightly export')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ created_by: 'cli:tester', scopes: ['audit:read', 'people:read'] });
+    const list = await run('token-list');
+    expect(list).toContain(`${row.id}\tnightly export\tactive\tas token.owner\tby cli:tester`);
+    expect(list).not.toContain(token!);
+    expect(await run('token-revoke', [row.id])).toContain('revoked');
+    expect(await run('token-list')).toContain(`${row.id}\tnightly export\trevoked`);
+    await expect(run('token-revoke', [row.id])).rejects.toThrow('already revoked');
+    const events = [...(await audit('service-token.create')), ...(await audit('service-token.revoke'))];
+    expect(events.map((e) => [e.action, e.actor_username, e.target_username, e.details.tokenId])).toEqual([
+      ['service-token.create', 'cli:tester', 'token.owner', row.id],
+      ['service-token.revoke', 'cli:tester', 'token.owner', row.id],
+    ]);
+    expect(JSON.stringify(events)).not.toContain(token!.slice(4));
+  });
+
+  it('token-create refuses what the API refuses: no admin, a non-admin, an unknown scope, a far expiry', async () => {
+    await expect(run('token-create', ['x'], { scope: ['audit:read'] })).rejects.toBeInstanceOf(UsageError);
+    await run('add-person', ['plain.employee'], {
+      email: 'plain.employee@hospital.example',
+      'given-name': 'Pia',
+      'family-name': 'Plain',
+    });
+    await expect(
+      run('token-create', ['x'], { admin: 'plain.employee', scope: ['audit:read'] }),
+    ).rejects.toThrow('"plain.employee" is not one');
+    await expect(run('token-create', ['x'], { admin: 'token.owner', scope: ['audit:all'] })).rejects.toThrow(
+      'Unknown scope "audit:all"',
+    );
+    await expect(
+      run('token-create', ['x'], { admin: 'token.owner', scope: ['audit:read'], days: '400' }),
+    ).rejects.toBeInstanceOf(AppError);
+    await expect(run('token-revoke', ['not-an-id'])).rejects.toBeInstanceOf(UsageError);
+  });
 });

@@ -22,6 +22,8 @@ import { setPasswordHash } from '../../store/accounts';
 import { listOrganizations } from '../../store/organizations';
 import { clearedSystemMessage, readAdminSystemMessage, setMaintenance, writeSystemMessage } from './settings';
 import { isInMaintenance } from '../../identity/maintenance';
+import { systemClock, type Clock } from '../../platform/clock';
+import { createServiceToken, listTokens, revokeToken } from './service-tokens';
 
 /**
  * The operators' commands (`npm run admin -- <command>`), as functions of the database so tests
@@ -36,6 +38,8 @@ export interface CliContext {
   out(text: string): void;
   /** Reads standard input (a password, a CSV file given as -). */
   readStdin(): Promise<string>;
+  /** The clock time-based decisions read (default: the system clock). */
+  clock?: Clock;
 }
 
 export interface OptionSpec {
@@ -105,6 +109,21 @@ function parseTime(value: string | undefined, name: string): string | null {
   if (Number.isNaN(time.getTime()))
     throw new UsageError(`--${name} must be a date or time like 2026-12-01 or 2026-12-01T08:00:00Z`);
   return time.toISOString();
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/** A token's expiry from --expires (a date: the end of that day, UTC) or --days (default 90). */
+function tokenExpiry(options: Record<string, unknown>, now: Date): string {
+  const expires = str(options.expires);
+  if (expires) {
+    const value = /^\d{4}-\d{2}-\d{2}$/.test(expires) ? `${expires}T23:59:59Z` : expires;
+    return parseTime(value, 'expires') ?? '';
+  }
+  const days = Number(str(options.days) ?? '90');
+  if (!Number.isInteger(days) || days < 1)
+    throw new UsageError('--days is a whole number of days, 1 or more');
+  return new Date(now.getTime() + days * DAY_MS).toISOString();
 }
 
 export const commands: Record<string, Command> = {
@@ -379,6 +398,62 @@ export const commands: Record<string, Command> = {
           ? `Purged ${n} audit event(s) older than ${cutoff.toISOString()}.\n`
           : `${n} audit event(s) are older than ${cutoff.toISOString()}. Run again with --apply to delete them.\n`,
       );
+    },
+  },
+  'token-create': {
+    summary:
+      'Make a service token for automation, acting as an admin within its scopes; printed once (standard output)',
+    usage:
+      'token-create <name> --admin <username> --scope organizations:read [--scope …] [--expires 2026-12-31 | --days 90]',
+    args: ['name'],
+    options: {
+      admin: { type: 'string', help: 'the active admin the token acts as' },
+      scope: { type: 'string', multiple: true, help: 'a scope (repeatable); see docs/OPERATIONS.md' },
+      expires: {
+        type: 'string',
+        help: 'when it stops working: a date (end of that day, UTC) or an ISO time',
+      },
+      days: { type: 'string', help: 'or: how many days from now (default 90, at most 366)' },
+    },
+    async run(ctx, [name], options) {
+      const now = (ctx.clock ?? systemClock).now();
+      const owner = await findAccountByUsername(ctx.db, need(options, 'admin'));
+      if (!owner) throw new AppError('notFound', `No account with the username "${str(options.admin)}".`);
+      const body = { name, scopes: strs(options.scope), expiresAt: tokenExpiry(options, now) };
+      const created = await ctx.db
+        .transaction()
+        .execute((t) => createServiceToken(t, ctx.actor, owner, body, now));
+      ctx.out(
+        `Service token "${name}" (${created.id}) acts as ${owner.username} until ${created.expiresAt.toISOString()}.\n` +
+          'It is shown only this once: store it in the automation’s secret store.\n' +
+          `${created.token}\n`,
+      );
+    },
+  },
+  'token-list': {
+    summary: 'List the service tokens (never the tokens themselves)',
+    usage: 'token-list',
+    args: [],
+    options: {},
+    async run(ctx) {
+      for (const token of await listTokens(ctx.db, (ctx.clock ?? systemClock).now())) {
+        ctx.out(
+          `${token.id}\t${token.name}\t${token.status}\tas ${token.owner}\tby ${token.createdBy}\tscopes: ${token.scopes.join(' ')}\texpires ${token.expiresAt}\tlast used ${token.lastUsedAt ?? 'never'}\n`,
+        );
+      }
+    },
+  },
+  'token-revoke': {
+    summary: 'Revoke a service token by its id (token-list shows it): it stops working at once',
+    usage: 'token-revoke <id>',
+    args: ['id'],
+    options: {},
+    async run(ctx, [id]) {
+      if (!/^[0-9a-f-]{36}$/i.test(id!)) throw new UsageError('give the token’s id, as token-list shows it');
+      await ctx.db
+        .transaction()
+        .execute((t) => revokeToken(t, ctx.actor, id!, (ctx.clock ?? systemClock).now()));
+      ctx.out(`Service token ${id} revoked.\n`);
     },
   },
 };

@@ -23,6 +23,7 @@ import { listEmployees, setPasswordHash } from '../../store/accounts';
 import { listOrganizations } from '../../store/organizations';
 import { resendMail } from './resend-mail';
 import { readAdminSystemMessage, setMaintenance, writeSystemMessage } from './settings';
+import { createServiceToken, listTokens, revokeToken, revokeTokensOfFormerAdmin } from './service-tokens';
 
 function actorOf(request: { account: Account; ip: string }): Actor {
   const { account } = request;
@@ -111,14 +112,18 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
       // Organizations first: a BRM flag switched off then finds them already handed over.
       if (organizations) await setManagedOrganizations(tx, actorOf(request), person, organizations);
       await changePerson(tx, actorOf(request), await requireEmployee(tx, { id: person.id }), change);
+      if (change.isAdmin === false)
+        await revokeTokensOfFormerAdmin(tx, actorOf(request), person, ctx.clock.now());
     });
     return { success: true };
   });
 
   route(calls.removePerson, {}, async (request) => {
-    await inTx(async (tx) =>
-      removePerson(tx, actorOf(request), await requireEmployee(tx, { id: request.params.id })),
-    );
+    await inTx(async (tx) => {
+      const person = await requireEmployee(tx, { id: request.params.id });
+      await removePerson(tx, actorOf(request), person);
+      await revokeTokensOfFormerAdmin(tx, actorOf(request), person, ctx.clock.now());
+    });
     return { success: true };
   });
 
@@ -160,6 +165,25 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
   route(calls.getAuditPage, {}, async (request) => {
     const { cursor, limit, ...filter } = request.query;
     return auditPage(ctx.db, filter, cursor, limit);
+  });
+
+  route(calls.listServiceTokens, {}, async () => ({ tokens: await listTokens(ctx.db, ctx.clock.now()) }));
+
+  route(calls.createServiceToken, {}, async (request) => {
+    const created = await inTx((tx) =>
+      createServiceToken(tx, actorOf(request), request.account, request.body, ctx.clock.now()),
+    );
+    return {
+      success: true as const,
+      id: created.id,
+      token: created.token,
+      expiresAt: created.expiresAt.toISOString(),
+    };
+  });
+
+  route(calls.revokeServiceToken, {}, async (request) => {
+    await inTx((tx) => revokeToken(tx, actorOf(request), request.params.id, ctx.clock.now()));
+    return { success: true };
   });
 
   route(calls.exportAudit, {}, async (request, reply) => {

@@ -10,6 +10,7 @@ const sections = [
   { to: adminRoutes.maintenance, label: 'Maintenance' },
   { to: adminRoutes.mail, label: 'Mail' },
   { to: adminRoutes.audit, label: 'Audit trail' },
+  { to: adminRoutes.serviceTokens, label: 'Service tokens' },
 ];
 
 /** The Administration screens: a heading, a tab for each section, the section below. */

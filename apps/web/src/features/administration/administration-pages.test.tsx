@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { adminApi, adminMessages, type AdminOrganization, type AuditEventView } from '@pra/contracts';
 import { bootReplies, installFakeServer, makeUser, signedIn, type FakeReply } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
@@ -266,4 +266,73 @@ describe('Administration', () => {
       `${adminApi.auditExport}?person=jane%40v.example`,
     );
   });
+
+  it('makes a service token, shows it once with a copy button, and revokes one after a confirmation', async () => {
+    const listed = {
+      id: 't1',
+      name: 'nightly HR sync',
+      scopes: ['people:read'],
+      createdBy: 'theadmin',
+      owner: 'theadmin',
+      createdAt: '2026-11-20T10:00:00.000Z',
+      expiresAt: '2027-02-18T10:00:00.000Z',
+      lastUsedAt: null,
+      revokedAt: null,
+      revokedBy: null,
+      status: 'active',
+    };
+    const token = `pra_${'k'.repeat(43)}`;
+    const server = setup({
+      [`GET ${adminApi.serviceTokens}`]: { data: { tokens: [listed] } },
+      [`POST ${adminApi.serviceTokens}`]: {
+        data: { success: true, id: 't2', token, expiresAt: '2027-01-01T00:00:00.000Z' },
+      },
+      [`POST ${adminApi.serviceTokens}/t1/revoke`]: { data: { success: true } },
+    });
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderApp('/admin/service-tokens');
+    expect(await screen.findByText('nightly HR sync')).toBeTruthy();
+    const create = screen.getByRole<HTMLButtonElement>('button', { name: 'Create token' });
+    expect(create.disabled).toBe(true);
+    await userEvent.type(screen.getByLabelText('Token name'), 'audit to SIEM');
+    await userEvent.click(screen.getByLabelText(/^audit:read/));
+    await userEvent.click(create);
+    const shown = await screen.findByLabelText<HTMLInputElement>('New service token');
+    expect(shown.value).toBe(token);
+    const sent = server.requests.find((r) => r.key === `POST ${adminApi.serviceTokens}`)?.data as {
+      name: string;
+      scopes: string[];
+      expiresAt: string;
+    };
+    expect(sent).toMatchObject({ name: 'audit to SIEM', scopes: ['audit:read'] });
+    expect(new Date(sent.expiresAt).getTime()).toBeGreaterThan(Date.now() + 89 * 86_400_000);
+    await userEvent.click(screen.getByRole('button', { name: 'Copy token' }));
+    expect(writeText).toHaveBeenCalledWith(token);
+    expect(await screen.findByText('Copied.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.queryByLabelText('New service token')).toBeNull();
+    expect(document.body.textContent).not.toContain(token);
+    await userEvent.click(screen.getByRole('button', { name: 'Revoke nightly HR sync' }));
+    expect(server.requests.some((r) => r.key.endsWith('/revoke'))).toBe(false);
+    await userEvent.click(await screen.findByRole('button', { name: 'Revoke token' }));
+    await waitFor(() =>
+      expect(server.requests.some((r) => r.key === `POST ${adminApi.serviceTokens}/t1/revoke`)).toBe(true),
+    );
+  }, 20_000);
+
+  it('marks denied events and filters the audit trail by them (a refused service token)', async () => {
+    const denied: AuditEventView = { ...event(9), action: 'service-token.refused', outcome: 'denied' };
+    const server = setup({
+      [`GET ${adminApi.audit}?limit=50`]: { data: { events: [event(1)], nextCursor: null } },
+      [`GET ${adminApi.audit}?outcome=denied&limit=50`]: { data: { events: [denied], nextCursor: null } },
+    });
+    renderApp('/admin/audit');
+    expect(await screen.findByText('vendor1@v.example')).toBeTruthy();
+    await userEvent.selectOptions(screen.getByLabelText('Outcome'), 'Denied');
+    await userEvent.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(await screen.findByText('(denied)', { exact: false })).toBeTruthy();
+    expect(screen.getByText('service-token.refused')).toBeTruthy();
+    expect(server.requests.some((r) => r.key === `GET ${adminApi.audit}?outcome=denied&limit=50`)).toBe(true);
+  }, 20_000);
 });

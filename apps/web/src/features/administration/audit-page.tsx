@@ -10,7 +10,7 @@ import { callEndpoint } from '../../api/client';
 import { adminKeys } from './use-admin-action';
 
 type Filters = Required<Pick<AuditQuery, 'person' | 'actor' | 'target' | 'organization' | 'action'>> & {
-  outcome: '' | 'success' | 'failure';
+  outcome: '' | 'success' | 'failure' | 'denied';
   from: string;
   to: string;
 };
@@ -88,6 +88,7 @@ export function AuditPage() {
             <option value="">Any</option>
             <option value="success">Success</option>
             <option value="failure">Failure</option>
+            <option value="denied">Denied</option>
           </Form.Select>
         </Form.Group>
         {text('from', 'From', 'datetime-local')}
@@ -137,6 +138,7 @@ function AuditRow({ event }: { event: AuditEventView }) {
       <td>
         {event.action}
         {event.outcome === 'failure' && <span className="text-danger"> (failed)</span>}
+        {event.outcome === 'denied' && <span className="text-danger"> (denied)</span>}
       </td>
       <td>{event.actor || '—'}</td>
       <td>{event.target || '—'}</td>

@@ -12,14 +12,15 @@ export const adminKeys = {
   maintenance: ['admin', 'maintenance'] as const,
   mail: ['admin', 'mail'] as const,
   audit: ['admin', 'audit'] as const,
+  serviceTokens: ['admin', 'service-tokens'] as const,
 };
 
 /**
  * An admin change: runs it, says so in a toast (the server's message when refused) and refreshes
  * the lists named by `refresh`.
  */
-export function useAdminAction<T>(
-  action: (input: T) => Promise<unknown>,
+export function useAdminAction<T, R = unknown>(
+  action: (input: T) => Promise<R>,
   options: { success: string | ((input: T) => string); refresh: readonly (readonly string[])[] },
 ) {
   const queryClient = useQueryClient();

@@ -1,0 +1,40 @@
+/**
+ * What a service token may do: one scope per capability and access (`:read` for its GET calls,
+ * `:write` for the calls that change something), in two families. The admin family covers the
+ * Administration calls, the BRM family the calls BRMs (and admins) make for the vendors they
+ * manage. An endpoint names the scope that admits a token (`tokenScope` in endpoint.ts); an
+ * endpoint without one (sign-in, the session, passwords, second factors, the profile, the tokens
+ * themselves) never accepts a token. Zod-free: endpoint.ts imports it.
+ */
+export const tokenScopeDescriptions = {
+  'organizations:read': 'List organizations, their email domains and BRMs',
+  'organizations:write': 'Create, rename, activate or deactivate organizations; add and remove domains',
+  'people:read': 'List the hospital’s people and their rights',
+  'people:write': 'Add, change and remove people, their BRM and admin rights and organizations',
+  'settings:read': 'Read the system message and whether maintenance is on',
+  'settings:write': 'Save the system message; switch maintenance on or off',
+  'mail:read': 'List undelivered mail',
+  'mail:write': 'Send undelivered mail again',
+  'audit:read': 'Read and export the audit trail',
+  'approvals:read': 'List pending approvals',
+  'approvals:write': 'Approve or deny registrations and access requests',
+  'users:read': 'List the vendor users managed',
+  'users:write': 'Enable or disable vendor users, resend activation mail, reset activation codes',
+  'access:read': 'Read a vendor’s roles, pending requests and requestable roles',
+  'access:write': 'Request, remove or cancel a vendor’s access',
+  'vendors:terminate': 'Terminate vendor users in bulk (only when the token’s admin is also an employee BRM)',
+} as const;
+
+export type TokenScope = keyof typeof tokenScopeDescriptions;
+
+/** Every scope, in the order the screens and the OpenAPI document list them. */
+export const tokenScopes = Object.keys(tokenScopeDescriptions) as TokenScope[];
+
+/** The two families, for grouping on the screen. */
+export const tokenScopeFamilies: Record<'admin' | 'brm', readonly TokenScope[]> = {
+  admin: tokenScopes.filter((s) => /^(organizations|people|settings|mail|audit):/.test(s)),
+  brm: tokenScopes.filter((s) => /^(approvals|users|access|vendors):/.test(s)),
+};
+
+/** What a token is sent with: `Authorization: Bearer pra_…`. */
+export const SERVICE_TOKEN_PREFIX = 'pra_';

@@ -1,6 +1,9 @@
+import { z } from 'zod';
 import { endpoint } from '../endpoint';
 import {
   enableOrDisableBody,
+  managedUsersPage,
+  managedUsersQuery,
   managedUsersResponse,
   manageUserResponse,
   resetActivationCodeBody,
@@ -12,10 +15,11 @@ export const getManagedUsers = endpoint({
   method: 'GET',
   path: api.managedUsers,
   operationId: 'getManagedUsers',
-  summary: 'The vendor users the caller manages',
+  summary: 'The vendor users the caller manages (one page of them with paging parameters)',
   tag: 'manage-users',
   callers: 'brmOrAdmin',
-  response: { 200: managedUsersResponse },
+  query: managedUsersQuery,
+  response: { 200: z.union([managedUsersPage, managedUsersResponse]) },
 });
 
 export const enableOrDisableUser = endpoint({

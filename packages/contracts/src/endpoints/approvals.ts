@@ -3,6 +3,7 @@ import {
   approveOrDenyBody,
   approveOrDenyResponse,
   pendingApprovalsCountResponse,
+  pendingApprovalsPage,
   pendingApprovalsQuery,
   pendingApprovalsResponse,
 } from '../approvals';
@@ -13,11 +14,11 @@ export const getPendingApprovals = endpoint({
   method: 'GET',
   path: api.pendingApprovals,
   operationId: 'getPendingApprovals',
-  summary: 'The requests the caller may decide (or only their count)',
+  summary: 'The requests the caller may decide (only their count, or one page of them)',
   tag: 'approvals',
   callers: 'brmOrAdmin',
   query: pendingApprovalsQuery,
-  response: { 200: z.union([pendingApprovalsCountResponse, pendingApprovalsResponse]) },
+  response: { 200: z.union([pendingApprovalsCountResponse, pendingApprovalsPage, pendingApprovalsResponse]) },
 });
 
 export const approveOrDeny = endpoint({

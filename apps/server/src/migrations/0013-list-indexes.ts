@@ -27,6 +27,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create index accounts_status_order_idx on accounts
       ((case status when 'disabled' then 0 when 'active' then 1 else 2 end), lower(username))`.execute(db);
 
+  // A BRM's vendors, from its organizations, read from the index alone.
+  await sql`create index role_grants_org_account_idx on role_grants (organization_id, account_id)`.execute(
+    db,
+  );
+  await sql`drop index role_grants_org_idx`.execute(db);
+  // The approvals' own order (newest first), walked until a page of pending items is found.
+  await sql`create index requests_created_idx on requests (created_at)`.execute(db);
+
   await sql`create index audit_events_actor_id_idx on audit_events (actor_id)`.execute(db);
   await sql`create index audit_events_action_idx on audit_events (action text_pattern_ops)`.execute(db);
 }
@@ -35,11 +43,14 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   for (const index of [
     'audit_events_action_idx',
     'audit_events_actor_id_idx',
+    'requests_created_idx',
+    'role_grants_org_account_idx',
     'accounts_status_order_idx',
     'accounts_family_name_idx',
     'accounts_vendor_search_idx',
   ]) {
     await sql`drop index ${sql.raw(index)}`.execute(db);
   }
+  await sql`create index role_grants_org_idx on role_grants (organization_id)`.execute(db);
   // The extension stays: another schema object of the database may use it.
 }

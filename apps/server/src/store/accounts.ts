@@ -279,20 +279,22 @@ export interface VendorPageRequest {
 }
 
 /**
- * How many vendors are in `scope` (`total`) and how many of them the filter matches (`matching`),
- * in one statement.
+ * How many vendors are in `scope` (`total`) and how many of them the filter matches (`matching`):
+ * the filtered count is a statement of its own, so that it can start from the search index.
  */
 export async function countManagedVendors(db: Db | Tx, scope: RawBuilder<boolean>, filter: string) {
-  const matches = filter ? sql<boolean>`${vendorSearchText} like ${containsPattern(filter)}` : sql`true`;
-  const row = await db
-    .selectFrom('accounts as a')
-    .select([
-      sql<number>`count(*)::int`.as('total'),
-      sql<number>`(count(*) filter (where ${matches}))::int`.as('matching'),
-    ])
-    .where(scope)
-    .executeTakeFirstOrThrow();
-  return { total: row.total, matching: row.matching };
+  const count = (matches: RawBuilder<boolean>) =>
+    db
+      .selectFrom('accounts as a')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where(scope)
+      .where(matches)
+      .executeTakeFirstOrThrow();
+  const total = (await count(sql<boolean>`true`)).n;
+  const matching = filter
+    ? (await count(sql<boolean>`${vendorSearchText} like ${containsPattern(filter)}`)).n
+    : total;
+  return { total, matching };
 }
 
 /**

@@ -155,16 +155,18 @@ const approvalSearchText = sql<string>`lower(concat_ws(chr(31), ${firstname}, ${
   case when ${firstname} <> '' and ${lastname} <> '' then ${firstname} || ' ' || ${lastname} else ${email} end,
   coalesce(beneficiary.username, ''), ${email}, o.name))`;
 
-/** How many items are in `scope` (`total`) and how many the filter matches (`matching`). */
+/**
+ * How many items are in `scope` (`total`, the pending items alone) and how many the filter
+ * matches (`matching`, which reads what the page shows of each).
+ */
 export async function countDecidableItemsMatching(db: Db | Tx, scope: RawBuilder<boolean>, filter: string) {
-  const matches = filter ? sql<boolean>`${approvalSearchText} like ${containsPattern(filter)}` : sql`true`;
+  const total = await countDecidableItems(db, scope);
+  if (!filter) return { total, matching: total };
   const row = await decidableItems(db, scope)
-    .select([
-      sql<number>`count(*)::int`.as('total'),
-      sql<number>`(count(*) filter (where ${matches}))::int`.as('matching'),
-    ])
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where(sql<boolean>`${approvalSearchText} like ${containsPattern(filter)}`)
     .executeTakeFirstOrThrow();
-  return { total: row.total, matching: row.matching };
+  return { total, matching: row.n };
 }
 
 /**

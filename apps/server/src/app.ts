@@ -25,6 +25,7 @@ import { systemRoutes } from './features/system/routes';
 import type { AppContext } from './platform/app-context';
 import { messages } from './platform/app-error';
 import { failureLogs, registerErrorHandling } from './http/errors';
+import { registerApiCompression } from './http/compression';
 import { registerLoadShedding } from './http/load-shedding';
 import { registerObservability } from './http/observability';
 import { registerOpenApi } from './http/openapi';
@@ -105,6 +106,7 @@ export async function buildApp(
     if (isApiRequest(request)) reply.header('cache-control', 'no-store');
     done(null, payload);
   });
+  registerApiCompression(app);
 
   await registerOpenApi(app, ctx);
   registerProbes(app, ctx, shedding.settled);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf, pageQuery } from './paging';
 import { successResponse } from './system';
 import { commentText } from './text-fields';
 
@@ -37,8 +38,22 @@ export type PendingApproval = z.infer<typeof pendingApproval>;
 export const pendingApprovalsResponse = z.object({ pendingApprovals: z.array(pendingApproval) });
 export type PendingApprovalsResponse = z.infer<typeof pendingApprovalsResponse>;
 
-/** GET /api/brm/pending-approvals: the list, or only its count with `getCountOnly=true`. */
-export const pendingApprovalsQuery = z.strictObject({ getCountOnly: z.literal('true').optional() });
+/** The sortable columns of the approvals table (spec: every column but Actions). */
+export const approvalSortKeys = ['firstname', 'lastname', 'email', 'type', 'org', 'created'] as const;
+export type ApprovalSortKey = (typeof approvalSortKeys)[number];
+
+/**
+ * GET /api/brm/pending-approvals: the list, or only its count with `getCountOnly=true`, or one
+ * page of it with paging parameters (page, size, filter over name, email and organization, sort
+ * by a column, newest first without one).
+ */
+export const pendingApprovalsQuery = pageQuery(approvalSortKeys).extend({
+  getCountOnly: z.literal('true').optional(),
+});
+
+/** The paged answer of GET /api/brm/pending-approvals; `total` is every item the caller may see. */
+export const pendingApprovalsPage = pageOf(pendingApproval);
+export type PendingApprovalsPage = z.infer<typeof pendingApprovalsPage>;
 export type PendingApprovalsQuery = z.infer<typeof pendingApprovalsQuery>;
 
 /**

@@ -19,3 +19,4 @@ export * from './recovery';
 export * from './authenticator';
 export * from './endpoint';
 export * from './service-tokens';
+export * from './paging';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf, pageQuery } from './paging';
 import { inputText } from './text';
 import { successResponse } from './system';
 import { usernameField } from './username';
@@ -31,6 +32,22 @@ export type ManagedUser = z.infer<typeof managedUser>;
 /** GET /api/brm/users: the vendors the caller manages (a BRM: of its organizations; an admin: all). */
 export const managedUsersResponse = z.array(managedUser);
 export type ManagedUsersResponse = z.infer<typeof managedUsersResponse>;
+
+/** The sortable columns of Manage Users (spec: Username, First Name, Last Name, Email, Status). */
+export const managedUserSortKeys = ['username', 'givenName', 'familyName', 'email', 'status'] as const;
+export type ManagedUserSortKey = (typeof managedUserSortKeys)[number];
+
+/**
+ * GET /api/brm/users?page=&size=&filter=&sort=&direction=: one page of the vendors (sorted by
+ * username unless `sort` names another column; the filter matches username, email or name).
+ * Without any of them the call answers the spec's whole list (`managedUsersResponse`).
+ */
+export const managedUsersQuery = pageQuery(managedUserSortKeys);
+export type ManagedUsersQuery = z.input<typeof managedUsersQuery>;
+
+/** The paged answer; `total` is every vendor the caller manages ("Managing N users"). */
+export const managedUsersPage = pageOf(managedUser);
+export type ManagedUsersPage = z.infer<typeof managedUsersPage>;
 
 /** POST /api/brm/users/enable-or-disable */
 export const enableOrDisableBody = z.strictObject({ enable: z.boolean(), targetUsername });

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import {
   Kysely,
   Migrator,
@@ -22,6 +23,7 @@ import * as administration from '../migrations/0006-administration';
 import * as pushAuthenticators from '../migrations/0007-push-authenticators';
 import * as factorPush from '../migrations/0008-factor-push';
 import * as serviceTokens from '../migrations/0009-service-tokens';
+import * as listIndexes from '../migrations/0013-list-indexes';
 import * as jobs from '../migrations/0014-jobs';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
@@ -43,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '0007-push-authenticators': pushAuthenticators,
   '0008-factor-push': factorPush,
   '0009-service-tokens': serviceTokens,
+  '0013-list-indexes': listIndexes,
   '0014-jobs': jobs,
 };
 
@@ -195,9 +198,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 /**
  * The embedded database is PostgreSQL in the process, so its memory is ours: 16 MB of shared
- * buffers (PostgreSQL's default is 128 MB) hold a portal's working set many times over.
+ * buffers (PostgreSQL's default is 128 MB) hold a portal's working set many times over. pg_trgm
+ * serves the lists' "contains" filters (migration 0013).
  */
-const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers = 16MB'] };
+const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers = 16MB'], extensions: { pg_trgm } };
 
 /**
  * Opens PGlite. A new data folder is created by initdb, whose memory stays mapped for the life of

@@ -52,5 +52,6 @@ export function scopeOf(actor: Principal, alias: string): RawBuilder<boolean> {
   const vendor = sql<boolean>`${account('type')} = 'vendor' and ${account('status')} <> 'terminated'`;
   if (!isManager(actor)) return sql<boolean>`false`;
   if (actor.isAdmin) return sql<boolean>`(${vendor})`;
-  return sql<boolean>`(${vendor} and exists (select 1 from role_grants g where g.account_id = ${account('id')} and ${organization.scopeOf(actor, 'g.organization_id')}))`;
+  // From the BRM's organizations to their vendors (role_grants by organization), not the other way.
+  return sql<boolean>`(${vendor} and ${account('id')} in (select g.account_id from role_grants g where ${organization.scopeOf(actor, 'g.organization_id')}))`;
 }

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { hasKindSql } from './account-kinds';
 import { inChunks } from './chunks';
+import { containsPattern } from './like';
 import type { Db, Tx } from '../platform/db';
 import type { Account, AccountStatus } from '../platform/db-schema';
 
@@ -233,12 +234,29 @@ export async function findVendor(db: Db | Tx, username: string) {
     .executeTakeFirst();
 }
 
+/** The sortable columns of Manage Users (contracts' managedUsersQuery). */
+export type VendorSortKey = 'username' | 'givenName' | 'familyName' | 'email' | 'status';
+
 /**
- * The vendors in `scope` (a condition on the account, alias `a`, that the caller takes from the
- * vendor policy: policies/vendor.ts scopeOf), by username, each with the organizations whose role
- * it holds.
+ * What each column sorts by, case-insensitively; the Status column by its text (Disabled, Enabled,
+ * Pending activation). Each has an index (migrations 0001 and 0013).
  */
-export async function listManagedVendors(db: Db | Tx, scope: RawBuilder<boolean>) {
+const vendorSortKeys: Record<VendorSortKey, RawBuilder<unknown>> = {
+  username: sql`lower(a.username)`,
+  givenName: sql`lower(a.given_name)`,
+  familyName: sql`lower(a.family_name)`,
+  email: sql`lower(a.email)`,
+  status: sql`(case a.status when 'disabled' then 0 when 'active' then 1 else 2 end)`,
+};
+
+/**
+ * The text the Manage Users filter searches, as the trigram index of migration 0013 has it: the
+ * username, the email and "given family" between separators (U+001F, which a filter may not
+ * hold), so "contains" on it is "contains" on any of them.
+ */
+const vendorSearchText = sql<string>`lower(a.username || chr(31) || a.email || chr(31) || a.given_name || ' ' || a.family_name)`;
+
+function managedVendors(db: Db | Tx, scope: RawBuilder<boolean>) {
   return db
     .selectFrom('accounts as a')
     .select(['a.username', 'a.given_name', 'a.family_name', 'a.email', 'a.status'])
@@ -247,9 +265,59 @@ export async function listManagedVendors(db: Db | Tx, scope: RawBuilder<boolean>
         'organizationIds',
       ),
     )
-    .where(scope)
+    .where(scope);
+}
+
+/**
+ * The vendors in `scope` (a condition on the account, alias `a`, that the caller takes from the
+ * vendor policy: policies/vendor.ts scopeOf), by username, each with the organizations whose role
+ * it holds.
+ */
+export async function listManagedVendors(db: Db | Tx, scope: RawBuilder<boolean>) {
+  return managedVendors(db, scope)
     .orderBy(sql`lower(a.username)`)
     .execute();
+}
+
+export interface VendorPageRequest {
+  /** Contains (case-insensitive) in the username, email or name; '' for every vendor. */
+  filter: string;
+  sort: VendorSortKey;
+  direction: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/**
+ * How many vendors are in `scope` (`total`) and how many of them the filter matches (`matching`):
+ * the filtered count is a statement of its own, so that it can start from the search index.
+ */
+export async function countManagedVendors(db: Db | Tx, scope: RawBuilder<boolean>, filter: string) {
+  const count = (matches: RawBuilder<boolean>) =>
+    db
+      .selectFrom('accounts as a')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where(scope)
+      .where(matches)
+      .executeTakeFirstOrThrow();
+  const total = (await count(sql<boolean>`true`)).n;
+  const matching = filter
+    ? (await count(sql<boolean>`${vendorSearchText} like ${containsPattern(filter)}`)).n
+    : total;
+  return { total, matching };
+}
+
+/**
+ * One page of the vendors in `scope` that the filter matches, sorted by the column (ties by
+ * username, as the list was ordered before it was paged), with the organizations whose role each holds.
+ */
+export async function pageManagedVendors(db: Db | Tx, scope: RawBuilder<boolean>, page: VendorPageRequest) {
+  let query = managedVendors(db, scope);
+  if (page.filter)
+    query = query.where(sql<boolean>`${vendorSearchText} like ${containsPattern(page.filter)}`);
+  query = query.orderBy(vendorSortKeys[page.sort], page.direction);
+  if (page.sort !== 'username') query = query.orderBy(sql`lower(a.username)`);
+  return query.offset(page.offset).limit(page.limit).execute();
 }
 
 /** A vendor account by username (case-insensitive), locked for the rest of the transaction. */

@@ -1,6 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db, Tx } from '../platform/db';
 import type { AuditEventsTable } from '../platform/db-schema';
+import { prefixPattern } from './like';
 
 // The owner of `audit_events`, the append-only audit trail: appended by identity/audit.ts, read,
 // exported and purged by Administration.
@@ -38,8 +39,6 @@ export interface AuditCursor {
   at: string;
   id: string;
 }
-
-const like = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * A person is named by username or email; an account's events may carry either (a registration
@@ -106,7 +105,7 @@ export async function selectAuditEvents(
         .where(sql`lower(name)`, '=', orgName),
     );
   }
-  if (filter.action) query = query.where('e.action', 'like', like(filter.action.trim()));
+  if (filter.action) query = query.where('e.action', 'like', prefixPattern(filter.action.trim()));
   if (filter.outcome) query = query.where('e.outcome', '=', filter.outcome);
   if (filter.from) query = query.where('e.occurred_at', '>=', new Date(filter.from));
   if (filter.to) query = query.where('e.occurred_at', '<', new Date(filter.to));

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, Tx } from '../platform/db';
+import { containsPattern } from './like';
 
 // The owner of `requests` and their `request_items`.
 
@@ -82,38 +83,116 @@ export async function countDecidableItems(db: Db | Tx, scope: RawBuilder<boolean
   return row?.count ?? 0;
 }
 
-/** The pending items the account may decide, newest first, with what the approvals page shows of each. */
-export async function listDecidableItems(db: Db | Tx, scope: RawBuilder<boolean>) {
+/** The pending items in `scope` with what the approvals page shows of each (aliases as below). */
+function decidableItems(db: Db | Tx, scope: RawBuilder<boolean>) {
   return pendingItemsIn(db, scope)
     .innerJoin('requests as r', 'r.id', 'i.request_id')
     .innerJoin('organizations as o', 'o.id', 'i.organization_id')
     .leftJoin('accounts as requester', 'requester.id', 'r.requester_id')
-    .leftJoin('accounts as beneficiary', 'beneficiary.id', 'r.beneficiary_id')
-    .select([
-      'i.id as itemId',
-      'i.organization_id as organizationId',
-      'r.id as requestId',
-      'r.beneficiary_id as beneficiaryId',
-      'r.type',
-      'r.first_name',
-      'r.last_name',
-      'r.email',
-      'r.job_title',
-      'r.manager',
-      'r.comment',
-      'r.created_at',
-      'o.name as orgName',
-      'requester.username as requesterUsername',
-      'beneficiary.username as beneficiaryUsername',
-      'beneficiary.given_name as beneficiaryGivenName',
-      'beneficiary.family_name as beneficiaryFamilyName',
-      'beneficiary.email as beneficiaryEmail',
-      'beneficiary.job_title as beneficiaryJobTitle',
-      'beneficiary.manager as beneficiaryManager',
-      'beneficiary.status as beneficiaryStatus',
-    ])
+    .leftJoin('accounts as beneficiary', 'beneficiary.id', 'r.beneficiary_id');
+}
+
+/** What the approvals page shows of each item. */
+const DECIDABLE_COLUMNS = [
+  'i.id as itemId',
+  'i.organization_id as organizationId',
+  'r.id as requestId',
+  'r.beneficiary_id as beneficiaryId',
+  'r.type',
+  'r.first_name',
+  'r.last_name',
+  'r.email',
+  'r.job_title',
+  'r.manager',
+  'r.comment',
+  'r.created_at',
+  'o.name as orgName',
+  'requester.username as requesterUsername',
+  'beneficiary.username as beneficiaryUsername',
+  'beneficiary.given_name as beneficiaryGivenName',
+  'beneficiary.family_name as beneficiaryFamilyName',
+  'beneficiary.email as beneficiaryEmail',
+  'beneficiary.job_title as beneficiaryJobTitle',
+  'beneficiary.manager as beneficiaryManager',
+  'beneficiary.status as beneficiaryStatus',
+] as const;
+
+/** The pending items the account may decide, newest first, with what the approvals page shows of each. */
+export async function listDecidableItems(db: Db | Tx, scope: RawBuilder<boolean>) {
+  return decidableItems(db, scope)
+    .select(DECIDABLE_COLUMNS)
     .orderBy('r.created_at', 'desc')
     .orderBy('i.id')
+    .execute();
+}
+
+/** The sortable columns of the approvals table (contracts' pendingApprovalsQuery). */
+export type ApprovalSortKey = 'firstname' | 'lastname' | 'email' | 'type' | 'org' | 'created';
+
+// What the approvals page shows of the person (features/approvals/list-approvals.ts): a
+// registration's own fields, an access request's account's fields where it has one.
+const shown = (own: string, account: string) =>
+  sql<string>`(case when r.type = 'New Account' then r.${sql.ref(own)} else coalesce(beneficiary.${sql.ref(account)}, r.${sql.ref(own)}) end)`;
+const firstname = shown('first_name', 'given_name');
+const lastname = shown('last_name', 'family_name');
+const email = shown('email', 'email');
+
+const approvalSortKeys: Record<ApprovalSortKey, RawBuilder<unknown>> = {
+  firstname: sql`lower(${firstname})`,
+  lastname: sql`lower(${lastname})`,
+  email: sql`lower(${email})`,
+  type: sql`lower(r.type)`,
+  org: sql`lower(o.name)`,
+  // The page sorted the times it was sent, to the millisecond.
+  created: sql`date_trunc('milliseconds', r.created_at)`,
+};
+
+/**
+ * What the approvals filter searches: first and last name, "first last" (or the email when a name
+ * part is empty), username, email and organization, between separators a filter may not hold.
+ */
+const approvalSearchText = sql<string>`lower(concat_ws(chr(31), ${firstname}, ${lastname},
+  case when ${firstname} <> '' and ${lastname} <> '' then ${firstname} || ' ' || ${lastname} else ${email} end,
+  coalesce(beneficiary.username, ''), ${email}, o.name))`;
+
+/**
+ * How many items are in `scope` (`total`, the pending items alone) and how many the filter
+ * matches (`matching`, which reads what the page shows of each).
+ */
+export async function countDecidableItemsMatching(db: Db | Tx, scope: RawBuilder<boolean>, filter: string) {
+  const total = await countDecidableItems(db, scope);
+  if (!filter) return { total, matching: total };
+  const row = await decidableItems(db, scope)
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where(sql<boolean>`${approvalSearchText} like ${containsPattern(filter)}`)
+    .executeTakeFirstOrThrow();
+  return { total, matching: row.n };
+}
+
+/**
+ * One page of the pending items in `scope` that the filter matches, sorted by the column when one
+ * is named (ties, and no column, in the list's own order: newest first).
+ */
+export async function pageDecidableItems(
+  db: Db | Tx,
+  scope: RawBuilder<boolean>,
+  page: {
+    filter: string;
+    sort: ApprovalSortKey | undefined;
+    direction: 'asc' | 'desc';
+    offset: number;
+    limit: number;
+  },
+) {
+  let query = decidableItems(db, scope).select(DECIDABLE_COLUMNS);
+  if (page.filter)
+    query = query.where(sql<boolean>`${approvalSearchText} like ${containsPattern(page.filter)}`);
+  if (page.sort) query = query.orderBy(approvalSortKeys[page.sort], page.direction);
+  return query
+    .orderBy('r.created_at', 'desc')
+    .orderBy('i.id')
+    .offset(page.offset)
+    .limit(page.limit)
     .execute();
 }
 

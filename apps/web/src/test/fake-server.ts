@@ -1,5 +1,6 @@
 import { api, type AuthStatusResponse, type CurrentUser } from '@pra/contracts';
 import { transport } from '../api/client';
+import { filterRows, pageCount, sortRows } from '../components/data-table/table-logic';
 
 /** A reply by `METHOD /path?query`; a status of 400 or more is a failed call. */
 export interface FakeReply {
@@ -9,15 +10,26 @@ export interface FakeReply {
   until?: Promise<unknown>;
 }
 
+/** A reply computed from the query string (a paged list), by `METHOD /path`. */
+export type FakeRoute = (query: URLSearchParams) => FakeReply;
+
 export interface FakeServer {
   replies: Map<string, FakeReply>;
+  routes: Map<string, FakeRoute>;
   /** Each call as sent; `signal` is the call's AbortSignal, to see whether it was withdrawn. */
   requests: { key: string; data: unknown; signal?: AbortSignal | null | undefined }[];
 }
 
 /** Routes the API client's fetch to canned replies; unknown calls answer 404. */
-export function installFakeServer(replies: Record<string, FakeReply> = {}): FakeServer {
-  const server: FakeServer = { replies: new Map(Object.entries(replies)), requests: [] };
+export function installFakeServer(
+  replies: Record<string, FakeReply> = {},
+  routes: Record<string, FakeRoute> = {},
+): FakeServer {
+  const server: FakeServer = {
+    replies: new Map(Object.entries(replies)),
+    routes: new Map(Object.entries(routes)),
+    requests: [],
+  };
   transport.fetch = async (url, init) => {
     const key = `${init.method ?? 'GET'} ${url}`;
     server.requests.push({
@@ -25,7 +37,10 @@ export function installFakeServer(replies: Record<string, FakeReply> = {}): Fake
       data: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
       signal: init.signal,
     });
-    const reply = server.replies.get(key) ?? { status: 404, data: { errors: ['Not found'] } };
+    const [path = '', search = ''] = String(url).split('?');
+    const route = server.routes.get(`${init.method ?? 'GET'} ${path}`);
+    const reply = server.replies.get(key) ??
+      route?.(new URLSearchParams(search)) ?? { status: 404, data: { errors: ['Not found'] } };
     await reply.until;
     const isText = typeof reply.data === 'string';
     return new Response(isText ? (reply.data as string) : JSON.stringify(reply.data), {
@@ -76,5 +91,27 @@ export function bootReplies(auth: AuthStatusResponse, user?: CurrentUser): Recor
     },
     ...(user ? { [`GET ${api.user}`]: { data: user } } : {}),
     [`POST ${api.clientLog}`]: { data: {} },
+  };
+}
+
+/**
+ * A paged list as the server answers it (contracts' pageQuery and pageOf): the rows filtered by
+ * `texts`, sorted by the named column's value, one page of them, the last when asked past it.
+ */
+export function pagedList<T>(
+  rows: readonly T[],
+  texts: (row: T) => string[],
+  sortValues: Record<string, (row: T) => string | number>,
+  until?: Promise<unknown>,
+): FakeRoute {
+  return (query) => {
+    const size = Number(query.get('size') ?? 10);
+    const matching = filterRows(rows, query.get('filter') ?? '', texts);
+    const sortValue = sortValues[query.get('sort') ?? ''];
+    const direction = query.get('direction') === 'desc' ? 'desc' : 'asc';
+    const sorted = sortValue ? sortRows(matching, direction, sortValue) : matching;
+    const page = Math.min(Number(query.get('page') ?? 1), pageCount(sorted.length, size));
+    const items = sorted.slice((page - 1) * size, page * size);
+    return { data: { items, total: rows.length, matching: sorted.length, page, size }, until };
   };
 }

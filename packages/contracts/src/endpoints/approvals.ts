@@ -3,6 +3,7 @@ import {
   approveOrDenyBody,
   approveOrDenyResponse,
   pendingApprovalsCountResponse,
+  pendingApprovalsPage,
   pendingApprovalsQuery,
   pendingApprovalsResponse,
 } from '../approvals';
@@ -14,11 +15,11 @@ export const getPendingApprovals = endpoint({
   path: api.pendingApprovals,
   operationId: 'getPendingApprovals',
   tokenScope: 'approvals:read',
-  summary: 'The requests the caller may decide (or only their count)',
+  summary: 'The requests the caller may decide (only their count, or one page of them)',
   tag: 'approvals',
   callers: 'brmOrAdmin',
   query: pendingApprovalsQuery,
-  response: { 200: z.union([pendingApprovalsCountResponse, pendingApprovalsResponse]) },
+  response: { 200: z.union([pendingApprovalsCountResponse, pendingApprovalsPage, pendingApprovalsResponse]) },
 });
 
 export const approveOrDeny = endpoint({

@@ -1,6 +1,9 @@
+import { z } from 'zod';
 import { endpoint } from '../endpoint';
 import {
   enableOrDisableBody,
+  managedUsersPage,
+  managedUsersQuery,
   managedUsersResponse,
   manageUserResponse,
   resetActivationCodeBody,
@@ -13,10 +16,11 @@ export const getManagedUsers = endpoint({
   path: api.managedUsers,
   operationId: 'getManagedUsers',
   tokenScope: 'users:read',
-  summary: 'The vendor users the caller manages',
+  summary: 'The vendor users the caller manages (one page of them with paging parameters)',
   tag: 'manage-users',
   callers: 'brmOrAdmin',
-  response: { 200: managedUsersResponse },
+  query: managedUsersQuery,
+  response: { 200: z.union([managedUsersPage, managedUsersResponse]) },
 });
 
 export const enableOrDisableUser = endpoint({

@@ -1,9 +1,25 @@
-import { roleName, type PendingApproval } from '@pra/contracts';
+import {
+  answeredPage,
+  pageRequest,
+  roleName,
+  type ApprovalSortKey,
+  type PendingApproval,
+  type PendingApprovalsPage,
+} from '@pra/contracts';
 import type { Db } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import { loadActor, principalOf, type Actor } from '../../policies/actor';
 import * as request from '../../policies/request';
-import { countDecidableItems, listDecidableItems, type DecidableItemRow } from '../../store/requests';
+import {
+  countDecidableItems,
+  countDecidableItemsMatching,
+  listDecidableItems,
+  pageDecidableItems,
+  type DecidableItemRow,
+} from '../../store/requests';
+
+/** Spec section 9: the approvals page size, when the query names none. */
+export const APPROVALS_PAGE_SIZE = 5;
 
 /** One approvals-page row for a pending item, with the actor's right to decide it. */
 function toPendingApproval(row: DecidableItemRow, actor: Actor): PendingApproval {
@@ -37,6 +53,36 @@ export async function listPendingApprovals(db: Db, account: Account): Promise<Pe
   const actor = await loadActor(db, account);
   const scope = request.scopeOf(actor, 'i');
   return (await listDecidableItems(db, scope)).map((row) => toPendingApproval(row, actor));
+}
+
+/** One page of the pending items the account may decide, filtered and sorted by the database. */
+export async function pagePendingApprovals(
+  db: Db,
+  account: Account,
+  query: {
+    page?: number;
+    size?: number;
+    filter?: string;
+    sort?: ApprovalSortKey;
+    direction?: 'asc' | 'desc';
+  },
+): Promise<PendingApprovalsPage> {
+  const asked = pageRequest(query, APPROVALS_PAGE_SIZE);
+  const actor = await loadActor(db, account);
+  const scope = request.scopeOf(actor, 'i');
+  const { total, matching } = await countDecidableItemsMatching(db, scope, asked.filter);
+  const page = answeredPage(asked.page, asked.size, matching);
+  const rows =
+    matching === 0
+      ? []
+      : await pageDecidableItems(db, scope, {
+          filter: asked.filter,
+          sort: asked.sort,
+          direction: asked.direction,
+          offset: (page - 1) * asked.size,
+          limit: asked.size,
+        });
+  return { items: rows.map((row) => toPendingApproval(row, actor)), total, matching, page, size: asked.size };
 }
 
 /** How many pending items the account may decide (the approvals badge). */

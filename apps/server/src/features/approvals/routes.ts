@@ -1,18 +1,20 @@
 import { approveOrDeny, getPendingApprovals } from '@pra/contracts/endpoints/approvals';
+import { asksForPage } from '@pra/contracts/paging';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
 import { endpointRouter } from '../../http/endpoint-routes';
 import { decideRequest } from './decide-request';
-import { countPendingApprovals, listPendingApprovals } from './list-approvals';
+import { countPendingApprovals, listPendingApprovals, pagePendingApprovals } from './list-approvals';
 
 export const approvalsRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const route = endpointRouter(app, ctx);
 
-  route(getPendingApprovals, {}, async (request) =>
-    request.query.getCountOnly
-      ? { count: await countPendingApprovals(ctx.db, request.account) }
-      : { pendingApprovals: await listPendingApprovals(ctx.db, request.account) },
-  );
+  route(getPendingApprovals, {}, async (request) => {
+    if (request.query.getCountOnly) return { count: await countPendingApprovals(ctx.db, request.account) };
+    // Without paging parameters: the spec's whole list (older callers); the page otherwise.
+    if (asksForPage(request.query)) return pagePendingApprovals(ctx.db, request.account, request.query);
+    return { pendingApprovals: await listPendingApprovals(ctx.db, request.account) };
+  });
 
   route(approveOrDeny, {}, async (request) => {
     const { decision, requestId, workItemId, comment } = request.body;

@@ -72,8 +72,12 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
   it('lists the vendors of the BRM organizations, pending ones included, with the spec fields', async () => {
     const res = await c.brmacme!.call(getManagedUsers);
     expect(res.statusCode).toBe(200);
-    expect(res.json().map((u: { username: string }) => u.username)).toEqual(['vacme', 'vboth', 'vpending']);
-    expect(res.json()[2]).toEqual({
+    expect(res.json<ManagedUser[]>().map((u: { username: string }) => u.username)).toEqual([
+      'vacme',
+      'vboth',
+      'vpending',
+    ]);
+    expect(res.json<ManagedUser[]>()[2]).toEqual({
       username: 'vpending',
       givenName: 'Vpending',
       familyName: 'Tester',
@@ -87,7 +91,7 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
 
   it('lists every vendor that is not terminated to an admin', async () => {
     const res = await c.adminone!.call(getManagedUsers);
-    expect(res.json().map((u: { username: string }) => u.username)).toEqual([
+    expect(res.json<ManagedUser[]>().map((u: { username: string }) => u.username)).toEqual([
       'vacme',
       'vboth',
       'vglobex',
@@ -95,7 +99,9 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
       'vpending',
     ]);
     // The admin's rights on each: it manages them all and may reset their activation codes.
-    expect(res.json().every((u: ManagedUser) => u.canManage && u.canResetActivationCode)).toBe(true);
+    expect(res.json<ManagedUser[]>().every((u: ManagedUser) => u.canManage && u.canResetActivationCode)).toBe(
+      true,
+    );
   });
 
   const calls: [string, string, unknown][] = [

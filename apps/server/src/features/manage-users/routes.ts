@@ -4,16 +4,22 @@ import {
   resetActivationCode as resetActivationCodeCall,
   sendOtpEmail as sendOtpEmailCall,
 } from '@pra/contracts/endpoints/manage-users';
+import { asksForPage } from '@pra/contracts/paging';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
 import { endpointRouter } from '../../http/endpoint-routes';
-import { listManagedUsers } from './list-users';
+import { listManagedUsers, pageManagedUsers } from './list-users';
 import { resetActivationCode, sendOtpEmail, setUserEnabled } from './manage-user';
 
 export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const route = endpointRouter(app, ctx);
 
-  route(getManagedUsers, {}, async (request) => listManagedUsers(ctx.db, request.account));
+  // Without paging parameters: the spec's whole list (older callers); the page otherwise.
+  route(getManagedUsers, {}, async (request) =>
+    asksForPage(request.query)
+      ? pageManagedUsers(ctx.db, request.account, request.query)
+      : listManagedUsers(ctx.db, request.account),
+  );
 
   route(enableOrDisableUser, {}, async (request) => {
     const { enable, targetUsername } = request.body;

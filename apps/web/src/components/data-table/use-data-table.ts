@@ -27,7 +27,13 @@ export interface DataTableOptions<T> {
 }
 
 /** Filter, sort and page state of a table; the owner may reset the page (e.g. after a reload). */
-export function useDataTable<T>({ rows, columns, pageSize, filterText, initialSort }: DataTableOptions<T>) {
+export function useDataTable<T>({
+  rows,
+  columns,
+  pageSize,
+  filterText,
+  initialSort,
+}: DataTableOptions<T>): DataTableState<T> {
   const [filter, setFilterState] = useState('');
   const [sort, setSort] = useState<SortState | undefined>(initialSort);
   const [requestedPage, setPage] = useState(1);
@@ -62,4 +68,20 @@ export function useDataTable<T>({ rows, columns, pageSize, filterText, initialSo
   };
 }
 
-export type DataTableState<T> = ReturnType<typeof useDataTable<T>>;
+/** What a DataTable shows and does: from rows in hand (useDataTable) or pages of the server (useServerTable). */
+export interface DataTableState<T> {
+  columns: readonly DataColumn<T>[];
+  pageSize: number;
+  filter: string;
+  setFilter(value: string): void;
+  sort: SortState | undefined;
+  toggleSort(key: string): void;
+  page: number;
+  setPage(page: number): void;
+  totalPages: number;
+  /** Rows after filtering, before paging. */
+  matchingCount: number;
+  /** Every row, unfiltered. */
+  totalCount: number;
+  visibleRows: readonly T[];
+}

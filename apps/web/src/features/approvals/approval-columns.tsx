@@ -2,7 +2,6 @@ import Button from 'react-bootstrap/Button';
 import type { Decision, PendingApproval } from '@pra/contracts';
 import { CheckIcon, CrossIcon } from '../../components/icons';
 import type { DataColumn } from '../../components/data-table/use-data-table';
-import { approvalPersonName } from './approval-person';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -10,11 +9,6 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', tim
 function formatCreated(created: string): string {
   const date = new Date(created);
   return Number.isNaN(date.getTime()) ? created : dateFormat.format(date);
-}
-
-/** The texts the filter box matches: name, email and organization. */
-export function approvalFilterText(item: PendingApproval): string[] {
-  return [item.firstname, item.lastname, approvalPersonName(item), item.name, item.email, item.org];
 }
 
 /** The approvals table's columns; Approve/Reject are enabled only where the server's `canDecide` says so. */

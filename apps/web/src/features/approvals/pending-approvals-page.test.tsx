@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { api, textFieldMessages, type PendingApproval } from '@pra/contracts';
-import { bootReplies, installFakeServer, makeUser, signedIn } from '../../test/fake-server';
+import { bootReplies, installFakeServer, makeUser, pagedList, signedIn } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
 
 const brm = makeUser({ type: 'employee', isEmployeeBrm: true, orgs: ['Acme Imaging'] });
@@ -33,13 +33,32 @@ function makeApproval(n: number, overrides: Partial<PendingApproval> = {}): Pend
   };
 }
 
-function setup(approvals: PendingApproval[]) {
-  return installFakeServer({
-    ...bootReplies(signedIn(), brm),
-    [listKey]: { data: { pendingApprovals: approvals } },
-    [decideKey]: { data: { success: true } },
-  });
+/** The server's paging of the list (filter over name, email and organization; each column sorts). */
+function approvalsRoute(approvals: PendingApproval[], until?: Promise<unknown>) {
+  return pagedList(
+    approvals,
+    (a) => [a.firstname, a.lastname, `${a.firstname} ${a.lastname}`, a.name, a.email, a.org],
+    {
+      firstname: (a) => a.firstname,
+      lastname: (a) => a.lastname,
+      email: (a) => a.email,
+      type: (a) => a.type,
+      org: (a) => a.org,
+      created: (a) => Date.parse(a.created),
+    },
+    until,
+  );
 }
+
+function setup(approvals: PendingApproval[]) {
+  return installFakeServer(
+    { ...bootReplies(signedIn(), brm), [decideKey]: { data: { success: true } } },
+    { [listKey]: approvalsRoute(approvals) },
+  );
+}
+
+const listCalls = (server: ReturnType<typeof setup>) =>
+  server.requests.filter((r) => r.key.startsWith(`${listKey}?`));
 
 const rowOf = (text: string) => screen.getByText(text).closest('tr')!;
 
@@ -102,7 +121,7 @@ describe('Approvals and Provisioning', () => {
     expect(confirm).toHaveProperty('disabled', true);
     await userEvent.type(within(dialog).getByLabelText('Justification'), 'Unknown person');
 
-    server.replies.set(listKey, { data: { pendingApprovals: [makeApproval(1)] } });
+    server.routes.set(listKey, approvalsRoute([makeApproval(1)]));
     await userEvent.click(confirm);
     expect(await screen.findByText('Request has been successfully denied')).toBeTruthy();
     expect(server.requests.find((r) => r.key === decideKey)?.data).toEqual({
@@ -112,7 +131,10 @@ describe('Approvals and Provisioning', () => {
       comment: 'Unknown person',
     });
     await waitFor(() => expect(screen.queryByText('user2@acme.example')).toBeNull());
-    expect(server.requests.filter((r) => r.key === listKey)).toHaveLength(2);
+    expect(listCalls(server).map((r) => r.key)).toEqual([
+      `${listKey}?page=1&size=5`,
+      `${listKey}?page=1&size=5`,
+    ]);
   });
 
   it('refuses a justification with a line break or over 2000 characters, saying why', async () => {
@@ -156,5 +178,37 @@ describe('Approvals and Provisioning', () => {
     renderApp('/brm/pending-approvals');
     expect(await screen.findByText('No approval tasks found')).toBeTruthy();
     expect(screen.queryByRole('navigation', { name: /pages/ })).toBeNull();
+  });
+
+  it('asks the server for five at a time, filtered once typing pauses and sorted by the clicked column', async () => {
+    const server = setup(
+      Array.from({ length: 12 }, (_, i) =>
+        makeApproval(i + 1, { org: i % 2 ? 'Beta Labs' : 'Acme Imaging' }),
+      ),
+    );
+    renderApp('/brm/pending-approvals');
+    expect(await screen.findByText('user1@acme.example')).toBeTruthy();
+    const pages = screen.getByRole('navigation', { name: 'Approval tasks pages' });
+    expect(
+      within(pages)
+        .getAllByRole('button', { name: /^Page \d$/ })
+        .map((b) => b.textContent),
+    ).toEqual(['1', '2', '3']);
+    await userEvent.click(screen.getByRole('button', { name: /^Created/ }));
+    await waitFor(() =>
+      expect(listCalls(server).at(-1)?.key).toBe(`${listKey}?page=1&size=5&sort=created&direction=asc`),
+    );
+    await userEvent.click(screen.getByRole('button', { name: /^Created/ }));
+    expect(await screen.findByText('user12@acme.example')).toBeTruthy();
+    const before = listCalls(server).length;
+    await userEvent.type(screen.getByLabelText('Filter by name, email or organization'), 'beta');
+    expect(listCalls(server).length).toBe(before);
+    await waitFor(() => expect(screen.queryByText('user11@acme.example')).toBeNull());
+    expect(
+      listCalls(server)
+        .slice(before)
+        .map((r) => r.key),
+    ).toEqual([`${listKey}?page=1&size=5&filter=beta&sort=created&direction=desc`]);
+    expect(screen.getByText('user12@acme.example')).toBeTruthy();
   });
 });

@@ -1,35 +1,38 @@
 import { useState } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
-import type { PendingApproval } from '@pra/contracts';
 import { approvalMessages } from '@pra/contracts/approvals';
 import { DataTable } from '../../components/data-table/data-table';
-import { useDataTable } from '../../components/data-table/use-data-table';
+import { useServerTable } from '../../components/data-table/use-server-table';
+import { queryKeys } from '../../lib/query-keys';
 import { ApprovalDetails } from './approval-details';
 import { approvalPersonName } from './approval-person';
-import { approvalColumns, approvalFilterText } from './approval-columns';
+import { approvalColumns } from './approval-columns';
 import { DecisionModal } from './decision-modal';
-import { useDecideApproval, usePendingApprovals, type DecisionSelection } from './use-pending-approvals';
+import {
+  fetchPendingApprovalsPage,
+  useDecideApproval,
+  type DecisionSelection,
+} from './use-pending-approvals';
 
 /** Spec section 9: approvals page size. */
 const APPROVALS_PAGE_SIZE = 5;
 
-const noRows: PendingApproval[] = [];
-
 /** Approvals and Provisioning (/brm/pending-approvals): approve or reject requests of one's organizations. */
 export function PendingApprovalsPage() {
-  const approvals = usePendingApprovals();
   const [pending, setPending] = useState<DecisionSelection>();
   const [isModalShown, setIsModalShown] = useState(false);
 
-  const table = useDataTable({
-    rows: approvals.data ?? noRows,
+  // The server filters, sorts and pages (thousands of requests may be pending).
+  const approvals = useServerTable({
+    queryKey: queryKeys.pendingApprovalsList,
+    fetchPage: fetchPendingApprovalsPage,
     columns: approvalColumns((item, decision) => {
       setPending({ item, decision });
       setIsModalShown(true);
     }),
     pageSize: APPROVALS_PAGE_SIZE,
-    filterText: approvalFilterText,
   });
+  const table = approvals.table;
 
   const decide = useDecideApproval(() => {
     setIsModalShown(false);

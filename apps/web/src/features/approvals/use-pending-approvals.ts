@@ -1,20 +1,25 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Decision, PendingApproval } from '@pra/contracts';
-import { approvalMessages, approveOrDenyBody, pendingApprovalsResponse } from '@pra/contracts/approvals';
+import {
+  approvalMessages,
+  approveOrDenyBody,
+  pendingApprovalsPage,
+  type PendingApprovalsQuery,
+} from '@pra/contracts/approvals';
 import * as calls from '@pra/contracts/endpoints/approvals';
 import { ApiError, callEndpoint, UNKNOWN_ERROR } from '../../api/client';
+import type { PageParams } from '../../components/data-table/use-server-table';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
 import { queryKeys } from '../../lib/query-keys';
 
-/** The approval tasks the signed-in BRM or admin may see. */
-export function usePendingApprovals() {
-  return useQuery({
-    queryKey: queryKeys.pendingApprovalsList,
-    queryFn: ({ signal }) => callEndpoint(calls.getPendingApprovals, { signal }, pendingApprovalsResponse),
-    select: (data) => data.pendingApprovals,
-    meta: { alertOnError: true },
-  });
+/** One page of the approval tasks the signed-in BRM or admin may see (filtered and sorted by the server). */
+export function fetchPendingApprovalsPage(params: PageParams, signal: AbortSignal) {
+  return callEndpoint(
+    calls.getPendingApprovals,
+    { query: params as PendingApprovalsQuery, signal },
+    pendingApprovalsPage,
+  );
 }
 
 /** The item a BRM chose to decide, and how. */

@@ -6,14 +6,13 @@ import { isAdmin } from '../../lib/account-kinds';
 import { useCurrentUser } from '../../lib/use-current-user';
 import { ManageAccessModal } from '../../components/access/manage-access-modal';
 import { DataTable } from '../../components/data-table/data-table';
-import { useDataTable } from '../../components/data-table/use-data-table';
-import { useManagedUsers, useUserAction } from './use-managed-users';
-import { isDisabledRow, userColumns, userFilterText } from './user-columns';
+import { useServerTable } from '../../components/data-table/use-server-table';
+import { queryKeys } from '../../lib/query-keys';
+import { fetchManagedUsersPage, useUserAction } from './use-managed-users';
+import { isDisabledRow, userColumns } from './user-columns';
 
 /** Spec section 9: manage users page size. */
 const USERS_PAGE_SIZE = 10;
-
-const noRows: ManagedUser[] = [];
 
 /**
  * Manage Users (/brm/manage-users): the vendors of one's organizations (admin: all), acted on one
@@ -24,19 +23,20 @@ export function ManageUsersPage() {
   const { data: user } = useCurrentUser();
   const [accessFor, setAccessFor] = useState<ManagedUser | null>(null);
   const onManageAccess = setAccessFor;
-  const users = useManagedUsers();
   const action = useUserAction();
-  const table = useDataTable({
-    rows: users.data ?? noRows,
+  // The server filters, sorts and pages (a BRM may manage tens of thousands of vendors).
+  const users = useServerTable({
+    queryKey: queryKeys.managedUsers,
+    fetchPage: fetchManagedUsersPage,
     columns: userColumns({
       isBusy: action.isPending,
       onAction: (kind, target) => action.mutate({ action: kind, user: target }),
       onManageAccess,
     }),
     pageSize: USERS_PAGE_SIZE,
-    filterText: userFilterText,
     initialSort: { key: 'username', direction: 'asc' },
   });
+  const table = users.table;
 
   return (
     <>

@@ -1,19 +1,24 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ManagedUser } from '@pra/contracts';
-import { manageUsersMessages as m } from '@pra/contracts/manage-users';
+import {
+  managedUsersPage,
+  manageUsersMessages as m,
+  type ManagedUsersQuery,
+} from '@pra/contracts/manage-users';
 import * as calls from '@pra/contracts/endpoints/manage-users';
 import { callEndpoint, UNKNOWN_ERROR } from '../../api/client';
+import type { PageParams } from '../../components/data-table/use-server-table';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
 import { queryKeys } from '../../lib/query-keys';
 
-/** The vendors the signed-in BRM or admin manages. */
-export function useManagedUsers() {
-  return useQuery({
-    queryKey: queryKeys.managedUsers,
-    queryFn: ({ signal }) => callEndpoint(calls.getManagedUsers, { signal }),
-    meta: { alertOnError: true },
-  });
+/** One page of the vendors the signed-in BRM or admin manages (filtered and sorted by the server). */
+export function fetchManagedUsersPage(params: PageParams, signal: AbortSignal) {
+  return callEndpoint(
+    calls.getManagedUsers,
+    { query: params as ManagedUsersQuery, signal },
+    managedUsersPage,
+  );
 }
 
 /** The one-by-one actions of the Actions dropdown. */

@@ -4,11 +4,6 @@ import type { ManagedUser } from '@pra/contracts';
 import type { DataColumn } from '../../components/data-table/use-data-table';
 import type { UserAction } from './use-managed-users';
 
-/** The texts the filter box matches: username, email and name. */
-export function userFilterText(user: ManagedUser): string[] {
-  return [user.username, user.email, user.givenName, user.familyName, `${user.givenName} ${user.familyName}`];
-}
-
 /**
  * The Status column: the spec's Enabled or Disabled, and 'Pending activation' for an account not
  * yet activated (it is not a disabled account, and is not drawn as one).

@@ -1,0 +1,80 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { api } from '@pra/contracts/paths';
+import type { FastifyInstance } from 'fastify';
+import { isApiRequest, routedPath } from './request-path';
+
+/**
+ * Compressed API answers: a JSON answer of a GET under /api of 1 kB or more goes out with brotli
+ * or gzip when the caller accepts it (the static files are compressed at build time instead).
+ *
+ * - Only whole answers: a streamed one (the audit CSV export) passes as it is, so it keeps
+ *   streaming with back-pressure and bounded memory.
+ * - Compressed on libuv's thread pool (the async zlib calls), not on the event loop; brotli at
+ *   quality 4, which costs about what gzip does and is smaller.
+ * - BREACH (guessing a secret from the size of compressed answers that also reflect the
+ *   attacker's input) needs a secret and reflected input in one compressed answer that another
+ *   site can make the victim's browser fetch. The one answer that is a secret, the CSRF token,
+ *   is never compressed; a state-changing call (which may reflect its body) is not a GET; and the
+ *   session cookie is SameSite=Lax, so another site's requests carry no session to the lists.
+ */
+export const COMPRESS_MIN_BYTES = 1024;
+
+const neverCompressed = new Set<string>([api.csrf]);
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+type Encoding = 'br' | 'gzip';
+
+/** The encoding to answer with: brotli, else gzip, as Accept-Encoding allows; none otherwise. */
+export function chooseEncoding(acceptEncoding: string | undefined): Encoding | null {
+  if (!acceptEncoding) return null;
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const weight = q ? Number(q.slice(2)) : 1;
+    weights.set(name.trim(), Number.isFinite(weight) ? weight : 0);
+  }
+  const weightOf = (name: Encoding) => weights.get(name) ?? weights.get('*') ?? 0;
+  if (weightOf('br') > 0 && weightOf('br') >= weightOf('gzip')) return 'br';
+  if (weightOf('gzip') > 0) return 'gzip';
+  return null;
+}
+
+export function registerApiCompression(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'GET' || !isApiRequest(request) || neverCompressed.has(routedPath(request))) {
+      return payload;
+    }
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    if (reply.getHeader('content-encoding')) return payload;
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+    const size = Buffer.byteLength(payload);
+    if (size < COMPRESS_MIN_BYTES) return payload;
+    const vary = reply.getHeader('vary');
+    if (
+      !String(vary ?? '')
+        .toLowerCase()
+        .includes('accept-encoding')
+    ) {
+      reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
+    }
+    const encoding = chooseEncoding(request.headers['accept-encoding']);
+    if (!encoding) return payload;
+    const compressed =
+      encoding === 'br'
+        ? await brotli(payload, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: 4,
+              [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+              [constants.BROTLI_PARAM_SIZE_HINT]: size,
+            },
+          })
+        : await gzipAsync(payload, { level: 6 });
+    reply.header('content-encoding', encoding);
+    reply.removeHeader('content-length');
+    return compressed;
+  });
+}

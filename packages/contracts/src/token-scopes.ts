@@ -22,6 +22,7 @@ export const tokenScopeDescriptions = {
   'users:write': 'Enable or disable vendor users, resend activation mail, reset activation codes',
   'access:read': 'Read a vendor’s roles, pending requests and requestable roles',
   'access:write': 'Request, remove or cancel a vendor’s access',
+  'vendors:read': 'Follow the bulk termination jobs the token started',
   'vendors:terminate': 'Terminate vendor users in bulk (only when the token’s admin is also an employee BRM)',
 } as const;
 

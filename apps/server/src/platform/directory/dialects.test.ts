@@ -15,7 +15,7 @@ import {
 import { childDn, escapeRdnValue, normalizeDn } from './dn';
 
 const values = (changes: Change[]) =>
-  changes.map((c) => [c.operation, c.modification.type, (c.modification).values.map(String)]);
+  changes.map((c) => [c.operation, c.modification.type, c.modification.values.map(String)]);
 
 describe('Active Directory dialect', () => {
   it('writes unicodePwd as the quoted password in UTF-16LE', () => {

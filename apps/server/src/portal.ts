@@ -13,6 +13,7 @@ import { listenFailure } from './platform/listen';
 import { SMTP_CONNECTIONS } from './platform/mailer';
 import { startOutboxWorker } from './identity/outbox-worker';
 import { startProvisioningWorker } from './identity/directory/provisioning-worker';
+import { startReconcileSchedule } from './identity/directory/reconcile';
 import { type Runtime } from './runtime';
 import { openPortalData, readConfig } from './startup';
 import type { FastifyBaseLogger } from 'fastify';
@@ -70,6 +71,16 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
           log: app.log,
         })
       : null;
+  const reconcile =
+    runtime.ctx.identityStore.kind === 'ldap'
+      ? startReconcileSchedule(
+          runtime.ctx.db,
+          runtime.ctx.identityStore,
+          runtime.ctx.clock,
+          config.DIRECTORY_RECONCILE_HOURS,
+          app.log,
+        )
+      : null;
   const draining = registerDraining(app);
   await app.ready();
   listener.open();
@@ -92,6 +103,7 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
     force.unref();
     try {
       draining.start();
+      reconcile?.stop();
       const workersStopped = Promise.all([
         outbox.stop(graceMs / 2),
         provisioning?.stop(graceMs / 2),

@@ -35,6 +35,21 @@ export async function applyProvisioning(db: Db, store: IdentityStore, row: Provi
   if (!row.account_id) return;
   const account = await accountForDirectory(db, row.account_id);
   if (!account || account.type !== 'vendor') return;
+  await applyAccountState(store, account);
+}
+
+/** What the directory should hold of a vendor: names, status and granted organizations. */
+export interface PortalVendor {
+  username: string;
+  given_name: string;
+  family_name: string;
+  email: string;
+  status: 'pendingActivation' | 'active' | 'disabled' | 'terminated';
+  organizationNames: string[];
+}
+
+/** Makes the directory hold the vendor as the portal has it (provisioning and reconciliation). */
+export async function applyAccountState(store: IdentityStore, account: PortalVendor): Promise<void> {
   if (account.status === 'terminated') {
     await store.terminate(account.username);
     return;

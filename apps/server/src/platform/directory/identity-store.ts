@@ -15,6 +15,8 @@ export class PasswordRefusedError extends Error {
 /** What the directory holds of one portal-managed account, for reconciliation. */
 export interface DirectoryAccountState {
   username: string;
+  /** Its DN, normalized (normalizeDn). */
+  dn: string;
   enabled: boolean;
   /** The portal-managed groups (role names) it is a member of. */
   groups: string[];
@@ -46,6 +48,8 @@ export interface IdentityStore {
   listAccounts(): Promise<DirectoryAccountState[]>;
   /** Every portal-managed group and its members' DNs (normalized), for reconciliation. */
   listGroups(): Promise<Map<string, string[]>>;
+  /** Takes a member (by DN) out of a portal-managed group (reconciliation of a hand-made member). */
+  removeMember(roleName: string, memberDn: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,5 +69,6 @@ export const builtinIdentityStore: IdentityStore = {
   health: async () => ({ ok: true, reason: null }),
   listAccounts: async () => [],
   listGroups: async () => new Map(),
+  removeMember: async () => {},
   close: async () => {},
 };

@@ -363,6 +363,7 @@ export class LdapIdentityStore implements IdentityStore {
           if (!username) continue;
           accounts.push({
             username,
+            dn: normalizeDn(entry.dn),
             enabled: this.dialect.isEnabled(entry),
             groups: (memberships.get(normalizeDn(entry.dn)) ?? []).sort(),
           });
@@ -396,6 +397,15 @@ export class LdapIdentityStore implements IdentityStore {
 
   listGroups(): Promise<Map<string, string[]>> {
     return this.asService((client) => this.listGroupsWith(client));
+  }
+
+  removeMember(roleName: string, memberDn: string): Promise<void> {
+    return this.asService((client) => this.changeMember(client, this.groupDn(roleName), memberDn, false));
+  }
+
+  /** The DN of an account, or null (reconciliation names members by DN). */
+  accountDn(username: string): Promise<string | null> {
+    return this.asService(async (client) => (await this.findAccount(client, username))?.dn ?? null);
   }
 
   async close(): Promise<void> {}

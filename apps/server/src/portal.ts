@@ -16,6 +16,8 @@ import { startJobWorker } from './identity/jobs';
 import { openDatabase } from './platform/db';
 import { databaseTimeouts } from './runtime';
 import { terminateJobKind } from './features/terminate-vendors/terminate-job';
+import { startProvisioningWorker } from './identity/directory/provisioning-worker';
+import { startReconcileSchedule } from './identity/directory/reconcile';
 import { type Runtime } from './runtime';
 import { openPortalData, readConfig } from './startup';
 import type { FastifyBaseLogger } from 'fastify';
@@ -76,6 +78,22 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
     clock: runtime.ctx.clock,
     log: app.log,
   });
+  const provisioning =
+    runtime.ctx.identityStore.kind === 'ldap'
+      ? startProvisioningWorker(runtime.ctx.db, runtime.ctx.identityStore, runtime.ctx.clock, {
+          log: app.log,
+        })
+      : null;
+  const reconcile =
+    runtime.ctx.identityStore.kind === 'ldap'
+      ? startReconcileSchedule(
+          runtime.ctx.db,
+          runtime.ctx.identityStore,
+          runtime.ctx.clock,
+          config.DIRECTORY_RECONCILE_HOURS,
+          app.log,
+        )
+      : null;
   const draining = registerDraining(app);
   await app.ready();
   listener.open();
@@ -98,10 +116,12 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
     force.unref();
     try {
       draining.start();
+      reconcile?.stop();
       // The job worker stops between steps and hands its lease back: another instance (or this one
       // after its restart) resumes the job where its last committed step left it.
       const workersStopped = Promise.all([
         outbox.stop(graceMs / 2),
+        provisioning?.stop(graceMs / 2),
         housekeeping.stop(),
         jobs.stop(graceMs / 2),
       ]);

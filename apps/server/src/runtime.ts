@@ -13,6 +13,9 @@ import { certificateExpiry, expiryWarning, readSpKeyFiles } from './platform/sp-
 import { sharedKeyPair } from './identity/shared-keys';
 import { createMailer, type Mailer } from './platform/mailer';
 import { loadOrCreateSecret } from './platform/secrets';
+import { createIdentityStore } from './platform/directory/create-store';
+import type { IdentityStore } from './platform/directory/identity-store';
+import { setDirectoryProvisioning } from './store/provisioning';
 
 export interface Runtime {
   ctx: AppContext;
@@ -32,6 +35,8 @@ export interface ContextParts {
   idp?: IdpDescription;
   /** The clock (default: the system clock; tests pass a TestClock). */
   clock?: Clock;
+  /** The identity store (default: the one IDENTITY_STORE names). */
+  identityStore?: IdentityStore;
 }
 
 /** The app's context from its parts; the IdP is the built-in one or read from IDP_METADATA. */
@@ -50,6 +55,7 @@ export async function createAppContext(parts: ContextParts): Promise<AppContext>
     encryptor: createEncryptor(parts.encryptionKey),
     mailStatus: parts.mailStatus,
     clock: parts.clock ?? systemClock,
+    identityStore: parts.identityStore ?? createIdentityStore(config),
   };
 }
 
@@ -105,6 +111,8 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     config.DATABASE_STARTUP_WAIT_SECONDS,
     log,
   );
+  // The provisioning triggers follow IDENTITY_STORE (migration 0012).
+  await setDirectoryProvisioning(database.db, config.IDENTITY_STORE === 'ldap');
   const secret = config.SESSION_SECRET ?? loadOrCreateSecret(dataDir, 'session-secret');
   const encryptionKey = config.DATA_ENCRYPTION_KEY ?? loadOrCreateSecret(dataDir, 'data-encryption-key');
   // Generated keys live in the database, so that instances behind one load balancer share them.
@@ -134,6 +142,7 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     mailer,
     async close() {
       mailer.close();
+      await ctx.identityStore.close();
       await database.close();
     },
   };

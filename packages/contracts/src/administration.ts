@@ -21,6 +21,7 @@ export const adminMessages = {
   lastAdmin: 'This is the only admin: make another person admin first.',
   notYourself: 'You cannot remove your own admin flag or account here.',
   mailNotFound: 'Mail not found.',
+  provisioningNotFound: 'No directory change waits with this id.',
   mailNotResendable: 'Only undelivered or undeliverable mail can be resent.',
   badCursor: 'The page cursor is not valid; start from the first page.',
 } as const;
@@ -145,6 +146,30 @@ export const adminMail = z.object({
   lastError: z.string().nullable(),
 });
 export const mailList = z.object({ mails: z.array(adminMail) });
+
+/** A directory change that failed at least once and still waits (IDENTITY_STORE=ldap). */
+export const adminProvisioningRow = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  /** What caused it: role.grant, account.disabled, group.ensure, ... */
+  action: z.string(),
+  username: z.string().nullable(),
+  organization: z.string().nullable(),
+  attempts: z.number(),
+  nextAttemptAt: z.string(),
+  /** The directory's last refusal, or why it could not be reached. */
+  lastError: z.string().nullable(),
+});
+/** The identity store at a glance: its kind, waiting changes, failing ones, the last reconciliation. */
+export const directoryStatus = z.object({
+  identityStore: z.enum(['builtin', 'ldap']),
+  available: z.boolean(),
+  pending: z.number(),
+  failing: z.array(adminProvisioningRow),
+  lastReport: z
+    .object({ createdAt: z.string(), drift: z.number(), applied: z.boolean(), report: z.unknown() })
+    .nullable(),
+});
 
 export const auditOutcome = z.enum(['success', 'failure', 'denied']);
 export const auditQuery = z.object({

@@ -105,6 +105,8 @@ export const adminApi = {
   maintenance: '/api/admin/maintenance',
   mail: '/api/admin/mail',
   mailResend: '/api/admin/mail/:id/resend',
+  directory: '/api/admin/directory',
+  directoryRetry: '/api/admin/directory/:id/retry',
   audit: '/api/admin/audit',
   auditExport: '/api/admin/audit/export.csv',
   serviceTokens: '/api/admin/service-tokens',

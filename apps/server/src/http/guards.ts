@@ -3,14 +3,13 @@ import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../store/account
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from '../platform/app-context';
 import { AppError, messages } from '../platform/app-error';
-import { isInMaintenance } from '../identity/maintenance';
+import { IIQ_UNAVAILABLE, identityServiceUp } from '../identity/maintenance';
 import { recordAudit } from '../identity/audit';
 
 const guardMessages = {
   notBrm: 'Unauthorized: User does not have a BRM role',
   notAdmin: 'Unauthorized: User is not an admin',
   notVendor: 'Unauthorized: This feature is for vendor accounts',
-  iiqUnavailable: 'Account management features are currently unavailable',
 } as const;
 
 function signedIn(request: FastifyRequest): Account {
@@ -80,9 +79,9 @@ export function createGuards(ctx: AppContext) {
       const account = signedIn(request);
       if (!isAdmin(account)) await refuse(ctx, request, account, guardMessages.notAdmin);
     },
-    /** Account-changing calls while the identity service is in maintenance answer 503. */
+    /** Account-changing calls while the identity service is in maintenance or down answer 503. */
     requireIdentityService: async () => {
-      if (await isInMaintenance(ctx)) throw new AppError('serviceUnavailable', guardMessages.iiqUnavailable);
+      if (!(await identityServiceUp(ctx))) throw new AppError('serviceUnavailable', IIQ_UNAVAILABLE);
     },
   };
 }

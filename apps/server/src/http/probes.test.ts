@@ -34,7 +34,7 @@ describe('liveness and readiness probes', () => {
     expect([live.statusCode, live.body]).toEqual([200, 'ok\n']);
     expect(live.headers['cache-control']).toBe('no-store');
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
-    expect([ready.statusCode, ready.body]).toEqual([200, 'ready\n']);
+    expect([ready.statusCode, ready.body]).toEqual([200, 'ready\nidentity service: available\n']);
   });
 
   it('is not ready as soon as draining starts, while liveness stays up', async () => {

@@ -35,7 +35,11 @@ export function registerProbes(
       if (pending.length > 0) reason = `migrations not applied: ${pending.join(', ')}`;
       else migrated = true;
     }
-    if (reason === null) return text(reply, 200, 'ready\n');
+    if (reason === null) {
+      // The identity service is reported, never a reason to take the instance out: reads still work.
+      const directory = await ctx.identityStore.health();
+      return text(reply, 200, `ready\nidentity service: ${directory.ok ? 'available' : 'unavailable'}\n`);
+    }
     // The start's own moment of not being ready is no news for the log.
     if (sheddingSettled()) request.log.warn({ reason }, 'readiness probe failed');
     return text(reply, 503, 'not ready\n');

@@ -86,6 +86,7 @@ async function loadBootData(
       account,
       loaded.organizations ?? [],
       loaded.maintenanceFlag ?? false,
+      (await ctx.identityStore.health()).ok,
     );
   }
   return data;

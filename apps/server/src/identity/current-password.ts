@@ -4,7 +4,8 @@ import { tooManyRequests } from '../platform/app-error';
 import type { Account } from '../platform/db-schema';
 import { claimAttempt, lockKey, releaseAttempt, secondsUntilAttempt } from './lockout';
 import { recordSignInFailure } from './sign-in-failure';
-import { verifyPassword } from './passwords';
+import { DirectoryUnavailableError } from '../platform/directory/identity-store';
+import { directoryUnavailable, passwordMatches } from './directory-password';
 import { enforceRateLimit } from './rate-limit';
 
 /** Confirmations per account: enough for typos, far too few to guess (the lockout applies as well). */
@@ -28,7 +29,16 @@ export async function checkCurrentPassword(
     tooManyRequests(await secondsUntilAttempt(ctx.db, ctx.config, attempt), profileMessages.locked);
   const claim = await claimAttempt(ctx.db, ctx.config, attempt);
   if (!claim) throw await lockedError();
-  if (account.password_hash && (await verifyPassword(account.password_hash, password))) {
+  let matches: boolean;
+  try {
+    matches = await passwordMatches(ctx, account, password);
+  } catch (error) {
+    // The directory does not answer: no verdict, so no failed attempt either.
+    await releaseAttempt(ctx.db, claim);
+    if (error instanceof DirectoryUnavailableError) throw directoryUnavailable();
+    throw error;
+  }
+  if (matches) {
     await releaseAttempt(ctx.db, claim);
     return true;
   }

@@ -12,6 +12,8 @@ export function currentUserRecord(
   account: Account,
   orgs: string[],
   maintenanceFlag: boolean,
+  /** The identity store's health (the hospital's directory answers); true for the built-in one. */
+  directoryUp = true,
 ): CurrentUser {
   return {
     id: account.id,
@@ -27,7 +29,7 @@ export function currentUserRecord(
     isAdmin: isAdmin(account),
     loginUrl: api.login,
     type: account.type,
-    // The setting forces maintenance on; otherwise the flag admins switch.
-    iiqAvailable: !(ctx.config.IIQ_MAINTENANCE || maintenanceFlag),
+    // The setting forces maintenance on; otherwise the flag admins switch; and the directory answers.
+    iiqAvailable: !(ctx.config.IIQ_MAINTENANCE || maintenanceFlag) && directoryUp,
   };
 }

@@ -4,12 +4,15 @@ import { findAccountByUsername } from '../store/accounts';
 import { hashPassword, verifyPassword } from '../identity/passwords';
 import { claimAttempt, lockKey, releaseAttempt } from '../identity/lockout';
 import { recordSignInFailure } from '../identity/sign-in-failure';
+import { passwordMatches } from '../identity/directory-password';
+import { DirectoryUnavailableError } from '../platform/directory/identity-store';
 
 export const signInMessages = {
   /** One message for every refusal, so it never tells which part was wrong. */
   generic: 'The username or password is incorrect, or the account cannot sign in.',
   locked: 'Too many failed sign-in attempts. Please try again later.',
   badPasscode: 'The passcode is not valid. Please try again.',
+  unavailable: 'Sign-in is unavailable right now. Please try again in a few minutes.',
 } as const;
 
 /** A hash of a random password: unknown usernames are verified against it to take the same time. */
@@ -43,10 +46,17 @@ export async function checkPassword(
   const account = await found;
   if (!claim) return { ok: false, message: signInMessages.locked };
 
-  const passwordOk = await verifyPassword(
-    account?.password_hash ?? (await dummyPasswordHash()),
-    input.password,
-  );
+  let passwordOk: boolean;
+  try {
+    passwordOk = account
+      ? await passwordMatches(ctx, account, input.password)
+      : await verifyPassword(await dummyPasswordHash(), input.password);
+  } catch (error) {
+    if (!(error instanceof DirectoryUnavailableError)) throw error;
+    // The directory does not answer: no verdict, so the attempt is given back, not counted.
+    await releaseAttempt(ctx.db, claim);
+    return { ok: false, message: signInMessages.unavailable };
+  }
   if (account && passwordOk && account.status === 'active') {
     await Promise.all([releaseAttempt(ctx.db, claim), onPass(account.id)]);
     return { ok: true, accountId: account.id };

@@ -23,6 +23,7 @@ import * as administration from '../migrations/0006-administration';
 import * as pushAuthenticators from '../migrations/0007-push-authenticators';
 import * as factorPush from '../migrations/0008-factor-push';
 import * as serviceTokens from '../migrations/0009-service-tokens';
+import * as provisioning from '../migrations/0012-provisioning';
 import * as listIndexes from '../migrations/0013-list-indexes';
 import * as jobs from '../migrations/0014-jobs';
 import type { Database } from './db-schema';
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '0007-push-authenticators': pushAuthenticators,
   '0008-factor-push': factorPush,
   '0009-service-tokens': serviceTokens,
+  '0012-provisioning': provisioning,
   '0013-list-indexes': listIndexes,
   '0014-jobs': jobs,
 };

@@ -173,6 +173,17 @@ export function observeSpCertificate(expiresAt: Date): void {
   spCertificateExpiry.set(Math.floor(expiresAt.getTime() / 1000));
 }
 
+const directoryDrift = new client.Gauge({
+  name: 'pra_directory_drift',
+  help: "Differences between the portal and the hospital's directory at the last reconciliation (0: none)",
+  registers: [registry],
+});
+
+/** Records the last reconciliation's drift (admin directory-reconcile and the scheduled run). */
+export function observeDirectoryDrift(drift: number): void {
+  directoryDrift.set(drift);
+}
+
 new client.Gauge({
   name: 'pra_outbox_pending',
   help: 'Mails waiting to be sent',

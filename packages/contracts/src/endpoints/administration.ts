@@ -8,6 +8,7 @@ import {
   changePersonBody,
   createOrganizationBody,
   mailList,
+  directoryStatus,
   maintenanceBody,
   maintenanceState,
   organizationList,
@@ -187,6 +188,25 @@ export const resendMail = endpoint({
   operationId: 'resendMail',
   tokenScope: 'mail:write',
   summary: 'Sends an undelivered mail again',
+  params: idParam,
+  response: { 200: successResponse },
+});
+
+export const getDirectoryStatus = endpoint({
+  ...admin,
+  method: 'GET',
+  path: adminApi.directory,
+  operationId: 'getDirectoryStatus',
+  summary: "The hospital's directory: waiting and failing changes, the last reconciliation",
+  response: { 200: directoryStatus },
+});
+
+export const retryProvisioning = endpoint({
+  ...admin,
+  method: 'POST',
+  path: adminApi.directoryRetry,
+  operationId: 'retryProvisioning',
+  summary: 'Tries a waiting directory change again now',
   params: idParam,
   response: { 200: successResponse },
 });

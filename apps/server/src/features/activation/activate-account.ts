@@ -5,6 +5,7 @@ import { recordAudit } from '../../identity/audit';
 import { accountActivatedMail, mailSite } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
 import { hashPassword } from '../../identity/passwords';
+import { writeDirectoryPassword } from '../../identity/directory-password';
 import { passwordPolicy, passwordProblems } from '../../identity/password-policy';
 import { checkActivationCode, codeRefusal } from './activation-code';
 import { setFirstPassword } from '../../store/accounts';
@@ -30,6 +31,8 @@ export async function activateAccount(options: {
   if (problems.length > 0) throw AppError.many('badRequest', problems);
   // Hashing is slow on purpose: done before the transaction so no connection waits on it.
   const passwordHash = await hashPassword(newPassword);
+  // Where the vendor signs in (the hospital's directory) first: a refusal or an outage uses up no code.
+  await writeDirectoryPassword(ctx, account, newPassword);
 
   await ctx.db.transaction().execute(async (tx) => {
     const claimed = await claimActivationCode(tx, check.codeId);

@@ -24,6 +24,8 @@ import { clearedSystemMessage, readAdminSystemMessage, setMaintenance, writeSyst
 import { isInMaintenance } from '../../identity/maintenance';
 import { systemClock, type Clock } from '../../platform/clock';
 import { createServiceToken, listTokens, revokeToken } from './service-tokens';
+import { createIdentityStore } from '../../platform/directory/create-store';
+import { formatDriftReport, reconcileDirectory } from '../../identity/directory/reconcile';
 
 /**
  * The operators' commands (`npm run admin -- <command>`), as functions of the database so tests
@@ -358,6 +360,34 @@ export const commands: Record<string, Command> = {
       ctx.out(
         `Account management: ${on ? 'maintenance' : 'available'}${ctx.config.IIQ_MAINTENANCE ? ' (forced by IIQ_MAINTENANCE)' : ''}.\n`,
       );
+    },
+  },
+  'directory-reconcile': {
+    summary: "Compare the portal's vendors with the hospital's directory (dry run unless --apply)",
+    usage: 'directory-reconcile [--apply] [--json]',
+    args: [],
+    options: {
+      apply: { type: 'boolean', help: 'make the directory match the portal (audited)' },
+      json: { type: 'boolean', help: 'print the report as JSON' },
+    },
+    async run(ctx, _args, options) {
+      if (ctx.config.IDENTITY_STORE !== 'ldap') {
+        throw new AppError(
+          'badRequest',
+          'IDENTITY_STORE is builtin: the portal is the directory, there is nothing to reconcile',
+        );
+      }
+      const store = createIdentityStore(ctx.config);
+      try {
+        const report = await reconcileDirectory(ctx.db, store, systemClock, {
+          apply: options.apply === true,
+          actor: ctx.actor,
+          clientAddress: ctx.actor.clientAddress,
+        });
+        ctx.out(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatDriftReport(report));
+      } finally {
+        await store.close();
+      }
     },
   },
   'audit-export': {

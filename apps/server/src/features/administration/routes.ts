@@ -22,6 +22,7 @@ import { changePerson, createPerson, removePerson, requireEmployee, setManagedOr
 import { listEmployees, setPasswordHash } from '../../store/accounts';
 import { listOrganizations } from '../../store/organizations';
 import { resendMail } from './resend-mail';
+import { directoryStatus, retryProvisioning } from './directory-status';
 import { readAdminSystemMessage, setMaintenance, writeSystemMessage } from './settings';
 import { createServiceToken, listTokens, revokeToken, revokeTokensOfFormerAdmin } from './service-tokens';
 
@@ -30,7 +31,7 @@ function actorOf(request: { account: Account; ip: string }): Actor {
   return { id: account.id, username: account.username, clientAddress: request.ip };
 }
 
-/** The admin API: organizations, people, system message, maintenance, mail, audit trail. */
+/** The admin API: organizations, people, system message, maintenance, mail, directory, audit trail. */
 export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const route = endpointRouter(app, ctx);
   // Standalone's built-in IdP: people added here sign in with the demo password, as the demo
@@ -159,6 +160,13 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
 
   route(calls.resendMail, {}, async (request) => {
     await resendMail(ctx, actorOf(request), request.params.id);
+    return { success: true };
+  });
+
+  route(calls.getDirectoryStatus, {}, async () => directoryStatus(ctx));
+
+  route(calls.retryProvisioning, {}, async (request) => {
+    await retryProvisioning(ctx, actorOf(request), request.params.id);
     return { success: true };
   });
 

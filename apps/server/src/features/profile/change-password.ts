@@ -5,6 +5,7 @@ import type { Account } from '../../platform/db-schema';
 import type { Session } from '../../http/session';
 import { recordAudit } from '../../identity/audit';
 import { preparePassword, storePassword } from '../../identity/password-change';
+import { writeDirectoryPassword } from '../../identity/directory-password';
 import * as sessions from '../../store/sessions';
 
 /**
@@ -35,6 +36,8 @@ export async function changePassword(options: {
   const until = session.reauthenticatedUntil;
   if (!until || new Date(until).getTime() <= Date.now()) throw await refuse();
   const passwordHash = await preparePassword(ctx, account, options.newPassword);
+  // The directory first: a refusal or an outage leaves the re-authentication mark unused.
+  await writeDirectoryPassword(ctx, account, options.newPassword);
   const outcome = await ctx.db.transaction().execute(async (tx) => {
     if (!(await sessions.consumeReauthentication(tx, session.idHash))) return 'notReauthenticated' as const;
     const stored = await storePassword(tx, ctx, {

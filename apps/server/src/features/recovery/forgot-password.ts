@@ -5,6 +5,7 @@ import {
   type OtpResult,
   type PushResult,
 } from '@pra/contracts';
+import { writeDirectoryPassword } from '../../identity/directory-password';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import type { Account } from '../../platform/db-schema';
@@ -214,6 +215,8 @@ export async function setPassword(
   if (!isRecoveryVerified(binding)) throw new AppError('forbidden', recoveryMessages.notVerified);
   const account = await boundAccount(ctx, caller.session, body.username);
   const passwordHash = await preparePassword(ctx, account, body.newPassword);
+  // The directory first: a refusal or an outage leaves the verification and the reset code unused.
+  await writeDirectoryPassword(ctx, account, body.newPassword);
   await ctx.db.transaction().execute(async (tx) => {
     const taken = await takeVerification(tx, caller.session.idHash, account.id, Date.now());
     if (!taken) throw new AppError('forbidden', recoveryMessages.notVerified);

@@ -11,7 +11,7 @@ import { endpointRouter } from '../../http/endpoint-routes';
 import { isBrmOrAdmin } from '../../store/account-kinds';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import { emailUse } from '../../identity/email-use';
-import { isInMaintenance } from '../../identity/maintenance';
+import { identityServiceUp } from '../../identity/maintenance';
 import { activeOrganizationsForDomain } from '../../store/organizations';
 import { registerUser } from './register-user';
 
@@ -45,7 +45,7 @@ export const registrationRoutes: FastifyPluginAsync<AppContext> = async (app, ct
   });
 
   // The form says so before anyone fills it in (submit would answer 503 then).
-  route(getRegistrationAvailability, {}, async () => ({ available: !(await isInMaintenance(ctx)) }));
+  route(getRegistrationAvailability, {}, async () => ({ available: await identityServiceUp(ctx) }));
 
   route(submitRegistration, {}, async (request) => {
     const caller = request.account;

@@ -10,7 +10,13 @@ export const userRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const route = endpointRouter(app, ctx);
 
   route(getCurrentUser, { config: { organizations: true, audits: false } }, async (request) =>
-    currentUserRecord(ctx, request.account, request.organizations ?? [], request.maintenanceFlag ?? false),
+    currentUserRecord(
+      ctx,
+      request.account,
+      request.organizations ?? [],
+      request.maintenanceFlag ?? false,
+      (await ctx.identityStore.health()).ok,
+    ),
   );
 
   route(extendSessionCall, {}, async (request, reply) => {

@@ -25,7 +25,12 @@ export async function serviceCheck(
     const state = await readOutboxState(ctx.db);
     backlog = String(state.pending);
     undeliverable = String(state.undeliverable);
-    identity = (await isInMaintenance(ctx)) ? 'maintenance' : 'available';
+    const directory = await ctx.identityStore.health();
+    identity = (await isInMaintenance(ctx))
+      ? 'maintenance'
+      : directory.ok
+        ? `available (${ctx.identityStore.kind === 'ldap' ? 'the directory answers' : 'built-in'})`
+        : 'unavailable (the directory does not answer)';
   }
   const lines = [
     status,

@@ -15,6 +15,8 @@ export const tokenScopeDescriptions = {
   'settings:write': 'Save the system message; switch maintenance on or off',
   'mail:read': 'List undelivered mail',
   'mail:write': 'Send undelivered mail again',
+  'directory:read': 'List the directory changes waiting or failing and the last reconciliation',
+  'directory:write': 'Try a waiting directory change again',
   'audit:read': 'Read and export the audit trail',
   'approvals:read': 'List pending approvals',
   'approvals:write': 'Approve or deny registrations and access requests',
@@ -33,7 +35,7 @@ export const tokenScopes = Object.keys(tokenScopeDescriptions) as TokenScope[];
 
 /** The two families, for grouping on the screen. */
 export const tokenScopeFamilies: Record<'admin' | 'brm', readonly TokenScope[]> = {
-  admin: tokenScopes.filter((s) => /^(organizations|people|settings|mail|audit):/.test(s)),
+  admin: tokenScopes.filter((s) => /^(organizations|people|settings|mail|directory|audit):/.test(s)),
   brm: tokenScopes.filter((s) => /^(approvals|users|access|vendors):/.test(s)),
 };
 

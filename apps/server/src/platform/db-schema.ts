@@ -271,6 +271,8 @@ export interface JobResultsTable {
   ordinal: number;
   item: number;
   result: string;
+}
+
 /** A change the directory must follow (migration 0012): an account's or an organization's. */
 export interface ProvisioningTable {
   id: Generated<string>;

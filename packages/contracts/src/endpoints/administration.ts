@@ -197,6 +197,7 @@ export const getDirectoryStatus = endpoint({
   method: 'GET',
   path: adminApi.directory,
   operationId: 'getDirectoryStatus',
+  tokenScope: 'directory:read',
   summary: "The hospital's directory: waiting and failing changes, the last reconciliation",
   response: { 200: directoryStatus },
 });
@@ -206,6 +207,7 @@ export const retryProvisioning = endpoint({
   method: 'POST',
   path: adminApi.directoryRetry,
   operationId: 'retryProvisioning',
+  tokenScope: 'directory:write',
   summary: 'Tries a waiting directory change again now',
   params: idParam,
   response: { 200: successResponse },

@@ -17,6 +17,7 @@ const tables = [
   'authenticators',
   'brm_assignments',
   'codes',
+  'idp_metadata',
   'mfa_devices',
   'organization_domains',
   'organizations',

@@ -152,6 +152,9 @@ $config = [
     'logging.level' => SimpleSAML\\Logger::NOTICE,
     'logging.handler' => 'file',
     'logging.logfile' => 'simplesamlphp.log',
+    // ReturnTo addresses on localhost (the portal), whatever its port.
+    'trusted.url.domains' => ['localhost(:[0-9]+)?'],
+    'trusted.url.regex' => true,
     'enable.saml20-idp' => true,
     'enable.shib13-idp' => false,
     'module.enable' => ['core' => true, 'saml' => true, 'exampleauth' => true, 'ldap' => true, 'admin' => true],

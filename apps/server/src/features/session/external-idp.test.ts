@@ -217,6 +217,6 @@ describe.each(testDatabaseKinds)('the hospital’s IdP on %s', (kind) => {
     expect(await isSignedIn(client)).toBe(false);
     const back = await client.get('/api/saml/slo?SAMLResponse=bm90LWEtbWVzc2FnZQ%3D%3D');
     expect(back.statusCode).toBe(302);
-    expect(back.headers.location).toBe('/');
+    expect(back.headers.location).toBe('/home');
   });
 });

@@ -1,6 +1,7 @@
 import { verify } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import type { SAML } from '@node-saml/node-saml';
+import { routes } from '@pra/contracts';
 import { DOMParser } from '@xmldom/xmldom';
 import type { AppContext } from '../../platform/app-context';
 import { recordAudit } from '../../identity/audit';
@@ -97,8 +98,8 @@ export interface LogoutQuery {
   Signature?: string | undefined;
 }
 
-/** Where the browser goes after a logout the portal cannot answer to the IdP. */
-const HOME = '/';
+/** Where the browser goes after a logout that needs no answer to the IdP: the landing page. */
+const HOME = routes.home;
 
 /**
  * A LogoutRequest the IdP sent (IdP-initiated logout, or another SP's logout fanned out by the

@@ -190,6 +190,34 @@ describe('config', () => {
     expect(refusal({ ...productionSettings, MAIL_FROM: 'it@hospital.example' })).toBe('');
   });
 
+  it('requires the directory settings with IDENTITY_STORE=ldap, each named, and TLS where passwords cross', () => {
+    expect(loadConfig({}).IDENTITY_STORE).toBe('builtin');
+    expect(() => loadConfig({ IDENTITY_STORE: 'ldap' })).toThrow(
+      /LDAP_URL: required when IDENTITY_STORE is ldap[\s\S]*LDAP_BIND_DN[\s\S]*LDAP_BIND_PASSWORD_FILE[\s\S]*LDAP_VENDORS_DN[\s\S]*LDAP_GROUPS_DN/,
+    );
+    const ldap = {
+      IDENTITY_STORE: 'ldap',
+      LDAP_URL: 'ldap://dc1.hospital.example:389',
+      LDAP_BIND_DN: 'cn=pra,ou=services,dc=h',
+      LDAP_BIND_PASSWORD_FILE: '/run/secrets/ldap',
+      LDAP_VENDORS_DN: 'ou=vendors,dc=h',
+      LDAP_GROUPS_DN: 'ou=groups,dc=h',
+    };
+    expect(loadConfig(ldap).LDAP_PROFILE).toBe('openldap');
+    expect(() => loadConfig({ ...ldap, LDAP_PROFILE: 'active-directory' })).toThrow(
+      /LDAP_URL: must be ldaps:\/\//,
+    );
+    expect(
+      loadConfig({ ...ldap, LDAP_PROFILE: 'active-directory', LDAP_STARTTLS: 'true' }).LDAP_STARTTLS,
+    ).toBe(true);
+    expect(() => loadConfig({ ...ldap, LDAP_URL: 'http://x' })).toThrow(
+      /LDAP_URL: must be ldap:\/\/host:port/,
+    );
+    expect(() => loadConfig({ ...ldap, LDAP_URL: 'ldaps://dc1:636', LDAP_STARTTLS: 'true' })).toThrow(
+      /LDAP_STARTTLS/,
+    );
+  });
+
   it("asks the operators' CLI in production for DATABASE_URL only, the server for all it uses", () => {
     expect(refusal({ PRA_MODE: 'production' }, 'admin')).toBe(
       'Invalid configuration:\n  DATABASE_URL: required in production mode',

@@ -134,6 +134,57 @@ const settingsSchema = z.object({
   IIQ_MAINTENANCE: bool
     .default(false)
     .describe('true puts account management into maintenance: account-changing calls answer 503'),
+  IDENTITY_STORE: z
+    .enum(['builtin', 'ldap'])
+    .default('builtin')
+    .describe(
+      "Where vendor accounts live: builtin (the portal's database and built-in IdP) or ldap (the hospital's directory, written by every account operation)",
+    ),
+  LDAP_PROFILE: z
+    .enum(['openldap', 'active-directory'])
+    .default('openldap')
+    .describe(
+      "The directory's dialect: openldap (uid, inetOrgPerson, ppolicy) or active-directory (sAMAccountName, unicodePwd, userAccountControl)",
+    ),
+  LDAP_URL: z
+    .string()
+    .regex(/^ldaps?:\/\/[^/\s]+\/?$/, 'must be ldap://host:port or ldaps://host:port')
+    .optional()
+    .describe('The directory (IDENTITY_STORE=ldap): ldaps://host:636, or ldap://host:389 with LDAP_STARTTLS'),
+  LDAP_STARTTLS: bool.default(false).describe('Upgrade an ldap:// connection with StartTLS before binding'),
+  LDAP_CA_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("PEM file of the CA(s) the directory's certificate is checked against (LDAPS or StartTLS)"),
+  LDAP_BIND_DN: z.string().min(1).optional().describe("The portal's service account in the directory"),
+  LDAP_BIND_PASSWORD_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("A file holding the service account's password (read at start; never an environment value)"),
+  LDAP_VENDORS_DN: z.string().min(1).optional().describe("The OU vendors' accounts are created in"),
+  LDAP_GROUPS_DN: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The OU the organizations' groups (PRA - Vendor Access - {org} - BR) are created in"),
+  LDAP_TERMINATED_DN: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Where a terminated vendor's account is moved to; unset: it stays, disabled and without groups",
+    ),
+  LDAP_TIMEOUT_MS: int(100, 60_000)
+    .default(5_000)
+    .describe('Longest wait for the directory: connecting, and each operation'),
+  LDAP_HEALTH_CACHE_SECONDS: int(1, 300)
+    .default(5)
+    .describe("How long the directory's health (a bind and a base read) is trusted before asking again"),
+  DIRECTORY_RECONCILE_HOURS: int(0, 24 * 30)
+    .default(24)
+    .describe('How often the directory is compared with the portal (drift report and gauge); 0: never'),
   AUDIT_RETENTION_DAYS: int(1, 100_000)
     .optional()
     .describe(
@@ -380,6 +431,7 @@ function settingProblems(settings: Settings, isStandalone: boolean, use: ConfigU
       'must be an https:// URL or a file in production: metadata fetched over plain http can be altered on the way, and it names the certificates the portal trusts',
     );
   }
+  if (settings.IDENTITY_STORE === 'ldap') problems.push(...directoryProblems(settings, production));
   if (settings.DATA_ENCRYPTION_KEY && settings.DATA_ENCRYPTION_KEY === settings.SESSION_SECRET) {
     problem('DATA_ENCRYPTION_KEY', 'must differ from SESSION_SECRET: one leaked value would give away both');
   }
@@ -392,6 +444,40 @@ function settingProblems(settings: Settings, isStandalone: boolean, use: ConfigU
         `must differ from PORT (${settings.PORT}): the metrics are never on the public port`,
       );
     }
+  }
+  return problems;
+}
+
+const directoryRequired = [
+  'LDAP_URL',
+  'LDAP_BIND_DN',
+  'LDAP_BIND_PASSWORD_FILE',
+  'LDAP_VENDORS_DN',
+  'LDAP_GROUPS_DN',
+] as const;
+
+/** IDENTITY_STORE=ldap: the directory's settings, each problem naming its variable. */
+function directoryProblems(settings: Settings, production: boolean): string[] {
+  const problems: string[] = [];
+  const problem = (name: string, text: string) => problems.push(`  ${name}: ${text}`);
+  for (const key of directoryRequired)
+    if (!settings[key]) problem(key, 'required when IDENTITY_STORE is ldap');
+  const url = settings.LDAP_URL ? parseUrl(settings.LDAP_URL) : null;
+  if (url?.protocol === 'ldap:' && !settings.LDAP_STARTTLS) {
+    if (settings.LDAP_PROFILE === 'active-directory') {
+      problem(
+        'LDAP_URL',
+        'must be ldaps:// (or set LDAP_STARTTLS=true): Active Directory sets passwords over TLS only',
+      );
+    } else if (production && !loopbackHosts.includes(url.hostname)) {
+      problem(
+        'LDAP_URL',
+        'must be ldaps:// or use LDAP_STARTTLS=true in production: passwords would cross the network readable',
+      );
+    }
+  }
+  if (settings.LDAP_STARTTLS && url?.protocol === 'ldaps:') {
+    problem('LDAP_STARTTLS', 'is for ldap:// URLs; ldaps:// is TLS already');
   }
   return problems;
 }

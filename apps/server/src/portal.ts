@@ -13,6 +13,7 @@ import { startMetricsListener } from './platform/metrics-listener';
 import { listenFailure } from './platform/listen';
 import { SMTP_CONNECTIONS } from './platform/mailer';
 import { startOutboxWorker } from './identity/outbox-worker';
+import { startProvisioningWorker } from './identity/directory/provisioning-worker';
 import { type Runtime } from './runtime';
 import { openPortalData, readConfig } from './startup';
 import type { FastifyBaseLogger } from 'fastify';
@@ -65,6 +66,12 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
     concurrency: SMTP_CONNECTIONS,
     log: app.log,
   });
+  const provisioning =
+    runtime.ctx.identityStore.kind === 'ldap'
+      ? startProvisioningWorker(runtime.ctx.db, runtime.ctx.identityStore, runtime.ctx.clock, {
+          log: app.log,
+        })
+      : null;
   const draining = registerDraining(app);
   await app.ready();
   listener.open();
@@ -87,7 +94,12 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
     force.unref();
     try {
       draining.start();
-      const workersStopped = Promise.all([outbox.stop(graceMs / 2), housekeeping.stop(), idpMetadata.stop()]);
+      const workersStopped = Promise.all([
+        outbox.stop(graceMs / 2),
+        provisioning?.stop(graceMs / 2),
+        housekeeping.stop(),
+        idpMetadata.stop(),
+      ]);
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await draining.stopAccepting();
       await app.close();

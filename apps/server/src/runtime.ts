@@ -22,6 +22,9 @@ import { certificateExpiry, expiryWarning, readSpKeyFiles } from './platform/sp-
 import { sharedKeyPair } from './identity/shared-keys';
 import { createMailer, type Mailer } from './platform/mailer';
 import { loadOrCreateSecret } from './platform/secrets';
+import { createIdentityStore } from './platform/directory/create-store';
+import type { IdentityStore } from './platform/directory/identity-store';
+import { setDirectoryProvisioning } from './store/provisioning';
 
 export interface Runtime {
   ctx: AppContext;
@@ -41,6 +44,8 @@ export interface ContextParts {
   idp?: IdpDescription;
   /** The clock (default: the system clock; tests pass a TestClock). */
   clock?: Clock;
+  /** The identity store (default: the one IDENTITY_STORE names). */
+  identityStore?: IdentityStore;
 }
 
 /** The app's context from its parts; the IdP is the built-in one or read from IDP_METADATA. */
@@ -59,6 +64,7 @@ export async function createAppContext(parts: ContextParts): Promise<AppContext>
     encryptor: createEncryptor(parts.encryptionKey),
     mailStatus: parts.mailStatus,
     clock: parts.clock ?? systemClock,
+    identityStore: parts.identityStore ?? createIdentityStore(config),
   };
 }
 
@@ -121,6 +127,8 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     config.DATABASE_STARTUP_WAIT_SECONDS,
     log,
   );
+  // The provisioning triggers follow IDENTITY_STORE (migration 0012).
+  await setDirectoryProvisioning(database.db, config.IDENTITY_STORE === 'ldap');
   const secret = config.SESSION_SECRET ?? loadOrCreateSecret(dataDir, 'session-secret');
   const encryptionKey = config.DATA_ENCRYPTION_KEY ?? loadOrCreateSecret(dataDir, 'data-encryption-key');
   // Generated keys live in the database, so that instances behind one load balancer share them.
@@ -160,6 +168,7 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     mailer,
     async close() {
       mailer.close();
+      await ctx.identityStore.close();
       await database.close();
     },
   };

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import type { IdentityStore } from './directory/identity-store';
 import type { Clock } from './clock';
 import type { Db, DbKind, PoolStats } from './db';
 import type { Encryptor } from './encryption';
@@ -39,4 +40,6 @@ export interface AppContext {
   mailStatus(): Promise<{ ok: boolean; text: string }>;
   /** The one clock every time-based decision reads (platform/clock.ts). */
   clock: Clock;
+  /** Where vendors' accounts live and sign in: the built-in store or the hospital's directory. */
+  identityStore: IdentityStore;
 }

@@ -186,6 +186,8 @@ export interface PortalSettingsTable {
   id: number;
   /** Account management in maintenance, switched by admins (IIQ_MAINTENANCE forces it on). */
   maintenance: boolean;
+  /** IDENTITY_STORE=ldap: changes of vendor accounts leave provisioning rows (set at start). */
+  directory_provisioning: Generated<boolean>;
   updated_at: Timestamp;
 }
 
@@ -233,6 +235,32 @@ export interface PushChallengesTable {
   answered_by: string | null;
 }
 
+/** A change the directory must follow (migration 0012): an account's or an organization's. */
+export interface ProvisioningTable {
+  id: Generated<string>;
+  created_at: Timestamp;
+  account_id: string | null;
+  organization_id: string | null;
+  /** What caused it (role.grant, account.disabled, group.ensure, ...), for admins. */
+  action: string;
+  status: Generated<'pending' | 'done'>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  /** The directory's last refusal or why it could not be reached. */
+  last_error: string | null;
+  done_at: NullableTimestamp;
+}
+
+/** A reconciliation's report (admin directory-reconcile and the daily run). */
+export interface DirectoryReportsTable {
+  id: Generated<string>;
+  created_at: Timestamp;
+  drift: number;
+  applied: boolean;
+  report: unknown;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_domains: OrganizationDomainsTable;
@@ -256,6 +284,8 @@ export interface Database {
   idp_metadata: IdpMetadataTable;
   authenticators: AuthenticatorsTable;
   push_challenges: PushChallengesTable;
+  provisioning: ProvisioningTable;
+  directory_reports: DirectoryReportsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

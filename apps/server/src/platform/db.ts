@@ -21,6 +21,7 @@ import { databaseTimeoutDefaults } from '../config';
 import * as administration from '../migrations/0006-administration';
 import * as pushAuthenticators from '../migrations/0007-push-authenticators';
 import * as factorPush from '../migrations/0008-factor-push';
+import * as provisioning from '../migrations/0012-provisioning';
 import * as idpMetadata from '../migrations/0015-idp-metadata';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '0006-administration': administration,
   '0007-push-authenticators': pushAuthenticators,
   '0008-factor-push': factorPush,
+  '0012-provisioning': provisioning,
   '0015-idp-metadata': idpMetadata,
 };
 

@@ -1,6 +1,6 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db, Tx } from '../platform/db';
-import type { OutboxTable } from '../platform/db-schema';
+import type { Database, OutboxTable } from '../platform/db-schema';
 
 // The owner of the `outbox` table (mail waiting to be sent; identity/outbox.ts queues it,
 // identity/outbox-worker.ts delivers it).
@@ -16,17 +16,26 @@ const CLAIM_SECONDS = 120;
 const interval = (seconds: number) => sql<Date>`now() + ${`${seconds} seconds`}::interval`;
 
 /**
- * Claims due rows (`FOR UPDATE SKIP LOCKED`, then a lease in `locked_until`) in a short
- * transaction of its own, so several instances share the work without sending a row twice.
+ * Claims due rows of a work queue (the mail outbox, the provisioning outbox: both have `status`,
+ * `next_attempt_at` and `locked_until`) with `FOR UPDATE SKIP LOCKED`, then a lease in
+ * `locked_until`, in a short transaction of its own, so several instances share the work without
+ * two taking one row.
  */
-export async function claimDueMail(db: Db, batchSize: number): Promise<OutboxRow[]> {
-  return db.transaction().execute(async (tx) => {
+export async function claimDue<T extends 'outbox' | 'provisioning'>(
+  db: Db,
+  table: T,
+  batchSize: number,
+  at: { now: Date | RawBuilder<Date>; leaseUntil: Date | RawBuilder<Date> },
+): Promise<Selectable<Database[T]>[]> {
+  // One statement for both tables: the columns it names have the same types in each.
+  const queue = table as 'outbox';
+  const rows = await db.transaction().execute(async (tx) => {
     const due = await tx
-      .selectFrom('outbox')
+      .selectFrom(queue)
       .select('id')
       .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', sql<Date>`now()`)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
+      .where('next_attempt_at', '<=', at.now)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', at.now)]))
       .orderBy('next_attempt_at')
       .limit(batchSize)
       .forUpdate()
@@ -34,8 +43,8 @@ export async function claimDueMail(db: Db, batchSize: number): Promise<OutboxRow
       .execute();
     if (due.length === 0) return [];
     return tx
-      .updateTable('outbox')
-      .set({ locked_until: interval(CLAIM_SECONDS) })
+      .updateTable(queue)
+      .set({ locked_until: at.leaseUntil })
       .where(
         'id',
         'in',
@@ -44,6 +53,12 @@ export async function claimDueMail(db: Db, batchSize: number): Promise<OutboxRow
       .returningAll()
       .execute();
   });
+  return rows as unknown as Selectable<Database[T]>[];
+}
+
+/** Claims due mail (see claimDue). */
+export function claimDueMail(db: Db, batchSize: number): Promise<OutboxRow[]> {
+  return claimDue(db, 'outbox', batchSize, { now: sql<Date>`now()`, leaseUntil: interval(CLAIM_SECONDS) });
 }
 
 /**

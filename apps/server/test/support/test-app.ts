@@ -18,6 +18,7 @@ import type { KeyPair } from '../../src/platform/keys';
 import { createAppContext, databaseTimeouts, type ContextParts } from '../../src/runtime';
 import type { DbKind } from '../../src/platform/db';
 import { createTestDatabase } from './databases';
+import { setDirectoryProvisioning } from '../../src/store/provisioning';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -87,6 +88,8 @@ export async function createTestApp(
     await database.close(); // e.g. unreadable IdP metadata: leave no database behind
     throw error;
   });
+  // openRuntime turns the provisioning triggers on with IDENTITY_STORE=ldap; a test app too.
+  if (config.IDENTITY_STORE === 'ldap') await setDirectoryProvisioning(database.db, true);
   const app = await buildApp(ctx, options.logStream ? { logStream: options.logStream } : { logger: false });
   options.beforeReady?.();
   await app.ready();

@@ -3,27 +3,13 @@
 // authentication context is enforced, the IdP's email reaches the account, and single logout
 // works both ways. SAML metadata is exchanged as an operator would: the IdP's into IDP_METADATA,
 // the portal's into the IdP's SP metadata.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildServer,
-  freePort,
-  runSql,
-  scratchDatabase,
-  serverDir,
-  startServer,
-  stopServer,
-  waitUntilUp,
-  type Instance,
-} from './support/server-process';
+import { startProductionPortal, type ProductionPortal } from './support/production-portal';
+import { runSql } from './support/server-process';
 import { simpleSamlPhpMissing, startSimpleSamlPhp, type SimpleSamlPhp } from './support/simplesamlphp';
-import { startRelay } from './support/smtp';
-import { TEST_SECRET } from './support/test-app';
 
 const CHROMIUM = '/usr/bin/chromium';
 const MFA = 'https://refeds.org/profile/mfa';
@@ -33,8 +19,6 @@ const missing = [
   process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL (PostgreSQL)',
 ].filter(Boolean);
 if (missing.length > 0) console.warn(`SKIPPED simplesamlphp-idp.test.ts: needs ${missing.join(', ')}`);
-
-const fixture = (name: string) => join(serverDir, 'test', 'fixtures', name);
 
 /** Serious and critical axe findings on the page (none expected). */
 async function axeProblems(page: Page): Promise<string[]> {
@@ -48,18 +32,14 @@ async function axeProblems(page: Page): Promise<string[]> {
 
 describe.skipIf(missing.length > 0)('production mode with SimpleSAMLphp as the hospital’s IdP', () => {
   let idp: SimpleSamlPhp;
-  let database: Awaited<ReturnType<typeof scratchDatabase>>;
-  let portal: Instance;
-  let relay: Awaited<ReturnType<typeof startRelay>>;
+  let portal: ProductionPortal;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  let dir: string;
   let origin = '';
+  const database = { url: '' };
 
   beforeAll(async () => {
-    buildServer();
-    dir = mkdtempSync(join(tmpdir(), 'pra-ssp-portal-'));
     idp = await startSimpleSamlPhp({
       auth: {
         users: [
@@ -87,62 +67,15 @@ describe.skipIf(missing.length > 0)('production mode with SimpleSAMLphp as the h
       },
       strongContext: { classRef: MFA, usernames: ['ada.mfa'] },
     });
-    database = await scratchDatabase();
-    const cli = (args: string[]) => {
-      const run = spawnSync(process.execPath, ['dist/admin.js', ...args], {
-        cwd: serverDir,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: tmpdir(),
-          PRA_MODE: 'production',
-          DATABASE_URL: database.url,
-        },
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
-      if (run.status !== 0) throw new Error(`admin ${args.join(' ')}: ${run.stderr}`);
-    };
-    cli(['migrate']);
-    for (const [username, given, family] of [
-      ['ada.mfa', 'Ada', 'Old'],
-      ['bob.pw', 'Bob', 'Builder'],
-    ] as const) {
-      cli([
-        'create-admin',
-        username,
-        '--email',
-        `${username}@portal.example`,
-        '--given-name',
-        given,
-        '--family-name',
-        family,
-      ]);
-    }
-    const metadataFile = join(dir, 'idp-metadata.xml');
-    writeFileSync(metadataFile, await idp.idpMetadata());
-    const smtpPort = await freePort();
-    relay = await startRelay(smtpPort);
-    const port = await freePort();
-    origin = `http://localhost:${port}`;
-    portal = startServer('portal', port, {
-      PRA_MODE: 'production',
-      DATABASE_URL: database.url,
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      SESSION_SECRET: TEST_SECRET,
-      PUBLIC_URL: origin,
-      SAML_SP_KEY_FILE: fixture('sp.key'),
-      SAML_SP_CERT_FILE: fixture('sp.crt'),
-      DATA_ENCRYPTION_KEY: 'test-encryption-key-test-encryption-key',
-      IDP: 'external',
-      IDP_METADATA: metadataFile,
-      IDP_REQUIRED_AUTHN_CONTEXT: MFA,
-      DATA_DIR: join(dir, 'data'),
-      LOG_LEVEL: 'warn',
-      METRICS_PORT: 'off',
+    portal = await startProductionPortal(idp, {
+      admins: [
+        { username: 'ada.mfa', email: 'ada.mfa@portal.example', givenName: 'Ada', familyName: 'Old' },
+        { username: 'bob.pw', email: 'bob.pw@portal.example', givenName: 'Bob', familyName: 'Builder' },
+      ],
+      env: { IDP_REQUIRED_AUTHN_CONTEXT: MFA },
     });
-    await waitUntilUp(portal, 60_000);
-    // The IdP trusts the portal once it has the portal's SP metadata, as an operator hands it over.
-    idp.trustServiceProvider(await (await fetch(`${origin}/api/saml/metadata`)).text());
+    origin = portal.origin;
+    database.url = portal.databaseUrl;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
     context = await browser.newContext();
     page = await context.newPage();
@@ -150,11 +83,8 @@ describe.skipIf(missing.length > 0)('production mode with SimpleSAMLphp as the h
 
   afterAll(async () => {
     await browser?.close();
-    await stopServer(portal);
-    await relay?.close();
+    await portal?.close();
     await idp?.stop();
-    await database?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   async function signInAtIdp(username: string, password: string): Promise<void> {

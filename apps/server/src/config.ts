@@ -250,7 +250,30 @@ const settingsSchema = z.object({
     .string()
     .min(1)
     .optional()
-    .describe('External IdP metadata: a file path or an https:// URL'),
+    .describe(
+      'External IdP metadata: a file path or an https:// URL (one EntityDescriptor, or a federation EntitiesDescriptor with IDP_ENTITY_ID)',
+    ),
+  IDP_ENTITY_ID: z
+    .string()
+    .min(1)
+    .max(1024)
+    .optional()
+    .describe(
+      'The IdP to trust when IDP_METADATA is a federation EntitiesDescriptor (its entityID); checked against a single EntityDescriptor too',
+    ),
+  IDP_METADATA_REFRESH_MINUTES: int(1, 10_080)
+    .default(60)
+    .describe(
+      'How often IDP_METADATA given as a URL is fetched again (certificate roll-over); the last good copy is kept in the database',
+    ),
+  IDP_REQUIRED_AUTHN_CONTEXT: z
+    .string()
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe(
+      'Comma-separated AuthnContextClassRef values (e.g. https://refeds.org/profile/mfa): asked for in every AuthnRequest and the only ones an assertion may carry; unset: any',
+    ),
   IDP_ATTR_USERNAME: z
     .string()
     .min(1)
@@ -314,6 +337,8 @@ export interface Config extends Omit<Settings, 'HOST' | 'METRICS_PORT'> {
   isStandalone: boolean;
   demoData: boolean;
   idp: 'builtin' | 'external';
+  /** IDP_REQUIRED_AUTHN_CONTEXT as a list (empty: any authentication context is accepted). */
+  requiredAuthnContext: string[];
   /** Where the metrics listener listens; null: no metrics listener. */
   metrics: { port: number; host: string; byDefault: boolean } | null;
   /** Plain http on localhost: the session cookie cannot be Secure nor carry the __Host- prefix. */
@@ -493,6 +518,10 @@ export function loadConfig(env: Record<string, string | undefined>, use: ConfigU
     // A PostgreSQL database may be a real one: demo accounts go there only when asked for.
     demoData: settings.DEMO_DATA ?? (isStandalone && !settings.DATABASE_URL),
     idp,
+    requiredAuthnContext: (settings.IDP_REQUIRED_AUTHN_CONTEXT ?? '')
+      .split(',')
+      .map((value) => value.trim())
+      .filter(Boolean),
     insecureCookies: url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname),
     shutdownDrainMs: shutdownDrainMs(
       settings.SHUTDOWN_GRACE_SECONDS,

@@ -7,6 +7,7 @@ import { registerDraining } from './http/draining';
 import { closeServer, listenWhileStarting } from './http/starting-listener';
 import { readOutboxState } from './store/outbox';
 import { startHousekeeping } from './identity/housekeeping';
+import { startIdpMetadataRefresh } from './identity/idp-metadata-refresh';
 import { bindMetricsSources } from './platform/metrics';
 import { startMetricsListener } from './platform/metrics-listener';
 import { listenFailure } from './platform/listen';
@@ -62,6 +63,7 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
   const app = await buildApp(runtime.ctx, { serverFactory: (handler) => listener.adopt(handler) });
 
   const housekeeping = startHousekeeping(runtime.ctx.db, app.log);
+  const idpMetadata = startIdpMetadataRefresh(runtime.ctx, app.log);
   const outbox = startOutboxWorker(runtime.ctx.db, {
     transport: runtime.mailer.transport,
     from: config.MAIL_FROM,
@@ -124,6 +126,7 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
         provisioning?.stop(graceMs / 2),
         housekeeping.stop(),
         jobs.stop(graceMs / 2),
+        idpMetadata.stop(),
       ]);
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await draining.stopAccepting();

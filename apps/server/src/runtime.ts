@@ -7,7 +7,16 @@ import type { KeyPair } from './platform/keys';
 import type { DatabaseHandle, DatabaseTimeouts } from './platform/db';
 import { openMigratedDatabase, type StartupLog } from './platform/db-startup';
 import { createEncryptor } from './platform/encryption';
-import { builtinIdpDescription, loadIdpMetadata, type IdpDescription } from './platform/idp-metadata';
+import {
+  builtinIdpDescription,
+  isMetadataUrl,
+  loadIdpMetadata,
+  readIdpMetadata,
+  type IdpDescription,
+  type LoadedMetadata,
+} from './platform/idp-metadata';
+import { startupIdp } from './identity/idp-metadata-refresh';
+import { ConfigError } from './config';
 import { observeSpCertificate } from './platform/metrics';
 import { certificateExpiry, expiryWarning, readSpKeyFiles } from './platform/sp-certificate';
 import { sharedKeyPair } from './identity/shared-keys';
@@ -51,7 +60,7 @@ export async function createAppContext(parts: ContextParts): Promise<AppContext>
     keys,
     idp: keys.idp
       ? builtinIdpDescription(config.publicUrl, keys.idp)
-      : (parts.idp ?? (await loadIdpMetadata(config.IDP_METADATA ?? ''))),
+      : (parts.idp ?? (await loadIdpMetadata(config.IDP_METADATA ?? '', { entityId: config.IDP_ENTITY_ID }))),
     encryptor: createEncryptor(parts.encryptionKey),
     mailStatus: parts.mailStatus,
     clock: parts.clock ?? systemClock,
@@ -71,18 +80,25 @@ export function databaseTimeouts(config: Config): DatabaseTimeouts {
 /**
  * The files and URLs the settings name, read and checked before the database is touched: the SP's
  * key pair (SAML_SP_KEY_FILE, SAML_SP_CERT_FILE) and the external IdP's metadata (IDP_METADATA).
- * A wrong one stops the start naming its variable.
+ * A wrong one stops the start naming its variable, except metadata from a URL: its refusal is
+ * returned, for the start to fall back on the last good copy in the database (startupIdp).
  */
 export async function readConfiguredFiles(
   config: Config,
   now: Date,
-): Promise<{ spKeys: KeyPair | null; idp: IdpDescription | undefined }> {
+): Promise<{ spKeys: KeyPair | null; idp: LoadedMetadata | ConfigError | undefined }> {
   const spKeys =
     config.SAML_SP_KEY_FILE && config.SAML_SP_CERT_FILE
       ? readSpKeyFiles(config.SAML_SP_KEY_FILE, config.SAML_SP_CERT_FILE, now)
       : null;
-  const idp = config.idp === 'external' ? await loadIdpMetadata(config.IDP_METADATA ?? '') : undefined;
-  return { spKeys, idp };
+  if (config.idp !== 'external') return { spKeys, idp: undefined };
+  const source = config.IDP_METADATA ?? '';
+  try {
+    return { spKeys, idp: await readIdpMetadata(source, { entityId: config.IDP_ENTITY_ID }) };
+  } catch (error) {
+    if (error instanceof ConfigError && isMetadataUrl(source)) return { spKeys, idp: error };
+    throw error;
+  }
 }
 
 /**
@@ -127,6 +143,16 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
   );
   const idpKeys =
     config.idp === 'builtin' ? await generatedKeys('saml-idp', 'PRA Portal identity provider') : null;
+  const idp = files.idp
+    ? await startupIdp(
+        database.db,
+        config.IDP_METADATA ?? '',
+        config.IDP_ENTITY_ID,
+        files.idp,
+        new Date(),
+        log,
+      )
+    : undefined;
   const mailer = createMailer(config.SMTP_URL, config.isStandalone);
   const ctx = await createAppContext({
     config,
@@ -135,7 +161,7 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     keys: { sp: spKeys, idp: idpKeys },
     encryptionKey,
     mailStatus: () => mailer.status(),
-    ...(files.idp && { idp: files.idp }),
+    ...(idp && { idp }),
   });
   return {
     ctx,

@@ -8,6 +8,8 @@ export const api = {
   samlAcs: '/api/saml/acs',
   /** The service provider's SAML metadata (XML). */
   samlMetadata: '/api/saml/metadata',
+  /** Single logout (HTTP-Redirect binding): the IdP's LogoutRequest, or its LogoutResponse to ours. */
+  samlSingleLogout: '/api/saml/slo',
   /** This API's OpenAPI description. */
   openapi: '/api/openapi.json',
   user: '/api/user',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { inputText } from './text';
-import { personName, plainText } from './text-fields';
+import { emailAddress, personName, plainText } from './text-fields';
 
-const email = inputText().trim().max(255, 'Max 255 characters').pipe(z.email('Invalid email'));
+const email = emailAddress;
 
 /** POST /api/user/new/email-in-use */
 export const emailInUseBody = z.strictObject({ email });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inputText } from './text';
+import { emailAddress } from './text-fields';
 
 /** Most email addresses one Terminate Vendors call takes; the file check and the server both apply it. */
 export const TERMINATE_MAX_EMAILS = 10_000;
@@ -11,7 +11,7 @@ export const terminateMessages = {
   noEmails: 'At least one email address is required.',
 } as const;
 
-const email = inputText().trim().max(255, 'Max 255 characters').pipe(z.email('Invalid email'));
+const email = emailAddress;
 
 /**
  * POST /api/brm/terminate-vendors. `dryRun` (an addition to the spec) answers what would happen

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputText } from './text';
 
 /** Longest name, job title or other one-line text field (spec section 5). */
 export const TEXT_MAX_LENGTH = 255;
@@ -74,6 +75,9 @@ export function multilineText(max: number) {
 export function nameText(max = TEXT_MAX_LENGTH) {
   return plainText({ max }).refine((value) => !/^[=+\-@]/.test(value), textFieldMessages.formula);
 }
+
+/** An email address (registration, Terminate Vendors' CSV, the external IdP's mail attribute). */
+export const emailAddress = inputText().trim().max(255, 'Max 255 characters').pipe(z.email('Invalid email'));
 
 /** Given name, family name. */
 export const personName = nameText();

@@ -1,6 +1,7 @@
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import querystring from 'node:querystring';
 import { SAML, ValidateInResponseTo, type CacheProvider, type SamlConfig } from '@node-saml/node-saml';
+import { api } from '@pra/contracts';
 import type { Config } from '../config';
 import type { Db } from '../platform/db';
 import type { KeyPair } from '../platform/keys';
@@ -17,8 +18,12 @@ export interface SpEndpoints {
   acsUrl: string;
 }
 
-export function spEndpoints(publicUrl: string): SpEndpoints {
-  return { entityId: `${publicUrl}/api/saml/metadata`, acsUrl: `${publicUrl}/api/saml/acs` };
+export function spEndpoints(publicUrl: string): SpEndpoints & { sloUrl: string } {
+  return {
+    entityId: `${publicUrl}${api.samlMetadata}`,
+    acsUrl: `${publicUrl}${api.samlAcs}`,
+    sloUrl: `${publicUrl}${api.samlSingleLogout}`,
+  };
 }
 
 /**
@@ -92,6 +97,20 @@ class PortalSaml extends SAML {
   }
 }
 
+const POST_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
+const REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
+
+/**
+ * The SP's metadata: node-saml's, with the single logout service in the HTTP-Redirect binding
+ * (node-saml writes HTTP-POST; the portal's SLO endpoint answers GET, which every IdP offers).
+ */
+export function serviceProviderMetadata(sp: SAML, certPem: string, sloUrl: string): string {
+  const xml = sp.generateServiceProviderMetadata(null, certPem);
+  const posted = `Binding="${POST_BINDING}" Location="${sloUrl}"`;
+  if (!xml.includes(posted)) throw new Error('node-saml metadata without the expected SingleLogoutService');
+  return xml.replace(posted, `Binding="${REDIRECT_BINDING}" Location="${sloUrl}"`);
+}
+
 /**
  * The node-saml service provider, pinned to the IdP's certificates. A sign-in is started with an
  * instance made for the browser (`browserHash`), so its request id is recorded with it; a response
@@ -104,7 +123,8 @@ export function createServiceProvider(
   idp: IdpDescription,
   options: { browserHash?: string; consumedLater?: boolean } = {},
 ): SAML {
-  const { entityId, acsUrl } = spEndpoints(config.publicUrl);
+  const { entityId, acsUrl, sloUrl } = spEndpoints(config.publicUrl);
+  const authnContext = config.requiredAuthnContext;
   return new PortalSaml(
     {
       callbackUrl: acsUrl,
@@ -125,8 +145,12 @@ export function createServiceProvider(
       requestIdExpirationPeriodMs: REQUEST_TTL_MS,
       cacheProvider: databaseRequestCache(db, options.browserHash, options.consumedLater),
       identifierFormat: null,
-      disableRequestedAuthnContext: true,
-      ...(idp.logoutUrl ? { logoutUrl: idp.logoutUrl, logoutCallbackUrl: `${config.publicUrl}/home` } : {}),
+      // Asked for when the hospital requires a context (e.g. MFA); sign-in.ts enforces it.
+      ...(authnContext.length > 0
+        ? { disableRequestedAuthnContext: false, authnContext, racComparison: 'exact' as const }
+        : { disableRequestedAuthnContext: true }),
+      logoutCallbackUrl: sloUrl,
+      ...(idp.logoutUrl ? { logoutUrl: idp.logoutUrl } : {}),
     },
     signingKey(spKeys),
   );

@@ -18,6 +18,7 @@ const tables = [
   'brm_assignments',
   'codes',
   'directory_reports',
+  'idp_metadata',
   'job_results',
   'jobs',
   'mfa_devices',

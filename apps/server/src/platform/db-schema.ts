@@ -205,6 +205,12 @@ export interface SigningKeysTable {
   created_at: Generated<Timestamp>;
 }
 
+export interface IdpMetadataTable {
+  source: string;
+  xml: string;
+  fetched_at: Date | string;
+}
+
 export interface AuthenticatorsTable {
   id: Generated<string>;
   account_id: string;
@@ -319,6 +325,7 @@ export interface Database {
   portal_settings: PortalSettingsTable;
   rate_limits: RateLimitsTable;
   signing_keys: SigningKeysTable;
+  idp_metadata: IdpMetadataTable;
   authenticators: AuthenticatorsTable;
   push_challenges: PushChallengesTable;
   jobs: JobsTable;

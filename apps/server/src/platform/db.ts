@@ -26,6 +26,7 @@ import * as serviceTokens from '../migrations/0009-service-tokens';
 import * as provisioning from '../migrations/0012-provisioning';
 import * as listIndexes from '../migrations/0013-list-indexes';
 import * as jobs from '../migrations/0014-jobs';
+import * as idpMetadata from '../migrations/0015-idp-metadata';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0012-provisioning': provisioning,
   '0013-list-indexes': listIndexes,
   '0014-jobs': jobs,
+  '0015-idp-metadata': idpMetadata,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

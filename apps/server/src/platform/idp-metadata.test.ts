@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureKeys } from '../../test/support/test-app';
 import { freePort } from '../../test/support/free-port';
+import { EXTERNAL_IDP, idpEntityDescriptor, metadataFile } from '../../test/support/external-idp';
 import { ConfigError } from '../config';
 import { loadIdpMetadata } from './idp-metadata';
 import { certBody } from './keys';
@@ -102,10 +103,10 @@ describe('IDP_METADATA that cannot be used is refused naming the variable, the s
     expect(await refusal(`${base}/json`)).toBe(`IDP_METADATA: ${base}/json is not XML`);
     expect(await refusal(`${base}/html`)).toBe(`IDP_METADATA: ${base}/html must not contain a DOCTYPE`);
     expect(await refusal(`${base}/page`)).toBe(
-      `IDP_METADATA: ${base}/page is not one identity provider's SAML metadata: its root element is <html>, not an md:EntityDescriptor`,
+      `IDP_METADATA: ${base}/page is not SAML metadata: its root element is <html>, not an md:EntityDescriptor or md:EntitiesDescriptor`,
     );
     expect(await refusal(`${base}/aggregate`)).toBe(
-      `IDP_METADATA: ${base}/aggregate is not one identity provider's SAML metadata: its root element is <md:EntitiesDescriptor>, not an md:EntityDescriptor`,
+      `IDP_METADATA: ${base}/aggregate is an EntitiesDescriptor of 0 identity providers: set IDP_ENTITY_ID to the entityID of the one to trust`,
     );
     const noSso = join(dir, 'no-sso.xml');
     writeFileSync(noSso, metadata.replace(/<md:SingleSignOnService[^>]*\/>/, ''));
@@ -115,5 +116,53 @@ describe('IDP_METADATA that cannot be used is refused naming the variable, the s
   it('a missing file', async () => {
     const missing = join(dir, 'missing.xml');
     expect(await refusal(missing)).toBe(`IDP_METADATA: cannot read ${missing}: no such file`);
+  });
+});
+
+describe('a federation’s EntitiesDescriptor, with IDP_ENTITY_ID choosing the entity', () => {
+  const md = 'xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#"';
+  const entity = (id: string, cert: string) =>
+    idpEntityDescriptor(cert, { entityId: id, ssoUrl: `${id}/sso`, sloUrl: `${id}/slo` }, '');
+  const spOnly =
+    '<md:EntityDescriptor entityID="https://sp.example/sp"><md:SPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol"/></md:EntityDescriptor>';
+  // Federations nest their aggregates, and list SPs beside IdPs.
+  const federation =
+    `<md:EntitiesDescriptor ${md} Name="urn:federation:test">` +
+    entity('https://a.example/idp', fixtureKeys('other').certPem) +
+    spOnly +
+    `<md:EntitiesDescriptor Name="urn:federation:test:hospitals">${entity('https://hospital.example/idp', fixtureKeys('idp').certPem)}</md:EntitiesDescriptor>` +
+    `</md:EntitiesDescriptor>`;
+  let file: string;
+  beforeAll(() => {
+    file = metadataFile(federation);
+  });
+
+  it('takes the entity IDP_ENTITY_ID names, with its addresses and certificate', async () => {
+    expect(await loadIdpMetadata(file, { entityId: 'https://hospital.example/idp' })).toEqual({
+      entityId: 'https://hospital.example/idp',
+      ssoUrl: 'https://hospital.example/idp/sso',
+      logoutUrl: 'https://hospital.example/idp/slo',
+      signingCerts: [certBody(fixtureKeys('idp').certPem)],
+    });
+  });
+
+  it('refuses an aggregate of several IdPs without IDP_ENTITY_ID, or without the one it names', async () => {
+    await expect(loadIdpMetadata(file)).rejects.toThrow(
+      `IDP_METADATA: ${file} is an EntitiesDescriptor of 2 identity providers: set IDP_ENTITY_ID to the entityID of the one to trust`,
+    );
+    await expect(loadIdpMetadata(file, { entityId: 'https://sp.example/sp' })).rejects.toThrow(
+      `IDP_METADATA: ${file} is an EntitiesDescriptor of 2 identity provider(s), none of them IDP_ENTITY_ID https://sp.example/sp`,
+    );
+  });
+
+  it('takes an aggregate’s only IdP, and checks IDP_ENTITY_ID against a single EntityDescriptor', async () => {
+    const single = metadataFile(
+      `<md:EntitiesDescriptor ${md}>${entity('https://only.example/idp', fixtureKeys('idp').certPem)}${spOnly}</md:EntitiesDescriptor>`,
+    );
+    expect((await loadIdpMetadata(single)).entityId).toBe('https://only.example/idp');
+    const one = metadataFile(idpEntityDescriptor(fixtureKeys('idp').certPem));
+    await expect(loadIdpMetadata(one, { entityId: 'https://other.example/idp' })).rejects.toThrow(
+      `IDP_METADATA: ${one} describes the entity ${EXTERNAL_IDP.entityId}, not IDP_ENTITY_ID https://other.example/idp`,
+    );
   });
 });

@@ -26,11 +26,53 @@ function refuse(text: string): never {
   throw new ConfigError(`${VARIABLE}: ${text}`);
 }
 
+/** The entityID of an md:EntityDescriptor. */
+const entityIdOf = (entity: Element) => entity.getAttribute('entityID')?.trim() ?? '';
+
 /**
- * Reads IdP metadata XML: entity id, redirect-binding SSO and SLO URLs, signing certificates.
+ * The entity to trust: the document's one EntityDescriptor, or in a federation's (possibly
+ * nested) EntitiesDescriptor the identity provider IDP_ENTITY_ID names (or its only one).
+ */
+function chooseEntity(root: Element, where: string, wanted: string | undefined): Element {
+  if (root.localName === 'EntityDescriptor' && root.namespaceURI === ns.md) {
+    const entityId = entityIdOf(root);
+    if (wanted && entityId && entityId !== wanted) {
+      refuse(`${where} describes the entity ${entityId}, not IDP_ENTITY_ID ${wanted}`);
+    }
+    return root;
+  }
+  if (root.localName !== 'EntitiesDescriptor' || root.namespaceURI !== ns.md) {
+    refuse(
+      `${where} is not SAML metadata: its root element is <${root.tagName}>, not an md:EntityDescriptor or md:EntitiesDescriptor`,
+    );
+  }
+  const idps = (select('.//md:EntityDescriptor[md:IDPSSODescriptor]', root) as Element[]).filter((e) =>
+    entityIdOf(e),
+  );
+  if (wanted) {
+    const chosen = idps.find((e) => entityIdOf(e) === wanted);
+    if (!chosen) {
+      refuse(
+        `${where} is an EntitiesDescriptor of ${idps.length} identity provider(s), none of them IDP_ENTITY_ID ${wanted}`,
+      );
+    }
+    return chosen;
+  }
+  const only = idps[0];
+  if (idps.length !== 1 || !only) {
+    refuse(
+      `${where} is an EntitiesDescriptor of ${idps.length} identity providers: set IDP_ENTITY_ID to the entityID of the one to trust`,
+    );
+  }
+  return only;
+}
+
+/**
+ * Reads IdP metadata XML: entity id, redirect-binding SSO and SLO URLs, signing certificates, of
+ * the one EntityDescriptor or of the entity IDP_ENTITY_ID chooses in an EntitiesDescriptor.
  * `where` (the file or URL) is named in every refusal.
  */
-function parseIdpMetadata(xml: string, where: string): IdpDescription {
+export function parseIdpMetadata(xml: string, where: string, wantedEntityId?: string): IdpDescription {
   if (/<!DOCTYPE/i.test(xml)) refuse(`${where} must not contain a DOCTYPE`);
   let broken = false;
   const doc = new DOMParser({
@@ -38,20 +80,16 @@ function parseIdpMetadata(xml: string, where: string): IdpDescription {
   }).parseFromString(xml, 'text/xml');
   const root = doc?.documentElement;
   if (broken || !root) refuse(`${where} is not XML`);
-  if (root.localName !== 'EntityDescriptor' || root.namespaceURI !== ns.md) {
-    refuse(
-      `${where} is not one identity provider's SAML metadata: its root element is <${root.tagName}>, not an md:EntityDescriptor`,
-    );
-  }
+  const entity = chooseEntity(root, where, wantedEntityId);
   const text = (expr: string) => {
-    const nodes = select(expr, doc) as Node[];
+    const nodes = select(expr, entity) as Node[];
     return nodes.map((n) => (n.nodeValue ?? n.textContent ?? '').trim()).filter(Boolean);
   };
-  const entityId = text('/md:EntityDescriptor/@entityID')[0];
-  const ssoUrl = text(`//md:IDPSSODescriptor/md:SingleSignOnService[@Binding='${REDIRECT}']/@Location`)[0];
-  const logoutUrl = text(`//md:IDPSSODescriptor/md:SingleLogoutService[@Binding='${REDIRECT}']/@Location`)[0];
+  const entityId = entityIdOf(entity);
+  const ssoUrl = text(`./md:IDPSSODescriptor/md:SingleSignOnService[@Binding='${REDIRECT}']/@Location`)[0];
+  const logoutUrl = text(`./md:IDPSSODescriptor/md:SingleLogoutService[@Binding='${REDIRECT}']/@Location`)[0];
   const signingCerts = text(
-    "//md:IDPSSODescriptor/md:KeyDescriptor[not(@use) or @use='signing']/ds:KeyInfo/ds:X509Data/ds:X509Certificate/text()",
+    "./md:IDPSSODescriptor/md:KeyDescriptor[not(@use) or @use='signing']/ds:KeyInfo/ds:X509Data/ds:X509Certificate/text()",
   ).map((cert) => cert.replace(/\s+/g, ''));
   if (!entityId) refuse(`${where} has no entityID`);
   if (!ssoUrl) refuse(`${where} has no HTTP-Redirect SingleSignOnService`);
@@ -86,6 +124,17 @@ function fetchFailure(error: unknown, url: URL, timeoutMs: number): string {
 export interface MetadataOptions {
   /** How long the whole fetch may take. */
   timeoutMs?: number;
+  /** IDP_ENTITY_ID: the entity to trust in a federation's EntitiesDescriptor. */
+  entityId?: string | undefined;
+}
+
+/** IDP_METADATA names a URL (fetched, refreshed, its last good copy kept) rather than a file. */
+export const isMetadataUrl = (source: string) => /^https?:\/\//i.test(source);
+
+/** The IdP's description and the XML it was read from. */
+export interface LoadedMetadata {
+  idp: IdpDescription;
+  xml: string;
 }
 
 /**
@@ -93,12 +142,15 @@ export interface MetadataOptions {
  * IDP_METADATA, the file or URL, and why: the file's error, DNS, a refused connection, a timeout,
  * the HTTP status, or an answer that is not XML or not an IdP's metadata.
  */
-export async function loadIdpMetadata(
+export async function readIdpMetadata(
   source: string,
   options: MetadataOptions = {},
-): Promise<IdpDescription> {
+): Promise<LoadedMetadata> {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  if (!/^https?:\/\//i.test(source)) return parseIdpMetadata(readSettingFile(VARIABLE, source), source);
+  if (!isMetadataUrl(source)) {
+    const xml = readSettingFile(VARIABLE, source);
+    return { idp: parseIdpMetadata(xml, source, options.entityId), xml };
+  }
   const url = new URL(source);
   let response: Response;
   try {
@@ -116,7 +168,15 @@ export async function loadIdpMetadata(
   } catch (error) {
     refuse(`cannot fetch ${source}: ${fetchFailure(error, url, timeoutMs)}`);
   }
-  return parseIdpMetadata(body, source);
+  return { idp: parseIdpMetadata(body, source, options.entityId), xml: body };
+}
+
+/** The IdP's description from IDP_METADATA (see readIdpMetadata). */
+export async function loadIdpMetadata(
+  source: string,
+  options: MetadataOptions = {},
+): Promise<IdpDescription> {
+  return (await readIdpMetadata(source, options)).idp;
 }
 
 /** The built-in IdP, served by this portal under /idp. */

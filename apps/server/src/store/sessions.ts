@@ -146,11 +146,19 @@ export async function consumeReauthentication(tx: Tx, idHash: string): Promise<b
   return Boolean(row);
 }
 
+/** The account's fields an external IdP's attributes update at sign-in. */
+export interface ProfileFields {
+  given_name?: string;
+  family_name?: string;
+  email?: string;
+}
+
 /**
  * The signed-in session starts, in one statement (so all of it or none): the caller's previous
- * session is revoked, the new one inserted, the names an external IdP sent taken (`names`), and
- * the sign-in audited. Data-modifying CTEs run to completion whether or not the main statement
- * reads them; a CTE without work (no previous session, no names) matches no row.
+ * session is revoked, the new one inserted, the fields an external IdP sent taken (`profile`),
+ * and the sign-in (and the profile's change) audited. Data-modifying CTEs run to completion
+ * whether or not the main statement reads them; a CTE without work (no previous session, no
+ * profile) matches no row.
  */
 export async function startSignedIn(
   db: Db,
@@ -158,8 +166,8 @@ export async function startSignedIn(
     session: NewSessionRow;
     previousIdHash: string | null;
     accountId: string;
-    names: { given_name: string; family_name: string } | null;
-    audit: Insertable<AuditEventsTable>;
+    profile: ProfileFields | null;
+    audits: Insertable<AuditEventsTable>[];
   },
 ): Promise<void> {
   await db
@@ -172,15 +180,40 @@ export async function startSignedIn(
         .returning('id_hash'),
     )
     .with('created', (qb) => qb.insertInto('sessions').values(input.session).returning('id_hash'))
-    .with('renamed', (qb) =>
+    .with('updated', (qb) =>
       qb
         .updateTable('accounts')
-        .set((eb) => input.names ?? { given_name: eb.ref('given_name') })
+        .set((eb) =>
+          input.profile && Object.keys(input.profile).length > 0
+            ? input.profile
+            : { given_name: eb.ref('given_name') },
+        )
         .where('id', '=', input.accountId)
-        .where(sql<boolean>`${input.names !== null}`)
+        .where(sql<boolean>`${input.profile !== null}`)
         .returning('id'),
     )
     .insertInto('audit_events')
-    .values(input.audit)
+    .values(input.audits)
     .execute();
+}
+
+/**
+ * Ends the sessions an IdP's LogoutRequest names: those signed in with that NameID and, when the
+ * request names them, those SAML session indexes (all of the NameID's otherwise). Returns how
+ * many ended and the accounts they belonged to.
+ */
+export async function revokeBySamlSubject(
+  db: Db | Tx,
+  subject: { nameID: string; sessionIndexes: string[] },
+  at: Date,
+): Promise<{ accountId: string | null }[]> {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: at })
+    .where('revoked_at', 'is', null)
+    .where(sql<string>`data->'saml'->>'nameID'`, '=', subject.nameID);
+  if (subject.sessionIndexes.length > 0) {
+    query = query.where(sql<string>`data->'saml'->>'sessionIndex'`, 'in', subject.sessionIndexes);
+  }
+  return query.returning('account_id as accountId').execute();
 }

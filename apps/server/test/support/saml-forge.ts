@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { inflateRawSync } from 'node:zlib';
+import { randomUUID, sign as cryptoSign } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { SignedXml } from 'xml-crypto';
 import type { KeyPair } from '../../src/platform/keys';
 
@@ -38,9 +38,15 @@ export interface ForgeOptions {
   /** Signature and digest algorithms of both signatures (SHA-256 unless told). */
   signatureAlgorithm?: string;
   digestAlgorithm?: string;
+  /** The AuthnStatement's AuthnContextClassRef (PasswordProtectedTransport unless told; null: none). */
+  authnContextClassRef?: string | null;
+  /** The AuthnStatement's SessionIndex (a fresh one unless told). */
+  sessionIndex?: string;
 }
 
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+/** What an IdP says of a password-only sign-in. */
+export const PASSWORD_PROTECTED = 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
 const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
 
 const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
@@ -98,7 +104,7 @@ export function forgeResponseXml(o: ForgeOptions): string {
     `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${esc(o.nameId)}</saml:NameID>` +
     `<saml:SubjectConfirmation Method="${esc(o.confirmationMethod ?? 'urn:oasis:names:tc:SAML:2.0:cm:bearer')}"><saml:SubjectConfirmationData NotOnOrAfter="${notOnOrAfter}" Recipient="${esc(o.recipient ?? o.acsUrl)}"${inResponseTo}/></saml:SubjectConfirmation></saml:Subject>` +
     `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${esc(o.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-    `<saml:AuthnStatement AuthnInstant="${issueInstant}" SessionIndex="_s${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+    `<saml:AuthnStatement AuthnInstant="${issueInstant}" SessionIndex="${esc(o.sessionIndex ?? `_s${randomUUID()}`)}"><saml:AuthnContext>${o.authnContextClassRef === null ? '' : `<saml:AuthnContextClassRef>${esc(o.authnContextClassRef ?? PASSWORD_PROTECTED)}</saml:AuthnContextClassRef>`}</saml:AuthnContext></saml:AuthnStatement>` +
     (attrs ? `<saml:AttributeStatement>${attrs}</saml:AttributeStatement>` : '') +
     `</saml:Assertion></samlp:Response>`;
   if (o.signAssertion !== false) xml = sign(xml, o, 'Assertion');
@@ -119,4 +125,50 @@ export function authnRequestIdFromUrl(location: string): string {
   const id = /\sID="([^"]+)"/.exec(xml)?.[1];
   if (!id) throw new Error('no ID in AuthnRequest');
   return id;
+}
+
+export interface LogoutRequestOptions {
+  issuer: string;
+  destination: string;
+  nameId: string;
+  sessionIndex?: string;
+  /** Who signs the query string (null: unsigned). */
+  keys: KeyPair | null;
+  relayState?: string;
+  /** The signature algorithm URI (RSA-SHA256 unless told). */
+  sigAlg?: string;
+  /** Edits the query string after signing. */
+  tamper?: (query: string) => string;
+  notOnOrAfter?: Date;
+}
+
+/**
+ * An IdP's LogoutRequest in the HTTP-Redirect binding: the query string (without `?`), deflated,
+ * base64 and signed over `SAMLRequest=…&RelayState=…&SigAlg=…` as the binding says.
+ */
+export function redirectLogoutRequest(o: LogoutRequestOptions): string {
+  const now = new Date();
+  const notOnOrAfter = (o.notOnOrAfter ?? new Date(now.getTime() + 5 * 60_000)).toISOString();
+  const xml =
+    `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_l${randomUUID()}" Version="2.0" IssueInstant="${now.toISOString()}" Destination="${esc(o.destination)}" NotOnOrAfter="${notOnOrAfter}">` +
+    `<saml:Issuer>${esc(o.issuer)}</saml:Issuer>` +
+    `<saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${esc(o.nameId)}</saml:NameID>` +
+    (o.sessionIndex ? `<samlp:SessionIndex>${esc(o.sessionIndex)}</samlp:SessionIndex>` : '') +
+    `</samlp:LogoutRequest>`;
+  const message = deflateRawSync(Buffer.from(xml)).toString('base64');
+  let query = `SAMLRequest=${encodeURIComponent(message)}`;
+  if (o.relayState !== undefined) query += `&RelayState=${encodeURIComponent(o.relayState)}`;
+  if (o.keys) {
+    const sigAlg = o.sigAlg ?? RSA_SHA256;
+    query += `&SigAlg=${encodeURIComponent(sigAlg)}`;
+    const hash = sigAlg.endsWith('rsa-sha1') ? 'sha1' : 'sha256';
+    const signature = cryptoSign(hash, Buffer.from(query), o.keys.privateKeyPem).toString('base64');
+    query += `&Signature=${encodeURIComponent(signature)}`;
+  }
+  return o.tamper ? o.tamper(query) : query;
+}
+
+/** The XML of a deflated, base64 redirect-binding message (`SAMLRequest` or `SAMLResponse`). */
+export function inflateMessage(encoded: string): string {
+  return inflateRawSync(Buffer.from(encoded, 'base64')).toString('utf8');
 }

@@ -73,6 +73,27 @@ export const getSamlMetadata = endpoint({
   response: { 200: media('application/samlmetadata+xml', 'SAML metadata') },
 });
 
+/** A SAML message in the HTTP-Redirect binding: deflated, base64, signed in the query string. */
+const redirectBindingMessage = z.string().min(1).max(SAML_ACS_BODY_LIMIT);
+
+export const singleLogout = endpoint({
+  method: 'GET',
+  path: api.samlSingleLogout,
+  operationId: 'singleLogout',
+  summary:
+    'Single logout from the identity provider (HTTP-Redirect binding): its signed LogoutRequest ends the session and is answered with a signed LogoutResponse; its LogoutResponse to ours ends at the home page',
+  tag: 'session',
+  callers: 'anyone',
+  query: z.object({
+    SAMLRequest: redirectBindingMessage.optional(),
+    SAMLResponse: redirectBindingMessage.optional(),
+    RelayState: inputText().max(2000).optional(),
+    SigAlg: z.string().max(200).optional(),
+    Signature: z.string().max(4096).optional(),
+  }),
+  response: { 302: redirect('To the identity provider with the LogoutResponse, or to the home page') },
+});
+
 export const signOut = endpoint({
   method: 'GET',
   path: api.logout,

@@ -25,6 +25,8 @@ export interface AssertionFacts {
   assertionId: string;
   inResponseTo: string;
   expiresAt: Date;
+  /** The AuthnContextClassRef of each AuthnStatement (how the IdP says it authenticated). */
+  authnContextClassRefs: string[];
 }
 
 /** What the response must match: our ACS and the IdP we trust. */
@@ -101,9 +103,15 @@ export function checkAddressedToUs(
     if (notOnOrAfter) expiresAt = new Date(notOnOrAfter);
   }
   const fallback = new Date(Date.now() + 10 * 60_000);
+  const authnContextClassRefs = children(assertion, ASSERTION, 'AuthnStatement').flatMap((statement) =>
+    children(statement, ASSERTION, 'AuthnContext').flatMap((context) =>
+      children(context, ASSERTION, 'AuthnContextClassRef').map((ref) => ref.textContent?.trim() ?? ''),
+    ),
+  );
   return {
     assertionId,
     inResponseTo,
+    authnContextClassRefs,
     expiresAt: expiresAt && !Number.isNaN(expiresAt.getTime()) ? expiresAt : fallback,
   };
 }

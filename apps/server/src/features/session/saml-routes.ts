@@ -5,6 +5,7 @@ import {
   getSamlMetadata,
   SAML_ACS_BODY_LIMIT,
   signOut,
+  singleLogout,
   startSignIn,
 } from '@pra/contracts/endpoints/session';
 import type { FastifyPluginAsync } from 'fastify';
@@ -14,14 +15,16 @@ import { endpointRouter } from '../../http/endpoint-routes';
 import { ensureSession } from '../../http/session-plugin';
 import { recordAudit } from '../../identity/audit';
 import { clearSessionCookie, setSessionCookie } from '../../http/session';
-import { createServiceProvider } from '../../identity/saml-sp';
+import { createServiceProvider, serviceProviderMetadata, spEndpoints } from '../../identity/saml-sp';
 import { bindSignInToBrowser, signInBrowserHash } from './browser-binding';
 import { safeNextPath } from './next-path';
 import { completeSignIn, SignInRefused } from './sign-in';
 import { endSession } from './sign-out';
+import { acceptLogoutResponse, answerLogoutRequest, LogoutRefused } from './single-logout';
 
 export const samlRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
-  const sp = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp);
+  // Made per call: the IdP's description changes when its metadata is refreshed.
+  const serviceProvider = () => createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp);
   await app.register(formbody, { bodyLimit: SAML_ACS_BODY_LIMIT });
   const route = endpointRouter(app, ctx);
 
@@ -55,7 +58,7 @@ export const samlRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
             details: { reason },
           }).catch((auditError: unknown) => request.log.error({ err: auditError }, 'audit write failed'));
         }
-        return reply.redirect(routes.authFailure, 303);
+        return reply.redirect(error instanceof SignInRefused ? error.page : routes.authFailure, 303);
       },
     },
     async (request, reply) => {
@@ -76,14 +79,51 @@ export const samlRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   route(getSamlMetadata, {}, async (_request, reply) =>
     reply
       .type('application/samlmetadata+xml; charset=utf-8')
-      .send(sp.generateServiceProviderMetadata(null, ctx.keys.sp.certPem)),
+      .send(
+        serviceProviderMetadata(
+          serviceProvider(),
+          ctx.keys.sp.certPem,
+          spEndpoints(ctx.config.publicUrl).sloUrl,
+        ),
+      ),
   );
+
+  // The SLO endpoint the metadata advertises. No automatic HEAD twin: it ends sessions.
+  route(singleLogout, { exposeHeadRoute: false }, async (request, reply) => {
+    const rawQuery = request.raw.url?.split('?')[1] ?? '';
+    const sp = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp, { consumedLater: true });
+    if (request.query.SAMLResponse !== undefined && request.query.SAMLRequest === undefined) {
+      const { next, problem } = await acceptLogoutResponse(ctx, sp, request.query, rawQuery);
+      if (problem)
+        request.log.warn({ reason: problem }, 'single logout: the IdP’s LogoutResponse not accepted');
+      return reply.redirect(next, 302);
+    }
+    try {
+      const next = await answerLogoutRequest(ctx, sp, request.query, rawQuery, request.ip);
+      clearSessionCookie(reply, ctx.session);
+      request.log.info('single logout from the IdP');
+      return reply.redirect(next, 302);
+    } catch (error) {
+      if (!(error instanceof LogoutRefused)) throw error;
+      request.log.warn({ reason: error.message }, 'single logout refused');
+      await recordAudit(ctx.db, {
+        action: 'signout',
+        outcome: 'failure',
+        clientAddress: request.ip,
+        details: { initiatedBy: 'idp', reason: error.message },
+      });
+      throw new AppError(
+        'badRequest',
+        'This logout request was not sent by the identity provider the portal trusts.',
+      );
+    }
+  });
 
   // No automatic HEAD twin: a HEAD request must never run the sign-out.
   route(signOut, { exposeHeadRoute: false }, async (request, reply) => {
     // A plain GET by the spec: the custom header keeps other sites from signing people out.
     if (request.headers['x-pra-api-call'] !== 'true') throw new AppError('forbidden', messages.forbidden);
-    const redirectTo = await endSession(ctx, sp, request.session, request.account, request.ip);
+    const redirectTo = await endSession(ctx, serviceProvider(), request.session, request.account, request.ip);
     clearSessionCookie(reply, ctx.session);
     return redirectTo ? { redirectTo } : {};
   });

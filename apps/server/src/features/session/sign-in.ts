@@ -1,4 +1,4 @@
-import { personName } from '@pra/contracts';
+import { emailAddress, personName, routes } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import { newSession, type Session } from '../../http/session';
 import { auditRow, recordAudit, type AuditEvent } from '../../identity/audit';
@@ -8,16 +8,22 @@ import { createServiceProvider, spEndpoints } from '../../identity/saml-sp';
 import { safeNextPath } from './next-path';
 import * as sessions from '../../store/sessions';
 import { checkAddressedToUs, hasForbiddenMarkup } from './saml-checks';
+import type { Account } from '../../platform/db-schema';
 
 export class SignInRefused extends Error {
   constructor(
     message: string,
     /** True when the refusal was already written to the audit log, with its target. */
     readonly audited = false,
+    /** The failure page the browser is sent to (the plain one unless the person can act on it). */
+    readonly page: string = routes.authFailure,
   ) {
     super(message);
   }
 }
+
+/** The failure page saying the IdP did not authenticate as strongly as the portal requires. */
+export const AUTHN_CONTEXT_FAILURE_PAGE = `${routes.authFailure}?reason=authn-context`;
 
 export interface SignInInput {
   samlResponse: string;
@@ -39,6 +45,46 @@ function attribute(profile: Record<string, unknown>, name: string): string {
   const value = profile[name];
   const first: unknown = Array.isArray(value) ? value[0] : value;
   return typeof first === 'string' ? first.trim() : '';
+}
+
+interface ProfileUpdate {
+  fields: sessions.ProfileFields;
+  /** The names of the fields whose value differs from the account's. */
+  changed: string[];
+  /** What changed, for the audit (the old and new email, the names changed). */
+  details: Record<string, string>;
+}
+
+/**
+ * What the hospital's IdP says of the person (IDP_ATTR_GIVEN_NAME, _FAMILY_NAME, _EMAIL), as the
+ * account's new values. The directory behind the IdP is the authority on them: a value that passes
+ * the portal's own field rules replaces the stored one (mail then goes to the directory's address);
+ * one that fails them (too long, line breaks, bidi or zero-width characters, not an address) or is
+ * missing is not taken, and never cut: the stored one stays.
+ */
+function idpProfile(ctx: AppContext, attrs: Record<string, unknown>, account: Account): ProfileUpdate {
+  const given = personName.safeParse(attribute(attrs, ctx.config.IDP_ATTR_GIVEN_NAME));
+  const family = personName.safeParse(attribute(attrs, ctx.config.IDP_ATTR_FAMILY_NAME));
+  const email = emailAddress.safeParse(attribute(attrs, ctx.config.IDP_ATTR_EMAIL));
+  const fields: sessions.ProfileFields = {};
+  const details: Record<string, string> = {};
+  const changed: string[] = [];
+  if (given.success && given.data && given.data !== account.given_name) {
+    fields.given_name = given.data;
+    changed.push('givenName');
+  }
+  if (family.success && family.data && family.data !== account.family_name) {
+    fields.family_name = family.data;
+    changed.push('familyName');
+  }
+  if (email.success && email.data.toLowerCase() !== account.email.toLowerCase()) {
+    fields.email = email.data;
+    changed.push('email');
+    details.previousEmail = account.email;
+    details.email = email.data;
+  }
+  if (changed.length) details.changed = changed.join(' ');
+  return { fields, changed, details };
 }
 
 /**
@@ -82,6 +128,25 @@ export async function completeSignIn(ctx: AppContext, input: SignInInput): Promi
     throw new SignInRefused('InResponseTo already used, or the sign-in was started in another browser');
   if (outcome === 'assertionReplayed') throw new SignInRefused('assertion replayed');
 
+  // The hospital's required context (e.g. MFA): an assertion that says it is anything else, or
+  // says nothing, is refused although the IdP signed it.
+  const required = ctx.config.requiredAuthnContext;
+  if (required.length > 0 && !facts.authnContextClassRefs.some((ref) => required.includes(ref))) {
+    const received = facts.authnContextClassRefs.join(' ').slice(0, 500) || '(none)';
+    await recordAudit(ctx.db, {
+      action: 'signin',
+      outcome: 'failure',
+      target: { id: account?.id ?? null, username: username.slice(0, 64) },
+      clientAddress: input.clientAddress,
+      details: { reason: 'authentication context not accepted', authnContext: received },
+    });
+    throw new SignInRefused(
+      `authentication context not accepted: ${received}`,
+      true,
+      AUTHN_CONTEXT_FAILURE_PAGE,
+    );
+  }
+
   if (!account || account.status !== 'active') {
     await recordAudit(ctx.db, {
       action: 'signin',
@@ -106,30 +171,29 @@ export async function completeSignIn(ctx: AppContext, input: SignInInput): Promi
       },
     },
   });
-  // External IdPs may carry fresher names and email; the portal's own flags stay as they are.
-  // Names that fail the portal's own field rules (too long, line breaks, bidi or zero-width
-  // characters) are not taken, and never cut: the stored ones stay.
-  const given = personName.safeParse(attribute(attrs, ctx.config.IDP_ATTR_GIVEN_NAME));
-  const family = personName.safeParse(attribute(attrs, ctx.config.IDP_ATTR_FAMILY_NAME));
-  const names =
-    ctx.config.idp === 'external' && given.success && family.success
-      ? { given_name: given.data, family_name: family.data }
-      : null;
-  const audit: AuditEvent = {
-    action: 'signin',
-    outcome: 'success',
-    actor: { id: account.id, username: account.username },
-    target: { id: account.id, username: account.username },
-    clientAddress: input.clientAddress,
-  };
+  const profileUpdate = ctx.config.idp === 'external' ? idpProfile(ctx, attrs, account) : null;
+  const who = { id: account.id, username: account.username };
+  const audits: AuditEvent[] = [
+    { action: 'signin', outcome: 'success', actor: who, target: who, clientAddress: input.clientAddress },
+  ];
+  if (profileUpdate?.changed.length) {
+    audits.push({
+      action: 'account.update-from-idp',
+      outcome: 'success',
+      actor: who,
+      target: who,
+      clientAddress: input.clientAddress,
+      details: profileUpdate.details,
+    });
+  }
   await sessions.startSignedIn(ctx.db, {
     session: created.row,
     previousIdHash: input.previousSession?.idHash ?? null,
     accountId: account.id,
-    names,
-    audit: auditRow(audit),
+    profile: profileUpdate?.changed.length ? profileUpdate.fields : null,
+    audits: audits.map(auditRow),
   });
-  announceAudit(audit);
+  for (const audit of audits) announceAudit(audit);
   return {
     rawSessionId: created.rawId,
     expiresAt: created.session.expiresAt,

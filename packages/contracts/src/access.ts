@@ -11,7 +11,7 @@ export type CurrentRole = z.infer<typeof currentRole>;
 export const pendingAccessItem = z.object({
   display: z.string(),
   owner: z.string(),
-  operation: z.enum(['Add', 'Remove']),
+  operation: z.enum(['Add', 'Remove', 'Extend']),
 });
 export type PendingAccessItem = z.infer<typeof pendingAccessItem>;
 

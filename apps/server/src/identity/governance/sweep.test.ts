@@ -47,6 +47,8 @@ describe.each(testDatabaseKinds)('the governance sweep on %s', (kind) => {
     const endsOn = '2027-02-09';
     const id = await vendorWithGrant('vera', endsOn);
     const client = await signInAs(t, 'vera');
+    // A sign-in records the account's last sign-in, by the app's clock.
+    expect(new Date((await account(id)).last_sign_in_at!)).toEqual(clock.now());
 
     clock.set(morningOf('2027-01-10'));
     expect((await sweep()).ran).toBe(true);

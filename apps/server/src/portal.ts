@@ -8,6 +8,7 @@ import { closeServer, listenWhileStarting } from './http/starting-listener';
 import { readOutboxState } from './store/outbox';
 import { startHousekeeping } from './identity/housekeeping';
 import { startIdpMetadataRefresh } from './identity/idp-metadata-refresh';
+import { startGovernanceSweeper } from './identity/governance/sweeper';
 import { bindMetricsSources } from './platform/metrics';
 import { startMetricsListener } from './platform/metrics-listener';
 import { listenFailure } from './platform/listen';
@@ -64,6 +65,10 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
 
   const housekeeping = startHousekeeping(runtime.ctx.db, app.log);
   const idpMetadata = startIdpMetadataRefresh(runtime.ctx, app.log);
+  const sweeper = startGovernanceSweeper(
+    { db: runtime.ctx.db, clock: runtime.ctx.clock, config, log: app.log },
+    config.GOVERNANCE_SWEEP_MINUTES,
+  );
   const outbox = startOutboxWorker(runtime.ctx.db, {
     transport: runtime.mailer.transport,
     from: config.MAIL_FROM,
@@ -127,6 +132,7 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
         housekeeping.stop(),
         jobs.stop(graceMs / 2),
         idpMetadata.stop(),
+        sweeper.stop(),
       ]);
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await draining.stopAccepting();

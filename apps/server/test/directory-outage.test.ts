@@ -138,9 +138,14 @@ describe.skipIf(!slapdInstalled).each(testDatabaseKinds)('directory outage on %s
         await Promise.all(
           vendors.slice(i, i + 5).map((v) =>
             t.ctx.db.transaction().execute(async (tx) => {
-              const change = { actor, account: v, requestItemId: null, clientAddress: '127.0.0.1' };
+              const at = t.ctx.clock.now();
+              const change = { actor, account: v, requestItemId: null, clientAddress: '127.0.0.1', at };
               await removeRole(tx, { ...change, organizationId: orgs.a! });
-              await grantRole(tx, { ...change, organizationId: orgs.b! });
+              await grantRole(tx, {
+                ...change,
+                organizationId: orgs.b!,
+                expiresAt: new Date(at.getTime() + 90 * 86_400_000),
+              });
             }),
           ),
         );

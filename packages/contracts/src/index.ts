@@ -20,3 +20,4 @@ export * from './authenticator';
 export * from './endpoint';
 export * from './service-tokens';
 export * from './paging';
+export * from './governance';

@@ -37,7 +37,7 @@ export interface JobStep {
  */
 export interface JobKind {
   kind: string;
-  step(tx: Tx, job: JobRow, limit: number): Promise<JobStep>;
+  step(tx: Tx, job: JobRow, limit: number, now: Date): Promise<JobStep>;
   failItem(job: JobRow): JobStep;
   /** Why the job may not go on (e.g. its owner lost the right to do it); checked before each step. */
   refusal?(tx: Tx, job: JobRow): Promise<string | null>;
@@ -99,7 +99,7 @@ export async function runJob(
           });
           return 'finished' as const;
         }
-        const step = limit > 0 ? await kind.step(tx, job, limit) : kind.failItem(job);
+        const step = limit > 0 ? await kind.step(tx, job, limit, now) : kind.failItem(job);
         await appendJobResults(tx, job.id, job.done, step.results);
         await recordJobStep(tx, {
           id: job.id,

@@ -33,7 +33,8 @@ export function headerSafe(text: string): string {
   );
 }
 
-function compose(
+/** A mail from its paragraphs, with the portal's signature and link (text and HTML alike). */
+export function compose(
   site: MailSite,
   template: string,
   subject: string,
@@ -56,9 +57,9 @@ function compose(
 }
 
 /** A paragraph that reads the same in both bodies. */
-const para = (text: string) => ({ text, html: html`${text}` });
+export const para = (text: string) => ({ text, html: html`${text}` });
 /** A paragraph ending with a link. */
-const linkPara = (lead: string, url: string) => ({
+export const linkPara = (lead: string, url: string) => ({
   text: `${lead}\n${url}`,
   html: html`${lead}<br /><a href="${url}">${url}</a>`,
 });

@@ -23,6 +23,7 @@ import * as administration from '../migrations/0006-administration';
 import * as pushAuthenticators from '../migrations/0007-push-authenticators';
 import * as factorPush from '../migrations/0008-factor-push';
 import * as serviceTokens from '../migrations/0009-service-tokens';
+import * as governance from '../migrations/0010-governance';
 import * as provisioning from '../migrations/0012-provisioning';
 import * as listIndexes from '../migrations/0013-list-indexes';
 import * as jobs from '../migrations/0014-jobs';
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '0007-push-authenticators': pushAuthenticators,
   '0008-factor-push': factorPush,
   '0009-service-tokens': serviceTokens,
+  '0010-governance': governance,
   '0012-provisioning': provisioning,
   '0013-list-indexes': listIndexes,
   '0014-jobs': jobs,
@@ -55,6 +57,9 @@ export const migrations: Record<string, Migration> = {
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.
 pg.types.setTypeParser(20, (value) => Number(value));
+// date (contract end dates) as 'YYYY-MM-DD', not a Date at the process's local midnight.
+const DATE_OID = 1082;
+pg.types.setTypeParser(DATE_OID, (value) => value);
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; without it the embedded database is used. */
@@ -205,7 +210,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
  * buffers (PostgreSQL's default is 128 MB) hold a portal's working set many times over. pg_trgm
  * serves the lists' "contains" filters (migration 0013).
  */
-const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers = 16MB'], extensions: { pg_trgm } };
+const PGLITE_OPTIONS = {
+  postgresqlconf: ['shared_buffers = 16MB'],
+  extensions: { pg_trgm },
+  parsers: { [DATE_OID]: (value: string) => value },
+};
 
 /**
  * Opens PGlite. A new data folder is created by initdb, whose memory stays mapped for the life of

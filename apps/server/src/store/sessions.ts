@@ -156,9 +156,9 @@ export interface ProfileFields {
 /**
  * The signed-in session starts, in one statement (so all of it or none): the caller's previous
  * session is revoked, the new one inserted, the fields an external IdP sent taken (`profile`),
- * and the sign-in (and the profile's change) audited. Data-modifying CTEs run to completion
- * whether or not the main statement reads them; a CTE without work (no previous session, no
- * profile) matches no row.
+ * the account's last sign-in recorded, and the sign-in (and the profile's change) audited.
+ * Data-modifying CTEs run to completion whether or not the main statement reads them; a CTE
+ * without work (no previous session) matches no row.
  */
 export async function startSignedIn(
   db: Db,
@@ -167,6 +167,8 @@ export async function startSignedIn(
     previousIdHash: string | null;
     accountId: string;
     profile: ProfileFields | null;
+    /** When the sign-in happened (the clock's instant): the account's last sign-in. */
+    signedInAt: Date;
     audits: Insertable<AuditEventsTable>[];
   },
 ): Promise<void> {
@@ -183,13 +185,8 @@ export async function startSignedIn(
     .with('updated', (qb) =>
       qb
         .updateTable('accounts')
-        .set((eb) =>
-          input.profile && Object.keys(input.profile).length > 0
-            ? input.profile
-            : { given_name: eb.ref('given_name') },
-        )
+        .set({ ...(input.profile ?? {}), last_sign_in_at: input.signedInAt })
         .where('id', '=', input.accountId)
-        .where(sql<boolean>`${input.profile !== null}`)
         .returning('id'),
     )
     .insertInto('audit_events')

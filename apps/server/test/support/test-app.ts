@@ -80,7 +80,7 @@ export async function createTestApp(
     logStream?: NodeJS.WritableStream;
     /** Runs after the app is built and before it is ready (e.g. the CPU work of a start). */
     beforeReady?: () => void;
-    /** The app's clock (a TestClock moves time for expiry tests). */
+    /** The app's clock (a TestClock for governance); default: the system clock. */
     clock?: Clock;
   } = {},
 ): Promise<TestApp> {

@@ -6,6 +6,7 @@ import { accessDecidedMail, mailSite, registrationDeniedMail } from '../../ident
 import { enqueueMail } from '../../identity/outbox';
 import { provisionAccount } from '../../identity/provision-account';
 import { grantRole, leavesNoRole, removeRole } from '../../identity/roles';
+import { chooseGrantEnd } from '../../identity/governance/grant-terms';
 import { lockedRoleOrganizations } from '../../store/grants';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
@@ -28,6 +29,8 @@ export async function decideRequest(options: {
   workItemId?: string | undefined;
   decision: Decision;
   comment: string;
+  /** The end date the approver set for granted access (YYYY-MM-DD); the policy's default when absent. */
+  accessEndsOn?: string | undefined;
   clientAddress: string;
 }): Promise<void> {
   const { ctx, actor, decision, comment, clientAddress } = options;
@@ -84,7 +87,16 @@ export async function decideRequest(options: {
         });
       }
       await settleRequest(tx, request.id);
-      await carryOut(tx, { ctx, actor, request, items: pending, decision, comment, clientAddress });
+      await carryOut(tx, {
+        ctx,
+        actor,
+        request,
+        items: pending,
+        decision,
+        comment,
+        accessEndsOn: options.accessEndsOn,
+        clientAddress,
+      });
     }),
   );
 }
@@ -99,6 +111,7 @@ async function carryOut(
     items: Item[];
     decision: Decision;
     comment: string;
+    accessEndsOn?: string | undefined;
     clientAddress: string;
   },
 ): Promise<void> {
@@ -130,7 +143,11 @@ async function carryOut(
         jobTitle: request.job_title,
         manager: request.manager,
       },
-      grants: items.map((i) => ({ organizationId: i.organization_id, requestItemId: i.id })),
+      grants: items.map((i) => ({
+        organizationId: i.organization_id,
+        requestItemId: i.id,
+        endsOn: o.accessEndsOn,
+      })),
       clientAddress: o.clientAddress,
     });
     return;
@@ -144,6 +161,7 @@ async function carryOut(
     const held = await lockedRoleOrganizations(tx, beneficiary.id);
     if (leavesNoRole(held, removing)) throw new AppError('conflict', accessMessages.lastRoleManager);
   }
+  const at = ctx.clock.now();
   for (const item of items) {
     const change = {
       actor: { id: o.actor.id, username: o.actor.username },
@@ -151,8 +169,20 @@ async function carryOut(
       organizationId: item.organization_id,
       requestItemId: item.id,
       clientAddress: o.clientAddress,
+      at,
     };
-    await (item.operation === 'Add' ? grantRole(tx, change) : removeRole(tx, change));
+    await (item.operation === 'Add'
+      ? grantRole(tx, {
+          ...change,
+          expiresAt: await chooseGrantEnd(
+            tx,
+            item.organization_id,
+            at,
+            ctx.config.PORTAL_TIME_ZONE,
+            o.accessEndsOn,
+          ),
+        })
+      : removeRole(tx, change));
   }
 }
 

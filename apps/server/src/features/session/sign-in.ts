@@ -191,6 +191,7 @@ export async function completeSignIn(ctx: AppContext, input: SignInInput): Promi
     previousIdHash: input.previousSession?.idHash ?? null,
     accountId: account.id,
     profile: profileUpdate?.changed.length ? profileUpdate.fields : null,
+    signedInAt: ctx.clock.now(),
     audits: audits.map(auditRow),
   });
   for (const audit of audits) announceAudit(audit);

@@ -202,8 +202,8 @@ describe.each(testDatabaseKinds)('Terminate Vendors as a job on %s', (kind) => {
     let steps = 0;
     const stopAfterTwo: JobKind = {
       ...terminateJobKind,
-      async step(tx, job, limit) {
-        const step = await terminateJobKind.step(tx, job, limit);
+      async step(tx, job, limit, now) {
+        const step = await terminateJobKind.step(tx, job, limit, now);
         if ((steps += 1) === 2) stopping.abort();
         return step;
       },
@@ -224,8 +224,8 @@ describe.each(testDatabaseKinds)('Terminate Vendors as a job on %s', (kind) => {
     const again = new AbortController();
     const stopAfterOne: JobKind = {
       ...terminateJobKind,
-      async step(tx, job, limit) {
-        const step = await terminateJobKind.step(tx, job, limit);
+      async step(tx, job, limit, now) {
+        const step = await terminateJobKind.step(tx, job, limit, now);
         again.abort();
         return step;
       },
@@ -260,8 +260,8 @@ describe.each(testDatabaseKinds)('Terminate Vendors as a job on %s', (kind) => {
     const id = await start(c.brmacme!, mine);
     const failSecond: JobKind = {
       ...terminateJobKind,
-      async step(tx, job, limit) {
-        const step = await terminateJobKind.step(tx, job, limit);
+      async step(tx, job, limit, now) {
+        const step = await terminateJobKind.step(tx, job, limit, now);
         if (job.cursor <= 1 && job.cursor + limit > 1) throw new Error('the second email fails');
         return step;
       },
@@ -345,8 +345,8 @@ describe.each(testDatabaseKinds)('Terminate Vendors as a job on %s', (kind) => {
       let steps = 0;
       const killThird: JobKind = {
         ...terminateJobKind,
-        async step(tx, job, limit) {
-          const step = await terminateJobKind.step(tx, job, limit);
+        async step(tx, job, limit, now) {
+          const step = await terminateJobKind.step(tx, job, limit, now);
           // The third step has changed its accounts when its connection dies, before COMMIT.
           if ((steps += 1) === 3) await sql`select pg_terminate_backend(pg_backend_pid())`.execute(tx);
           return step;

@@ -68,12 +68,17 @@ export const terminateJobKind: JobKind = {
       ? null
       : terminateJobMessages.ownerRefused;
   },
-  async step(tx, job, limit) {
+  async step(tx, job, limit, now) {
     const file = fileOf(job);
     const input = job.input as unknown as TerminateInput;
     const owner = (await findAccountById(tx, job.owner_id))!;
     const batch = file.unique.slice(job.cursor, job.cursor + limit);
-    const lines = await settleEmails(tx, { actor: owner, clientAddress: input.clientAddress }, batch, false);
+    const lines = await settleEmails(
+      tx,
+      { actor: owner, clientAddress: input.clientAddress, at: now },
+      batch,
+      false,
+    );
     const cursor = job.cursor + batch.length;
     return { results: linesOfItems(file, lines), cursor, finished: cursor >= file.unique.length };
   },

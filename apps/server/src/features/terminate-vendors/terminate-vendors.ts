@@ -30,6 +30,8 @@ export function emailFile(emails: readonly string[]): EmailFile {
 export interface TerminateBy {
   actor: Pick<Account, 'id' | 'username' | 'status' | 'type' | 'is_employee_brm' | 'is_admin'>;
   clientAddress: string;
+  /** When (the clock's instant): the ended grants' end in grant_history. */
+  at: Date;
 }
 
 /**
@@ -113,7 +115,11 @@ export async function settleEmails(
   }
   if (!dryRun) {
     const changing = tx as Tx;
-    await removeRolesIn(changing, stripped, [...mine.keys()].filter(isOurs));
+    await removeRolesIn(changing, stripped, [...mine.keys()].filter(isOurs), {
+      at: by.at,
+      endedBy: who.id,
+      terminated,
+    });
     await setStatusOfAccounts(changing, terminated, 'terminated');
     await sessions.revokeAllOfAccounts(changing, terminated);
     await recordAudits(changing, events);
@@ -173,7 +179,7 @@ export async function terminateVendors(options: {
   log: FastifyBaseLogger;
 }): Promise<string[]> {
   const { ctx, dryRun } = options;
-  const by: TerminateBy = { actor: options.actor, clientAddress: options.clientAddress };
+  const by: TerminateBy = { actor: options.actor, clientAddress: options.clientAddress, at: ctx.clock.now() };
   const file = emailFile(options.emails);
   const lines = new Map<string, string>();
   for (let i = 0; i < file.unique.length; i += TERMINATE_BATCH) {

@@ -110,6 +110,22 @@ const settingsSchema = z.object({
     .default('https://vault.example.org/')
     .describe("The credential-vault tool linked from vendors' welcome page"),
   SUPPORT_EMAIL: z.email().default('pra-support@hospital.example').describe('Contact address for vendors'),
+  INFOSEC_EMAIL: z
+    .email()
+    .optional()
+    .describe('The Information Security team’s shared mailbox: forwarded requests; unset, every admin'),
+  PORTAL_TIME_ZONE: z
+    .string()
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as America/New_York')
+    .default('America/New_York')
+    .describe('The hospital’s time zone: deadlines end at 23:59:59 of their last day there'),
   SESSION_SECRET: z
     .string()
     .min(32)

@@ -6,7 +6,7 @@ type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefine
 type Json = ColumnType<Record<string, unknown>, string | undefined, string>;
 
 export type AccountStatus = 'pendingActivation' | 'active' | 'disabled' | 'terminated';
-export type RequestStatus = 'pending' | 'approved' | 'denied' | 'cancelled';
+export type RequestStatus = 'pending' | 'approved' | 'denied' | 'cancelled' | 'expired';
 export type RequestType = 'New Account' | 'Add Access' | 'Remove Access';
 
 export interface OrganizationsTable {
@@ -14,6 +14,7 @@ export interface OrganizationsTable {
   name: string;
   is_active: Generated<boolean>;
   created_at: Timestamp;
+  risk_tier: Generated<'standard' | 'high'>;
 }
 
 export interface OrganizationDomainsTable {
@@ -61,6 +62,8 @@ export interface BrmAssignmentsTable {
   account_id: string;
   organization_id: string;
   created_at: Timestamp;
+  /** A primary BRM decides the organization's requests; a backup once one is forwarded. */
+  kind: Generated<'primary' | 'backup'>;
 }
 
 export interface RequestsTable {
@@ -77,6 +80,7 @@ export interface RequestsTable {
   comment: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  expires_at: NullableTimestamp;
 }
 
 export interface RequestItemsTable {
@@ -89,6 +93,12 @@ export interface RequestItemsTable {
   decided_at: NullableTimestamp;
   decision_comment: Generated<string>;
   created_at: Timestamp;
+  /** The decision deadline (its organization's tier at submission), 23:59:59 of the last day. */
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  /** When the item went to the backup BRMs or InfoSec as well. */
+  forwarded_at: NullableTimestamp;
+  /** The last reminder to its approvers. */
+  reminded_at: NullableTimestamp;
 }
 
 export interface RoleGrantsTable {
@@ -227,6 +237,37 @@ export interface PushChallengesTable {
   answered_by: string | null;
 }
 
+export interface GovernanceNoticesTable {
+  kind: string;
+  subject_id: string;
+  milestone: string;
+  sent_at: Date | string;
+  skipped: Generated<boolean>;
+}
+
+export interface BrmDelegationsTable {
+  id: Generated<string>;
+  delegator_id: string;
+  /** null: the Information Security team (the admins). */
+  delegate_id: string | null;
+  starts_at: Date | string;
+  ends_at: Date | string;
+  reason: Generated<string>;
+  ended_at: NullableTimestamp;
+  end_reason: string | null;
+  moves_pending: Generated<boolean>;
+}
+
+export type RoutingEvent = 'sent' | 'reminded' | 'forwarded' | 'delegated' | 'expired';
+
+export interface RequestRoutingTable {
+  id: Generated<string>;
+  item_id: string;
+  occurred_at: Date | string;
+  event: RoutingEvent;
+  recipients: Generated<string>;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_domains: OrganizationDomainsTable;
@@ -249,6 +290,9 @@ export interface Database {
   signing_keys: SigningKeysTable;
   authenticators: AuthenticatorsTable;
   push_challenges: PushChallengesTable;
+  governance_notices: GovernanceNoticesTable;
+  brm_delegations: BrmDelegationsTable;
+  request_routing: RequestRoutingTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -21,6 +21,7 @@ import { databaseTimeoutDefaults } from '../config';
 import * as administration from '../migrations/0006-administration';
 import * as pushAuthenticators from '../migrations/0007-push-authenticators';
 import * as factorPush from '../migrations/0008-factor-push';
+import * as approvalRouting from '../migrations/0011-approval-routing';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0006-administration': administration,
   '0007-push-authenticators': pushAuthenticators,
   '0008-factor-push': factorPush,
+  '0011-approval-routing': approvalRouting,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

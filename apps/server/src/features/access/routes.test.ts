@@ -17,6 +17,8 @@ const ACME = roleName('Acme Imaging');
 const GLOBEX = roleName('Globex Health IT');
 const INITECH = roleName('Initech Devices');
 
+const inTwoWeeks = () => new Date(Date.now() + 14 * 86_400_000);
+
 describe.each(testDatabaseKinds)('Manage Access calls on %s', (kind) => {
   let t: TestApp;
   const ids: Record<string, string> = {};
@@ -168,7 +170,7 @@ describe.each(testDatabaseKinds)('Manage Access calls on %s', (kind) => {
       .executeTakeFirstOrThrow();
     await t.ctx.db
       .insertInto('request_items')
-      .values({ request_id: requestId, organization_id: ids.acme!, operation: 'Remove', status: 'pending' })
+      .values({ request_id: requestId, organization_id: ids.acme!, operation: 'Remove', status: 'pending', expires_at: inTwoWeeks() })
       .execute();
     const res = await clients.brma!.post(DECIDE, { decision: 'APPROVE', requestId });
     expect(res.statusCode).toBe(409);

@@ -1,15 +1,37 @@
 import { roleName, type PendingApproval } from '@pra/contracts';
-import type { Db } from '../../platform/db';
+import type { AppContext } from '../../platform/app-context';
 import type { Account } from '../../platform/db-schema';
-import { loadActor, principalOf, type Actor } from '../../policies/actor';
+import { dateIn } from '../../identity/approval-routing';
+import { loadDecider, type Actor } from '../../policies/actor';
 import * as request from '../../policies/request';
+import { routingOf } from '../../store/approval-routing';
 import { countDecidableItems, listDecidableItems, type DecidableItemRow } from '../../store/requests';
 
+type History = PendingApproval['history'];
+
+/** Whole calendar days from today to the deadline's day, in the hospital's zone. */
+function daysUntil(now: Date, due: Date, timeZone: string): number {
+  const day = (d: Date) => Date.parse(`${dateIn(d, timeZone)}T00:00:00Z`);
+  return Math.round((day(due) - day(now)) / 86_400_000);
+}
+
 /** One approvals-page row for a pending item, with the actor's right to decide it. */
-function toPendingApproval(row: DecidableItemRow, actor: Actor): PendingApproval {
+function toPendingApproval(
+  row: DecidableItemRow,
+  actor: Actor,
+  o: { now: Date; timeZone: string; history: History },
+): PendingApproval {
   // A registration describes the person itself; access requests are about an existing account.
   const isNewAccount = row.type === 'New Account';
   const email = isNewAccount ? row.email : (row.beneficiaryEmail ?? row.email);
+  const item = {
+    organizationId: row.organizationId,
+    beneficiaryId: row.beneficiaryId,
+    forwarded: row.forwardedAt !== null,
+    createdAt: new Date(row.itemCreatedAt),
+  };
+  const dueAt = new Date(row.expiresAt);
+  const onBehalfOf = request.onBehalfOf(actor, item);
   return {
     requestId: row.requestId,
     workItemId: row.itemId,
@@ -28,18 +50,40 @@ function toPendingApproval(row: DecidableItemRow, actor: Actor): PendingApproval
     description: `${row.type} request for ${roleName(row.orgName)}`,
     comment: row.comment,
     commentAuthor: row.requesterUsername ?? row.email,
-    canDecide: request.can(actor, 'decide', row),
+    canDecide: request.can(actor, 'decide', item),
+    dueAt: dueAt.toISOString(),
+    dueInDays: daysUntil(o.now, dueAt, o.timeZone),
+    // It reaches the caller because it was forwarded: a backup BRM, or InfoSec (an admin not its BRM).
+    forwarded:
+      item.forwarded &&
+      onBehalfOf === null &&
+      (actor.backupOrganizationIds.has(row.organizationId) ||
+        (actor.isAdmin && !actor.managedOrganizationIds.has(row.organizationId))),
+    onBehalfOf,
+    history: o.history,
   };
 }
 
 /** The pending items the account may decide, newest first. */
-export async function listPendingApprovals(db: Db, account: Account): Promise<PendingApproval[]> {
-  const actor = await loadActor(db, account);
-  const scope = request.scopeOf(actor, 'i');
-  return (await listDecidableItems(db, scope)).map((row) => toPendingApproval(row, actor));
+export async function listPendingApprovals(ctx: AppContext, account: Account): Promise<PendingApproval[]> {
+  const now = ctx.clock.now();
+  const actor = await loadDecider(ctx.db, account, now);
+  const rows = await listDecidableItems(ctx.db, request.scopeOf(actor, 'i'));
+  const history = new Map<string, History>();
+  for (const h of await routingOf(
+    ctx.db,
+    rows.map((r) => r.itemId),
+  )) {
+    const list = history.get(h.item_id) ?? [];
+    list.push({ at: new Date(h.occurred_at).toISOString(), event: h.event, to: h.recipients });
+    history.set(h.item_id, list);
+  }
+  const timeZone = ctx.config.PORTAL_TIME_ZONE;
+  return rows.map((row) => toPendingApproval(row, actor, { now, timeZone, history: history.get(row.itemId) ?? [] }));
 }
 
 /** How many pending items the account may decide (the approvals badge). */
-export async function countPendingApprovals(db: Db, account: Account): Promise<number> {
-  return countDecidableItems(db, request.scopeOf(principalOf(account), 'i'));
+export async function countPendingApprovals(ctx: AppContext, account: Account): Promise<number> {
+  const actor = await loadDecider(ctx.db, account, ctx.clock.now());
+  return countDecidableItems(ctx.db, request.scopeOf(actor, 'i'));
 }

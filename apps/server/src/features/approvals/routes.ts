@@ -10,8 +10,8 @@ export const approvalsRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) 
 
   route(getPendingApprovals, {}, async (request) =>
     request.query.getCountOnly
-      ? { count: await countPendingApprovals(ctx.db, request.account) }
-      : { pendingApprovals: await listPendingApprovals(ctx.db, request.account) },
+      ? { count: await countPendingApprovals(ctx, request.account) }
+      : { pendingApprovals: await listPendingApprovals(ctx, request.account) },
   );
 
   route(approveOrDeny, {}, async (request) => {

@@ -29,6 +29,11 @@ function makeApproval(n: number, overrides: Partial<PendingApproval> = {}): Pend
     comment: 'Needs MRI access',
     commentAuthor: 'self-registration',
     canDecide: true,
+    dueAt: '2025-04-01T03:59:59Z',
+    dueInDays: 9,
+    forwarded: false,
+    onBehalfOf: null,
+    history: [],
     ...overrides,
   };
 }

@@ -79,11 +79,13 @@ export async function createTestApp(
     logStream?: NodeJS.WritableStream;
     /** Runs after the app is built and before it is ready (e.g. the CPU work of a start). */
     beforeReady?: () => void;
+    /** The app's clock (e.g. a TestClock the test moves). */
+    clock?: Clock;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
   const database = await createTestDatabase(kind, databaseTimeouts(config));
-  const ctx = await testContext(config, database).catch(async (error: unknown) => {
+  const ctx = await testContext(config, database, options.clock).catch(async (error: unknown) => {
     await database.close(); // e.g. unreadable IdP metadata: leave no database behind
     throw error;
   });

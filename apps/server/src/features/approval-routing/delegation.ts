@@ -20,10 +20,16 @@ const nameOf = (p: { given_name: string | null; family_name: string | null; user
   `${p.given_name ?? ''} ${p.family_name ?? ''}`.trim() || (p.username ?? '');
 
 /** The calendar date after a YYYY-MM-DD date. */
-const nextDate = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+const nextDate = (date: string) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 
 /** The BRM's open delegation as the page shows it. */
-async function openDelegation(db: Db | Tx, zone: string, account: Account, now: Date): Promise<Delegation | null> {
+async function openDelegation(
+  db: Db | Tx,
+  zone: string,
+  account: Account,
+  now: Date,
+): Promise<Delegation | null> {
   const d = await openDelegationOf(db, account.id, now);
   if (!d) return null;
   const startsAt = new Date(d.starts_at);
@@ -65,14 +71,16 @@ export async function saveDelegation(
   const now = ctx.clock.now();
   const zone = ctx.config.PORTAL_TIME_ZONE;
   if (body.delegate === account.id) throw new AppError('badRequest', routingMessages.self);
-  const startsAt = startOfDate(body.from, zone);
+  // A period starting today starts now: "items submitted afterwards" are those from now on.
+  const startsAt = new Date(Math.max(startOfDate(body.from, zone).getTime(), now.getTime()));
   const endsAt = startOfDate(nextDate(body.until), zone);
   if (Number.isNaN(startsAt.getTime()) || Number.isNaN(endsAt.getTime())) {
     throw new AppError('badRequest', routingMessages.badDate);
   }
   if (body.until < body.from) throw new AppError('badRequest', routingMessages.untilBeforeFrom);
   if (body.from < dateIn(now, zone)) throw new AppError('badRequest', routingMessages.fromInPast);
-  const days = Math.round((Date.parse(`${body.until}T00:00:00Z`) - Date.parse(`${body.from}T00:00:00Z`)) / DAY_MS) + 1;
+  const days =
+    Math.round((Date.parse(`${body.until}T00:00:00Z`) - Date.parse(`${body.from}T00:00:00Z`)) / DAY_MS) + 1;
   if (days > DELEGATION_MAX_DAYS) throw new AppError('badRequest', routingMessages.tooLong);
 
   const delegateId = body.delegate === INFOSEC_DELEGATE ? null : body.delegate;
@@ -108,7 +116,11 @@ export async function saveDelegation(
 }
 
 /** DELETE /api/brm/delegation: "End Now". */
-export async function endDelegationNow(ctx: AppContext, account: Account, clientAddress: string): Promise<void> {
+export async function endDelegationNow(
+  ctx: AppContext,
+  account: Account,
+  clientAddress: string,
+): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (tx) => {
     const open = await openDelegationOf(tx, account.id, now);

@@ -96,6 +96,21 @@ export default tseslint.config(
     rules: { 'layers/sql-in-owners': ['error', { fragments: true }] },
   },
   {
+    // Governance decides by the one clock (GOVERNANCE.md §2.1): no Date.now(), argumentless new
+    // Date() or SQL now() in its paths; the instant comes from ctx.clock and is passed as a parameter.
+    files: [
+      'apps/server/src/identity/governance/**/*.ts',
+      'apps/server/src/store/governance.ts',
+      'apps/server/src/store/notices.ts',
+      'apps/server/src/store/delegations.ts',
+      'apps/server/src/features/{access-*,account-lifecycle,approval-routing,sponsorship,policy-attestation,governance*}/**/*.ts',
+      'apps/server/src/platform/local-time.ts',
+    ],
+    ignores: ['**/*.test.ts'],
+    plugins: { layers },
+    rules: { 'layers/clock': 'error' },
+  },
+  {
     // Plain JavaScript (build scripts, this file) belongs to no TypeScript project: syntax rules only.
     files: ['**/*.{js,mjs,cjs}'],
     ...tseslint.configs.disableTypeChecked,

@@ -200,7 +200,70 @@ const sqlInOwners = {
   },
 };
 
+/**
+ * Governance reads time only from the one clock (GOVERNANCE.md §2.1): no `Date.now()`, no
+ * argumentless `new Date()`, no SQL `now()` (or current_timestamp) in a template or raw string;
+ * `ctx.clock.now()` is read once and passed on, to SQL as a parameter.
+ */
+const sqlNow =
+  /\b(now\s*\(\s*\)|current_timestamp|localtimestamp|current_date|transaction_timestamp\s*\(|statement_timestamp\s*\(|clock_timestamp\s*\()/i;
+const clock = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      clock:
+        '{{what}} reads the system time: use the clock (ctx.clock.now(), sweep.at) and pass the instant on',
+    },
+  },
+  create(context) {
+    const report = (node, what) => context.report({ node, messageId: 'clock', data: { what } });
+    const isSqlTag = (tag) => {
+      const t = tag.type === 'TSInstantiationExpression' ? tag.expression : tag;
+      return (
+        (t.type === 'Identifier' && t.name === 'sql') ||
+        (t.type === 'MemberExpression' && t.object.type === 'Identifier' && t.object.name === 'sql')
+      );
+    };
+    return {
+      CallExpression(node) {
+        const callee = node.callee;
+        if (
+          callee.type === 'MemberExpression' &&
+          callee.object.type === 'Identifier' &&
+          callee.object.name === 'Date' &&
+          callee.property.type === 'Identifier' &&
+          callee.property.name === 'now'
+        ) {
+          report(node, 'Date.now()');
+        }
+        if (
+          callee.type === 'MemberExpression' &&
+          callee.object.type === 'Identifier' &&
+          callee.object.name === 'sql' &&
+          callee.property.type === 'Identifier' &&
+          ['raw', 'lit'].includes(callee.property.name) &&
+          node.arguments[0]?.type === 'Literal' &&
+          typeof node.arguments[0].value === 'string' &&
+          sqlNow.test(node.arguments[0].value)
+        ) {
+          report(node, 'SQL now()');
+        }
+      },
+      NewExpression(node) {
+        if (node.callee.type === 'Identifier' && node.callee.name === 'Date' && node.arguments.length === 0) {
+          report(node, 'new Date()');
+        }
+      },
+      TaggedTemplateExpression(node) {
+        if (isSqlTag(node.tag) && node.quasi.quasis.some((q) => sqlNow.test(q.value.raw)))
+          report(node, 'SQL now()');
+      },
+    };
+  },
+};
+
 export default {
   meta: { name: 'layers' },
-  rules: { floors, 'no-cycle': noCycle, 'sql-in-owners': sqlInOwners },
+  rules: { floors, 'no-cycle': noCycle, 'sql-in-owners': sqlInOwners, clock },
 };

@@ -128,3 +128,21 @@ describe('layers/no-cycle', () => {
     ],
   });
 });
+
+describe('clock', () => {
+  tester.run('clock', layers.rules.clock, {
+    valid: [
+      'const at = ctx.clock.now();',
+      'const end = new Date(at.getTime() + 1000);',
+      'const q = sql`select 1 where expires_at <= ${at}`;',
+      'const known = "now() is just text here";',
+    ],
+    invalid: [
+      { code: 'const t = Date.now();', errors: [{ messageId: 'clock' }] },
+      { code: 'const t = new Date();', errors: [{ messageId: 'clock' }] },
+      { code: 'const q = sql`update t set at = now()`;', errors: [{ messageId: 'clock' }] },
+      { code: 'const q = sql<Date>`current_timestamp`;', errors: [{ messageId: 'clock' }] },
+      { code: "const q = sql.raw('now()');", errors: [{ messageId: 'clock' }] },
+    ],
+  });
+});

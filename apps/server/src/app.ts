@@ -17,6 +17,7 @@ import { manageUsersRoutes } from './features/manage-users/routes';
 import { terminateVendorsRoutes } from './features/terminate-vendors/routes';
 import { authenticatorRoutes } from './features/authenticator/routes';
 import { devMailboxRoutes } from './features/dev-mailbox/routes';
+import { governanceDevRoutes } from './features/governance/dev-routes';
 import { recoveryRoutes } from './features/recovery/routes';
 import { registrationRoutes } from './features/registration/routes';
 import { sessionRoutes } from './features/session/routes';
@@ -123,6 +124,7 @@ export async function buildApp(
   await app.register(recoveryRoutes, ctx);
   await app.register(authenticatorRoutes, ctx);
   await app.register(devMailboxRoutes, ctx);
+  await app.register(governanceDevRoutes, ctx);
   await app.register(systemRoutes, ctx);
   await app.register(administrationRoutes, ctx);
   if (ctx.config.idp === 'builtin') await app.register(builtinIdpRoutes, ctx);

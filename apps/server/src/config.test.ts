@@ -25,6 +25,21 @@ const productionSettings = {
 };
 
 describe('config', () => {
+  it('refuses TEST_CLOCK in production, naming it', () => {
+    expect(() => loadConfig({ ...productionSettings, TEST_CLOCK: '1' })).toThrow(
+      /TEST_CLOCK: TEST_CLOCK is not allowed in production/,
+    );
+    expect(loadConfig({ TEST_CLOCK: '1' }).TEST_CLOCK).toBe(true);
+  });
+
+  it('checks PORTAL_TIME_ZONE and GOVERNANCE_SWEEP_MINUTES', () => {
+    expect(loadConfig({}).PORTAL_TIME_ZONE).toBe('America/New_York');
+    expect(loadConfig({}).GOVERNANCE_SWEEP_MINUTES).toBe(15);
+    expect(() => loadConfig({ PORTAL_TIME_ZONE: 'Mars/Olympus' })).toThrow(/PORTAL_TIME_ZONE/);
+    expect(() => loadConfig({ GOVERNANCE_SWEEP_MINUTES: '61' })).toThrow(/GOVERNANCE_SWEEP_MINUTES/);
+    expect(() => loadConfig({ GOVERNANCE_SWEEP_MINUTES: '0' })).toThrow(/GOVERNANCE_SWEEP_MINUTES/);
+  });
+
   it('defaults to standalone mode on port 8080 with the built-in IdP', () => {
     const config = loadConfig({});
     expect(config.PRA_MODE).toBe('standalone');

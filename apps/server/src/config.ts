@@ -26,6 +26,16 @@ const list = z.string().transform((v) =>
     .filter(Boolean),
 );
 
+/** Whether the runtime knows the IANA time zone. */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The pool's limits (ms): 503 within about 2 s when PostgreSQL hangs (docs/OPERATIONS.md). */
 export const databaseTimeoutDefaults = {
   statementMs: 1_500,
@@ -109,23 +119,24 @@ const settingsSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .default('https://vault.example.org/')
     .describe("The credential-vault tool linked from vendors' welcome page"),
-  SUPPORT_EMAIL: z.email().default('pra-support@hospital.example').describe('Contact address for vendors'),
+  PORTAL_TIME_ZONE: z
+    .string()
+    .refine(isTimeZone, 'must be an IANA time zone, e.g. America/New_York')
+    .default('America/New_York')
+    .describe("The hospital's time zone: end dates, deadlines and the daily digest's 08:00"),
   INFOSEC_EMAIL: z
     .email()
     .optional()
-    .describe('The Information Security team’s shared mailbox: forwarded requests; unset, every admin'),
-  PORTAL_TIME_ZONE: z
-    .string()
-    .refine((zone) => {
-      try {
-        new Intl.DateTimeFormat('en-US', { timeZone: zone });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'must be an IANA time zone such as America/New_York')
-    .default('America/New_York')
-    .describe('The hospital’s time zone: deadlines end at 23:59:59 of their last day there'),
+    .describe("Information Security's shared mailbox (escalations); unset: every admin is mailed"),
+  GOVERNANCE_SWEEP_MINUTES: int(1, 60)
+    .default(15)
+    .describe('How often the governance sweeper runs (ends access, sends notices and reminders)'),
+  TEST_CLOCK: bool
+    .optional()
+    .describe(
+      'Standalone only: a movable clock (POST /dev/clock) for trying governance; refused in production',
+    ),
+  SUPPORT_EMAIL: z.email().default('pra-support@hospital.example').describe('Contact address for vendors'),
   SESSION_SECRET: z
     .string()
     .min(32)
@@ -374,6 +385,7 @@ function settingProblems(settings: Settings, isStandalone: boolean, use: ConfigU
   if (settings.DATA_ENCRYPTION_KEY && settings.DATA_ENCRYPTION_KEY === settings.SESSION_SECRET) {
     problem('DATA_ENCRYPTION_KEY', 'must differ from SESSION_SECRET: one leaked value would give away both');
   }
+  if (production && settings.TEST_CLOCK) problem('TEST_CLOCK', 'TEST_CLOCK is not allowed in production');
   if (production && settings.PORT === 0)
     problem('PORT', 'must be 1-65535 in production (0 picks a random port)');
   if (settings.METRICS_PORT !== undefined && settings.METRICS_PORT !== 'off') {

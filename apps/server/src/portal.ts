@@ -7,6 +7,7 @@ import { registerDraining } from './http/draining';
 import { closeServer, listenWhileStarting } from './http/starting-listener';
 import { readOutboxState } from './store/outbox';
 import { startHousekeeping } from './identity/housekeeping';
+import { startGovernanceSweeper } from './identity/governance/sweeper';
 import { bindMetricsSources } from './platform/metrics';
 import { startMetricsListener } from './platform/metrics-listener';
 import { listenFailure } from './platform/listen';
@@ -56,6 +57,10 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
   const app = await buildApp(runtime.ctx, { serverFactory: (handler) => listener.adopt(handler) });
 
   const housekeeping = startHousekeeping(runtime.ctx.db, app.log);
+  const sweeper = startGovernanceSweeper(
+    { db: runtime.ctx.db, clock: runtime.ctx.clock, config, log: app.log },
+    config.GOVERNANCE_SWEEP_MINUTES,
+  );
   const outbox = startOutboxWorker(runtime.ctx.db, {
     transport: runtime.mailer.transport,
     from: config.MAIL_FROM,
@@ -85,7 +90,7 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
     force.unref();
     try {
       draining.start();
-      const workersStopped = Promise.all([outbox.stop(graceMs / 2), housekeeping.stop()]);
+      const workersStopped = Promise.all([outbox.stop(graceMs / 2), housekeeping.stop(), sweeper.stop()]);
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await draining.stopAccepting();
       await app.close();

@@ -2,7 +2,8 @@ import { ensureWritableDataDir } from './platform/data-dir';
 import { resolve } from 'node:path';
 import type { Config } from './config';
 import { sessionSettings, type AppContext } from './platform/app-context';
-import { systemClock, type Clock } from './platform/clock';
+import { OffsetClock, systemClock, type Clock } from './platform/clock';
+import { readClockOffset } from './store/settings';
 import type { KeyPair } from './platform/keys';
 import type { DatabaseHandle, DatabaseTimeouts } from './platform/db';
 import { openMigratedDatabase, type StartupLog } from './platform/db-startup';
@@ -128,6 +129,9 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     encryptionKey,
     mailStatus: () => mailer.status(),
     ...(files.idp && { idp: files.idp }),
+    // Standalone only (the settings refuse TEST_CLOCK in production): time moved by POST /dev/clock.
+    ...(config.TEST_CLOCK &&
+      config.isStandalone && { clock: new OffsetClock(await readClockOffset(database.db)) }),
   });
   return {
     ctx,

@@ -11,7 +11,7 @@ export type CurrentRole = z.infer<typeof currentRole>;
 export const pendingAccessItem = z.object({
   display: z.string(),
   owner: z.string(),
-  operation: z.enum(['Add', 'Remove']),
+  operation: z.enum(['Add', 'Remove', 'Extend']),
   /**
    * Additions (approval routing, GOVERNANCE.md §5.7): the deadline as an instant, and the
    * submission, last reminder and deadline as calendar dates (YYYY-MM-DD) in the hospital's time zone.

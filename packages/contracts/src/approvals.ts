@@ -8,7 +8,7 @@ export const pendingApproval = z.object({
   workItemId: z.string(),
   /** What is asked, e.g. "New Account for jane.doe@acme.example". */
   workItemName: z.string(),
-  type: z.enum(['New Account', 'Add Access', 'Remove Access']),
+  type: z.enum(['New Account', 'Add Access', 'Remove Access', 'Extend Access']),
   firstname: z.string(),
   lastname: z.string(),
   email: z.string(),

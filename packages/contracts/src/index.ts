@@ -19,3 +19,4 @@ export * from './profile';
 export * from './recovery';
 export * from './authenticator';
 export * from './endpoint';
+export * from './governance';

@@ -41,6 +41,8 @@ export const currentUser = z.object({
   orgs: z.array(z.string()),
   isEmployeeBrm: z.boolean(),
   isAdmin: z.boolean(),
+  /** Governance's read-only auditor (GOVERNANCE.md §2.5): every change call answers 403. Additive. */
+  isAuditor: z.boolean().optional(),
   /** Where Log In sends the browser (the SAML login endpoint). */
   loginUrl: z.string(),
   type: accountType,

@@ -1,4 +1,5 @@
 import {
+  isStateChanging,
   isMediaAnswer,
   isRedirectAnswer,
   type BodyOf,
@@ -49,6 +50,9 @@ export type EndpointHandler<E extends Endpoint> = (
   reply: FastifyReply,
 ) => Promise<ReplyOf<E> | FastifyReply>;
 
+/** The state-changing calls an auditor may make: they change only the caller's own session. */
+const auditorMayCall = new Set(['extendSession']);
+
 /** What only the server knows about a route: how it is loaded, limited and logged. */
 export interface ServerOptions {
   /** Flags for the session and observability plugins (the endpoint's own come from it). */
@@ -81,7 +85,15 @@ export function endpointRouter(app: FastifyInstance, ctx: AppContext) {
     options: ServerOptions,
     handler: EndpointHandler<E>,
   ): void {
-    const onRequest = guardsOf[endpoint.callers];
+    // The auditor is read-only: a signed-in call that changes something refuses them too (keeping
+    // their own session alive is no change).
+    const refusesAuditor =
+      endpoint.callers !== 'anyone' &&
+      isStateChanging(endpoint.method) &&
+      !auditorMayCall.has(endpoint.operationId);
+    const onRequest = refusesAuditor
+      ? [...guardsOf[endpoint.callers], guards.refuseAuditor]
+      : guardsOf[endpoint.callers];
     app.route({
       method: endpoint.method,
       url: endpoint.path,

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../store/account-kinds';
+import { isAdmin, isAuditor, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../store/account-kinds';
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from '../platform/app-context';
 import { AppError, messages } from '../platform/app-error';
@@ -11,6 +11,7 @@ const guardMessages = {
   notAdmin: 'Unauthorized: User is not an admin',
   notVendor: 'Unauthorized: This feature is for vendor accounts',
   iiqUnavailable: 'Account management features are currently unavailable',
+  auditorReadOnly: 'Unauthorized: Auditors have read-only access',
 } as const;
 
 function signedIn(request: FastifyRequest): Account {
@@ -79,6 +80,11 @@ export function createGuards(ctx: AppContext) {
     requireAdmin: async (request: FastifyRequest) => {
       const account = signedIn(request);
       if (!isAdmin(account)) await refuse(ctx, request, account, guardMessages.notAdmin);
+    },
+    /** Governance's auditor may read, never change (GOVERNANCE.md §2.5): every change call is refused, audited. */
+    refuseAuditor: async (request: FastifyRequest) => {
+      const account = signedIn(request);
+      if (isAuditor(account)) await refuse(ctx, request, account, guardMessages.auditorReadOnly);
     },
     /** Account-changing calls while the identity service is in maintenance answer 503. */
     requireIdentityService: async () => {

@@ -58,7 +58,16 @@ describe.each(testDatabaseKinds)('every API route refuses before it reads, on %s
     await createAccount(t, { username: 'employee', type: 'employee' });
     await createAccount(t, { username: 'brm', type: 'employee', isEmployeeBrm: true });
     await createAccount(t, { username: 'admin', type: 'employee', isAdmin: true });
-    for (const name of ['vendor', 'employee', 'brm', 'admin']) clients[name] = await signInAs(t, name);
+    // Governance's auditor: an admin and BRM by its other flags, read-only by this one.
+    const auditor = await createAccount(t, {
+      username: 'auditor',
+      type: 'employee',
+      isEmployeeBrm: true,
+      isAdmin: true,
+    });
+    await t.ctx.db.updateTable('accounts').set({ is_auditor: true }).where('id', '=', auditor).execute();
+    for (const name of ['vendor', 'employee', 'brm', 'admin', 'auditor'])
+      clients[name] = await signInAs(t, name);
     clients.anonymous = new TestClient(t.app);
     await clients.anonymous.fetchCsrf();
     for (const route of servedRoutes(t.app)) {
@@ -127,6 +136,32 @@ describe.each(testDatabaseKinds)('every API route refuses before it reads, on %s
       }
     }
     expect((await countRows(t, 'audit_events')) - audits).toBe(audited);
+  });
+
+  it('answers 403 to the auditor on every call that changes something, audited, and lets them read', async () => {
+    const audits = await countRows(t, 'audit_events');
+    let refused = 0;
+    for (const [method, url, endpoint] of routes) {
+      if (!endpoint || endpoint.callers === 'anyone') continue;
+      if (method === 'GET' || endpoint.operationId === 'extendSession') {
+        if (!mayCall(endpoint.callers, signedIn.admin) && !mayCall(endpoint.callers, signedIn.brm)) continue;
+        const res = await call(t, clients.auditor!, method, url, 'broken');
+        expect([401, 403], `auditor ${method} ${url}: ${res.body}`).not.toContain(res.statusCode);
+        continue;
+      }
+      const res = await call(t, clients.auditor!, method, url, 'broken');
+      if (!mayCall(endpoint.callers, signedIn.admin) && !mayCall(endpoint.callers, signedIn.brm)) {
+        expect(res.statusCode, `auditor ${method} ${url}`).toBe(403);
+        continue;
+      }
+      expect([res.statusCode, res.json()], `auditor ${method} ${url}`).toEqual([
+        403,
+        { errors: ['Unauthorized: Auditors have read-only access'] },
+      ]);
+      refused += 1;
+    }
+    expect(refused).toBeGreaterThan(10);
+    expect((await countRows(t, 'audit_events')) - audits).toBeGreaterThanOrEqual(refused);
   });
 
   it('answers 405 with Allow to a method a route does not serve, signed in or not, with or without a CSRF token', async () => {

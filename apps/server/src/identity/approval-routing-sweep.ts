@@ -1,11 +1,11 @@
-import type { AppContext } from '../platform/app-context';
+import type { RiskTier } from '@pra/contracts';
+import type { Db } from '../platform/db';
 import type { Tx } from '../platform/db';
 import {
   addRouting,
   delegationForUpdate,
   delegationsStarted,
   delegationsToEnd,
-  endDelegation,
   expireItem,
   hasActivePrimary,
   markForwarded,
@@ -15,13 +15,13 @@ import {
   pendingPrimaryItemsOf,
   recordNotice,
   settleExpiredRequest,
-  type Tier,
 } from '../store/approval-routing';
 import {
   approversOf,
   delegationEndedMail,
   delegationStartedMail,
   earliestMilestoneDays,
+  type RoutingPolicy,
   infosecEmails,
   INFOSEC_NAME,
   mailDate,
@@ -34,7 +34,9 @@ import {
   type Recipient,
 } from './approval-routing';
 import { recordAudit } from './audit';
-import { mailSite } from './mail-templates';
+import type { MailSite } from './mail-templates';
+import { endDelegation } from '../store/delegations';
+import { readPolicyBook, type GovernanceStep, type SweepDeps } from './governance/sweep';
 import { enqueueMail } from './outbox';
 
 // The governance sweeper's approval-routing steps (GOVERNANCE.md §2.2): (4) request reminders,
@@ -48,12 +50,28 @@ const SYSTEM = { id: null, username: 'system' };
 const ITEM = 'request-item';
 const DELEGATION = 'delegation';
 
-type Milestone = 'remind-1' | 'remind-2' | 'forward' | 'expire';
-const ORDER: Milestone[] = ['remind-1', 'remind-2', 'forward', 'expire'];
+/** An item's milestones in order: remind-1, remind-2, ... then forward, then expire. */
+const rank = (milestone: string) =>
+  milestone === 'expire'
+    ? 1_000_000
+    : milestone === 'forward'
+      ? 999_999
+      : Number(milestone.split('-')[1] ?? 0);
 
 interface StepLog {
   warn(o: object, message: string): void;
 }
+
+/** What the routing steps need: the database and the settings (the app context or a sweep). */
+export interface RoutingDeps {
+  db: Db;
+  config: SweepDeps['config'];
+}
+
+const siteOf = (deps: RoutingDeps): MailSite => ({
+  hospitalName: deps.config.HOSPITAL_NAME,
+  publicUrl: deps.config.publicUrl,
+});
 
 /** What one sweep of the routing steps did, by milestone. */
 export interface RoutingSweepResult {
@@ -65,38 +83,51 @@ export interface RoutingSweepResult {
   failed: number;
 }
 
+const emptyResult = (): RoutingSweepResult => ({
+  reminded: 0,
+  forwarded: 0,
+  expired: 0,
+  delegationsStarted: 0,
+  delegationsEnded: 0,
+  failed: 0,
+});
+
 /** Step 4: each pending item's latest due milestone, once. */
-export async function routeRequestItems(ctx: AppContext, now: Date, log?: StepLog): Promise<RoutingSweepResult> {
-  const result: RoutingSweepResult = {
-    reminded: 0,
-    forwarded: 0,
-    expired: 0,
-    delegationsStarted: 0,
-    delegationsEnded: 0,
-    failed: 0,
-  };
+export async function routeRequestItems(
+  deps: RoutingDeps,
+  now: Date,
+  policies: Record<RiskTier, RoutingPolicy>,
+  log?: StepLog,
+): Promise<RoutingSweepResult> {
+  const result = emptyResult();
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    const rows = await pendingItemsToRoute(ctx.db, now, earliestMilestoneDays, BATCH, after);
+    const rows = await pendingItemsToRoute(deps.db, now, earliestMilestoneDays(policies), BATCH, after);
     for (const row of rows) {
       const createdAt = new Date(row.created_at);
-      const due: Milestone[] = milestonesOf(row.risk_tier, createdAt)
+      const due: string[] = milestonesOf(policies[row.risk_tier], createdAt)
         .filter((m) => m.at <= now)
         .map((m) => m.milestone);
       if (new Date(row.expires_at) <= now) due.push('expire');
       else if (!due.includes('forward') && row.forwarded_at === null) {
         // Nobody to decide it: the backups (or InfoSec) at once.
-        if (!(await hasActivePrimary(ctx.db, row.organization_id))) due.push('forward');
+        if (!(await hasActivePrimary(deps.db, row.organization_id))) due.push('forward');
       }
-      const latest = due.sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)).at(-1);
+      const latest = due.sort((a, b) => rank(a) - rank(b)).at(-1);
       if (!latest || row.milestones.includes(latest)) continue;
       // A milestone later than one already sent is never due again (nor are those before it).
-      if (row.milestones.some((m) => ORDER.indexOf(m as Milestone) > ORDER.indexOf(latest))) continue;
+      if (row.milestones.some((m) => rank(m) > rank(latest))) continue;
       const skipped = due.filter((m) => m !== latest && !row.milestones.includes(m));
       try {
-        const done = await ctx.db
-          .transaction()
-          .execute((tx) => applyMilestone(tx, ctx, { itemId: row.id, milestone: latest, skipped, now }));
+        const done = await deps.db.transaction().execute((tx) =>
+          applyMilestone(tx, deps, {
+            itemId: row.id,
+            milestone: latest,
+            skipped,
+            now,
+            policy: policies[row.risk_tier],
+          }),
+        );
         if (done) {
           if (latest === 'expire') result.expired++;
           else if (latest === 'forward') result.forwarded++;
@@ -119,25 +150,30 @@ const vendorOf = (item: NonNullable<Awaited<ReturnType<typeof pendingItemForUpda
     : `${item.beneficiaryGivenName ?? item.first_name} ${item.beneficiaryFamilyName ?? item.last_name}`.trim() ||
       (item.beneficiaryUsername ?? item.email);
 
-async function mailAll(tx: Tx, to: Recipient[], mail: Parameters<typeof enqueueMail>[1] extends infer M ? Omit<M, 'to'> : never) {
+async function mailAll(
+  tx: Tx,
+  to: Recipient[],
+  mail: Parameters<typeof enqueueMail>[1] extends infer M ? Omit<M, 'to'> : never,
+) {
   for (const r of to) await enqueueMail(tx, { ...mail, to: r.email });
 }
 
 /** One item's milestone: recorded (and the skipped ones), its effect, audit and mails. */
 async function applyMilestone(
   tx: Tx,
-  ctx: AppContext,
-  o: { itemId: string; milestone: Milestone; skipped: Milestone[]; now: Date },
+  deps: RoutingDeps,
+  o: { itemId: string; milestone: string; skipped: string[]; now: Date; policy: RoutingPolicy },
 ): Promise<boolean> {
   const { now } = o;
   const item = await pendingItemForUpdate(tx, o.itemId);
   if (!item) return false;
-  if (!(await recordNotice(tx, { kind: ITEM, subjectId: item.id, milestone: o.milestone, at: now }))) return false;
+  if (!(await recordNotice(tx, { kind: ITEM, subjectId: item.id, milestone: o.milestone, at: now })))
+    return false;
   for (const m of o.skipped) {
     await recordNotice(tx, { kind: ITEM, subjectId: item.id, milestone: m, at: now, skipped: true });
   }
-  const zone = ctx.config.PORTAL_TIME_ZONE;
-  const site = mailSite(ctx);
+  const zone = deps.config.PORTAL_TIME_ZONE;
+  const site = siteOf(deps);
   const createdAt = new Date(item.created_at);
   const expiresAt = new Date(item.expires_at);
   const vendor = vendorOf(item);
@@ -153,7 +189,12 @@ async function applyMilestone(
 
   if (o.milestone === 'forward') {
     await markForwarded(tx, item.id, now);
-    const a = await approversOf(tx, ctx.config, { organizationId: item.organization_id, createdAt, forwarded: true }, now);
+    const a = await approversOf(
+      tx,
+      deps.config,
+      { organizationId: item.organization_id, createdAt, forwarded: true },
+      now,
+    );
     const infosec = a.forwardedTo.length === 0 || a.forwardedTo.every((r) => r.name === INFOSEC_NAME);
     const to = uniqueRecipients(a.forwardedTo.length > 0 ? a.forwardedTo : a.primary);
     await mailAll(
@@ -172,7 +213,12 @@ async function applyMilestone(
   }
 
   const forwarded = item.forwarded_at !== null;
-  const a = await approversOf(tx, ctx.config, { organizationId: item.organization_id, createdAt, forwarded }, now);
+  const a = await approversOf(
+    tx,
+    deps.config,
+    { organizationId: item.organization_id, createdAt, forwarded },
+    now,
+  );
   const approvers = uniqueRecipients(a.primary, a.forwardedTo, a.delegates);
 
   if (o.milestone === 'expire') {
@@ -205,8 +251,10 @@ async function applyMilestone(
     return true;
   }
 
-  const tier: Tier = item.risk_tier;
-  const forwardAt = milestonesOf(tier, createdAt).find((m) => m.milestone === 'forward')!.at;
+  const forwardAt = milestonesOf(o.policy, createdAt).find((m) => m.milestone === 'forward')!.at;
+  const lastReminder = milestonesOf(o.policy, createdAt)
+    .filter((m) => m.milestone !== 'forward')
+    .at(-1);
   await markReminded(tx, item.id, now);
   await mailAll(
     tx,
@@ -215,7 +263,8 @@ async function applyMilestone(
       vendor,
       organization: item.orgName,
       expires: mailDate(expiresAt, zone),
-      forwardOn: o.milestone === 'remind-2' && !forwarded ? mailDate(forwardAt, zone) : null,
+      // The last reminder before the forward says when it will be forwarded.
+      forwardOn: o.milestone === lastReminder?.milestone && !forwarded ? mailDate(forwardAt, zone) : null,
     }),
   );
   await addRouting(tx, [{ itemId: item.id, at: now, event: 'reminded', recipients: names(approvers) }]);
@@ -227,23 +276,28 @@ const names = (to: Recipient[]) => [...new Set(to.map((r) => r.name))];
 
 /** Step 8: delegations that started (announced, pending items moved) or must end. */
 export async function sweepDelegations(
-  ctx: AppContext,
+  deps: RoutingDeps,
   now: Date,
   result: RoutingSweepResult,
   log?: StepLog,
 ): Promise<void> {
-  for (const { id } of await delegationsStarted(ctx.db, now, BATCH)) {
+  for (const { id } of await delegationsStarted(deps.db, now, BATCH)) {
     try {
-      if (await ctx.db.transaction().execute((tx) => startDelegation(tx, ctx, id, now))) result.delegationsStarted++;
+      if (await deps.db.transaction().execute((tx) => startDelegation(tx, deps, id, now)))
+        result.delegationsStarted++;
     } catch (error) {
       result.failed++;
       log?.warn({ err: error, delegationId: id }, 'delegation start failed; will retry');
     }
   }
-  for (const row of await delegationsToEnd(ctx.db, now, BATCH)) {
+  for (const row of await delegationsToEnd(deps.db, now, BATCH)) {
     const reason = row.timeUp ? 'ended' : row.delegatorGone ? 'delegatorNotBrm' : 'delegateNotBrm';
     try {
-      if (await ctx.db.transaction().execute((tx) => finishDelegation(tx, ctx, { id: row.id, now, reason, actor: SYSTEM }))) {
+      if (
+        await deps.db
+          .transaction()
+          .execute((tx) => finishDelegation(tx, deps, { id: row.id, now, reason, actor: SYSTEM }))
+      ) {
         result.delegationsEnded++;
       }
     } catch (error) {
@@ -259,8 +313,9 @@ const delegatorName = (d: Delegation) =>
 const delegateName = (d: Delegation) =>
   d.delegate_id === null ? INFOSEC_NAME : `${d.delegateGivenName ?? ''} ${d.delegateFamilyName ?? ''}`.trim();
 
-async function delegateRecipients(tx: Tx, ctx: AppContext, d: Delegation): Promise<Recipient[]> {
-  if (d.delegate_id === null) return (await infosecEmails(tx, ctx.config)).map((email) => ({ email, name: INFOSEC_NAME }));
+async function delegateRecipients(tx: Tx, deps: RoutingDeps, d: Delegation): Promise<Recipient[]> {
+  if (d.delegate_id === null)
+    return (await infosecEmails(tx, deps.config)).map((email) => ({ email, name: INFOSEC_NAME }));
   return d.delegateEmail ? [{ email: d.delegateEmail, name: delegateName(d) }] : [];
 }
 
@@ -269,25 +324,31 @@ async function delegateRecipients(tx: Tx, ctx: AppContext, d: Delegation): Promi
  * pending items", the delegator's pending items gain the delegate in their history. Called by the
  * sweeper, and at once by Away and Backup when the period has already begun.
  */
-export async function startDelegation(tx: Tx, ctx: AppContext, id: string, now: Date): Promise<boolean> {
+export async function startDelegation(tx: Tx, deps: RoutingDeps, id: string, now: Date): Promise<boolean> {
   const d = await delegationForUpdate(tx, id);
   if (!d || d.ended_at !== null || new Date(d.starts_at) > now || new Date(d.ends_at) <= now) return false;
-  if (!(await recordNotice(tx, { kind: DELEGATION, subjectId: d.id, milestone: 'start', at: now }))) return false;
-  const zone = ctx.config.PORTAL_TIME_ZONE;
-  const mail = delegationStartedMail(mailSite(ctx), {
+  if (!(await recordNotice(tx, { kind: DELEGATION, subjectId: d.id, milestone: 'start', at: now })))
+    return false;
+  const zone = deps.config.PORTAL_TIME_ZONE;
+  const mail = delegationStartedMail(siteOf(deps), {
     delegator: delegatorName(d),
     from: mailDate(new Date(d.starts_at), zone),
     until: mailDate(new Date(new Date(d.ends_at).getTime() - 1000), zone),
   });
-  const to = uniqueRecipients(await delegateRecipients(tx, ctx, d), [
+  const to = uniqueRecipients(await delegateRecipients(tx, deps, d), [
     { email: d.delegatorEmail, name: delegatorName(d) },
   ]);
   await mailAll(tx, to, mail);
-  if (d.moves_pending) {
+  if (d.move_pending) {
     const pending = await pendingPrimaryItemsOf(tx, d.delegator_id);
     await addRouting(
       tx,
-      pending.map((i) => ({ itemId: i.id, at: now, event: 'delegated' as const, recipients: [delegateName(d)] })),
+      pending.map((i) => ({
+        itemId: i.id,
+        at: now,
+        event: 'delegated' as const,
+        recipients: [delegateName(d)],
+      })),
     );
     await recordAudit(tx, {
       action: 'delegation.move-pending',
@@ -303,8 +364,14 @@ export async function startDelegation(tx: Tx, ctx: AppContext, id: string, now: 
 /** Ends an open delegation: recorded, audited, and both sides mailed once. */
 export async function finishDelegation(
   tx: Tx,
-  ctx: AppContext,
-  o: { id: string; now: Date; reason: string; actor: { id: string | null; username: string }; clientAddress?: string },
+  deps: RoutingDeps,
+  o: {
+    id: string;
+    now: Date;
+    reason: string;
+    actor: { id: string | null; username: string };
+    clientAddress?: string;
+  },
 ): Promise<boolean> {
   const d = await delegationForUpdate(tx, o.id);
   if (!d || !(await endDelegation(tx, d.id, o.now, o.reason))) return false;
@@ -318,19 +385,53 @@ export async function finishDelegation(
   });
   // A delegation that never started ends without mail to the delegate about a start it never had.
   const started = new Date(d.starts_at) <= o.now;
-  if (!(await recordNotice(tx, { kind: DELEGATION, subjectId: d.id, milestone: 'end', at: o.now }))) return true;
-  const why = { ended: 'its period is over', endedNow: 'it was ended', delegatorNotBrm: `${delegatorName(d)} is no longer a BRM`, delegateNotBrm: `${delegateName(d)} no longer manages any of the same organizations`, replaced: 'a new delegation replaced it' }[o.reason] ?? o.reason;
-  const to = uniqueRecipients(started ? await delegateRecipients(tx, ctx, d) : [], [
+  if (!(await recordNotice(tx, { kind: DELEGATION, subjectId: d.id, milestone: 'end', at: o.now })))
+    return true;
+  const why =
+    {
+      ended: 'its period is over',
+      endedNow: 'it was ended',
+      delegatorNotBrm: `${delegatorName(d)} is no longer a BRM`,
+      delegateNotBrm: `${delegateName(d)} no longer manages any of the same organizations`,
+      replaced: 'a new delegation replaced it',
+    }[o.reason] ?? o.reason;
+  const to = uniqueRecipients(started ? await delegateRecipients(tx, deps, d) : [], [
     { email: d.delegatorEmail, name: delegatorName(d) },
   ]);
-  await mailAll(tx, to, delegationEndedMail(mailSite(ctx), { delegator: delegatorName(d), delegate: delegateName(d), why }));
+  await mailAll(
+    tx,
+    to,
+    delegationEndedMail(siteOf(deps), { delegator: delegatorName(d), delegate: delegateName(d), why }),
+  );
   return true;
 }
 
-/** The routing steps of one sweep: (4) request items, then (8) delegations. */
-export async function runApprovalRouting(ctx: AppContext, log?: StepLog): Promise<RoutingSweepResult> {
-  const now = ctx.clock.now();
-  const result = await routeRequestItems(ctx, now, log);
-  await sweepDelegations(ctx, now, result, log);
+/** The routing steps at the clock's now, outside the sweeper (tests; the sweeper runs the steps below). */
+export async function runApprovalRouting(
+  deps: RoutingDeps & { clock: { now(): Date } },
+  log?: StepLog,
+): Promise<RoutingSweepResult> {
+  const now = deps.clock.now();
+  const result = await routeRequestItems(deps, now, await readPolicyBook(deps.db), log);
+  await sweepDelegations(deps, now, result, log);
   return result;
 }
+
+/** Step (4) of the governance sweep: request reminders, forwards and expiries. */
+export const requestRouting: GovernanceStep = {
+  name: 'request-routing',
+  async run(sweep) {
+    const r = await routeRequestItems(sweep, sweep.at, sweep.policies, sweep.log);
+    return { done: r.reminded + r.forwarded + r.expired, failed: r.failed };
+  },
+};
+
+/** Step (8) of the governance sweep: delegations start and end. */
+export const delegationChanges: GovernanceStep = {
+  name: 'delegations',
+  async run(sweep) {
+    const r = emptyResult();
+    await sweepDelegations(sweep, sweep.at, r, sweep.log);
+    return { done: r.delegationsStarted + r.delegationsEnded, failed: r.failed };
+  },
+};

@@ -1,74 +1,32 @@
-import { routes } from '@pra/contracts';
+import { routes, type GovernanceSettings } from '@pra/contracts';
 import type { Config } from '../config';
 import type { Db, Tx } from '../platform/db';
 import { activeAdminEmails } from '../store/accounts';
 import { activeDelegatesOf, brmsOf, tiersOf, type Tier } from '../store/approval-routing';
+import { addDays, endOfLocalDay, localDate } from '../platform/local-time';
+import { readPolicyBook } from './governance/sweep';
 import { compose, linkPara, para, type MailContent, type MailSite } from './mail-templates';
 
 // Approval routing (GOVERNANCE.md §5): each request item's deadline from its organization's risk
 // tier, who its approvers are at a moment (primary BRMs and their delegates; after a forward the
 // backup BRMs, or InfoSec), and the mails. The sweeper's step is approval-routing-sweep.ts.
 
-/** §2.3 and §5.4: the request rows of the tier policy, in days after submission. */
-export const routingPolicy: Record<Tier, { decisionDays: number; reminderDays: [number, number]; forwardDay: number }> =
-  {
-    standard: { decisionDays: 14, reminderDays: [3, 7], forwardDay: 8 },
-    high: { decisionDays: 7, reminderDays: [2, 4], forwardDay: 4 },
-  };
-
-/** The earliest any milestone falls (the sweeper looks no further back for reminders). */
-export const earliestMilestoneDays = Math.min(
-  ...Object.values(routingPolicy).flatMap((p) => [...p.reminderDays, p.forwardDay]),
-);
-
 const DAY_MS = 86_400_000;
 
-/** The offset of the time zone at the instant, in ms (wall time minus UTC). */
-function zoneOffsetMs(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(at);
-  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
-  return wall - Math.floor(at.getTime() / 1000) * 1000;
-}
+/** A tier's request rows (§2.3, §5.4): deadline, reminder and forward days after submission. */
+export type RoutingPolicy = Pick<
+  GovernanceSettings,
+  'requestDecisionDays' | 'approverReminderDays' | 'forwardDay'
+>;
 
-/** The day's calendar date in the zone as [year, month, day]. */
-function zoneDate(at: Date, timeZone: string): [number, number, number] {
-  const wall = new Date(at.getTime() + zoneOffsetMs(at, timeZone));
-  return [wall.getUTCFullYear(), wall.getUTCMonth() + 1, wall.getUTCDate()];
-}
-
-/** The instant of a wall-clock time in the zone (the offset read twice, for days that change it). */
-function zoneInstant(y: number, m: number, d: number, hms: [number, number, number], timeZone: string): Date {
-  const guess = Date.UTC(y, m - 1, d, ...hms);
-  const first = guess - zoneOffsetMs(new Date(guess), timeZone);
-  return new Date(guess - zoneOffsetMs(new Date(first), timeZone));
+/** The earliest any milestone of the policies falls (the sweeper looks no further back for reminders). */
+export function earliestMilestoneDays(policies: Record<Tier, RoutingPolicy>): number {
+  return Math.min(...Object.values(policies).flatMap((p) => [...p.approverReminderDays, p.forwardDay]));
 }
 
 /** 23:59:59 of the day `days` after `from` in the hospital's zone (deadlines round up, §2.2). */
 export function endOfDayAfter(from: Date, days: number, timeZone: string): Date {
-  const [y, m, d] = zoneDate(new Date(from.getTime() + days * DAY_MS), timeZone);
-  return zoneInstant(y, m, d, [23, 59, 59], timeZone);
-}
-
-/** 00:00 of a calendar date (YYYY-MM-DD) in the zone. */
-export function startOfDate(date: string, timeZone: string): Date {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return zoneInstant(y, m, d, [0, 0, 0], timeZone);
-}
-
-/** The calendar date (YYYY-MM-DD) of the instant in the zone. */
-export function dateIn(at: Date, timeZone: string): string {
-  const [y, m, d] = zoneDate(at, timeZone);
-  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  return endOfLocalDay(addDays(localDate(from, timeZone), days), timeZone);
 }
 
 /** A date as mails show it, in the hospital's zone ("March 1, 2027"). */
@@ -76,31 +34,35 @@ export function mailDate(at: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone }).format(at);
 }
 
-/** Each organization's decision deadline for items submitted at `at`. */
+/** Each organization's decision deadline for items submitted at `at`, from its tier's policy. */
 export async function itemDeadlines(
   db: Db | Tx,
   organizationIds: readonly string[],
   at: Date,
   timeZone: string,
 ): Promise<Map<string, Date>> {
-  const tiers = await tiersOf(db, organizationIds);
+  if (organizationIds.length === 0) return new Map();
+  const [tiers, policies] = await Promise.all([tiersOf(db, organizationIds), readPolicyBook(db)]);
   return new Map(
     organizationIds.map((id) => [
       id,
-      endOfDayAfter(at, routingPolicy[tiers.get(id) ?? 'standard'].decisionDays, timeZone),
+      endOfDayAfter(at, policies[tiers.get(id) ?? 'standard'].requestDecisionDays, timeZone),
     ]),
   );
 }
 
-/** The milestone days of an item of the tier (reminders, forward), as instants after its creation. */
-export function milestonesOf(tier: Tier, createdAt: Date) {
-  const p = routingPolicy[tier];
+/**
+ * The milestones of an item (reminders in order, then the forward), as instants after its creation.
+ * A policy with more than two reminder days numbers them remind-1, remind-2, ...
+ */
+export function milestonesOf(policy: RoutingPolicy, createdAt: Date): { milestone: string; at: Date }[] {
   const at = (days: number) => new Date(createdAt.getTime() + days * DAY_MS);
   return [
-    { milestone: 'remind-1', at: at(p.reminderDays[0]) },
-    { milestone: 'remind-2', at: at(p.reminderDays[1]) },
-    { milestone: 'forward', at: at(p.forwardDay) },
-  ] as const;
+    ...[...policy.approverReminderDays]
+      .sort((x, y) => x - y)
+      .map((days, i) => ({ milestone: `remind-${i + 1}`, at: at(days) })),
+    { milestone: 'forward', at: at(policy.forwardDay) },
+  ];
 }
 
 /** The Information Security team's addresses: its shared mailbox, or every active admin. */
@@ -129,10 +91,12 @@ export async function approversOf(
   item: { organizationId: string; createdAt: Date; forwarded: boolean },
   now: Date,
 ): Promise<{ primary: Recipient[]; forwardedTo: Recipient[]; delegates: Recipient[] }> {
-  const infosec = async () => (await infosecEmails(db, config)).map((email) => ({ email, name: INFOSEC_NAME }));
+  const infosec = async () =>
+    (await infosecEmails(db, config)).map((email) => ({ email, name: INFOSEC_NAME }));
   const primaries = await brmsOf(db, item.organizationId, 'primary');
   const backups = item.forwarded ? await brmsOf(db, item.organizationId, 'backup') : [];
-  const primary = primaries.length > 0 ? primaries.map((p) => ({ email: p.email, name: personName(p) })) : await infosec();
+  const primary =
+    primaries.length > 0 ? primaries.map((p) => ({ email: p.email, name: personName(p) })) : await infosec();
   const forwardedTo = !item.forwarded
     ? []
     : backups.length > 0
@@ -140,7 +104,12 @@ export async function approversOf(
       : primaries.length > 0
         ? await infosec()
         : [];
-  const delegations = await activeDelegatesOf(db, [...primaries, ...backups].map((p) => p.id), now, item.createdAt);
+  const delegations = await activeDelegatesOf(
+    db,
+    [...primaries, ...backups].map((p) => p.id),
+    now,
+    item.createdAt,
+  );
   const delegates: Recipient[] = [];
   for (const d of delegations) {
     if (d.delegate_id === null) delegates.push(...(await infosec()));
@@ -188,13 +157,18 @@ export function requestForwardedMail(
   site: MailSite,
   p: { vendor: string; organization: string; type: string; expires: string },
 ): MailContent {
-  return compose(site, 'request-forwarded', `Action required: approve or deny forwarded request by ${p.expires}`, [
-    para(
-      `The ${p.type} request of ${p.vendor} for ${p.organization} at ${site.hospitalName} was not decided in time by its business relationship managers and is forwarded to you.`,
-    ),
-    para(`It expires on ${p.expires}.`),
-    approvalsLink(site),
-  ]);
+  return compose(
+    site,
+    'request-forwarded',
+    `Action required: approve or deny forwarded request by ${p.expires}`,
+    [
+      para(
+        `The ${p.type} request of ${p.vendor} for ${p.organization} at ${site.hospitalName} was not decided in time by its business relationship managers and is forwarded to you.`,
+      ),
+      para(`It expires on ${p.expires}.`),
+      approvalsLink(site),
+    ],
+  );
 }
 
 /** Q4: to the requester (or registrant), the request expired undecided. */
@@ -241,13 +215,19 @@ export function delegationStartedMail(
       para(
         `${p.delegator} is away and asked you to handle their approvals at ${site.hospitalName} from ${p.from} to ${p.until}.`,
       ),
-      linkPara('Their requests appear on your Approvals page:', `${site.publicUrl}${routes.pendingApprovals}`),
+      linkPara(
+        'Their requests appear on your Approvals page:',
+        `${site.publicUrl}${routes.pendingApprovals}`,
+      ),
     ],
   );
 }
 
 /** Q7: a delegation ended (to the delegate and the delegator). */
-export function delegationEndedMail(site: MailSite, p: { delegator: string; delegate: string; why: string }): MailContent {
+export function delegationEndedMail(
+  site: MailSite,
+  p: { delegator: string; delegate: string; why: string },
+): MailContent {
   return compose(site, 'delegation-ended', 'Your delegation has ended', [
     para(`The delegation of ${p.delegator}'s approvals to ${p.delegate} has ended: ${p.why}.`),
     para(`New and pending requests go to ${p.delegator} again.`),

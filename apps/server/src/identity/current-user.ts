@@ -1,6 +1,6 @@
 import { api, type CurrentUser } from '@pra/contracts';
 import type { AppContext } from '../platform/app-context';
-import { isAdmin, isEmployeeBrm } from '../store/account-kinds';
+import { isAdmin, isAuditor, isEmployeeBrm } from '../store/account-kinds';
 import type { Account } from '../platform/db-schema';
 
 /**
@@ -25,6 +25,7 @@ export function currentUserRecord(
     orgs,
     isEmployeeBrm: isEmployeeBrm(account),
     isAdmin: isAdmin(account),
+    isAuditor: isAuditor(account),
     loginUrl: api.login,
     type: account.type,
     // The setting forces maintenance on; otherwise the flag admins switch.

@@ -33,6 +33,7 @@ export function headerSafe(text: string): string {
   );
 }
 
+/** A mail from its paragraphs, with the portal's signature and link (text and HTML alike). */
 export function compose(
   site: MailSite,
   template: string,

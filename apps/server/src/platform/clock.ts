@@ -44,3 +44,29 @@ export class TestClock implements Clock {
     this.at += typeof by === 'number' ? by : durationMs(by);
   }
 }
+
+/**
+ * The standalone TEST_CLOCK (never in production: the settings refuse it): the system clock moved
+ * by an offset that POST /dev/clock changes and the database keeps (portal_settings), so a restart
+ * keeps the moved time.
+ */
+export class OffsetClock implements Clock {
+  constructor(private offset = 0) {}
+
+  now(): Date {
+    return new Date(systemClock.now().getTime() + this.offset);
+  }
+
+  get offsetMs(): number {
+    return this.offset;
+  }
+
+  /** The offset that makes `now()` answer `at`. */
+  offsetFor(at: Date): number {
+    return at.getTime() - systemClock.now().getTime();
+  }
+
+  setOffset(ms: number): void {
+    this.offset = ms;
+  }
+}

@@ -7,14 +7,22 @@ type Json = ColumnType<Record<string, unknown>, string | undefined, string>;
 
 export type AccountStatus = 'pendingActivation' | 'active' | 'disabled' | 'terminated';
 export type RequestStatus = 'pending' | 'approved' | 'denied' | 'cancelled' | 'expired';
-export type RequestType = 'New Account' | 'Add Access' | 'Remove Access';
+export type RequestType = 'New Account' | 'Add Access' | 'Remove Access' | 'Extend Access';
+export type RiskTier = 'standard' | 'high';
+export type DisabledReason = 'manual' | 'noAccess' | 'inactive' | 'departureReported';
+export type GrantEndReason =
+  'expired' | 'removed' | 'revoked' | 'defaultRemoved' | 'terminated' | 'emergencyEnded';
+/** A calendar date (`date` column): read as 'YYYY-MM-DD' (db.ts's type parser). */
+type DateOnly = ColumnType<string | null, string | null | undefined, string | null>;
 
 export interface OrganizationsTable {
   id: Generated<string>;
   name: string;
   is_active: Generated<boolean>;
   created_at: Timestamp;
-  risk_tier: Generated<'standard' | 'high'>;
+  risk_tier: Generated<RiskTier>;
+  /** No grant of the organization may end later than this date (hospital time). */
+  contract_ends_on: DateOnly;
 }
 
 export interface OrganizationDomainsTable {
@@ -38,6 +46,10 @@ export interface AccountsTable {
   password_changed_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
+  last_sign_in_at: NullableTimestamp;
+  disabled_reason: DisabledReason | null;
+  disabled_at: NullableTimestamp;
+  is_auditor: Generated<boolean>;
 }
 
 export interface PasswordHistoryTable {
@@ -80,6 +92,7 @@ export interface RequestsTable {
   comment: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The decision deadline (§5); null for decided requests from before governance. */
   expires_at: NullableTimestamp;
 }
 
@@ -87,12 +100,16 @@ export interface RequestItemsTable {
   id: Generated<string>;
   request_id: string;
   organization_id: string;
-  operation: 'Add' | 'Remove';
+  operation: 'Add' | 'Remove' | 'Extend';
   status: RequestStatus;
   decided_by: string | null;
   decided_at: NullableTimestamp;
   decision_comment: Generated<string>;
   created_at: Timestamp;
+  /** The end date the requester asked for (end of that day, hospital time). */
+  requested_until: NullableTimestamp;
+  /** The end date the approver set. */
+  granted_until: NullableTimestamp;
   /** The decision deadline (its organization's tier at submission), 23:59:59 of the last day. */
   expires_at: ColumnType<Date, Date | string, Date | string>;
   /** When the item went to the backup BRMs or InfoSec as well. */
@@ -107,6 +124,68 @@ export interface RoleGrantsTable {
   granted_by: string | null;
   request_item_id: string | null;
   granted_at: Timestamp;
+  /**
+   * When the grant ends. The column's default (180 days from the insert) is only a safety net for
+   * rows written by code that predates governance; the owners' functions always set it.
+   */
+  expires_at: Timestamp;
+  /** The BRM accountable for the grant (approved, extended or last confirmed it). */
+  sponsor_id: string | null;
+  last_confirmed_at: NullableTimestamp;
+  last_confirmed_by: string | null;
+}
+
+export interface GrantHistoryTable {
+  id: Generated<string>;
+  account_id: string;
+  organization_id: string;
+  granted_at: Date | string;
+  granted_by: string | null;
+  expires_at: Date | string;
+  ended_at: Date | string;
+  end_reason: GrantEndReason;
+  ended_by: string | null;
+  sponsor_id: string | null;
+}
+
+export interface GovernancePoliciesTable {
+  tier: RiskTier;
+  settings: Json;
+  updated_at: Timestamp;
+  updated_by: string | null;
+}
+
+export interface BrmDelegationsTable {
+  id: Generated<string>;
+  delegator_id: string;
+  /** Null when the delegate is the Information Security team (`to_infosec`). */
+  delegate_id: string | null;
+  to_infosec: Generated<boolean>;
+  starts_at: Date | string;
+  ends_at: Date | string;
+  reason: Generated<string>;
+  move_pending: Generated<boolean>;
+  created_at: Timestamp;
+  ended_at: NullableTimestamp;
+  end_reason: string | null;
+}
+
+export interface GovernanceNoticesTable {
+  kind: string;
+  subject_id: string;
+  milestone: string;
+  sent_at: Date | string;
+  /** Passed over by the catch-up rule: a later milestone was due and sent instead. */
+  skipped: Generated<boolean>;
+}
+
+export interface GovernanceSweepTable {
+  id: number;
+  owner: Generated<string>;
+  leased_until: Timestamp;
+  last_started_at: NullableTimestamp;
+  last_finished_at: NullableTimestamp;
+  last_summary: Json;
 }
 
 export interface CodesTable {
@@ -197,6 +276,8 @@ export interface PortalSettingsTable {
   /** Account management in maintenance, switched by admins (IIQ_MAINTENANCE forces it on). */
   maintenance: boolean;
   updated_at: Timestamp;
+  /** The standalone TEST_CLOCK's offset from the system clock, in milliseconds. */
+  clock_offset_ms: Generated<number>;
 }
 
 export interface RateLimitsTable {
@@ -237,27 +318,6 @@ export interface PushChallengesTable {
   answered_by: string | null;
 }
 
-export interface GovernanceNoticesTable {
-  kind: string;
-  subject_id: string;
-  milestone: string;
-  sent_at: Date | string;
-  skipped: Generated<boolean>;
-}
-
-export interface BrmDelegationsTable {
-  id: Generated<string>;
-  delegator_id: string;
-  /** null: the Information Security team (the admins). */
-  delegate_id: string | null;
-  starts_at: Date | string;
-  ends_at: Date | string;
-  reason: Generated<string>;
-  ended_at: NullableTimestamp;
-  end_reason: string | null;
-  moves_pending: Generated<boolean>;
-}
-
 export type RoutingEvent = 'sent' | 'reminded' | 'forwarded' | 'delegated' | 'expired';
 
 export interface RequestRoutingTable {
@@ -290,8 +350,11 @@ export interface Database {
   signing_keys: SigningKeysTable;
   authenticators: AuthenticatorsTable;
   push_challenges: PushChallengesTable;
-  governance_notices: GovernanceNoticesTable;
+  grant_history: GrantHistoryTable;
+  governance_policies: GovernancePoliciesTable;
   brm_delegations: BrmDelegationsTable;
+  governance_notices: GovernanceNoticesTable;
+  governance_sweep: GovernanceSweepTable;
   request_routing: RequestRoutingTable;
 }
 

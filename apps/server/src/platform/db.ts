@@ -21,6 +21,7 @@ import { databaseTimeoutDefaults } from '../config';
 import * as administration from '../migrations/0006-administration';
 import * as pushAuthenticators from '../migrations/0007-push-authenticators';
 import * as factorPush from '../migrations/0008-factor-push';
+import * as governance from '../migrations/0010-governance';
 import * as approvalRouting from '../migrations/0011-approval-routing';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
@@ -41,11 +42,15 @@ export const migrations: Record<string, Migration> = {
   '0006-administration': administration,
   '0007-push-authenticators': pushAuthenticators,
   '0008-factor-push': factorPush,
+  '0010-governance': governance,
   '0011-approval-routing': approvalRouting,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.
 pg.types.setTypeParser(20, (value) => Number(value));
+// date (contract end dates) as 'YYYY-MM-DD', not a Date at the process's local midnight.
+const DATE_OID = 1082;
+pg.types.setTypeParser(DATE_OID, (value) => value);
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; without it the embedded database is used. */
@@ -195,7 +200,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
  * The embedded database is PostgreSQL in the process, so its memory is ours: 16 MB of shared
  * buffers (PostgreSQL's default is 128 MB) hold a portal's working set many times over.
  */
-const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers = 16MB'] };
+const PGLITE_OPTIONS = {
+  postgresqlconf: ['shared_buffers = 16MB'],
+  parsers: { [DATE_OID]: (value: string) => value },
+};
 
 /**
  * Opens PGlite. A new data folder is created by initdb, whose memory stays mapped for the life of

@@ -93,7 +93,7 @@ export async function loadDecider(db: Db | Tx, account: ActorAccount, now: Date)
         primary: new Set(),
         backup: new Set(),
         startsAt: new Date(row.starts_at),
-        movesPending: row.moves_pending,
+        movesPending: row.move_pending,
       };
       byDelegator.set(row.delegator_id, right);
     }

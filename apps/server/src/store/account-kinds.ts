@@ -19,6 +19,8 @@ export const isVendor = (a: AccountKinds) => kinds.isVendor(flags(a));
 export const isEmployeeBrm = (a: AccountKinds) => kinds.isEmployeeBrm(flags(a));
 export const isAdmin = (a: AccountKinds) => kinds.isAdmin(flags(a));
 export const isBrmOrAdmin = (a: AccountKinds) => kinds.isBrmOrAdmin(flags(a));
+/** Governance's auditor (an employee flag, set on People): read-only everywhere. */
+export const isAuditor = (a: Pick<Account, 'type' | 'is_auditor'>) => a.type === 'employee' && a.is_auditor;
 
 /**
  * The same rule as a SQL condition on the accounts table under `alias`, for queries that pick

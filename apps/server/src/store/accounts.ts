@@ -52,7 +52,16 @@ export async function insertPendingVendor(
 export async function setAccountStatus(tx: Tx, accountId: string, status: AccountStatus): Promise<void> {
   await tx
     .updateTable('accounts')
-    .set({ status, updated_at: sql<Date>`now()` })
+    .set({
+      status,
+      updated_at: sql<Date>`now()`,
+      // A person's disable is `manual`; enabling clears why it was disabled.
+      ...(status === 'disabled'
+        ? { disabled_reason: 'manual' as const, disabled_at: sql<Date>`now()` }
+        : status === 'terminated'
+          ? {}
+          : { disabled_reason: null, disabled_at: null }),
+    })
     .where('id', '=', accountId)
     .execute();
 }
@@ -390,4 +399,76 @@ export async function insertPasswordHistory(tx: Tx, accountId: string, passwordH
     .insertInto('password_history')
     .values({ account_id: accountId, password_hash: passwordHash })
     .execute();
+}
+
+/**
+ * Governance: an account left with no access is disabled (reason `noAccess`) at `at`. Only an
+ * active or not yet activated account; returns whether it changed.
+ */
+export async function disableForNoAccess(tx: Tx, accountId: string, at: Date): Promise<boolean> {
+  const rows = await tx
+    .updateTable('accounts')
+    .set({ status: 'disabled', disabled_reason: 'noAccess', disabled_at: at, updated_at: at })
+    .where('id', '=', accountId)
+    .where('status', 'in', ['active', 'pendingActivation'])
+    .returning('id')
+    .execute();
+  return rows.length > 0;
+}
+
+/**
+ * Governance: a new grant re-enables an account the sweeper disabled for no access (within the 30
+ * days before it is closed). Returns whether it changed.
+ */
+export async function enableAfterNoAccess(tx: Tx, accountId: string, at: Date): Promise<boolean> {
+  const rows = await tx
+    .updateTable('accounts')
+    .set({ status: 'active', disabled_reason: null, disabled_at: null, updated_at: at })
+    .where('id', '=', accountId)
+    .where('status', '=', 'disabled')
+    .where('disabled_reason', '=', 'noAccess')
+    .returning('id')
+    .execute();
+  return rows.length > 0;
+}
+
+/** Accounts disabled for no access at or before `cutoff`, after `after` by id: the sweep's batches. */
+export async function disabledForNoAccessSince(
+  db: Db,
+  cutoff: Date,
+  after: { id: string } | null,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('accounts')
+    .select(['id', 'username', 'email', 'given_name', 'disabled_at'])
+    .where('status', '=', 'disabled')
+    .where('disabled_reason', '=', 'noAccess')
+    .where('disabled_at', '<=', cutoff);
+  if (after) query = query.where('id', '>', after.id);
+  return query.orderBy('id').limit(limit).execute();
+}
+
+/** Terminates an account still disabled for no access since `cutoff` or earlier; whether it did. */
+export async function terminateDisabledForNoAccess(
+  tx: Tx,
+  accountId: string,
+  cutoff: Date,
+  at: Date,
+): Promise<boolean> {
+  const rows = await tx
+    .updateTable('accounts')
+    .set({ status: 'terminated', updated_at: at })
+    .where('id', '=', accountId)
+    .where('status', '=', 'disabled')
+    .where('disabled_reason', '=', 'noAccess')
+    .where('disabled_at', '<=', cutoff)
+    .returning('id')
+    .execute();
+  return rows.length > 0;
+}
+
+/** Records a successful sign-in's time (inactivity rules read it). */
+export async function markSignedIn(db: Db | Tx, accountId: string, at: Date): Promise<void> {
+  await db.updateTable('accounts').set({ last_sign_in_at: at }).where('id', '=', accountId).execute();
 }

@@ -137,7 +137,7 @@ const delegationColumns = [
   'd.starts_at',
   'd.ends_at',
   'd.reason',
-  'd.moves_pending',
+  'd.move_pending',
 ] as const;
 
 /** The account's delegation not yet ended (scheduled or active), with the delegate's names. */
@@ -151,44 +151,6 @@ export async function openDelegationOf(db: Db | Tx, delegatorId: string, now: Da
     .where('d.ends_at', '>', now)
     .orderBy('d.starts_at')
     .executeTakeFirst();
-}
-
-export async function insertDelegation(
-  tx: Tx,
-  d: {
-    delegatorId: string;
-    delegateId: string | null;
-    startsAt: Date;
-    endsAt: Date;
-    reason: string;
-    movesPending: boolean;
-  },
-): Promise<string> {
-  const row = await tx
-    .insertInto('brm_delegations')
-    .values({
-      delegator_id: d.delegatorId,
-      delegate_id: d.delegateId,
-      starts_at: d.startsAt,
-      ends_at: d.endsAt,
-      reason: d.reason,
-      moves_pending: d.movesPending,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-/** Ends the delegation if it is still open; true when this call ended it. */
-export async function endDelegation(tx: Tx, id: string, at: Date, reason: string): Promise<boolean> {
-  const rows = await tx
-    .updateTable('brm_delegations')
-    .set({ ended_at: at, end_reason: reason })
-    .where('id', '=', id)
-    .where('ended_at', 'is', null)
-    .returning('id')
-    .execute();
-  return rows.length > 0;
 }
 
 /** A delegation by id, locked, with both people's names and emails. */
@@ -226,7 +188,7 @@ export async function delegationsTo(db: Db | Tx, delegateId: string, now: Date) 
     .select([
       'd.delegator_id',
       'd.starts_at',
-      'd.moves_pending',
+      'd.move_pending',
       'r.given_name',
       'r.family_name',
       'r.username',
@@ -261,7 +223,7 @@ export async function activeDelegatesOf(
     .where('d.ended_at', 'is', null)
     .where('d.starts_at', '<=', now)
     .where('d.ends_at', '>', now)
-    .where((eb) => eb.or([eb('d.moves_pending', '=', true), eb('d.starts_at', '<=', createdAt)]))
+    .where((eb) => eb.or([eb('d.move_pending', '=', true), eb('d.starts_at', '<=', createdAt)]))
     .execute();
 }
 
@@ -280,7 +242,7 @@ export async function delegationsStarted(db: Db | Tx, now: Date, limit: number) 
             .selectFrom('governance_notices as n')
             .select(sql`1`.as('one'))
             .where('n.kind', '=', 'delegation')
-            .whereRef('n.subject_id', '=', 'd.id')
+            .where('n.subject_id', '=', sql<string>`d.id::text`)
             .where('n.milestone', '=', 'start'),
         ),
       ),
@@ -324,7 +286,13 @@ export async function delegationsToEnd(db: Db | Tx, now: Date, limit: number) {
  * Pending items with a milestone possibly due at `now` (created at least `minDays` ago, or without
  * an active primary BRM to decide them), with their tier and the milestones already recorded.
  */
-export async function pendingItemsToRoute(db: Db | Tx, now: Date, minDays: number, limit: number, after: string) {
+export async function pendingItemsToRoute(
+  db: Db | Tx,
+  now: Date,
+  minDays: number,
+  limit: number,
+  after: string,
+) {
   const since = new Date(now.getTime() - minDays * 86_400_000);
   return db
     .selectFrom('request_items as i')
@@ -337,7 +305,7 @@ export async function pendingItemsToRoute(db: Db | Tx, now: Date, minDays: numbe
       'i.forwarded_at',
       'o.risk_tier',
       sql<string[]>`array(select n.milestone from governance_notices n
-        where n.kind = 'request-item' and n.subject_id = i.id)`.as('milestones'),
+        where n.kind = 'request-item' and n.subject_id = i.id::text)`.as('milestones'),
     ])
     .where('i.status', '=', 'pending')
     .where('i.id', '>', after)

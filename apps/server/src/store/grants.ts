@@ -140,3 +140,134 @@ export async function insertRoleGrant(tx: Tx, accountId: string, organizationId:
     })
     .execute();
 }
+
+/** A grant as governance reads it: who, which organization, until when, sponsored by whom. */
+export interface GrantKey {
+  account_id: string;
+  organization_id: string;
+}
+
+/**
+ * Grants ending by `by` (and after `from`, when given), after `cursor` in (account, organization)
+ * order: the sweep's batches, a keyset walk that role_grants_expires_idx serves. Without `from`:
+ * the grants whose end has come; with it: those ending in a window (notices, digests).
+ */
+export async function grantsEnding(
+  db: Db,
+  window: { from?: Date; by: Date },
+  cursor: GrantKey | null,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('role_grants')
+    .select(['account_id', 'organization_id', 'expires_at'])
+    .where('expires_at', '<=', window.by);
+  if (window.from) query = query.where('expires_at', '>', window.from);
+  if (cursor) {
+    query = query.where((eb) =>
+      eb(
+        eb.refTuple('account_id', 'organization_id'),
+        '>',
+        eb.tuple(cursor.account_id, cursor.organization_id),
+      ),
+    );
+  }
+  return query.orderBy('account_id').orderBy('organization_id').limit(limit).execute();
+}
+
+/** Counts grants ending by `until` (for `governance status`). */
+export async function countGrantsEndingBy(db: Db, until: Date): Promise<number> {
+  const row = await db
+    .selectFrom('role_grants')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('expires_at', '<=', until)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Ends a grant: the role_grants row moves to grant_history with why, when and by whom, in one
+ * statement. With `dueBy`, only a grant whose end has come by then (the sweep: a grant extended
+ * since it was listed stays). Returns the ended grant, or undefined when there was none to end.
+ */
+export async function endGrant(
+  tx: Tx,
+  grant: GrantKey & {
+    at: Date;
+    reason: 'expired' | 'removed' | 'revoked' | 'defaultRemoved' | 'terminated' | 'emergencyEnded';
+    endedBy: string | null;
+    dueBy?: Date;
+  },
+) {
+  return tx
+    .with('ended', (db) => {
+      let del = db
+        .deleteFrom('role_grants')
+        .where('account_id', '=', grant.account_id)
+        .where('organization_id', '=', grant.organization_id);
+      if (grant.dueBy) del = del.where('expires_at', '<=', grant.dueBy);
+      return del.returningAll();
+    })
+    .insertInto('grant_history')
+    .columns([
+      'account_id',
+      'organization_id',
+      'granted_at',
+      'granted_by',
+      'expires_at',
+      'ended_at',
+      'end_reason',
+      'ended_by',
+      'sponsor_id',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('ended')
+        .select((s) => [
+          'ended.account_id',
+          'ended.organization_id',
+          'ended.granted_at',
+          'ended.granted_by',
+          'ended.expires_at',
+          s.val(grant.at).as('ended_at'),
+          s.val(grant.reason).as('end_reason'),
+          s.val(grant.endedBy).as('ended_by'),
+          'ended.sponsor_id',
+        ]),
+    )
+    .returning(['account_id', 'organization_id', 'granted_at', 'expires_at', 'sponsor_id'])
+    .executeTakeFirst();
+}
+
+/** How many grants the account holds now. */
+export async function countGrantsOf(db: Db | Tx, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('role_grants')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A grant with what its mails and audit events name: the vendor and the organization with its tier. */
+export async function grantDetails(db: Db | Tx, key: GrantKey) {
+  return db
+    .selectFrom('role_grants as g')
+    .innerJoin('accounts as a', 'a.id', 'g.account_id')
+    .innerJoin('organizations as o', 'o.id', 'g.organization_id')
+    .select([
+      'g.account_id',
+      'g.organization_id',
+      'g.expires_at',
+      'g.sponsor_id',
+      'a.username',
+      'a.email',
+      'a.given_name',
+      'a.status',
+      'o.name as organization',
+      'o.risk_tier',
+    ])
+    .where('g.account_id', '=', key.account_id)
+    .where('g.organization_id', '=', key.organization_id)
+    .executeTakeFirst();
+}

@@ -57,6 +57,10 @@ const accountColumnNames = [
   'password_changed_at',
   'created_at',
   'updated_at',
+  'last_sign_in_at',
+  'disabled_reason',
+  'disabled_at',
+  'is_auditor',
 ] as const satisfies readonly (keyof Account)[];
 type Unlisted = Exclude<keyof Account, (typeof accountColumnNames)[number]>;
 const everyAccountColumnListed: [Unlisted] extends [never] ? true : Unlisted = true;

@@ -50,3 +50,17 @@ export async function insertDefaultRows(db: Db): Promise<void> {
   await sql`insert into system_message (id) values (1)`.execute(db);
   await sql`insert into portal_settings (id) values (1)`.execute(db);
 }
+
+/** The standalone TEST_CLOCK's offset from the system clock (ms). */
+export async function readClockOffset(db: Db | Tx): Promise<number> {
+  const row = await db
+    .selectFrom('portal_settings')
+    .select('clock_offset_ms')
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  return Number(row?.clock_offset_ms ?? 0);
+}
+
+export async function writeClockOffset(db: Db | Tx, offsetMs: number): Promise<void> {
+  await db.updateTable('portal_settings').set({ clock_offset_ms: offsetMs }).where('id', '=', 1).execute();
+}

@@ -79,7 +79,7 @@ export async function createTestApp(
     logStream?: NodeJS.WritableStream;
     /** Runs after the app is built and before it is ready (e.g. the CPU work of a start). */
     beforeReady?: () => void;
-    /** The app's clock (e.g. a TestClock the test moves). */
+    /** The app's clock (a TestClock for governance); default: the system clock. */
     clock?: Clock;
   } = {},
 ): Promise<TestApp> {

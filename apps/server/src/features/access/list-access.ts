@@ -11,7 +11,7 @@ import { organizationsOfAccount } from '../../store/grants';
 import { grantsOutsideDomain } from '../../policies/organization';
 import { pendingItems } from '../../store/requests';
 import { visible, type AccessScope } from './scope';
-import { dateIn } from '../../identity/approval-routing';
+import { localDate } from '../../platform/local-time';
 
 /** GET /api/vendor/access/current: the roles held, as far as the caller may see them. */
 export async function listCurrentAccess(db: Db, scope: AccessScope): Promise<CurrentRole[]> {
@@ -36,9 +36,9 @@ export async function listPendingAccess(
       operation: item.operation,
       expiresAt: new Date(item.expires_at).toISOString(),
       remindedAt: reminded?.toISOString() ?? null,
-      submittedOn: dateIn(new Date(item.created_at), timeZone),
-      remindedOn: reminded === null ? null : dateIn(reminded, timeZone),
-      expiresOn: dateIn(new Date(item.expires_at), timeZone),
+      submittedOn: localDate(new Date(item.created_at), timeZone),
+      remindedOn: reminded === null ? null : localDate(reminded, timeZone),
+      expiresOn: localDate(new Date(item.expires_at), timeZone),
     });
     requests.set(item.requestId, request);
   }

@@ -10,18 +10,18 @@ import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import type { Db, Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
-import { dateIn, INFOSEC_NAME, startOfDate } from '../../identity/approval-routing';
+import { INFOSEC_NAME } from '../../identity/approval-routing';
+import { addDays, daysBetween, isCalendarDate, localDate, localInstant } from '../../platform/local-time';
 import { finishDelegation, startDelegation } from '../../identity/approval-routing-sweep';
 import { recordAudit } from '../../identity/audit';
-import { brmsSharingOrganizations, insertDelegation, openDelegationOf } from '../../store/approval-routing';
+import { brmsSharingOrganizations, openDelegationOf } from '../../store/approval-routing';
+import { insertDelegation } from '../../store/delegations';
 
-const DAY_MS = 86_400_000;
 const nameOf = (p: { given_name: string | null; family_name: string | null; username: string | null }) =>
   `${p.given_name ?? ''} ${p.family_name ?? ''}`.trim() || (p.username ?? '');
 
 /** The calendar date after a YYYY-MM-DD date. */
-const nextDate = (date: string) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+const MIDNIGHT = { hour: 0, minute: 0, second: 0 };
 
 /** The BRM's open delegation as the page shows it. */
 async function openDelegation(
@@ -37,11 +37,11 @@ async function openDelegation(
     id: d.id,
     delegate: d.delegate_id ?? INFOSEC_DELEGATE,
     delegateName: d.delegate_id === null ? INFOSEC_NAME : nameOf(d),
-    from: dateIn(startsAt, zone),
+    from: localDate(startsAt, zone),
     // ends_at is the start of the day after the last one.
-    until: dateIn(new Date(new Date(d.ends_at).getTime() - 1000), zone),
+    until: localDate(new Date(new Date(d.ends_at).getTime() - 1000), zone),
     reason: d.reason,
-    movePending: d.moves_pending,
+    movePending: d.move_pending,
     status: startsAt <= now ? 'active' : 'scheduled',
   };
 }
@@ -53,7 +53,7 @@ export async function delegationState(ctx: AppContext, account: Account): Promis
   return {
     delegation: await openDelegation(ctx.db, ctx.config.PORTAL_TIME_ZONE, account, now),
     choices: choices.map((c) => ({ id: c.id, name: nameOf(c) })),
-    today: dateIn(now, ctx.config.PORTAL_TIME_ZONE),
+    today: localDate(now, ctx.config.PORTAL_TIME_ZONE),
   };
 }
 
@@ -71,17 +71,17 @@ export async function saveDelegation(
   const now = ctx.clock.now();
   const zone = ctx.config.PORTAL_TIME_ZONE;
   if (body.delegate === account.id) throw new AppError('badRequest', routingMessages.self);
-  // A period starting today starts now: "items submitted afterwards" are those from now on.
-  const startsAt = new Date(Math.max(startOfDate(body.from, zone).getTime(), now.getTime()));
-  const endsAt = startOfDate(nextDate(body.until), zone);
-  if (Number.isNaN(startsAt.getTime()) || Number.isNaN(endsAt.getTime())) {
+  if (!isCalendarDate(body.from) || !isCalendarDate(body.until)) {
     throw new AppError('badRequest', routingMessages.badDate);
   }
   if (body.until < body.from) throw new AppError('badRequest', routingMessages.untilBeforeFrom);
-  if (body.from < dateIn(now, zone)) throw new AppError('badRequest', routingMessages.fromInPast);
-  const days =
-    Math.round((Date.parse(`${body.until}T00:00:00Z`) - Date.parse(`${body.from}T00:00:00Z`)) / DAY_MS) + 1;
-  if (days > DELEGATION_MAX_DAYS) throw new AppError('badRequest', routingMessages.tooLong);
+  if (body.from < localDate(now, zone)) throw new AppError('badRequest', routingMessages.fromInPast);
+  if (daysBetween(body.from, body.until) + 1 > DELEGATION_MAX_DAYS) {
+    throw new AppError('badRequest', routingMessages.tooLong);
+  }
+  // A period starting today starts now: "items submitted afterwards" are those from now on.
+  const startsAt = new Date(Math.max(localInstant(body.from, MIDNIGHT, zone).getTime(), now.getTime()));
+  const endsAt = localInstant(addDays(body.until, 1), MIDNIGHT, zone);
 
   const delegateId = body.delegate === INFOSEC_DELEGATE ? null : body.delegate;
   return ctx.db.transaction().execute(async (tx) => {
@@ -100,7 +100,8 @@ export async function saveDelegation(
       startsAt,
       endsAt,
       reason: body.reason,
-      movesPending: body.movePending,
+      movePending: body.movePending,
+      at: now,
     });
     await recordAudit(tx, {
       action: 'delegation.set',

@@ -1,19 +1,13 @@
 import { roleName, type PendingApproval } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import type { Account } from '../../platform/db-schema';
-import { dateIn } from '../../identity/approval-routing';
+import { daysLeft } from '../../platform/local-time';
 import { loadDecider, type Actor } from '../../policies/actor';
 import * as request from '../../policies/request';
 import { routingOf } from '../../store/approval-routing';
 import { countDecidableItems, listDecidableItems, type DecidableItemRow } from '../../store/requests';
 
 type History = PendingApproval['history'];
-
-/** Whole calendar days from today to the deadline's day, in the hospital's zone. */
-function daysUntil(now: Date, due: Date, timeZone: string): number {
-  const day = (d: Date) => Date.parse(`${dateIn(d, timeZone)}T00:00:00Z`);
-  return Math.round((day(due) - day(now)) / 86_400_000);
-}
 
 /** One approvals-page row for a pending item, with the actor's right to decide it. */
 function toPendingApproval(
@@ -52,7 +46,7 @@ function toPendingApproval(
     commentAuthor: row.requesterUsername ?? row.email,
     canDecide: request.can(actor, 'decide', item),
     dueAt: dueAt.toISOString(),
-    dueInDays: daysUntil(o.now, dueAt, o.timeZone),
+    dueInDays: daysLeft(o.now, dueAt, o.timeZone),
     // It reaches the caller because it was forwarded: a backup BRM, or InfoSec (an admin not its BRM).
     forwarded:
       item.forwarded &&
@@ -79,7 +73,9 @@ export async function listPendingApprovals(ctx: AppContext, account: Account): P
     history.set(h.item_id, list);
   }
   const timeZone = ctx.config.PORTAL_TIME_ZONE;
-  return rows.map((row) => toPendingApproval(row, actor, { now, timeZone, history: history.get(row.itemId) ?? [] }));
+  return rows.map((row) =>
+    toPendingApproval(row, actor, { now, timeZone, history: history.get(row.itemId) ?? [] }),
+  );
 }
 
 /** How many pending items the account may decide (the approvals badge). */

@@ -14,7 +14,7 @@ import { emailUse } from '../../identity/email-use';
 import { isInMaintenance } from '../../identity/maintenance';
 import { activeOrganizationsForDomain } from '../../store/organizations';
 import { registerUser } from './register-user';
-import { dateIn } from '../../identity/approval-routing';
+import { localDate } from '../../platform/local-time';
 
 /** Registrations per client address: plenty for an office behind one address, too few to flood BRMs. */
 const SUBMIT_LIMIT: RateLimitRule = { limit: 20, windowSeconds: 3600 };
@@ -62,7 +62,10 @@ export const registrationRoutes: FastifyPluginAsync<AppContext> = async (app, ct
     return {
       requestID: requestId,
       success: true,
-      ...(expiresAt && { expiresAt: expiresAt.toISOString(), expiresOn: dateIn(expiresAt, ctx.config.PORTAL_TIME_ZONE) }),
+      ...(expiresAt && {
+        expiresAt: expiresAt.toISOString(),
+        expiresOn: localDate(expiresAt, ctx.config.PORTAL_TIME_ZONE),
+      }),
     };
   });
 };

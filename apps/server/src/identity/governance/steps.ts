@@ -1,0 +1,19 @@
+import { closeAccountsWithoutAccess, endExpiredGrants, expiryNotices } from './access-expiry';
+import type { GovernanceStep } from './sweep';
+import { delegationChanges, requestRouting } from '../approval-routing-sweep';
+
+/**
+ * The governance sweep's steps, in the order they run (GOVERNANCE.md §2.2). This list is the one
+ * place a capability adds its steps: (1) end expired grants and (2) disable accounts left with no
+ * access (one step: the disable is in the same transaction as the last grant ending); (3) expiry
+ * notices; (4) request reminders, forwards, expiries; (5) review campaigns; (6) inactivity; (7)
+ * close accounts disabled by automation for 30 days; (8) delegations start/end; and the daily
+ * digests. Each step works in batches with a transaction per row (sweep.ts's `eachRow`).
+ */
+export const governanceSteps: readonly GovernanceStep[] = [
+  endExpiredGrants,
+  expiryNotices,
+  requestRouting,
+  closeAccountsWithoutAccess,
+  delegationChanges,
+];

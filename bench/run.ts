@@ -8,6 +8,7 @@
 import { hashPassword, verifyPassword } from '../apps/server/src/identity/passwords';
 import { benchAudit } from './audit';
 import { benchOutboxDrain } from './outbox-drain';
+import { benchGovernanceSweep } from './governance-sweep';
 import { loadDescription, quick } from './load';
 import {
   anchor,
@@ -112,6 +113,7 @@ try {
 
   // Before the PostgreSQL database goes: the drain runs on it when there is one.
   rows.push(...(await benchOutboxDrain()));
+  rows.push(...(await benchGovernanceSweep()));
   // Load shedding on a CPU-starved host, on and off (PostgreSQL only: the embedded database never sheds).
   if (database) rows.push(...(await benchStarvedShedding(database.url, quick ? 1 : 2, quick ? 5 : 10)));
   // The audit trail at scale (on PostgreSQL when there is one; quick runs use fewer events).

@@ -41,6 +41,8 @@ export function namedPaths(markdown) {
       .filter((p) => !p.startsWith('/') && !/^https?:/.test(p) && !p.includes('*') && !/^\.{1,2}\//.test(p))
       // A setting's value with a path after it (`PUBLIC_URL/api/saml/acs`, `DATA_DIR/db`).
       .filter((p) => !/^[A-Z][A-Z0-9_]+\//.test(p))
+      // Time-zone names (`America/New_York`): capitalized, unlike this repository's paths.
+      .filter((p) => !/^[A-Z][a-z]+(\/[A-Z][A-Za-z_]+)+$/.test(p))
       // Lint rule names (`layers/floors`).
       .filter((p) => !/^(layers|@typescript-eslint|react-hooks)\//.test(p))
       .filter((p) => !/^(node_modules|dist|data|@[\w-]+\/)/.test(p.replace(/^apps\/\w+\//, '')))

@@ -4,7 +4,19 @@ import { inputText } from './text';
 import { usernameField } from './username';
 
 /** A role the user holds (spec section 3, "Current role"): the role name and its display name. */
-export const currentRole = z.object({ name: z.string(), display: z.string() });
+export const currentRole = z.object({
+  name: z.string(),
+  display: z.string(),
+  /** Governance (additive): when the access ends (ISO instant) and its date in the hospital's time zone. */
+  expiresAt: z.string().optional(),
+  endsOn: z.string().optional(),
+  /** Calendar days left in the hospital's time zone (0: ends today), computed by the server. */
+  daysLeft: z.number().int().optional(),
+  /** The sponsor of record; null: "No sponsor". */
+  sponsor: z.object({ name: z.string(), email: z.string() }).nullable().optional(),
+  /** An Extend Access request for this organization is pending. */
+  extensionPending: z.boolean().optional(),
+});
 export type CurrentRole = z.infer<typeof currentRole>;
 
 /** One item of a pending access request: the role's display name, who asked, Add or Remove. */

@@ -1,3 +1,4 @@
+import { calendarDate } from './governance';
 import { z } from 'zod';
 import { successResponse } from './system';
 import { commentText } from './text-fields';
@@ -78,6 +79,13 @@ export const approveOrDenyBody = z
     requestId: z.string().uuid('Unexpected error occurred: no pending approval selected'),
     workItemId: z.string().uuid().optional(),
     comment: commentText.default(''),
+    /**
+     * Governance (additive): the date granted access ends (YYYY-MM-DD, hospital time) for New
+     * Account and Add Access items; the organization's policy default when absent; ignored for
+     * Remove Access. Refused past the policy's cap: "The end date must be in the future and no
+     * later than {maxDate}".
+     */
+    accessEndsOn: calendarDate.optional(),
   })
   .refine((body) => body.decision === 'APPROVE' || body.comment.length > 0, {
     message: 'A justification is required to reject a request',

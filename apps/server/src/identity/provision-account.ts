@@ -7,6 +7,7 @@ import { recordAudit } from './audit';
 import { mailActivationCode } from './activation-mail';
 import type { OnBehalf } from './mail-templates';
 import { grantRole } from './roles';
+import { chooseGrantEnd } from './governance/grant-terms';
 import { generateUsername } from './username';
 
 interface ApprovedRegistration {
@@ -21,6 +22,8 @@ interface ApprovedRegistration {
 interface ApprovedGrant {
   organizationId: string;
   requestItemId: string;
+  /** The end date the approver set (YYYY-MM-DD); the organization's default when absent. */
+  endsOn?: string | null | undefined;
 }
 
 /**
@@ -62,8 +65,17 @@ export async function provisionAccount(
     clientAddress,
     details: { requestId: r.requestId },
   });
+  const at = ctx.clock.now();
   for (const grant of grants) {
     await grantRole(tx, {
+      at,
+      expiresAt: await chooseGrantEnd(
+        tx,
+        grant.organizationId,
+        at,
+        ctx.config.PORTAL_TIME_ZONE,
+        grant.endsOn,
+      ),
       actor: by,
       account,
       organizationId: grant.organizationId,

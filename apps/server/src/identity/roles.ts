@@ -1,4 +1,5 @@
 import type { Tx } from '../platform/db';
+import { enableAfterNoAccess } from '../store/accounts';
 import * as grants from '../store/grants';
 import { recordAudit } from './audit';
 
@@ -10,26 +11,64 @@ interface RoleChange {
   /** The approved request item the change carries out (null when none does, e.g. Terminate Vendors). */
   requestItemId: string | null;
   clientAddress: string;
+  /** When the change happens (the clock's instant). */
+  at: Date;
 }
 
-/** Gives the account the organization's role (once; a second grant changes nothing) and audits it. */
-export async function grantRole(tx: Tx, change: RoleChange): Promise<void> {
+/**
+ * Gives the account the organization's role until `expiresAt` with the actor as its sponsor of
+ * record (once; a second grant changes nothing) and audits it. An account the sweeper disabled for
+ * having no access left is enabled again (within the 30 days before it is closed).
+ */
+export async function grantRole(tx: Tx, change: RoleChange & { expiresAt: Date }): Promise<void> {
   await grants.grantRole(tx, {
     accountId: change.account.id,
     organizationId: change.organizationId,
     grantedBy: change.actor.id,
     requestItemId: change.requestItemId,
+    at: change.at,
+    expiresAt: change.expiresAt,
   });
-  await audit(tx, 'role.grant', change);
+  await audit(tx, 'role.grant', change, {
+    expiresAt: change.expiresAt.toISOString(),
+    sponsorId: change.actor.id,
+  });
+  if (await enableAfterNoAccess(tx, change.account.id, change.at)) {
+    await recordAudit(tx, {
+      action: 'account.enable',
+      outcome: 'success',
+      actor: change.actor,
+      target: change.account,
+      clientAddress: change.clientAddress,
+      details: { reason: 'grantAdded' },
+    });
+  }
 }
 
-/** Takes the organization's role from the account and audits it. */
-export async function removeRole(tx: Tx, change: RoleChange): Promise<void> {
-  await grants.removeRole(tx, change.account.id, change.organizationId);
+/**
+ * Takes the organization's role from the account (the grant moves to grant_history, `removed`, or
+ * `terminated` when Terminate Vendors ends the account) and audits it.
+ */
+export async function removeRole(
+  tx: Tx,
+  change: RoleChange & { reason?: 'removed' | 'terminated' },
+): Promise<void> {
+  await grants.endGrant(tx, {
+    account_id: change.account.id,
+    organization_id: change.organizationId,
+    at: change.at,
+    reason: change.reason ?? 'removed',
+    endedBy: change.actor.id,
+  });
   await audit(tx, 'role.remove', change);
 }
 
-async function audit(tx: Tx, action: string, change: RoleChange): Promise<void> {
+async function audit(
+  tx: Tx,
+  action: string,
+  change: RoleChange,
+  extra: Record<string, string | null> = {},
+): Promise<void> {
   await recordAudit(tx, {
     action,
     outcome: 'success',
@@ -37,7 +76,7 @@ async function audit(tx: Tx, action: string, change: RoleChange): Promise<void> 
     target: change.account,
     organizationId: change.organizationId,
     clientAddress: change.clientAddress,
-    details: { requestItemId: change.requestItemId },
+    details: { requestItemId: change.requestItemId, ...extra },
   });
 }
 

@@ -467,8 +467,3 @@ export async function terminateDisabledForNoAccess(
     .execute();
   return rows.length > 0;
 }
-
-/** Records a successful sign-in's time (inactivity rules read it). */
-export async function markSignedIn(db: Db | Tx, accountId: string, at: Date): Promise<void> {
-  await db.updateTable('accounts').set({ last_sign_in_at: at }).where('id', '=', accountId).execute();
-}

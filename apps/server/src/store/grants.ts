@@ -5,10 +5,20 @@ import { inChunks } from './chunks';
 // The owner of `role_grants` (a vendor holds an organization's role) and `brm_assignments` (an
 // employee BRM manages an organization).
 
-/** Gives the account the organization's role (once; a second grant changes nothing). */
+/**
+ * Gives the account the organization's role until `expiresAt`, the granter its sponsor of record
+ * (once; a second grant changes nothing).
+ */
 export async function grantRole(
   tx: Tx,
-  grant: { accountId: string; organizationId: string; grantedBy: string; requestItemId: string | null },
+  grant: {
+    accountId: string;
+    organizationId: string;
+    grantedBy: string;
+    requestItemId: string | null;
+    at: Date;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await tx
     .insertInto('role_grants')
@@ -17,6 +27,9 @@ export async function grantRole(
       organization_id: grant.organizationId,
       granted_by: grant.grantedBy,
       request_item_id: grant.requestItemId,
+      granted_at: grant.at,
+      expires_at: grant.expiresAt,
+      sponsor_id: grant.grantedBy,
     })
     .onConflict((oc) => oc.columns(['account_id', 'organization_id']).doNothing())
     .execute();
@@ -270,4 +283,23 @@ export async function grantDetails(db: Db | Tx, key: GrantKey) {
     .where('g.account_id', '=', key.account_id)
     .where('g.organization_id', '=', key.organization_id)
     .executeTakeFirst();
+}
+
+/** The account's current grants with their end and sponsor (the vendor's Current Access). */
+export async function currentGrantsOf(db: Db | Tx, accountId: string) {
+  return db
+    .selectFrom('role_grants as g')
+    .innerJoin('organizations as o', 'o.id', 'g.organization_id')
+    .leftJoin('accounts as s', 's.id', 'g.sponsor_id')
+    .select([
+      'o.id',
+      'o.name',
+      'g.expires_at',
+      's.given_name as sponsorGivenName',
+      's.family_name as sponsorFamilyName',
+      's.email as sponsorEmail',
+    ])
+    .where('g.account_id', '=', accountId)
+    .orderBy('o.name')
+    .execute();
 }

@@ -344,3 +344,16 @@ export async function settleCancelledRequest(tx: Tx, requestId: string): Promise
     tx,
   );
 }
+
+/** The organizations for which an Extend Access item of the account is pending. */
+export async function pendingExtensionOrganizations(db: Db | Tx, accountId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('request_items as i')
+    .innerJoin('requests as r', 'r.id', 'i.request_id')
+    .select('i.organization_id')
+    .where('r.beneficiary_id', '=', accountId)
+    .where('i.operation', '=', 'Extend')
+    .where('i.status', '=', 'pending')
+    .execute();
+  return new Set(rows.map((r) => r.organization_id));
+}

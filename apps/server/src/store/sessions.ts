@@ -138,7 +138,7 @@ export async function consumeReauthentication(tx: Tx, idHash: string): Promise<b
 /**
  * The signed-in session starts, in one statement (so all of it or none): the caller's previous
  * session is revoked, the new one inserted, the names an external IdP sent taken (`names`), and
- * the sign-in audited. Data-modifying CTEs run to completion whether or not the main statement
+ * the sign-in audited, and the account's last sign-in recorded. Data-modifying CTEs run to completion whether or not the main statement
  * reads them; a CTE without work (no previous session, no names) matches no row.
  */
 export async function startSignedIn(
@@ -148,6 +148,8 @@ export async function startSignedIn(
     previousIdHash: string | null;
     accountId: string;
     names: { given_name: string; family_name: string } | null;
+    /** When the sign-in happened (the clock's instant): the account's last sign-in. */
+    signedInAt: Date;
     audit: Insertable<AuditEventsTable>;
   },
 ): Promise<void> {
@@ -164,9 +166,8 @@ export async function startSignedIn(
     .with('renamed', (qb) =>
       qb
         .updateTable('accounts')
-        .set((eb) => input.names ?? { given_name: eb.ref('given_name') })
+        .set({ ...input.names, last_sign_in_at: input.signedInAt })
         .where('id', '=', input.accountId)
-        .where(sql<boolean>`${input.names !== null}`)
         .returning('id'),
     )
     .insertInto('audit_events')

@@ -8,6 +8,7 @@ import { routeToDeciders, submission } from '../../identity/deciders';
 import { accessAwaitingDecisionMail, accessChangedMail, mailSite } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
 import { grantRole, leavesNoRole, removeRole } from '../../identity/roles';
+import { chooseGrantEnd } from '../../identity/governance/grant-terms';
 import { lockedRoleOrganizations } from '../../store/grants';
 import { activeOrganizationsForDomain } from '../../store/organizations';
 import { grantsOutsideDomain } from '../../policies/organization';
@@ -227,6 +228,7 @@ async function applyChange(
     decidedBy: actor.id,
     ...(await submission(tx, ctx, orgs.map((org) => org.id))),
   });
+  const at = ctx.clock.now();
   for (const org of orgs) {
     const change = {
       actor: { id: actor.id, username: actor.username },
@@ -234,8 +236,14 @@ async function applyChange(
       organizationId: org.id,
       requestItemId: itemIds.get(org.id)!,
       clientAddress: o.clientAddress,
+      at,
     };
-    await (operation === 'Add' ? grantRole(tx, change) : removeRole(tx, change));
+    await (operation === 'Add'
+      ? grantRole(tx, {
+          ...change,
+          expiresAt: await chooseGrantEnd(tx, org.id, at, ctx.config.PORTAL_TIME_ZONE),
+        })
+      : removeRole(tx, change));
   }
   const names = orgs.map((org) => org.name);
   await enqueueMail(tx, {

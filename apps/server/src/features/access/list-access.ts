@@ -7,16 +7,44 @@ import {
 } from '@pra/contracts';
 import type { Db } from '../../platform/db';
 import { activeOrganizations, activeOrganizationsForDomain } from '../../store/organizations';
-import { organizationsOfAccount } from '../../store/grants';
+import { currentGrantsOf, organizationsOfAccount } from '../../store/grants';
+import { daysLeft, localDate } from '../../platform/local-time';
 import { grantsOutsideDomain } from '../../policies/organization';
-import { pendingItems } from '../../store/requests';
+import { pendingExtensionOrganizations, pendingItems } from '../../store/requests';
 import { visible, type AccessScope } from './scope';
-import { localDate } from '../../platform/local-time';
 
-/** GET /api/vendor/access/current: the roles held, as far as the caller may see them. */
-export async function listCurrentAccess(db: Db, scope: AccessScope): Promise<CurrentRole[]> {
-  const held = await organizationsOfAccount(db, scope.beneficiary.id);
-  return held.filter((o) => visible(scope, o.id)).map((o) => ({ name: roleName(o.name), display: o.name }));
+/**
+ * GET /api/vendor/access/current: the roles held, as far as the caller may see them, with when
+ * each ends (date and days left in the hospital's time zone, computed here so the browser's clock
+ * cannot disagree), its sponsor of record and whether an extension is pending.
+ */
+export async function listCurrentAccess(
+  db: Db,
+  scope: AccessScope,
+  time: { now: Date; zone: string },
+): Promise<CurrentRole[]> {
+  const held = await currentGrantsOf(db, scope.beneficiary.id);
+  const extending = await pendingExtensionOrganizations(db, scope.beneficiary.id);
+  return held
+    .filter((o) => visible(scope, o.id))
+    .map((o) => {
+      const end = new Date(o.expires_at);
+      return {
+        name: roleName(o.name),
+        display: o.name,
+        expiresAt: end.toISOString(),
+        endsOn: localDate(end, time.zone),
+        daysLeft: daysLeft(time.now, end, time.zone),
+        sponsor:
+          o.sponsorEmail === null
+            ? null
+            : {
+                name: `${o.sponsorGivenName ?? ''} ${o.sponsorFamilyName ?? ''}`.trim(),
+                email: o.sponsorEmail,
+              },
+        extensionPending: extending.has(o.id),
+      };
+    });
 }
 
 /** GET /api/vendor/access/pending: pending Add/Remove requests with their pending items. */

@@ -33,7 +33,10 @@ export const accessRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => 
     );
 
   route(getCurrentAccess, {}, async (request) =>
-    listCurrentAccess(ctx.db, await scopeOf(request, request.query.username)),
+    listCurrentAccess(ctx.db, await scopeOf(request, request.query.username), {
+      now: ctx.clock.now(),
+      zone: ctx.config.PORTAL_TIME_ZONE,
+    }),
   );
 
   route(getPendingAccess, {}, async (request) =>

@@ -22,6 +22,7 @@ import { setPasswordHash } from '../../store/accounts';
 import { listOrganizations } from '../../store/organizations';
 import { clearedSystemMessage, readAdminSystemMessage, setMaintenance, writeSystemMessage } from './settings';
 import { isInMaintenance } from '../../identity/maintenance';
+import { governanceClock, governanceStatus, sweepNow } from '../../identity/governance/sweeper';
 
 /**
  * The operators' commands (`npm run admin -- <command>`), as functions of the database so tests
@@ -339,6 +340,52 @@ export const commands: Record<string, Command> = {
       ctx.out(
         `Account management: ${on ? 'maintenance' : 'available'}${ctx.config.IIQ_MAINTENANCE ? ' (forced by IIQ_MAINTENANCE)' : ''}.\n`,
       );
+    },
+  },
+  governance: {
+    summary: 'Run the governance sweep now, or show what it did last and what falls due in 24 h (run|status)',
+    usage: 'governance run|status',
+    args: ['action'],
+    options: {},
+    async run(ctx, [action]) {
+      if (action !== 'run' && action !== 'status') throw new UsageError('say run or status');
+      const log = {
+        info: () => undefined,
+        warn: (_fields: unknown, message?: string) => ctx.out(`warning: ${message ?? ''}\n`),
+        error: (fields: unknown, message?: string) =>
+          ctx.out(`error: ${message ?? ''} ${fields instanceof Error ? fields.message : ''}\n`),
+      };
+      const deps = { db: ctx.db, clock: await governanceClock(ctx.db, ctx.config), config: ctx.config, log };
+      if (action === 'run') {
+        const result = await sweepNow(deps, `cli:${ctx.actor.username}`);
+        await recordAudit(ctx.db, {
+          action: 'governance.run',
+          outcome: result.ran ? 'success' : 'failure',
+          actor: ctx.actor,
+          details: { at: result.at.toISOString(), ran: result.ran, via: 'cli' },
+        });
+        if (!result.ran)
+          throw new AppError('conflict', 'Another instance is sweeping now; try again in a few minutes.');
+        ctx.out(`Swept at ${result.at.toISOString()}.\n`);
+        for (const [step, outcome] of Object.entries(result.steps)) {
+          ctx.out(
+            `  ${step}: ${'error' in outcome ? `failed: ${outcome.error}` : `${outcome.done} done, ${outcome.failed} failed`}\n`,
+          );
+        }
+        return;
+      }
+      const status = await governanceStatus(deps);
+      ctx.out(`Now: ${status.now.toISOString()}\n`);
+      ctx.out(
+        status.lease.sweeping
+          ? `Sweeping now: ${status.lease.owner} (lease until ${status.lease.leasedUntil.toISOString()}).\n`
+          : 'Not sweeping now.\n',
+      );
+      ctx.out(
+        `Last sweep: ${status.lastStartedAt?.toISOString() ?? 'never'}${status.lastFinishedAt ? `, finished ${status.lastFinishedAt.toISOString()}` : ''}.\n`,
+      );
+      ctx.out('Due in the next 24 h:\n');
+      for (const [step, count] of Object.entries(status.due)) ctx.out(`  ${step}: ${count}\n`);
     },
   },
   'audit-export': {

@@ -6,6 +6,7 @@ import { accessDecidedMail, mailSite, registrationDeniedMail } from '../../ident
 import { enqueueMail } from '../../identity/outbox';
 import { provisionAccount } from '../../identity/provision-account';
 import { grantRole, leavesNoRole, removeRole } from '../../identity/roles';
+import { chooseGrantEnd } from '../../identity/governance/grant-terms';
 import { lockedRoleOrganizations } from '../../store/grants';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
@@ -31,6 +32,8 @@ export async function decideRequest(options: {
   workItemId?: string | undefined;
   decision: Decision;
   comment: string;
+  /** The end date the approver set for granted access (YYYY-MM-DD); the policy's default when absent. */
+  accessEndsOn?: string | undefined;
   clientAddress: string;
 }): Promise<void> {
   const { ctx, actor, decision, comment, clientAddress } = options;
@@ -76,7 +79,8 @@ export async function decideRequest(options: {
         throw new AppError('conflict', approvalMessages.organizationInactive(inactive.orgName));
       }
       // A delegate decides on the delegator's behalf (the same BRM for every item it decides here).
-      const onBehalfOf = pending.map((i) => requestPolicy.onBehalfOf(decider, asItem(i))).find((n) => n !== null) ?? null;
+      const onBehalfOf =
+        pending.map((i) => requestPolicy.onBehalfOf(decider, asItem(i))).find((n) => n !== null) ?? null;
       for (const item of pending) {
         const won = await decideItem(tx, { id: item.id, status, deciderId: actor.id, comment, at: now });
         // Lost a race with another decision: roll back everything this call did.
@@ -101,7 +105,17 @@ export async function decideRequest(options: {
       }
       await settleRequest(tx, request.id);
       const by = onBehalfOf === null ? null : { delegate: personName(actor), delegator: onBehalfOf };
-      await carryOut(tx, { ctx, actor, request, items: pending, decision, comment, clientAddress, by });
+      await carryOut(tx, {
+        ctx,
+        actor,
+        request,
+        items: pending,
+        decision,
+        comment,
+        accessEndsOn: options.accessEndsOn,
+        clientAddress,
+        by,
+      });
     }),
   );
 }
@@ -116,6 +130,7 @@ async function carryOut(
     items: Item[];
     decision: Decision;
     comment: string;
+    accessEndsOn?: string | undefined;
     clientAddress: string;
     /** A delegate's decision: who decided on whose behalf. */
     by: OnBehalf | null;
@@ -150,7 +165,11 @@ async function carryOut(
         jobTitle: request.job_title,
         manager: request.manager,
       },
-      grants: items.map((i) => ({ organizationId: i.organization_id, requestItemId: i.id })),
+      grants: items.map((i) => ({
+        organizationId: i.organization_id,
+        requestItemId: i.id,
+        endsOn: o.accessEndsOn,
+      })),
       clientAddress: o.clientAddress,
       ...(o.by && { approvedBy: o.by }),
     });
@@ -165,6 +184,7 @@ async function carryOut(
     const held = await lockedRoleOrganizations(tx, beneficiary.id);
     if (leavesNoRole(held, removing)) throw new AppError('conflict', accessMessages.lastRoleManager);
   }
+  const at = ctx.clock.now();
   for (const item of items) {
     const change = {
       actor: { id: o.actor.id, username: o.actor.username },
@@ -172,8 +192,20 @@ async function carryOut(
       organizationId: item.organization_id,
       requestItemId: item.id,
       clientAddress: o.clientAddress,
+      at,
     };
-    await (item.operation === 'Add' ? grantRole(tx, change) : removeRole(tx, change));
+    await (item.operation === 'Add'
+      ? grantRole(tx, {
+          ...change,
+          expiresAt: await chooseGrantEnd(
+            tx,
+            item.organization_id,
+            at,
+            ctx.config.PORTAL_TIME_ZONE,
+            o.accessEndsOn,
+          ),
+        })
+      : removeRole(tx, change));
   }
 }
 

@@ -15,7 +15,7 @@ export const approvalsRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) 
   );
 
   route(approveOrDeny, {}, async (request) => {
-    const { decision, requestId, workItemId, comment } = request.body;
+    const { decision, requestId, workItemId, comment, accessEndsOn } = request.body;
     await decideRequest({
       ctx,
       actor: request.account,
@@ -23,6 +23,7 @@ export const approvalsRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) 
       workItemId,
       decision,
       comment,
+      accessEndsOn,
       clientAddress: request.ip,
     });
     return { success: true };

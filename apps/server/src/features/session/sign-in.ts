@@ -127,6 +127,7 @@ export async function completeSignIn(ctx: AppContext, input: SignInInput): Promi
     previousIdHash: input.previousSession?.idHash ?? null,
     accountId: account.id,
     names,
+    signedInAt: ctx.clock.now(),
     audit: auditRow(audit),
   });
   announceAudit(audit);

@@ -113,6 +113,8 @@ async function settle(
           organizationId,
           requestItemId: null,
           clientAddress,
+          at: ctx.clock.now(),
+          reason: held.length === ours.length ? 'terminated' : 'removed',
         });
       }
       const terminated = held.length === ours.length;

@@ -47,6 +47,8 @@ describe.each(testDatabaseKinds)('the governance sweep on %s', (kind) => {
     const endsOn = '2027-02-09';
     const id = await vendorWithGrant('vera', endsOn);
     const client = await signInAs(t, 'vera');
+    // A sign-in records the account's last sign-in, by the app's clock.
+    expect(new Date((await account(id)).last_sign_in_at!)).toEqual(clock.now());
 
     clock.set(morningOf('2027-01-10'));
     expect((await sweep()).ran).toBe(true);
@@ -158,6 +160,32 @@ describe.each(testDatabaseKinds)('the governance sweep on %s', (kind) => {
     expect(most).toBe(1);
     // Released at the end: the next sweep runs.
     expect((await runSweep(deps, [slow], 'two')).ran).toBe(true);
+  });
+
+  it('answers `admin governance status` and `governance run`', async () => {
+    const { commands } = await import('../../features/administration/cli-commands');
+    clock.set(morningOf('2028-01-01'));
+    await vendorWithGrant('cli', '2028-01-01');
+    let printed = '';
+    const cli = {
+      db: t.ctx.db,
+      config: t.ctx.config,
+      actor: { id: null, username: 'cli:tester', clientAddress: 'cli' },
+      out: (text: string) => {
+        printed += text;
+      },
+      readStdin: async () => '',
+    };
+    // The CLI reads the system clock (no TEST_CLOCK here): the grant ending on 2028-01-01 is due by then.
+    await commands.governance!.run(cli, ['status'], {});
+    expect(printed).toMatch(/Due in the next 24 h:\n {2}end-expired-grants: \d+/);
+    printed = '';
+    await commands.governance!.run(cli, ['run'], {});
+    expect(printed).toMatch(/^Swept at .*\n {2}end-expired-grants: \d+ done, 0 failed/);
+    expect(await auditActions(t, 'governance.run')).toMatchObject([
+      { actor_username: 'cli:tester', outcome: 'success' },
+    ]);
+    await expect(commands.governance!.run(cli, ['later'], {})).rejects.toThrow('say run or status');
   });
 
   it('isolates a failing row: the others are done, the failure is retried next sweep', async () => {

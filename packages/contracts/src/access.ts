@@ -24,6 +24,15 @@ export const pendingAccessItem = z.object({
   display: z.string(),
   owner: z.string(),
   operation: z.enum(['Add', 'Remove', 'Extend']),
+  /**
+   * Additions (approval routing, GOVERNANCE.md §5.7): the deadline as an instant, and the
+   * submission, last reminder and deadline as calendar dates (YYYY-MM-DD) in the hospital's time zone.
+   */
+  expiresAt: z.string(),
+  remindedAt: z.string().nullable(),
+  submittedOn: z.string(),
+  remindedOn: z.string().nullable(),
+  expiresOn: z.string(),
 });
 export type PendingAccessItem = z.infer<typeof pendingAccessItem>;
 

@@ -32,6 +32,22 @@ export const pendingApproval = z.object({
    * server's request policy says (the page disables the buttons otherwise, without a rule of its own).
    */
   canDecide: z.boolean(),
+  /** Additions (approval routing, GOVERNANCE.md §5.7): the decision deadline (ISO date-time). */
+  dueAt: z.string(),
+  /** Whole days left before the deadline in the hospital's time zone (0: due today), computed by the server. */
+  dueInDays: z.number().int(),
+  /** The item was forwarded and reaches the caller as a backup BRM or the InfoSec team. */
+  forwarded: z.boolean(),
+  /** The BRM for whom the caller decides it (an Away and Backup delegation), or null. */
+  onBehalfOf: z.string().nullable(),
+  /** What happened to the item so far: sent, reminded, forwarded, delegated, expired. */
+  history: z.array(
+    z.object({
+      at: z.string(),
+      event: z.enum(['sent', 'reminded', 'forwarded', 'delegated', 'expired']),
+      to: z.string(),
+    }),
+  ),
 });
 export type PendingApproval = z.infer<typeof pendingApproval>;
 
@@ -104,4 +120,6 @@ export const approvalMessages = {
   notYourOrganization: 'You can only act for the organizations you manage.',
   alreadyDecided: 'This request has already been decided.',
   requestNotFound: 'This request was not found.',
+  /** GOVERNANCE.md §5.8: a registration pending when its organization was deactivated. */
+  organizationInactive: (organization: string) => `${organization} is not active`,
 } as const;

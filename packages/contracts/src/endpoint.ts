@@ -84,6 +84,7 @@ export type Tag =
   | 'profile'
   | 'access'
   | 'approvals'
+  | 'approval-routing'
   | 'manage-users'
   | 'terminate-vendors'
   | 'administration';
@@ -99,6 +100,7 @@ export const tagDescriptions: Record<Tag, string> = {
   profile: 'A vendor’s own password',
   access: 'Manage Access: a vendor’s roles and requests',
   approvals: 'Pending approvals for BRMs and admins',
+  'approval-routing': 'Away and Backup delegations, primary and backup BRMs, unreachable approvers',
   'manage-users': 'Vendor users managed by BRMs and admins',
   'terminate-vendors': 'Terminating vendor users in bulk (employee BRMs)',
   administration:

@@ -2,6 +2,7 @@ import type { Endpoint } from './endpoint';
 import * as access from './endpoints/access';
 import * as activation from './endpoints/activation';
 import * as administration from './endpoints/administration';
+import * as approvalRouting from './endpoints/approval-routing';
 import * as approvals from './endpoints/approvals';
 import * as authenticator from './endpoints/authenticator';
 import * as manageUsers from './endpoints/manage-users';
@@ -31,6 +32,7 @@ export const endpointsByCapability = {
   profile,
   access,
   approvals,
+  approvalRouting,
   manageUsers,
   terminateVendors,
   administration,

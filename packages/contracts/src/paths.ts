@@ -126,3 +126,18 @@ export const adminRoutes = {
   audit: '/admin/audit',
   serviceTokens: '/admin/service-tokens',
 } as const;
+
+/** Approval routing's paths (GOVERNANCE.md §5.7). */
+export const routingApi = {
+  /** The signed-in BRM's Away and Backup delegation. */
+  delegation: '/api/brm/delegation',
+  /** An admin makes a BRM primary or backup for an organization. */
+  assignmentKind: '/api/admin/people/:id/organizations/:orgId',
+  /** Primary and backup BRMs per organization, and organizations without a reachable approver. */
+  overview: '/api/admin/approval-routing',
+} as const;
+
+/** Approval routing's pages. */
+export const routingRoutes = {
+  away: '/brm/away',
+} as const;

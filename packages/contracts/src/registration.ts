@@ -26,7 +26,16 @@ export type RegistrationBody = z.infer<typeof registrationBody>;
 export const registrationAvailability = z.object({ available: z.boolean() });
 export type RegistrationAvailability = z.infer<typeof registrationAvailability>;
 
-export const registrationResponse = z.object({ requestID: z.string(), success: z.boolean() });
+export const registrationResponse = z.object({
+  requestID: z.string(),
+  success: z.boolean(),
+  /**
+   * Additions (approval routing): when a self-registration expires undecided, as an instant and as
+   * the hospital's calendar date (YYYY-MM-DD) the success page shows.
+   */
+  expiresAt: z.string().optional(),
+  expiresOn: z.string().optional(),
+});
 export type RegistrationResponse = z.infer<typeof registrationResponse>;
 
 /** GET /api/orgs/email-domain?domain= : names of the active organizations owning the domain. */

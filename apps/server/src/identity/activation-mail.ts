@@ -2,7 +2,7 @@ import type { AppContext } from '../platform/app-context';
 import type { Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
 import { createCode } from './codes';
-import { accountApprovedMail, mailSite } from './mail-templates';
+import { accountApprovedMail, mailSite, type OnBehalf } from './mail-templates';
 import { enqueueMail } from './outbox';
 
 /**
@@ -15,6 +15,7 @@ export async function mailActivationCode(
   tx: Tx,
   ctx: AppContext,
   account: Pick<Account, 'id' | 'username' | 'given_name' | 'email'>,
+  by: OnBehalf | null = null,
 ): Promise<void> {
   const days = ctx.config.ACTIVATION_CODE_TTL_DAYS;
   const code = await createCode(tx, {
@@ -30,6 +31,7 @@ export async function mailActivationCode(
       username: account.username,
       code,
       expiresInDays: days,
+      by,
     }),
   });
 }

@@ -64,6 +64,16 @@ export const linkPara = (lead: string, url: string) => ({
   html: html`${lead}<br /><a href="${url}">${url}</a>`,
 });
 
+/** Who decided for whom: a delegate (Away and Backup) on behalf of a BRM. */
+export interface OnBehalf {
+  delegate: string;
+  delegator: string;
+}
+
+/** " by {delegate} on behalf of {BRM}" after an outcome, or nothing. */
+const onBehalfText = (by: OnBehalf | null | undefined) =>
+  by ? ` by ${by.delegate} on behalf of ${by.delegator}` : '';
+
 /** To a self-registrant: the registration arrived and waits for a decision. */
 export function registrationReceivedMail(
   site: MailSite,
@@ -99,12 +109,12 @@ export function awaitingDecisionMail(
 /** To the new vendor: the account exists; the link and code activate it. */
 export function accountApprovedMail(
   site: MailSite,
-  p: { firstName: string; username: string; code: string; expiresInDays: number },
+  p: { firstName: string; username: string; code: string; expiresInDays: number; by?: OnBehalf | null },
 ): MailContent {
   const link = `${site.publicUrl}${routes.activateAccount}?code=${encodeURIComponent(p.code)}`;
   return compose(site, 'account-approved', `${site.hospitalName} PRA Portal: activate your account`, [
     para(`Hello ${p.firstName},`),
-    para(`Your registration was approved. Your username is ${p.username}.`),
+    para(`Your registration was approved${onBehalfText(p.by)}. Your username is ${p.username}.`),
     linkPara('Activate your account and set your password here:', link),
     para(
       `Or open ${site.publicUrl}${routes.activateAccount} and enter the activation code ${p.code}. ` +
@@ -116,11 +126,14 @@ export function accountApprovedMail(
 /** To a registrant whose registration was rejected, with the BRM's justification. */
 export function registrationDeniedMail(
   site: MailSite,
-  p: { firstName: string; organization: string; justification: string },
+  p: { firstName: string; organization: string; justification: string; by?: OnBehalf | null },
 ): MailContent {
   return compose(site, 'registration-denied', `${site.hospitalName} PRA Portal: registration not approved`, [
     para(`Hello ${p.firstName},`),
-    para(`Your registration for privileged remote access on behalf of ${p.organization} was not approved.`),
+    para(
+      `Your registration for privileged remote access on behalf of ${p.organization} was not approved` +
+        (p.by ? `: it was rejected${onBehalfText(p.by)}.` : '.'),
+    ),
     para(`Reason: ${p.justification}`),
   ]);
 }
@@ -278,9 +291,16 @@ export function accessAwaitingDecisionMail(
 /** To the person who asked: a BRM approved or denied an Add Access or Remove Access request. */
 export function accessDecidedMail(
   site: MailSite,
-  p: { firstName: string; type: string; organization: string; approved: boolean; comment: string },
+  p: {
+    firstName: string;
+    type: string;
+    organization: string;
+    approved: boolean;
+    comment: string;
+    by?: OnBehalf | null;
+  },
 ): MailContent {
-  const outcome = p.approved ? 'approved' : 'denied';
+  const outcome = `${p.approved ? 'approved' : 'denied'}${onBehalfText(p.by)}`;
   return compose(site, 'access-decided', `${site.hospitalName} PRA Portal: ${p.type} request ${outcome}`, [
     para(`Hello ${p.firstName},`),
     para(`Your ${p.type} request for ${p.organization} was ${outcome}.`),

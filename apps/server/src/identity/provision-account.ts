@@ -5,6 +5,7 @@ import { insertPendingVendor } from '../store/accounts';
 import { setBeneficiary } from '../store/requests';
 import { recordAudit } from './audit';
 import { mailActivationCode } from './activation-mail';
+import type { OnBehalf } from './mail-templates';
 import { grantRole } from './roles';
 import { chooseGrantEnd } from './governance/grant-terms';
 import { generateUsername } from './username';
@@ -39,6 +40,8 @@ export async function provisionAccount(
     registration: ApprovedRegistration;
     grants: ApprovedGrant[];
     clientAddress: string;
+    /** A delegate's approval on a BRM's behalf (the activation mail says so). */
+    approvedBy?: OnBehalf;
   },
 ): Promise<void> {
   const { actor, registration: r, grants, clientAddress } = options;
@@ -80,5 +83,10 @@ export async function provisionAccount(
       clientAddress,
     });
   }
-  await mailActivationCode(tx, ctx, { id: accountId, username, given_name: r.firstName, email: r.email });
+  await mailActivationCode(
+    tx,
+    ctx,
+    { id: accountId, username, given_name: r.firstName, email: r.email },
+    options.approvedBy ?? null,
+  );
 }

@@ -36,6 +36,7 @@ const tables = [
   'push_challenges',
   'rate_limits',
   'request_items',
+  'request_routing',
   'requests',
   'role_grants',
   'saml_assertions',

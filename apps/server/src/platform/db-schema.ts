@@ -74,6 +74,7 @@ export interface BrmAssignmentsTable {
   account_id: string;
   organization_id: string;
   created_at: Timestamp;
+  /** A primary BRM decides the organization's requests; a backup once one is forwarded. */
   kind: Generated<'primary' | 'backup'>;
 }
 
@@ -109,6 +110,12 @@ export interface RequestItemsTable {
   requested_until: NullableTimestamp;
   /** The end date the approver set. */
   granted_until: NullableTimestamp;
+  /** The decision deadline (its organization's tier at submission), 23:59:59 of the last day. */
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  /** When the item went to the backup BRMs or InfoSec as well. */
+  forwarded_at: NullableTimestamp;
+  /** The last reminder to its approvers. */
+  reminded_at: NullableTimestamp;
 }
 
 export interface RoleGrantsTable {
@@ -389,6 +396,16 @@ export interface DirectoryReportsTable {
   report: unknown;
 }
 
+export type RoutingEvent = 'sent' | 'reminded' | 'forwarded' | 'delegated' | 'expired';
+
+export interface RequestRoutingTable {
+  id: Generated<string>;
+  item_id: string;
+  occurred_at: Date | string;
+  event: RoutingEvent;
+  recipients: Generated<string>;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_domains: OrganizationDomainsTable;
@@ -422,6 +439,7 @@ export interface Database {
   brm_delegations: BrmDelegationsTable;
   governance_notices: GovernanceNoticesTable;
   governance_sweep: GovernanceSweepTable;
+  request_routing: RequestRoutingTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -24,6 +24,7 @@ import * as pushAuthenticators from '../migrations/0007-push-authenticators';
 import * as factorPush from '../migrations/0008-factor-push';
 import * as serviceTokens from '../migrations/0009-service-tokens';
 import * as governance from '../migrations/0010-governance';
+import * as approvalRouting from '../migrations/0011-approval-routing';
 import * as provisioning from '../migrations/0012-provisioning';
 import * as listIndexes from '../migrations/0013-list-indexes';
 import * as jobs from '../migrations/0014-jobs';
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0008-factor-push': factorPush,
   '0009-service-tokens': serviceTokens,
   '0010-governance': governance,
+  '0011-approval-routing': approvalRouting,
   '0012-provisioning': provisioning,
   '0013-list-indexes': listIndexes,
   '0014-jobs': jobs,

@@ -36,6 +36,9 @@ export async function insertRegistration(
     comment: string;
     organizationId: string;
     decidedBy: string | null;
+    /** The clock's now, and the item's decision deadline. */
+    now: Date;
+    expiresAt: Date;
   },
 ): Promise<{ requestId: string; itemId: string }> {
   const { id: requestId } = await tx
@@ -48,6 +51,9 @@ export async function insertRegistration(
       last_name: r.lastName,
       email: r.email,
       comment: r.comment,
+      created_at: r.now,
+      updated_at: r.now,
+      expires_at: r.expiresAt,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -59,7 +65,9 @@ export async function insertRegistration(
       operation: 'Add',
       status: r.status,
       decided_by: r.decidedBy,
-      decided_at: r.decidedBy ? new Date() : null,
+      decided_at: r.decidedBy ? r.now : null,
+      created_at: r.now,
+      expires_at: r.expiresAt,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -96,6 +104,9 @@ function decidableItems(db: Db | Tx, scope: RawBuilder<boolean>) {
 const DECIDABLE_COLUMNS = [
   'i.id as itemId',
   'i.organization_id as organizationId',
+  'i.expires_at as expiresAt',
+  'i.forwarded_at as forwardedAt',
+  'i.created_at as itemCreatedAt',
   'r.id as requestId',
   'r.beneficiary_id as beneficiaryId',
   'r.type',
@@ -223,7 +234,16 @@ export async function itemsOfRequest(db: Db | Tx, requestId: string) {
   return db
     .selectFrom('request_items as i')
     .innerJoin('organizations as o', 'o.id', 'i.organization_id')
-    .select(['i.id', 'i.organization_id', 'i.operation', 'i.status', 'o.name as orgName'])
+    .select([
+      'i.id',
+      'i.organization_id',
+      'i.operation',
+      'i.status',
+      'i.created_at',
+      'i.forwarded_at',
+      'o.name as orgName',
+      'o.is_active as orgActive',
+    ])
     .where('i.request_id', '=', requestId)
     .orderBy('i.created_at')
     .execute();
@@ -237,7 +257,7 @@ export async function itemsOfRequest(db: Db | Tx, requestId: string) {
 async function closePendingItems(
   tx: Tx,
   ids: string[],
-  close: { status: 'approved' | 'denied' | 'cancelled'; deciderId: string; comment: string },
+  close: { status: 'approved' | 'denied' | 'cancelled'; deciderId: string; comment: string; at?: Date },
 ): Promise<number> {
   if (ids.length === 0) return 0;
   const rows = await tx
@@ -245,7 +265,7 @@ async function closePendingItems(
     .set({
       status: close.status,
       decided_by: close.deciderId,
-      decided_at: sql<Date>`now()`,
+      decided_at: close.at ?? sql<Date>`now()`,
       decision_comment: close.comment,
     })
     .where('id', 'in', ids)
@@ -258,7 +278,7 @@ async function closePendingItems(
 /** Marks the item decided only if it is still pending (see closePendingItems). */
 export async function decideItem(
   tx: Tx,
-  item: { id: string; status: 'approved' | 'denied'; deciderId: string; comment: string },
+  item: { id: string; status: 'approved' | 'denied'; deciderId: string; comment: string; at: Date },
 ): Promise<boolean> {
   return (await closePendingItems(tx, [item.id], item)) > 0;
 }
@@ -289,6 +309,9 @@ export async function pendingItems(db: Db | Tx, accountId: string) {
       'i.organization_id as organizationId',
       'o.name as orgName',
       'i.operation',
+      'i.created_at',
+      'i.expires_at',
+      'i.reminded_at',
       'requester.username as owner',
     ])
     .where('r.beneficiary_id', '=', accountId)
@@ -313,8 +336,12 @@ export async function insertAccessRequest(
     comment: string;
     organizationIds: string[];
     decidedBy: string | null;
+    /** The clock's now, and each organization's decision deadline. */
+    now: Date;
+    deadlines: ReadonlyMap<string, Date>;
   },
 ): Promise<{ requestId: string; itemIds: Map<string, string> }> {
+  const deadline = (organizationId: string) => r.deadlines.get(organizationId) ?? r.now;
   const { id: requestId } = await tx
     .insertInto('requests')
     .values({
@@ -326,6 +353,9 @@ export async function insertAccessRequest(
       last_name: r.beneficiary.family_name,
       email: r.beneficiary.email,
       comment: r.comment,
+      created_at: r.now,
+      updated_at: r.now,
+      expires_at: new Date(Math.min(...r.organizationIds.map((id) => deadline(id).getTime()))),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -339,8 +369,10 @@ export async function insertAccessRequest(
         operation: r.type === 'Add Access' ? ('Add' as const) : ('Remove' as const),
         status: r.status,
         decided_by: decided ? r.decidedBy : null,
-        decided_at: decided ? sql<Date>`now()` : null,
+        decided_at: decided ? r.now : null,
         decision_comment: decided ? r.comment : '',
+        created_at: r.now,
+        expires_at: deadline(organizationId),
       })),
     )
     .returning(['id', 'organization_id'])

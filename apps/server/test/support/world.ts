@@ -60,6 +60,7 @@ export async function addRequest(
         organization_id: organizationId,
         operation: type === 'Remove Access' ? ('Remove' as const) : ('Add' as const),
         status,
+        expires_at: new Date(t.ctx.clock.now().getTime() + 14 * 86_400_000),
       })),
     )
     .execute();

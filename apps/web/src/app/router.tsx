@@ -1,4 +1,4 @@
-import { adminRoutes, routes } from '@pra/contracts/paths';
+import { adminRoutes, routes, routingRoutes } from '@pra/contracts/paths';
 import { HomePage } from '../features/home/home-page';
 import { FakeSpPage } from '../features/fake-sp/fake-sp-page';
 import { ErrorPage, NotFoundPage, StandaloneErrorPage } from './error-page';
@@ -157,6 +157,13 @@ const routesInSharedLayout: Route[] = [
     },
   ]),
   guarded('employeeBrm', [
+    {
+      path: routingRoutes.away,
+      ...page(
+        'Away and Backup',
+        async () => (await import('../features/approval-routing/away-page')).AwayPage,
+      ),
+    },
     {
       path: routes.terminateVendors,
       ...page(

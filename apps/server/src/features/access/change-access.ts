@@ -4,7 +4,7 @@ import { AppError } from '../../platform/app-error';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import { auditingDenials, recordAudit } from '../../identity/audit';
-import { decidersOf } from '../../identity/deciders';
+import { routeToDeciders, submission } from '../../identity/deciders';
 import { accessAwaitingDecisionMail, accessChangedMail, mailSite } from '../../identity/mail-templates';
 import { enqueueMail } from '../../identity/outbox';
 import { grantRole, leavesNoRole, removeRole } from '../../identity/roles';
@@ -172,6 +172,7 @@ async function requestChange(
 ): Promise<void> {
   const { beneficiary } = scope;
   const type = operation === 'Add' ? 'Add Access' : 'Remove Access';
+  const { now, deadlines } = await submission(tx, ctx, orgs.map((org) => org.id));
   const { requestId, itemIds } = await insertAccessRequest(tx, {
     type,
     status: 'pending',
@@ -180,6 +181,8 @@ async function requestChange(
     comment: o.justification,
     organizationIds: orgs.map((org) => org.id),
     decidedBy: null,
+    now,
+    deadlines,
   });
   const site = mailSite(ctx);
   for (const org of orgs) {
@@ -200,7 +203,8 @@ async function requestChange(
       type,
       justification: o.justification,
     });
-    for (const to of await decidersOf(tx, org.id)) await enqueueMail(tx, { to, ...mail });
+    const deciders = await routeToDeciders(tx, ctx.config, { id: itemIds.get(org.id)!, organizationId: org.id }, now);
+    for (const to of deciders) await enqueueMail(tx, { to, ...mail });
   }
 }
 
@@ -222,6 +226,7 @@ async function applyChange(
     comment: o.justification,
     organizationIds: orgs.map((org) => org.id),
     decidedBy: actor.id,
+    ...(await submission(tx, ctx, orgs.map((org) => org.id))),
   });
   const at = ctx.clock.now();
   for (const org of orgs) {

@@ -48,12 +48,26 @@ export async function listCurrentAccess(
 }
 
 /** GET /api/vendor/access/pending: pending Add/Remove requests with their pending items. */
-export async function listPendingAccess(db: Db, scope: AccessScope): Promise<PendingAccessRequest[]> {
+export async function listPendingAccess(
+  db: Db,
+  scope: AccessScope,
+  timeZone: string,
+): Promise<PendingAccessRequest[]> {
   const requests = new Map<string, PendingAccessRequest>();
   for (const item of await pendingItems(db, scope.beneficiary.id)) {
     if (!visible(scope, item.organizationId)) continue;
     const request = requests.get(item.requestId) ?? { id: item.requestId, items: [] };
-    request.items.push({ display: item.orgName, owner: item.owner ?? '', operation: item.operation });
+    const reminded = item.reminded_at === null ? null : new Date(item.reminded_at);
+    request.items.push({
+      display: item.orgName,
+      owner: item.owner ?? '',
+      operation: item.operation,
+      expiresAt: new Date(item.expires_at).toISOString(),
+      remindedAt: reminded?.toISOString() ?? null,
+      submittedOn: localDate(new Date(item.created_at), timeZone),
+      remindedOn: reminded === null ? null : localDate(reminded, timeZone),
+      expiresOn: localDate(new Date(item.expires_at), timeZone),
+    });
     requests.set(item.requestId, request);
   }
   return [...requests.values()];

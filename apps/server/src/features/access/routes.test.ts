@@ -17,6 +17,16 @@ const ACME = roleName('Acme Imaging');
 const GLOBEX = roleName('Globex Health IT');
 const INITECH = roleName('Initech Devices');
 
+/** What approval routing adds to each pending item (deadline, reminder; routing.test.ts checks the values). */
+const routing = {
+  expiresAt: expect.any(String),
+  remindedAt: null,
+  submittedOn: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+  remindedOn: null,
+  expiresOn: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+};
+const inTwoWeeks = () => new Date(Date.now() + 14 * 86_400_000);
+
 describe.each(testDatabaseKinds)('Manage Access calls on %s', (kind) => {
   let t: TestApp;
   const ids: Record<string, string> = {};
@@ -104,8 +114,8 @@ describe.each(testDatabaseKinds)('Manage Access calls on %s', (kind) => {
       {
         id: expect.any(String),
         items: [
-          { display: 'Acme Imaging', owner: 'requester', operation: 'Add' },
-          { display: 'Globex Health IT', owner: 'requester', operation: 'Add' },
+          { display: 'Acme Imaging', owner: 'requester', operation: 'Add', ...routing },
+          { display: 'Globex Health IT', owner: 'requester', operation: 'Add', ...routing },
         ],
       },
     ]);
@@ -152,7 +162,9 @@ describe.each(testDatabaseKinds)('Manage Access calls on %s', (kind) => {
     expect(last.statusCode).toBe(409);
     expect(last.json()).toEqual({ errors: [accessMessages.lastRoleVendor] });
     const [request] = await pendingOf(c, 'remover');
-    expect(request!.items).toEqual([{ display: 'Acme Imaging', owner: 'remover', operation: 'Remove' }]);
+    expect(request!.items).toEqual([
+      { display: 'Acme Imaging', owner: 'remover', operation: 'Remove', ...routing },
+    ]);
     expect(
       (await clients.brma!.post(DECIDE, { decision: 'APPROVE', requestId: request!.id })).statusCode,
     ).toBe(200);
@@ -168,7 +180,13 @@ describe.each(testDatabaseKinds)('Manage Access calls on %s', (kind) => {
       .executeTakeFirstOrThrow();
     await t.ctx.db
       .insertInto('request_items')
-      .values({ request_id: requestId, organization_id: ids.acme!, operation: 'Remove', status: 'pending' })
+      .values({
+        request_id: requestId,
+        organization_id: ids.acme!,
+        operation: 'Remove',
+        status: 'pending',
+        expires_at: inTwoWeeks(),
+      })
       .execute();
     const res = await clients.brma!.post(DECIDE, { decision: 'APPROVE', requestId });
     expect(res.statusCode).toBe(409);

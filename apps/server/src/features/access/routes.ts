@@ -40,7 +40,7 @@ export const accessRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => 
   );
 
   route(getPendingAccess, {}, async (request) =>
-    listPendingAccess(ctx.db, await scopeOf(request, request.query.username)),
+    listPendingAccess(ctx.db, await scopeOf(request, request.query.username), ctx.config.PORTAL_TIME_ZONE),
   );
 
   route(getAvailableRoles, {}, async (request) =>

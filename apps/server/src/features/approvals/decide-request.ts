@@ -10,13 +10,16 @@ import { chooseGrantEnd } from '../../identity/governance/grant-terms';
 import { lockedRoleOrganizations } from '../../store/grants';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
-import { loadActor } from '../../policies/actor';
+import { loadDecider } from '../../policies/actor';
 import * as requestPolicy from '../../policies/request';
 import { emailUse, lockEmail } from '../../identity/email-use';
 import { decideItem, findRequestForUpdate, itemsOfRequest, settleRequest } from '../../store/requests';
 
 type Request = NonNullable<Awaited<ReturnType<typeof findRequestForUpdate>>>;
 type Item = Awaited<ReturnType<typeof itemsOfRequest>>[number];
+type OnBehalf = { delegate: string; delegator: string };
+
+const personName = (a: Account) => `${a.given_name} ${a.family_name}`.trim() || a.username;
 
 /**
  * Approves or rejects the pending items of a request that the actor may decide (one item when
@@ -43,13 +46,15 @@ export async function decideRequest(options: {
       const targeted = options.workItemId ? all.filter((i) => i.id === options.workItemId) : all;
       if (targeted.length === 0) throw new AppError('notFound', approvalMessages.requestNotFound);
 
-      const decider = await loadActor(tx, actor);
-      const mine = targeted.filter((i) =>
-        requestPolicy.can(decider, 'decide', {
-          organizationId: i.organization_id,
-          beneficiaryId: request.beneficiary_id,
-        }),
-      );
+      const now = ctx.clock.now();
+      const decider = await loadDecider(tx, actor, now);
+      const asItem = (i: Item) => ({
+        organizationId: i.organization_id,
+        beneficiaryId: request.beneficiary_id,
+        forwarded: i.forwarded_at !== null,
+        createdAt: new Date(i.created_at),
+      });
+      const mine = targeted.filter((i) => requestPolicy.can(decider, 'decide', asItem(i)));
       if (mine.length === 0) {
         deny({
           action,
@@ -69,8 +74,15 @@ export async function decideRequest(options: {
       if (pending.length === 0) throw new AppError('conflict', approvalMessages.alreadyDecided);
 
       const status = decision === 'APPROVE' ? 'approved' : 'denied';
+      const inactive = pending.find((i) => !i.orgActive);
+      if (decision === 'APPROVE' && inactive) {
+        throw new AppError('conflict', approvalMessages.organizationInactive(inactive.orgName));
+      }
+      // A delegate decides on the delegator's behalf (the same BRM for every item it decides here).
+      const onBehalfOf =
+        pending.map((i) => requestPolicy.onBehalfOf(decider, asItem(i))).find((n) => n !== null) ?? null;
       for (const item of pending) {
-        const won = await decideItem(tx, { id: item.id, status, deciderId: actor.id, comment });
+        const won = await decideItem(tx, { id: item.id, status, deciderId: actor.id, comment, at: now });
         // Lost a race with another decision: roll back everything this call did.
         if (!won) throw new AppError('conflict', approvalMessages.alreadyDecided);
         await recordAudit(tx, {
@@ -83,10 +95,16 @@ export async function decideRequest(options: {
           },
           organizationId: item.organization_id,
           clientAddress,
-          details: { requestId: request.id, workItemId: item.id, type: request.type },
+          details: {
+            requestId: request.id,
+            workItemId: item.id,
+            type: request.type,
+            ...(onBehalfOf !== null && { onBehalfOf: requestPolicy.onBehalfOf(decider, asItem(item)) }),
+          },
         });
       }
       await settleRequest(tx, request.id);
+      const by = onBehalfOf === null ? null : { delegate: personName(actor), delegator: onBehalfOf };
       await carryOut(tx, {
         ctx,
         actor,
@@ -96,6 +114,7 @@ export async function decideRequest(options: {
         comment,
         accessEndsOn: options.accessEndsOn,
         clientAddress,
+        by,
       });
     }),
   );
@@ -113,6 +132,8 @@ async function carryOut(
     comment: string;
     accessEndsOn?: string | undefined;
     clientAddress: string;
+    /** A delegate's decision: who decided on whose behalf. */
+    by: OnBehalf | null;
   },
 ): Promise<void> {
   const { ctx, request, items } = o;
@@ -124,6 +145,7 @@ async function carryOut(
           firstName: request.first_name,
           organization: items.map((i) => i.orgName).join(', '),
           justification: o.comment,
+          by: o.by,
         }),
       });
       return;
@@ -149,6 +171,7 @@ async function carryOut(
         endsOn: o.accessEndsOn,
       })),
       clientAddress: o.clientAddress,
+      ...(o.by && { approvedBy: o.by }),
     });
     return;
   }
@@ -189,7 +212,14 @@ async function carryOut(
 /** Tells the person who asked for an access change what was decided, one mail per organization. */
 async function mailRequester(
   tx: Tx,
-  o: { ctx: AppContext; request: Request; items: Item[]; decision: Decision; comment: string },
+  o: {
+    ctx: AppContext;
+    request: Request;
+    items: Item[];
+    decision: Decision;
+    comment: string;
+    by: OnBehalf | null;
+  },
 ): Promise<void> {
   const { request } = o;
   if (!request.requesterEmail) return;
@@ -202,6 +232,7 @@ async function mailRequester(
         organization: item.orgName,
         approved: o.decision === 'APPROVE',
         comment: o.comment,
+        by: o.by,
       }),
     });
   }

@@ -16,6 +16,8 @@ const LIST = '/api/brm/pending-approvals';
 const DECIDE = '/api/brm/pending-approvals/approve-or-deny';
 const NOT_BRM = 'Unauthorized: User does not have a BRM role';
 
+const inTwoWeeks = () => new Date(Date.now() + 14 * 86_400_000);
+
 describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
   let t: TestApp;
   const ids: Record<string, string> = {};
@@ -90,6 +92,11 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
       comment: 'Self-registration',
       commentAuthor: 'list.acme@acme.example',
       canDecide: true,
+      dueAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      dueInDays: 14,
+      forwarded: false,
+      onBehalfOf: null,
+      history: [{ at: row.created, event: 'sent', to: 'Brma Tester' }],
     });
     // The rights come from the request policy, per item: every listed item is one the caller decides.
     for (const name of ['brma', 'brmb', 'adminone']) {
@@ -282,7 +289,13 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
       .executeTakeFirstOrThrow();
     await t.ctx.db
       .insertInto('request_items')
-      .values({ request_id: add.id, organization_id: ids.globex!, operation: 'Add', status: 'pending' })
+      .values({
+        request_id: add.id,
+        organization_id: ids.globex!,
+        operation: 'Add',
+        status: 'pending',
+        expires_at: inTwoWeeks(),
+      })
       .execute();
     const row = (await listOf('brmb')).find((p) => p.requestId === add.id)!;
     expect(row).toMatchObject({
@@ -321,7 +334,13 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
       .executeTakeFirstOrThrow();
     await t.ctx.db
       .insertInto('request_items')
-      .values({ request_id: remove.id, organization_id: ids.globex!, operation: 'Remove', status: 'pending' })
+      .values({
+        request_id: remove.id,
+        organization_id: ids.globex!,
+        operation: 'Remove',
+        status: 'pending',
+        expires_at: inTwoWeeks(),
+      })
       .execute();
     expect(
       (await clients.adminone!.post(DECIDE, { decision: 'APPROVE', requestId: remove.id })).statusCode,

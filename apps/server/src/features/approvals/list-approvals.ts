@@ -6,10 +6,12 @@ import {
   type PendingApproval,
   type PendingApprovalsPage,
 } from '@pra/contracts';
-import type { Db } from '../../platform/db';
+import type { AppContext } from '../../platform/app-context';
 import type { Account } from '../../platform/db-schema';
-import { loadActor, principalOf, type Actor } from '../../policies/actor';
+import { daysLeft } from '../../platform/local-time';
+import { loadDecider, type Actor } from '../../policies/actor';
 import * as request from '../../policies/request';
+import { routingOf } from '../../store/approval-routing';
 import {
   countDecidableItems,
   countDecidableItemsMatching,
@@ -21,11 +23,25 @@ import {
 /** Spec section 9: the approvals page size, when the query names none. */
 export const APPROVALS_PAGE_SIZE = 5;
 
+type History = PendingApproval['history'];
+
 /** One approvals-page row for a pending item, with the actor's right to decide it. */
-function toPendingApproval(row: DecidableItemRow, actor: Actor): PendingApproval {
+function toPendingApproval(
+  row: DecidableItemRow,
+  actor: Actor,
+  o: { now: Date; timeZone: string; history: History },
+): PendingApproval {
   // A registration describes the person itself; access requests are about an existing account.
   const isNewAccount = row.type === 'New Account';
   const email = isNewAccount ? row.email : (row.beneficiaryEmail ?? row.email);
+  const item = {
+    organizationId: row.organizationId,
+    beneficiaryId: row.beneficiaryId,
+    forwarded: row.forwardedAt !== null,
+    createdAt: new Date(row.itemCreatedAt),
+  };
+  const dueAt = new Date(row.expiresAt);
+  const onBehalfOf = request.onBehalfOf(actor, item);
   return {
     requestId: row.requestId,
     workItemId: row.itemId,
@@ -44,20 +60,52 @@ function toPendingApproval(row: DecidableItemRow, actor: Actor): PendingApproval
     description: `${row.type} request for ${roleName(row.orgName)}`,
     comment: row.comment,
     commentAuthor: row.requesterUsername ?? row.email,
-    canDecide: request.can(actor, 'decide', row),
+    canDecide: request.can(actor, 'decide', item),
+    dueAt: dueAt.toISOString(),
+    dueInDays: daysLeft(o.now, dueAt, o.timeZone),
+    // It reaches the caller because it was forwarded: a backup BRM, or InfoSec (an admin not its BRM).
+    forwarded:
+      item.forwarded &&
+      onBehalfOf === null &&
+      (actor.backupOrganizationIds.has(row.organizationId) ||
+        (actor.isAdmin && !actor.managedOrganizationIds.has(row.organizationId))),
+    onBehalfOf,
+    history: o.history,
   };
 }
 
+/** The rows with their routing history (one query for all of them). */
+async function withRouting(
+  ctx: AppContext,
+  actor: Actor,
+  now: Date,
+  rows: DecidableItemRow[],
+): Promise<PendingApproval[]> {
+  const history = new Map<string, History>();
+  for (const h of await routingOf(
+    ctx.db,
+    rows.map((r) => r.itemId),
+  )) {
+    const list = history.get(h.item_id) ?? [];
+    list.push({ at: new Date(h.occurred_at).toISOString(), event: h.event, to: h.recipients });
+    history.set(h.item_id, list);
+  }
+  const timeZone = ctx.config.PORTAL_TIME_ZONE;
+  return rows.map((row) =>
+    toPendingApproval(row, actor, { now, timeZone, history: history.get(row.itemId) ?? [] }),
+  );
+}
+
 /** The pending items the account may decide, newest first. */
-export async function listPendingApprovals(db: Db, account: Account): Promise<PendingApproval[]> {
-  const actor = await loadActor(db, account);
-  const scope = request.scopeOf(actor, 'i');
-  return (await listDecidableItems(db, scope)).map((row) => toPendingApproval(row, actor));
+export async function listPendingApprovals(ctx: AppContext, account: Account): Promise<PendingApproval[]> {
+  const now = ctx.clock.now();
+  const actor = await loadDecider(ctx.db, account, now);
+  return withRouting(ctx, actor, now, await listDecidableItems(ctx.db, request.scopeOf(actor, 'i')));
 }
 
 /** One page of the pending items the account may decide, filtered and sorted by the database. */
 export async function pagePendingApprovals(
-  db: Db,
+  ctx: AppContext,
   account: Account,
   query: {
     page?: number;
@@ -68,24 +116,26 @@ export async function pagePendingApprovals(
   },
 ): Promise<PendingApprovalsPage> {
   const asked = pageRequest(query, APPROVALS_PAGE_SIZE);
-  const actor = await loadActor(db, account);
+  const now = ctx.clock.now();
+  const actor = await loadDecider(ctx.db, account, now);
   const scope = request.scopeOf(actor, 'i');
-  const { total, matching } = await countDecidableItemsMatching(db, scope, asked.filter);
+  const { total, matching } = await countDecidableItemsMatching(ctx.db, scope, asked.filter);
   const page = answeredPage(asked.page, asked.size, matching);
   const rows =
     matching === 0
       ? []
-      : await pageDecidableItems(db, scope, {
+      : await pageDecidableItems(ctx.db, scope, {
           filter: asked.filter,
           sort: asked.sort,
           direction: asked.direction,
           offset: (page - 1) * asked.size,
           limit: asked.size,
         });
-  return { items: rows.map((row) => toPendingApproval(row, actor)), total, matching, page, size: asked.size };
+  return { items: await withRouting(ctx, actor, now, rows), total, matching, page, size: asked.size };
 }
 
 /** How many pending items the account may decide (the approvals badge). */
-export async function countPendingApprovals(db: Db, account: Account): Promise<number> {
-  return countDecidableItems(db, request.scopeOf(principalOf(account), 'i'));
+export async function countPendingApprovals(ctx: AppContext, account: Account): Promise<number> {
+  const actor = await loadDecider(ctx.db, account, ctx.clock.now());
+  return countDecidableItems(ctx.db, request.scopeOf(actor, 'i'));
 }

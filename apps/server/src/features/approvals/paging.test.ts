@@ -78,6 +78,7 @@ describe.each(testDatabaseKinds)('Approvals pages on %s', (kind) => {
             organization_id: organization,
             operation: type === 'Remove Access' ? 'Remove' : 'Add',
             status: 'pending',
+            expires_at: new Date(Date.now() + 14 * 86_400_000),
           })
           .execute();
       }

@@ -10,10 +10,10 @@ export const approvalsRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) 
   const route = endpointRouter(app, ctx);
 
   route(getPendingApprovals, {}, async (request) => {
-    if (request.query.getCountOnly) return { count: await countPendingApprovals(ctx.db, request.account) };
+    if (request.query.getCountOnly) return { count: await countPendingApprovals(ctx, request.account) };
     // Without paging parameters: the spec's whole list (older callers); the page otherwise.
-    if (asksForPage(request.query)) return pagePendingApprovals(ctx.db, request.account, request.query);
-    return { pendingApprovals: await listPendingApprovals(ctx.db, request.account) };
+    if (asksForPage(request.query)) return pagePendingApprovals(ctx, request.account, request.query);
+    return { pendingApprovals: await listPendingApprovals(ctx, request.account) };
   });
 
   route(approveOrDeny, {}, async (request) => {

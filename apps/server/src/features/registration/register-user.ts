@@ -3,7 +3,7 @@ import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import { isBrmOrAdmin } from '../../store/account-kinds';
 import { recordAudit } from '../../identity/audit';
-import { decidersOf } from '../../identity/deciders';
+import { routeToDeciders, submission } from '../../identity/deciders';
 import { loadActor } from '../../policies/actor';
 import * as organizationPolicy from '../../policies/organization';
 import { awaitingDecisionMail, mailSite, registrationReceivedMail } from '../../identity/mail-templates';
@@ -39,7 +39,7 @@ export async function registerUser(options: {
   caller: Account | null;
   body: RegistrationBody;
   clientAddress: string;
-}): Promise<{ requestId: string }> {
+}): Promise<{ requestId: string; expiresAt: Date | null }> {
   const { ctx, caller, body, clientAddress } = options;
   const domain = emailDomain(body.email);
   const organizations = await activeOrganizationsForDomain(ctx.db, domain);
@@ -79,6 +79,8 @@ export async function registerUser(options: {
       }
       if (use === 'pendingApproval') throw new AppError('conflict', registrationMessages.pending);
 
+      const { now, deadlines } = await submission(tx, ctx, [organization.id]);
+      const expiresAt = deadlines.get(organization.id)!;
       const { requestId, itemId } = await insertRegistration(tx, {
         status: onBehalf ? 'approved' : 'pending',
         requesterId: caller?.id ?? null,
@@ -88,6 +90,8 @@ export async function registerUser(options: {
         comment: onBehalf ? `Registered on the vendor's behalf by ${caller.username}` : 'Self-registration',
         organizationId: organization.id,
         decidedBy: onBehalf ? caller.id : null,
+        now,
+        expiresAt,
       });
       await recordAudit(tx, {
         action: onBehalf ? 'registration.on-behalf' : 'registration.submit',
@@ -119,9 +123,10 @@ export async function registerUser(options: {
           ...registrationReceivedMail(site, { firstName: body.firstName, organization: organization.name }),
         });
         const mail = awaitingDecisionMail(site, { ...body, organization: organization.name });
-        for (const to of await decidersOf(tx, organization.id)) await enqueueMail(tx, { to, ...mail });
+        const deciders = await routeToDeciders(tx, ctx.config, { id: itemId, organizationId: organization.id }, now);
+        for (const to of deciders) await enqueueMail(tx, { to, ...mail });
       }
-      return { requestId };
+      return { requestId, expiresAt: onBehalf ? null : expiresAt };
     });
   } catch (error) {
     if (isPendingDuplicate(error)) throw new AppError('conflict', registrationMessages.pending);

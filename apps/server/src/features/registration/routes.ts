@@ -14,6 +14,7 @@ import { emailUse } from '../../identity/email-use';
 import { identityServiceUp } from '../../identity/maintenance';
 import { activeOrganizationsForDomain } from '../../store/organizations';
 import { registerUser } from './register-user';
+import { localDate } from '../../platform/local-time';
 
 /** Registrations per client address: plenty for an office behind one address, too few to flood BRMs. */
 const SUBMIT_LIMIT: RateLimitRule = { limit: 20, windowSeconds: 3600 };
@@ -52,12 +53,19 @@ export const registrationRoutes: FastifyPluginAsync<AppContext> = async (app, ct
     await (caller && isBrmOrAdmin(caller)
       ? enforceRateLimit(ctx.db, `registration-on-behalf:${caller.id}`, ON_BEHALF_LIMIT)
       : enforceRateLimit(ctx.db, `registration:${request.ip}`, SUBMIT_LIMIT));
-    const { requestId } = await registerUser({
+    const { requestId, expiresAt } = await registerUser({
       ctx,
       caller: request.account,
       body: request.body,
       clientAddress: request.ip,
     });
-    return { requestID: requestId, success: true };
+    return {
+      requestID: requestId,
+      success: true,
+      ...(expiresAt && {
+        expiresAt: expiresAt.toISOString(),
+        expiresOn: localDate(expiresAt, ctx.config.PORTAL_TIME_ZONE),
+      }),
+    };
   });
 };

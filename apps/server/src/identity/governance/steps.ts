@@ -1,5 +1,6 @@
 import { closeAccountsWithoutAccess, endExpiredGrants, expiryNotices } from './access-expiry';
 import type { GovernanceStep } from './sweep';
+import { delegationChanges, requestRouting } from '../approval-routing-sweep';
 
 /**
  * The governance sweep's steps, in the order they run (GOVERNANCE.md §2.2). This list is the one
@@ -12,5 +13,7 @@ import type { GovernanceStep } from './sweep';
 export const governanceSteps: readonly GovernanceStep[] = [
   endExpiredGrants,
   expiryNotices,
+  requestRouting,
   closeAccountsWithoutAccess,
+  delegationChanges,
 ];

@@ -2,6 +2,8 @@ import Button from 'react-bootstrap/Button';
 import type { Decision, PendingApproval } from '@pra/contracts';
 import { CheckIcon, CrossIcon } from '../../components/icons';
 import type { DataColumn } from '../../components/data-table/use-data-table';
+import { RoutingBadge } from './routing-badge';
+import { approvalPersonName } from './approval-person';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -19,7 +21,16 @@ export function approvalColumns(
     { key: 'firstname', header: 'First Name', sortValue: (r) => r.firstname, render: (r) => r.firstname },
     { key: 'lastname', header: 'Last Name', sortValue: (r) => r.lastname, render: (r) => r.lastname },
     { key: 'email', header: 'Email', sortValue: (r) => r.email, render: (r) => r.email },
-    { key: 'type', header: 'Request Type', sortValue: (r) => r.type, render: (r) => r.type },
+    {
+      key: 'type',
+      header: 'Request Type',
+      sortValue: (r) => r.type,
+      render: (r) => (
+        <>
+          {r.type} <RoutingBadge item={r} />
+        </>
+      ),
+    },
     { key: 'org', header: 'Organization', sortValue: (r) => r.org, render: (r) => r.org },
     {
       key: 'created',

@@ -1,4 +1,5 @@
 import type { PendingApproval } from '@pra/contracts';
+import { RoutingHistory } from './routing-badge';
 
 /** The expanded part of a row: the new account's attributes, then comment, organization and requester. */
 export function ApprovalDetails({ item }: { item: PendingApproval }) {
@@ -47,6 +48,7 @@ export function ApprovalDetails({ item }: { item: PendingApproval }) {
         <dd className="col-sm-10">{item.org}</dd>
         <dt className="col-sm-2">Requester</dt>
         <dd className="col-sm-10">{item.commentAuthor || '—'}</dd>
+        <RoutingHistory item={item} />
       </dl>
     </div>
   );

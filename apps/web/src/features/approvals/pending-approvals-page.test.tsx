@@ -29,6 +29,11 @@ function makeApproval(n: number, overrides: Partial<PendingApproval> = {}): Pend
     comment: 'Needs MRI access',
     commentAuthor: 'self-registration',
     canDecide: true,
+    dueAt: '2025-04-01T03:59:59Z',
+    dueInDays: 9,
+    forwarded: false,
+    onBehalfOf: null,
+    history: [],
     ...overrides,
   };
 }
@@ -103,6 +108,29 @@ describe('Approvals and Provisioning', () => {
     expect(screen.getByText('Pat Manager')).toBeTruthy();
     expect(screen.getByText('Needs MRI access')).toBeTruthy();
     expect(screen.getByText('self-registration')).toBeTruthy();
+  });
+
+  it('badges each row after its Request Type and shows the deadline and routing history when expanded', async () => {
+    setup([
+      makeApproval(1, {
+        dueInDays: 2,
+        history: [
+          { at: '2025-03-01T15:00:00Z', event: 'sent', to: 'Pat Primary' },
+          { at: '2025-03-04T15:00:00Z', event: 'reminded', to: 'Pat Primary' },
+        ],
+      }),
+      makeApproval(2, { forwarded: true }),
+      makeApproval(3, { onBehalfOf: 'Pat Primary' }),
+    ]);
+    renderApp('/brm/pending-approvals');
+    await screen.findByText('user1@acme.example');
+    const due = within(rowOf('user1@acme.example')).getByText('Due in 2 days');
+    expect(due.className).toContain('text-bg-danger');
+    expect(within(rowOf('user2@acme.example')).getByText('Forwarded to you')).toBeTruthy();
+    expect(within(rowOf('user3@acme.example')).getByText('For Pat Primary')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Details for First1 Last1' }));
+    expect(screen.getByText('Sent to Pat Primary on Mar 1, 2025')).toBeTruthy();
+    expect(screen.getByText('Reminded Pat Primary on Mar 4, 2025')).toBeTruthy();
   });
 
   it('requires a justification to reject, then reports success and reloads the list', async () => {

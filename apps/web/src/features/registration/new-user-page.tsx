@@ -12,10 +12,14 @@ export function NewUserPage() {
   // The route's guard waits for the user record of a signed-in visitor, so it is here already.
   const user = isAuthenticated ? fetchedUser : undefined;
   const isOnBehalf = registersOnBehalf(user);
-  const [registeredEmail, setRegisteredEmail] = useState<string>();
+  const [registered, setRegistered] = useState<{
+    email: string;
+    org: string;
+    expiresOn?: string | undefined;
+  }>();
 
-  if (registeredEmail !== undefined) {
-    return <RegistrationSuccess email={registeredEmail} isOnBehalf={isOnBehalf} />;
+  if (registered !== undefined) {
+    return <RegistrationSuccess {...registered} isOnBehalf={isOnBehalf} />;
   }
   return (
     <>
@@ -27,7 +31,11 @@ export function NewUserPage() {
       </p>
       <div className="row">
         <div className="col-lg-8 col-xl-6">
-          <RegistrationForm user={user} isOnBehalf={isOnBehalf} onRegistered={setRegisteredEmail} />
+          <RegistrationForm
+            user={user}
+            isOnBehalf={isOnBehalf}
+            onRegistered={(email, waiting) => setRegistered({ email, ...waiting })}
+          />
         </div>
       </div>
     </>

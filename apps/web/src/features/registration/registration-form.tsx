@@ -28,7 +28,7 @@ interface RegistrationFormProps {
   user: Registrant | undefined;
   /** Whether `user` registers someone else (BRM or admin): no policy checkbox, own organizations only. */
   isOnBehalf: boolean;
-  onRegistered: (email: string) => void;
+  onRegistered: (email: string, waiting: { org: string; expiresOn?: string | undefined }) => void;
 }
 
 /** First Name, Last Name, Email, Organization (and the policy checkbox for self-registrants), then Register. */
@@ -75,7 +75,7 @@ export function RegistrationForm({ user, isOnBehalf, onRegistered }: Registratio
     mutationFn: (body: RegistrationBody) =>
       withLoading(() => callEndpoint(calls.submitRegistration, { body })),
     onSuccess: (result, body) => {
-      if (result.success) onRegistered(body.email);
+      if (result.success) onRegistered(body.email, { org: body.org, expiresOn: result.expiresOn });
     },
   });
   const submitError = submit.error?.message ?? (submit.data?.success === false ? UNKNOWN_ERROR : undefined);

@@ -15,9 +15,16 @@ export async function routeToDeciders(
   item: { id: string; organizationId: string },
   now: Date,
 ): Promise<string[]> {
-  const a = await approversOf(tx, config, { organizationId: item.organizationId, createdAt: now, forwarded: false }, now);
+  const a = await approversOf(
+    tx,
+    config,
+    { organizationId: item.organizationId, createdAt: now, forwarded: false },
+    now,
+  );
   const to = uniqueRecipients(a.primary, a.delegates);
-  await addRouting(tx, [{ itemId: item.id, at: now, event: 'sent', recipients: [...new Set(to.map((r) => r.name))] }]);
+  await addRouting(tx, [
+    { itemId: item.id, at: now, event: 'sent', recipients: [...new Set(to.map((r) => r.name))] },
+  ]);
   return to.map((r) => r.email);
 }
 

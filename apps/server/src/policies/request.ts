@@ -29,7 +29,8 @@ function decidesDirectly(actor: Actor, item: RequestItem): boolean {
 }
 
 function covers(d: DelegatedRight, item: RequestItem): boolean {
-  const organization = d.primary.has(item.organizationId) || (d.backup.has(item.organizationId) && item.forwarded === true);
+  const organization =
+    d.primary.has(item.organizationId) || (d.backup.has(item.organizationId) && item.forwarded === true);
   return organization && (d.movesPending || (item.createdAt !== undefined && item.createdAt >= d.startsAt));
 }
 
@@ -62,7 +63,10 @@ export function canSee(actor: Principal, request: Pick<RequestItem, 'beneficiary
  * `decide` as a query condition on the request items under `alias` (e.g. 'i'): what Approvals
  * lists. A principal without delegations (not loaded with `loadDecider`) decides in its own right only.
  */
-export function scopeOf(actor: Principal & Partial<Pick<Actor, 'delegatedFrom'>>, alias: string): RawBuilder<boolean> {
+export function scopeOf(
+  actor: Principal & Partial<Pick<Actor, 'delegatedFrom'>>,
+  alias: string,
+): RawBuilder<boolean> {
   if (!isManager(actor)) return sql<boolean>`false`;
   if (actor.isAdmin) return sql<boolean>`true`;
   const item = (column: string) => sql.ref(`${alias}.${column}`);

@@ -172,7 +172,11 @@ async function requestChange(
 ): Promise<void> {
   const { beneficiary } = scope;
   const type = operation === 'Add' ? 'Add Access' : 'Remove Access';
-  const { now, deadlines } = await submission(tx, ctx, orgs.map((org) => org.id));
+  const { now, deadlines } = await submission(
+    tx,
+    ctx,
+    orgs.map((org) => org.id),
+  );
   const { requestId, itemIds } = await insertAccessRequest(tx, {
     type,
     status: 'pending',
@@ -203,7 +207,12 @@ async function requestChange(
       type,
       justification: o.justification,
     });
-    const deciders = await routeToDeciders(tx, ctx.config, { id: itemIds.get(org.id)!, organizationId: org.id }, now);
+    const deciders = await routeToDeciders(
+      tx,
+      ctx.config,
+      { id: itemIds.get(org.id)!, organizationId: org.id },
+      now,
+    );
     for (const to of deciders) await enqueueMail(tx, { to, ...mail });
   }
 }
@@ -226,7 +235,11 @@ async function applyChange(
     comment: o.justification,
     organizationIds: orgs.map((org) => org.id),
     decidedBy: actor.id,
-    ...(await submission(tx, ctx, orgs.map((org) => org.id))),
+    ...(await submission(
+      tx,
+      ctx,
+      orgs.map((org) => org.id),
+    )),
   });
   const at = ctx.clock.now();
   for (const org of orgs) {

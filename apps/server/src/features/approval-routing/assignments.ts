@@ -30,7 +30,11 @@ export async function changeAssignmentKind(
     }
     const organization = await findOrganizationById(tx, o.organizationId);
     if (!organization) throw new AppError('notFound', 'Organization not found.');
-    const before = await setAssignmentKind(tx, { accountId: person.id, organizationId: organization.id, kind: o.kind });
+    const before = await setAssignmentKind(tx, {
+      accountId: person.id,
+      organizationId: organization.id,
+      kind: o.kind,
+    });
     if (before === o.kind) return;
     const action =
       o.kind === 'backup' ? 'brm.backup-assign' : before === 'backup' ? 'brm.backup-remove' : 'brm.assign';

@@ -123,7 +123,12 @@ export async function registerUser(options: {
           ...registrationReceivedMail(site, { firstName: body.firstName, organization: organization.name }),
         });
         const mail = awaitingDecisionMail(site, { ...body, organization: organization.name });
-        const deciders = await routeToDeciders(tx, ctx.config, { id: itemId, organizationId: organization.id }, now);
+        const deciders = await routeToDeciders(
+          tx,
+          ctx.config,
+          { id: itemId, organizationId: organization.id },
+          now,
+        );
         for (const to of deciders) await enqueueMail(tx, { to, ...mail });
       }
       return { requestId, expiresAt: onBehalf ? null : expiresAt };

@@ -73,11 +73,11 @@ export interface DataTableState<T> {
   columns: readonly DataColumn<T>[];
   pageSize: number;
   filter: string;
-  setFilter(value: string): void;
+  setFilter: (value: string) => void;
   sort: SortState | undefined;
-  toggleSort(key: string): void;
+  toggleSort: (key: string) => void;
   page: number;
-  setPage(page: number): void;
+  setPage: (page: number) => void;
   totalPages: number;
   /** Rows after filtering, before paging. */
   matchingCount: number;

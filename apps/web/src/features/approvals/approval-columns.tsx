@@ -3,7 +3,6 @@ import type { Decision, PendingApproval } from '@pra/contracts';
 import { CheckIcon, CrossIcon } from '../../components/icons';
 import type { DataColumn } from '../../components/data-table/use-data-table';
 import { RoutingBadge } from './routing-badge';
-import { approvalPersonName } from './approval-person';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

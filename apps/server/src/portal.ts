@@ -79,7 +79,12 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
   // Long work runs on a connection of its own (PostgreSQL), so it never waits for, nor takes, one
   // of the requests' pool; one job at a time per instance, one short transaction per step.
   const jobsDatabase = config.DATABASE_URL
-    ? await openDatabase({ url: config.DATABASE_URL, poolSize: 1, timeouts: databaseTimeouts(config) })
+    ? await openDatabase({
+        url: config.DATABASE_URL,
+        poolSize: 1,
+        applicationName: 'pra-portal-jobs',
+        timeouts: databaseTimeouts(config),
+      })
     : null;
   const jobs = startJobWorker(jobsDatabase?.db ?? runtime.ctx.db, [terminateJobKind], {
     clock: runtime.ctx.clock,

@@ -51,7 +51,7 @@ describe.skipIf(!canRunOwnPostgres || process.getuid?.() !== 0)('a frozen Postgr
     expect((await csrf()).status).toBe(200);
     const { rows } = await runSql(
       cluster.url(),
-      `select pid from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()`,
+      `select pid from pg_stat_activity where backend_type = 'client backend' and application_name = 'pra-portal' and pid <> pg_backend_pid()`,
     );
     frozen = rows.map((row: { pid: number }) => row.pid);
     expect(frozen).toHaveLength(1);

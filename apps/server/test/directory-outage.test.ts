@@ -5,10 +5,10 @@
 // every role change reaches the directory (the worker running as in production), none is lost or
 // doubled; nothing answers a 5xx other than 503.
 //
-// The outage lasts 10 s by default, not the issue's 60 s: the suite shares two cores with seven
-// other engineers' runs, and nothing in the mechanism depends on the length (rows back off at
-// most to their next health probe, 2 s, after the return). DIRECTORY_OUTAGE_SECONDS=60 runs it
-// at full length.
+// The outage lasts the issue's 60 s by default. Nothing in the mechanism depends on the length
+// (rows back off at most to their next health probe, 2 s, after the return), so a shorter one
+// (DIRECTORY_OUTAGE_SECONDS=10) serves a quick local run; .ci/run uses it for the second pass of
+// the server tests on the oldest Node.js line.
 import { roleName } from '@pra/contracts';
 import { sql } from 'kysely';
 import { Client } from 'ldapts';
@@ -26,7 +26,7 @@ import { slapdInstalled, startSlapd, type Slapd } from './support/slapd';
 import { createTestApp, TestClient, type TestApp } from './support/test-app';
 import { addOrganization } from './support/world';
 
-const OUTAGE_SECONDS = Number(process.env.DIRECTORY_OUTAGE_SECONDS ?? 10);
+const OUTAGE_SECONDS = Number(process.env.DIRECTORY_OUTAGE_SECONDS ?? 60);
 const IDENTIFY = '/api/user/forgot-password/identify';
 const OTP = '/api/user/forgot-password/verify-otp';
 const SET = '/api/user/forgot-password/set-password';

@@ -69,6 +69,8 @@ export interface DatabaseOptions {
   /** Folder of the embedded database; without it the embedded database lives in memory. */
   dataDir?: string | undefined;
   poolSize?: number;
+  /** The sessions' application_name in pg_stat_activity (default `pra-portal`). */
+  applicationName?: string;
   /** Limits that keep a hung or lost PostgreSQL from hanging requests (default: config.ts's). */
   timeouts?: Partial<DatabaseTimeouts>;
 }
@@ -152,6 +154,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    application_name: options.applicationName ?? 'pra-portal',
     connectionTimeoutMillis: limits.connectionWaitMs,
     idleTimeoutMillis: 30_000,
     // Sent at connect, so every session carries them (0 is PostgreSQL's "no limit").

@@ -46,8 +46,8 @@ insert into requests (type, status, beneficiary_id, first_name, last_name, email
     case when r % 3 = 0 then null else v.id end,
     'Given' || (r % 97), 'Family' || (r % 89), 'r' || r || '@x.example', timestamptz '2025-01-01' + r * interval '1 minute'
   from generate_series(0, 54999) r join vendor_by_number v on v.k = r % 50000;
-insert into request_items (request_id, organization_id, operation, status)
-  select q.id, o.id, 'Add', q.status from requests q join org_by_number o on o.n = (substr(q.email, 2, strpos(q.email, '@') - 2))::int % 500;
+insert into request_items (request_id, organization_id, operation, status, expires_at)
+  select q.id, o.id, 'Add', q.status, q.created_at + interval '14 days' from requests q join org_by_number o on o.n = (substr(q.email, 2, strpos(q.email, '@') - 2))::int % 500;
 alter table audit_events set unlogged;
 create temporary table audit_indexes as
   select indexname, indexdef from pg_indexes where tablename = 'audit_events' and indexname <> 'audit_events_pkey';
@@ -84,7 +84,7 @@ function seqScans(node: PlanNode): string[] {
 describe.skipIf(!process.env.TEST_DATABASE_URL)('list statements at hospital scale on postgres', () => {
   let handle: DatabaseHandle & { url?: string };
   let client: pg.Client;
-  let brm: Principal;
+  let brm: Principal & { backupOrganizationIds: ReadonlySet<string> };
   let admin: Principal;
 
   beforeAll(async () => {
@@ -100,7 +100,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('list statements at hospital sca
       "select username, id from accounts where username in ('brmten', 'adminbig')",
     );
     const idOf = (name: string) => ids.rows.find((r) => r.username === name)!.id;
-    brm = { id: idOf('brmten'), isActive: true, isVendor: false, isEmployeeBrm: true, isAdmin: false };
+    // As loadActor reads it: brmten is the primary BRM of ten organizations and backs up none.
+    brm = {
+      id: idOf('brmten'),
+      isActive: true,
+      isVendor: false,
+      isEmployeeBrm: true,
+      isAdmin: false,
+      backupOrganizationIds: new Set<string>(),
+    };
     admin = { id: idOf('adminbig'), isActive: true, isVendor: false, isEmployeeBrm: false, isAdmin: true };
   }, 600_000);
   afterAll(async () => {

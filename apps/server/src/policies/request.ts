@@ -64,18 +64,25 @@ export function canSee(actor: Principal, request: Pick<RequestItem, 'beneficiary
  * lists. A principal without delegations (not loaded with `loadDecider`) decides in its own right only.
  */
 export function scopeOf(
-  actor: Principal & Partial<Pick<Actor, 'delegatedFrom'>>,
+  actor: Principal & Partial<Pick<Actor, 'delegatedFrom' | 'backupOrganizationIds'>>,
   alias: string,
 ): RawBuilder<boolean> {
   if (!isManager(actor)) return sql<boolean>`false`;
   if (actor.isAdmin) return sql<boolean>`true`;
   const item = (column: string) => sql.ref(`${alias}.${column}`);
-  const assignedTo = (accountId: string) =>
-    sql<boolean>`${item('organization_id')} in (select b.organization_id from brm_assignments b
-      where b.account_id = ${accountId} and (b.kind = 'primary' or ${item('forwarded_at')} is not null))`;
+  // A backup assignment counts once the item is forwarded. The condition on the item inside the
+  // subquery keeps PostgreSQL from an index-driven semi-join (it filters every pending item), so
+  // it is written only for an account known to be a backup somewhere (or not known: a delegator).
+  const assignedTo = (accountId: string, mayBeBackup: boolean) =>
+    mayBeBackup
+      ? sql<boolean>`${item('organization_id')} in (select b.organization_id from brm_assignments b
+      where b.account_id = ${accountId} and (b.kind = 'primary' or ${item('forwarded_at')} is not null))`
+      : sql<boolean>`${item('organization_id')} in (select b.organization_id from brm_assignments b
+      where b.account_id = ${accountId} and b.kind = 'primary')`;
   const delegated = (actor.isEmployeeBrm ? (actor.delegatedFrom ?? []) : []).map(
     (d) =>
-      sql<boolean>`(${assignedTo(d.delegatorId)} and (${d.movesPending} or ${item('created_at')} >= ${d.startsAt}))`,
+      sql<boolean>`(${assignedTo(d.delegatorId, true)} and (${d.movesPending} or ${item('created_at')} >= ${d.startsAt}))`,
   );
-  return sql<boolean>`(${sql.join([assignedTo(actor.id), ...delegated], sql` or `)})`;
+  const own = assignedTo(actor.id, actor.backupOrganizationIds?.size !== 0);
+  return sql<boolean>`(${sql.join([own, ...delegated], sql` or `)})`;
 }

@@ -66,7 +66,7 @@ describe('vendor policy', () => {
     );
     expect(compiled(scopeOf(actors.employeeWithoutBrm, 'a')).sql).toBe('false');
     expect(compiled(scopeOf(actors.brmOfA, 'a'))).toEqual({
-      sql: `("a"."type" = 'vendor' and "a"."status" <> 'terminated' and exists (select 1 from role_grants g where g.account_id = "a"."id" and "g"."organization_id" in (select b.organization_id from brm_assignments b where b.account_id = $1)))`,
+      sql: `("a"."type" = 'vendor' and "a"."status" <> 'terminated' and "a"."id" in (select g.account_id from role_grants g where "g"."organization_id" in (select b.organization_id from brm_assignments b where b.account_id = $1)))`,
       parameters: [actors.brmOfA.id],
     });
   });

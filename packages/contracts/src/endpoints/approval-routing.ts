@@ -18,6 +18,7 @@ export const getDelegation = endpoint({
   method: 'GET',
   path: routingApi.delegation,
   operationId: 'getDelegation',
+  tokenScope: 'approvals:read',
   summary: 'The BRM’s Away and Backup delegation and the possible delegates',
   response: { 200: delegationState },
 });
@@ -27,6 +28,7 @@ export const setDelegation = endpoint({
   method: 'PUT',
   path: routingApi.delegation,
   operationId: 'setDelegation',
+  tokenScope: 'approvals:write',
   summary: 'Sends the BRM’s approvals to a backup for a period (at most 90 days)',
   body: delegationBody,
   response: { 200: delegationSaved },
@@ -37,6 +39,7 @@ export const endDelegation = endpoint({
   method: 'DELETE',
   path: routingApi.delegation,
   operationId: 'endDelegation',
+  tokenScope: 'approvals:write',
   summary: 'Ends the BRM’s delegation now',
   response: { 200: successResponse },
 });
@@ -46,6 +49,7 @@ export const setAssignmentKind = endpoint({
   method: 'PUT',
   path: routingApi.assignmentKind,
   operationId: 'setAssignmentKind',
+  tokenScope: 'people:write',
   summary: 'Makes a BRM the primary or a backup approver of an organization',
   params: assignmentKindParams,
   body: assignmentKindBody,
@@ -57,6 +61,7 @@ export const getRoutingOverview = endpoint({
   method: 'GET',
   path: routingApi.overview,
   operationId: 'getRoutingOverview',
+  tokenScope: 'organizations:read',
   summary: 'Primary and backup BRMs, and organizations without a reachable approver',
   response: { 200: routingOverview },
 });

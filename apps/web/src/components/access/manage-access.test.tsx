@@ -20,7 +20,23 @@ function setup(username: string, extra: Record<string, FakeReply> = {}) {
       data: [{ name: roleName('Held Org'), display: 'Held Org' }],
     },
     [`GET ${api.pendingAccess}${q(username)}`]: {
-      data: [{ id: 'req-1', items: [{ display: 'Waiting Org', owner: username, operation: 'Add' }] }],
+      data: [
+        {
+          id: 'req-1',
+          items: [
+            {
+              display: 'Waiting Org',
+              owner: username,
+              operation: 'Add',
+              expiresAt: '2027-03-15T03:59:59.000Z',
+              remindedAt: null,
+              submittedOn: '2027-03-01',
+              remindedOn: null,
+              expiresOn: '2027-03-14',
+            },
+          ],
+        },
+      ],
     },
     [`GET ${api.availableRoles}${q(username)}`]: { data: ORGS.map(role) },
     [`GET ${api.availableRoles}${q(username)}&showAll=true`]: { data: [...ORGS, 'Zeta Elsewhere'].map(role) },

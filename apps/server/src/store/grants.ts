@@ -46,6 +46,19 @@ export async function removeRole(tx: Tx, accountId: string, organizationId: stri
 }
 
 /** Takes every role of `organizationIds` from every one of `accountIds`, in one statement. */
+/** What grant_history keeps of an ended grant: its row, and when, why and by whom it ended. */
+const HISTORY_COLUMNS = [
+  'account_id',
+  'organization_id',
+  'granted_at',
+  'granted_by',
+  'expires_at',
+  'ended_at',
+  'end_reason',
+  'ended_by',
+  'sponsor_id',
+] as const;
+
 export async function removeRolesIn(
   tx: Tx,
   accountIds: readonly string[],
@@ -64,17 +77,7 @@ export async function removeRolesIn(
         .returningAll(),
     )
     .insertInto('grant_history')
-    .columns([
-      'account_id',
-      'organization_id',
-      'granted_at',
-      'granted_by',
-      'expires_at',
-      'ended_at',
-      'end_reason',
-      'ended_by',
-      'sponsor_id',
-    ])
+    .columns(HISTORY_COLUMNS)
     .expression((eb) =>
       eb
         .selectFrom('ended')
@@ -279,17 +282,7 @@ export async function endGrant(
       return del.returningAll();
     })
     .insertInto('grant_history')
-    .columns([
-      'account_id',
-      'organization_id',
-      'granted_at',
-      'granted_by',
-      'expires_at',
-      'ended_at',
-      'end_reason',
-      'ended_by',
-      'sponsor_id',
-    ])
+    .columns(HISTORY_COLUMNS)
     .expression((eb) =>
       eb
         .selectFrom('ended')

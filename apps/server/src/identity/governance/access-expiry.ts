@@ -28,12 +28,12 @@ export const SYSTEM_ACTOR = { id: null, username: 'system' } as const;
 
 const DAY_MS = 86_400_000;
 
-const siteOf = (sweep: Sweep): MailSite => ({
+export const siteOf = (sweep: Sweep): MailSite => ({
   hospitalName: sweep.config.HOSPITAL_NAME,
   publicUrl: sweep.config.publicUrl,
 });
 
-const outboxRow = (to: string, mail: MailContent): NoticeMail => ({
+export const outboxRow = (to: string, mail: MailContent): NoticeMail => ({
   recipient: to.replace(/[\r\n]/g, ''),
   subject: mail.subject,
   text_body: mail.text,

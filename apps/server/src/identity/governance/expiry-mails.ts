@@ -1,4 +1,5 @@
 import { routes } from '@pra/contracts';
+import { html } from '../../platform/html';
 import { compose, linkPara, para, type MailContent, type MailSite } from '../mail-templates';
 
 // The time-limited-access mails (GOVERNANCE.md §3.5, X1-X8): each names the hospital, the
@@ -65,29 +66,83 @@ export function accountClosedMail(site: MailSite, p: { firstName: string }): Mai
   ]);
 }
 
-/** X3: the BRMs' daily digest. */
+/** A paragraph with a list under its lead (text: "- " lines; HTML: a list). */
+const listPara = (lead: string, items: readonly string[]) => ({
+  text: `${lead}\n${items.map((item) => `- ${item}`).join('\n')}`,
+  html: html`${lead}
+    <ul>
+      ${items.map((item) => html`<li>${item}</li>`)}
+    </ul>`,
+});
+
+/** At most this many lines per section of the digest; the rest are counted ("and 12 more"). */
+export const DIGEST_SECTION_LINES = 100;
+
+const capped = (lines: string[]) =>
+  lines.length > DIGEST_SECTION_LINES
+    ? [
+        ...lines.slice(0, DIGEST_SECTION_LINES),
+        `and ${lines.length - DIGEST_SECTION_LINES} more (see Manage Users)`,
+      ]
+    : lines;
+
+const endWords: Record<string, string> = {
+  expired: 'ended on',
+  removed: 'removed on',
+  revoked: 'revoked in a review on',
+  defaultRemoved: 'removed by a review default on',
+  terminated: 'ended on',
+  emergencyEnded: 'emergency access ended on',
+};
+
+/**
+ * X3: the BRMs' daily digest (one a day per recipient, non-urgent): access ending in the next 14
+ * days, access that ended since the last digest (yesterday, or since `since` after a gap), and
+ * accounts disabled because no access remains.
+ */
 export function accessDigestMail(
   site: MailSite,
   p: {
     firstName: string;
-    ending: { vendor: string; organization: string; endsOn: string }[];
-    ended: { vendor: string; organization: string; endedOn: string }[];
+    ending: { vendor: string; organization: string; endsOn: string; daysLeft: number }[];
+    ended: { vendor: string; organization: string; endedOn: string; reason: string }[];
+    disabled: { vendor: string; closesOn: string }[];
+    /** The first day the "ended" section covers when it is not just yesterday. */
+    since: string | null;
   },
 ): MailContent {
-  const lines = (rows: string[]) => rows.map((row) => `- ${row}`).join('\n');
+  const left = (n: number) => (n === 0 ? 'today' : n === 1 ? '1 day left' : `${n} days left`);
   return compose(site, 'access-digest', 'Vendor access ending in your organizations', [
     para(`Hello ${p.firstName},`),
     ...(p.ending.length > 0
       ? [
-          para(
-            `Access ending in the next 14 days:\n${lines(p.ending.map((r) => `${r.vendor} (${r.organization}): ends on ${r.endsOn}`))}`,
+          listPara(
+            'Access ending in the next 14 days:',
+            capped(
+              p.ending.map(
+                (r) => `${r.vendor} (${r.organization}): ends on ${r.endsOn} (${left(r.daysLeft)})`,
+              ),
+            ),
           ),
         ]
       : []),
     ...(p.ended.length > 0
       ? [
-          para(
-            `Access that ended yesterday:\n${lines(p.ended.map((r) => `${r.vendor} (${r.organization}): ended on ${r.endedOn}`))}`,
+          listPara(
+            p.since ? `Access that ended since ${p.since}:` : 'Access that ended yesterday:',
+            capped(
+              p.ended.map(
+                (r) => `${r.vendor} (${r.organization}): ${endWords[r.reason] ?? 'ended on'} ${r.endedOn}`,
+              ),
+            ),
+          ),
+        ]
+      : []),
+    ...(p.disabled.length > 0
+      ? [
+          listPara(
+            'Accounts disabled because no access remains (closed unless given access again):',
+            capped(p.disabled.map((r) => `${r.vendor}: closes on ${r.closesOn}`)),
           ),
         ]
       : []),

@@ -1,3 +1,4 @@
+import { brmDigest } from './access-digest';
 import { closeAccountsWithoutAccess, endExpiredGrants, expiryNotices } from './access-expiry';
 import type { GovernanceStep } from './sweep';
 import { delegationChanges, requestRouting } from '../approval-routing-sweep';
@@ -7,8 +8,9 @@ import { delegationChanges, requestRouting } from '../approval-routing-sweep';
  * place a capability adds its steps: (1) end expired grants and (2) disable accounts left with no
  * access (one step: the disable is in the same transaction as the last grant ending); (3) expiry
  * notices; (4) request reminders, forwards, expiries; (5) review campaigns; (6) inactivity; (7)
- * close accounts disabled by automation for 30 days; (8) delegations start/end; and the daily
- * digests. Each step works in batches with a transaction per row (sweep.ts's `eachRow`).
+ * close accounts disabled by automation for 30 days; (8) delegations start/end; and the BRMs' daily
+ * digest (access-digest.ts), last, so that it lists what this sweep ended. Each step works in
+ * batches with a transaction per row (sweep.ts's `eachRow`).
  */
 export const governanceSteps: readonly GovernanceStep[] = [
   endExpiredGrants,
@@ -16,4 +18,5 @@ export const governanceSteps: readonly GovernanceStep[] = [
   requestRouting,
   closeAccountsWithoutAccess,
   delegationChanges,
+  brmDigest,
 ];

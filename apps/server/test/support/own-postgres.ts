@@ -16,6 +16,8 @@ export interface OwnPostgres {
   url(database?: string, password?: string): string;
   start(): void;
   stop(): void;
+  /** Kills the cluster (pg_ctl's immediate mode: no clean shutdown; crash recovery on the next start). */
+  kill(): void;
   remove(): void;
 }
 
@@ -47,6 +49,7 @@ export function createOwnPostgres(port: number): OwnPostgres {
       `postgres://postgres${password ? `:${password}` : ''}@127.0.0.1:${port}/${database}`,
     start: () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']),
     stop: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    kill: () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

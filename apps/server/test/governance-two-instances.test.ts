@@ -1,0 +1,217 @@
+// The governance sweeper on two instances of one PostgreSQL (GOVERNANCE.md §2.2, issue 26): two
+// app contexts, each with its own pool and owner, sweep the same database; the lease lets one
+// sweep at a time and every grant ends once. Then PostgreSQL is killed in the middle of a sweep
+// (a cluster of the test's own, stopped in immediate mode): after the restart and the lease's
+// expiry the other instance finishes the work, and no mail went out twice and no grant is half
+// ended (each ended grant has its history row, its audit event and its mail, or none of them).
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { governanceSteps } from '../src/identity/governance/steps';
+import { LEASE_MS, runSweep, type GovernanceStep, type SweepDeps } from '../src/identity/governance/sweep';
+import { TestClock } from '../src/platform/clock';
+import { migrateToLatest, openDatabase, type DatabaseHandle, type Db } from '../src/platform/db';
+import { freePort } from './support/free-port';
+import { canRunOwnPostgres, createOwnPostgres, type OwnPostgres } from './support/own-postgres';
+import { testConfig } from './support/test-app';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe.skipIf(!canRunOwnPostgres)('the governance sweep on two instances of one PostgreSQL', () => {
+  let cluster: OwnPostgres;
+  let a: DatabaseHandle;
+  let b: DatabaseHandle;
+  const clock = new TestClock(new Date('2027-06-01T14:00:00Z'));
+  const config = testConfig();
+  const deps = (db: Db): SweepDeps => ({ db, clock, config, log: silent });
+
+  beforeAll(async () => {
+    cluster = createOwnPostgres(await freePort());
+    cluster.start();
+    a = await openDatabase({ url: cluster.url(), poolSize: 3 });
+    await migrateToLatest(a.db);
+    b = await openDatabase({ url: cluster.url(), poolSize: 3 });
+    await sql`insert into organizations (name) values ('Acme Imaging'), ('Beta Labs')`.execute(a.db);
+    await sql`
+      insert into accounts (username, email, type, status, given_name, family_name, is_employee_brm)
+      values ('bea', 'bea@example.test', 'employee', 'active', 'Bea', 'Brm', true)`.execute(a.db);
+    await sql`
+      insert into brm_assignments (account_id, organization_id)
+      select a.id, o.id from accounts a cross join organizations o where a.username = 'bea'`.execute(a.db);
+  }, 90_000);
+
+  afterAll(async () => {
+    await a?.close().catch(() => undefined);
+    await b?.close().catch(() => undefined);
+    cluster?.stop();
+    cluster?.remove();
+  }, 30_000);
+
+  /**
+   * `n` vendors named `prefix1..n`, each with an Acme grant that ended yesterday; every other one
+   * also holds a Beta grant for months yet (so half of them are disabled when the first ends).
+   */
+  async function vendorsWithEndedGrants(prefix: string, n: number) {
+    const at = clock.now();
+    await sql`
+      insert into accounts (username, email, type, status, given_name, family_name)
+      select ${prefix} || i, ${prefix} || i || '@example.test', 'vendor', 'active', 'V' || i, 'Endor'
+      from generate_series(1, ${n}) i`.execute(a.db);
+    await sql`
+      insert into role_grants (account_id, organization_id, granted_at, expires_at, sponsor_id)
+      select v.id, o.id, ${at}::timestamptz - interval '90 days', ${at}::timestamptz - interval '1 day', b.id
+      from accounts v, organizations o, accounts b
+      where v.username like ${`${prefix}%`} and o.name = 'Acme Imaging' and b.username = 'bea'`.execute(a.db);
+    await sql`
+      insert into role_grants (account_id, organization_id, granted_at, expires_at, sponsor_id)
+      select v.id, o.id, ${at}::timestamptz - interval '90 days', ${at}::timestamptz + interval '120 days', b.id
+      from accounts v, organizations o, accounts b
+      where v.username like ${`${prefix}%`} and substring(v.username from ${prefix.length + 1}::int)::int % 2 = 0
+        and o.name = 'Beta Labs' and b.username = 'bea'`.execute(a.db);
+  }
+
+  /** Per vendor of the batch: what the sweep left (counted in one statement). */
+  async function outcome(prefix: string) {
+    const { rows } = await sql<{
+      username: string;
+      status: string;
+      disabled_reason: string | null;
+      current: number;
+      current_acme: number;
+      history: number;
+      expire_events: number;
+      ended_mails: number;
+      disable_events: number;
+      disabled_mails: number;
+      ending_mails: number;
+    }>`
+      select v.username, v.status, v.disabled_reason,
+        (select count(*)::int from role_grants g where g.account_id = v.id) as current,
+        (select count(*)::int from role_grants g join organizations o on o.id = g.organization_id
+          where g.account_id = v.id and o.name = 'Acme Imaging') as current_acme,
+        (select count(*)::int from grant_history h where h.account_id = v.id and h.end_reason = 'expired') as history,
+        (select count(*)::int from audit_events e where e.target_id = v.id and e.action = 'grant.expire') as expire_events,
+        (select count(*)::int from outbox m where m.recipient = v.email and m.template = 'access-ended') as ended_mails,
+        (select count(*)::int from audit_events e where e.target_id = v.id and e.action = 'account.disable') as disable_events,
+        (select count(*)::int from outbox m where m.recipient = v.email and m.template = 'account-disabled-no-access') as disabled_mails,
+        (select count(*)::int from outbox m where m.recipient = v.email and m.template = 'access-ending') as ending_mails
+      from accounts v where v.username like ${`${prefix}%`} order by v.username`.execute(a.db);
+    return rows;
+  }
+
+  /** Every vendor of the batch ended exactly once, all or nothing, and disabled iff no grant is left. */
+  function expectEndedOnce(rows: Awaited<ReturnType<typeof outcome>>, n: number) {
+    expect(rows).toHaveLength(n);
+    for (const row of rows) {
+      const holdsBeta = Number(row.username.replace(/\D+/, '')) % 2 === 0;
+      expect(row, row.username).toMatchObject({
+        current: holdsBeta ? 1 : 0,
+        current_acme: 0,
+        history: 1,
+        expire_events: 1,
+        ended_mails: 1,
+        disable_events: holdsBeta ? 0 : 1,
+        disabled_mails: holdsBeta ? 0 : 1,
+        ending_mails: 0,
+        status: holdsBeta ? 'active' : 'disabled',
+        disabled_reason: holdsBeta ? null : 'noAccess',
+      });
+    }
+  }
+
+  const digestsOfBea = async () =>
+    Number(
+      (
+        await sql<{ n: number }>`
+          select count(*)::int as n from outbox where recipient = 'bea@example.test' and template = 'access-digest'`.execute(
+          a.db,
+        )
+      ).rows[0]?.n,
+    );
+
+  it('lets one instance sweep at a time; every grant ends once', async () => {
+    await vendorsWithEndedGrants('twin', 120);
+    let inside = 0;
+    let most = 0;
+    const ran: string[] = [];
+    // The real steps, watched: how many sweeps are inside a step at once, across both instances.
+    const watched = (owner: string): GovernanceStep[] =>
+      governanceSteps.map((step) => ({
+        ...step,
+        run: async (sweep) => {
+          inside += 1;
+          most = Math.max(most, inside);
+          try {
+            return await step.run(sweep);
+          } finally {
+            inside -= 1;
+            if (step === governanceSteps[0]) ran.push(owner);
+          }
+        },
+      }));
+    // Three rounds: both instances start a sweep at the same moment, as their timers may.
+    for (let round = 0; round < 3; round++) {
+      const results = await Promise.all([
+        runSweep(deps(a.db), watched('A'), 'instance-a'),
+        runSweep(deps(b.db), watched('B'), 'instance-b'),
+      ]);
+      expect(results.filter((r) => r.ran)).toHaveLength(1);
+      clock.advance('PT15M');
+    }
+    expect(most).toBe(1);
+    expect(ran).toHaveLength(3);
+    expectEndedOnce(await outcome('twin'), 120);
+    // Bea's digest: once for the day, whichever instance sent it.
+    expect(await digestsOfBea()).toBe(1);
+  }, 60_000);
+
+  it('killed mid-sweep: after the restart the other instance finishes; no duplicate mail, no half-ended grant', async () => {
+    clock.advance('P1D');
+    const n = 400;
+    await vendorsWithEndedGrants('crash', n);
+    const digestsBefore = await digestsOfBea();
+    const sweepA = runSweep(deps(a.db), governanceSteps, 'instance-a');
+    sweepA.catch(() => undefined);
+    // Kill PostgreSQL once A has ended some of the grants, and not all.
+    for (;;) {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from grant_history h join accounts v on v.id = h.account_id
+        where v.username like 'crash%'`.execute(b.db);
+      if ((rows[0]?.n ?? 0) >= 20) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    cluster.kill();
+    // A's sweep cannot finish: it fails or reports the rows it could not do.
+    const result = await sweepA.then(
+      (r) => r,
+      (error: unknown) => error,
+    );
+    if (!(result instanceof Error)) {
+      const steps = (result as Awaited<typeof sweepA>).steps;
+      expect(JSON.stringify(steps)).toMatch(/"failed":[1-9]|"error"/);
+    }
+    cluster.start();
+    // After crash recovery: some grants ended (each wholly), the rest untouched.
+    const partial = await outcome('crash');
+    const ended = partial.filter((r) => r.history === 1);
+    expect(ended.length).toBeGreaterThanOrEqual(20);
+    expect(ended.length).toBeLessThan(n);
+    for (const row of partial) {
+      expect(row.expire_events, row.username).toBe(row.history);
+      expect(row.ended_mails, row.username).toBe(row.history);
+      expect(row.current_acme, row.username).toBe(1 - row.history);
+    }
+    // A's lease still holds (A may come back): B skips until it runs out, then takes over.
+    expect((await runSweep(deps(b.db), governanceSteps, 'instance-b')).ran).toBe(false);
+    clock.advance(LEASE_MS + 60_000);
+    const finished = await runSweep(deps(b.db), governanceSteps, 'instance-b');
+    expect(finished.ran).toBe(true);
+    expect(finished.steps['end-expired-grants']).toEqual({ done: n - ended.length, failed: 0 });
+    // A second sweep finds nothing more to do.
+    clock.advance('PT15M');
+    const again = await runSweep(deps(a.db), governanceSteps, 'instance-a');
+    expect(again.steps['end-expired-grants']).toEqual({ done: 0, failed: 0 });
+    expectEndedOnce(await outcome('crash'), n);
+    // One digest for the new day (B sent it: A died before its last step).
+    expect(await digestsOfBea()).toBe(digestsBefore + 1);
+  }, 120_000);
+});

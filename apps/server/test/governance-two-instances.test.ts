@@ -84,17 +84,31 @@ describe.skipIf(!canRunOwnPostgres)('the governance sweep on two instances of on
       disabled_mails: number;
       ending_mails: number;
     }>`
+      with v as (select id, username, email, status, disabled_reason from accounts where username like ${`${prefix}%`}),
+      g as (select g.account_id, count(*)::int as current,
+                   count(*) filter (where o.name = 'Acme Imaging')::int as current_acme
+            from role_grants g join organizations o on o.id = g.organization_id
+            where g.account_id in (select id from v) group by g.account_id),
+      h as (select account_id, count(*)::int as n from grant_history
+            where end_reason = 'expired' and account_id in (select id from v) group by account_id),
+      e as (select target_id,
+                   count(*) filter (where action = 'grant.expire')::int as expire_events,
+                   count(*) filter (where action = 'account.disable')::int as disable_events
+            from audit_events where target_id in (select id from v) group by target_id),
+      m as (select recipient,
+                   count(*) filter (where template = 'access-ended')::int as ended_mails,
+                   count(*) filter (where template = 'account-disabled-no-access')::int as disabled_mails,
+                   count(*) filter (where template = 'access-ending')::int as ending_mails
+            from outbox where recipient in (select email from v) group by recipient)
       select v.username, v.status, v.disabled_reason,
-        (select count(*)::int from role_grants g where g.account_id = v.id) as current,
-        (select count(*)::int from role_grants g join organizations o on o.id = g.organization_id
-          where g.account_id = v.id and o.name = 'Acme Imaging') as current_acme,
-        (select count(*)::int from grant_history h where h.account_id = v.id and h.end_reason = 'expired') as history,
-        (select count(*)::int from audit_events e where e.target_id = v.id and e.action = 'grant.expire') as expire_events,
-        (select count(*)::int from outbox m where m.recipient = v.email and m.template = 'access-ended') as ended_mails,
-        (select count(*)::int from audit_events e where e.target_id = v.id and e.action = 'account.disable') as disable_events,
-        (select count(*)::int from outbox m where m.recipient = v.email and m.template = 'account-disabled-no-access') as disabled_mails,
-        (select count(*)::int from outbox m where m.recipient = v.email and m.template = 'access-ending') as ending_mails
-      from accounts v where v.username like ${`${prefix}%`} order by v.username`.execute(a.db);
+             coalesce(g.current, 0) as current, coalesce(g.current_acme, 0) as current_acme,
+             coalesce(h.n, 0) as history,
+             coalesce(e.expire_events, 0) as expire_events, coalesce(e.disable_events, 0) as disable_events,
+             coalesce(m.ended_mails, 0) as ended_mails, coalesce(m.disabled_mails, 0) as disabled_mails,
+             coalesce(m.ending_mails, 0) as ending_mails
+      from v left join g on g.account_id = v.id left join h on h.account_id = v.id
+      left join e on e.target_id = v.id left join m on m.recipient = v.email
+      order by v.username`.execute(a.db);
     return rows;
   }
 
@@ -166,17 +180,17 @@ describe.skipIf(!canRunOwnPostgres)('the governance sweep on two instances of on
 
   it('killed mid-sweep: after the restart the other instance finishes; no duplicate mail, no half-ended grant', async () => {
     clock.advance('P1D');
-    const n = 400;
+    const n = 1500; // three batches of the sweep's 500
     await vendorsWithEndedGrants('crash', n);
     const digestsBefore = await digestsOfBea();
     const sweepA = runSweep(deps(a.db), governanceSteps, 'instance-a');
     sweepA.catch(() => undefined);
-    // Kill PostgreSQL once A has ended some of the grants, and not all.
+    // Kill PostgreSQL once A has ended some of the grants (a batch commits at once), and not all.
     for (;;) {
       const { rows } = await sql<{ n: number }>`
         select count(*)::int as n from grant_history h join accounts v on v.id = h.account_id
         where v.username like 'crash%'`.execute(b.db);
-      if ((rows[0]?.n ?? 0) >= 20) break;
+      if ((rows[0]?.n ?? 0) > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     cluster.kill();
@@ -193,7 +207,7 @@ describe.skipIf(!canRunOwnPostgres)('the governance sweep on two instances of on
     // After crash recovery: some grants ended (each wholly), the rest untouched.
     const partial = await outcome('crash');
     const ended = partial.filter((r) => r.history === 1);
-    expect(ended.length).toBeGreaterThanOrEqual(20);
+    expect(ended.length).toBeGreaterThan(0);
     expect(ended.length).toBeLessThan(n);
     for (const row of partial) {
       expect(row.expire_events, row.username).toBe(row.history);

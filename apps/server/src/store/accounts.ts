@@ -496,18 +496,28 @@ export async function insertPasswordHistory(tx: Tx, accountId: string, passwordH
 }
 
 /**
- * Governance: an account left with no access is disabled (reason `noAccess`) at `at`. Only an
- * active or not yet activated account; returns whether it changed.
+ * Governance: of the accounts, those left with no grant are disabled (reason `noAccess`) at `at`,
+ * in one statement (only active or not yet activated ones). Returns the accounts it disabled.
  */
-export async function disableForNoAccess(tx: Tx, accountId: string, at: Date): Promise<boolean> {
-  const rows = await tx
+export async function disableLeftWithoutAccess(tx: Tx, accountIds: readonly string[], at: Date) {
+  if (accountIds.length === 0) return [];
+  return tx
     .updateTable('accounts')
     .set({ status: 'disabled', disabled_reason: 'noAccess', disabled_at: at, updated_at: at })
-    .where('id', '=', accountId)
+    .where('id', 'in', accountIds)
     .where('status', 'in', ['active', 'pendingActivation'])
-    .returning('id')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('role_grants as g')
+            .select('g.account_id')
+            .whereRef('g.account_id', '=', 'accounts.id'),
+        ),
+      ),
+    )
+    .returning(['id', 'username', 'email', 'given_name'])
     .execute();
-  return rows.length > 0;
 }
 
 /**

@@ -302,14 +302,45 @@ export async function endGrant(
     .executeTakeFirst();
 }
 
-/** How many grants the account holds now. */
-export async function countGrantsOf(db: Db | Tx, accountId: string): Promise<number> {
-  const row = await db
-    .selectFrom('role_grants')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** An ended grant with what its audit event and mail name (the vendor, the organization). */
+export interface EndedGrant extends GrantKey {
+  expires_at: Date;
+  sponsor_id: string | null;
+  username: string;
+  email: string;
+  given_name: string;
+  organization: string;
+}
+
+/**
+ * The sweep: ends those of the grants whose end has come by `dueBy` (a grant extended or removed
+ * since it was listed stays as it is), moving them to grant_history (`expired`, by nobody) in one
+ * statement. Returns the grants it ended.
+ */
+export async function endDueGrants(
+  tx: Tx,
+  keys: readonly GrantKey[],
+  end: { at: Date; dueBy: Date },
+): Promise<EndedGrant[]> {
+  if (keys.length === 0) return [];
+  const pairs = sql.join(keys.map((k) => sql`(${k.account_id}::uuid, ${k.organization_id}::uuid)`));
+  const { rows } = await sql<EndedGrant>`
+    with ended as (
+      delete from role_grants
+      where (account_id, organization_id) in (${pairs}) and expires_at <= ${end.dueBy}
+      returning *),
+    moved as (
+      insert into grant_history (${sql.join(HISTORY_COLUMNS.map((c) => sql.ref(c)))})
+      select account_id, organization_id, granted_at, granted_by, expires_at, ${end.at}::timestamptz,
+             'expired', null::uuid, sponsor_id
+      from ended)
+    select e.account_id, e.organization_id, e.expires_at, e.sponsor_id,
+           a.username, a.email, a.given_name, o.name as organization
+    from ended e
+    join accounts a on a.id = e.account_id
+    join organizations o on o.id = e.organization_id
+    order by e.account_id, e.organization_id`.execute(tx);
+  return rows;
 }
 
 /** A grant with what its mails and audit events name: the vendor and the organization with its tier. */

@@ -160,6 +160,24 @@ export async function insertMail(
   await tx.insertInto('outbox').values(mail).execute();
 }
 
+/** Queues many mails in the caller's transaction, in as few statements as can carry them. */
+export async function insertMails(
+  tx: Tx,
+  mails: readonly {
+    recipient: string;
+    subject: string;
+    text_body: string;
+    html_body: string;
+    template: string;
+  }[],
+): Promise<void> {
+  for (let i = 0; i < mails.length; i += 500)
+    await tx
+      .insertInto('outbox')
+      .values(mails.slice(i, i + 500))
+      .execute();
+}
+
 export interface OutboxState {
   pending: number;
   undeliverable: number;

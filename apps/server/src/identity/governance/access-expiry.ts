@@ -1,14 +1,15 @@
 import { daysLeft, localDate } from '../../platform/local-time';
 import type { Tx } from '../../platform/db';
 import {
-  disableForNoAccess,
+  disableLeftWithoutAccess,
   disabledForNoAccessSince,
   terminateDisabledForNoAccess,
 } from '../../store/accounts';
 import * as grants from '../../store/grants';
 import { sendLatestDueNotice, type NoticeMail } from '../../store/notices';
+import { insertMails } from '../../store/outbox';
 import * as sessions from '../../store/sessions';
-import { recordAudit } from '../audit';
+import { recordAudit, recordAudits } from '../audit';
 import { enqueueMail } from '../outbox';
 import type { MailContent, MailSite } from '../mail-templates';
 import {
@@ -17,7 +18,7 @@ import {
   accountClosedMail,
   accountDisabledNoAccessMail,
 } from './expiry-mails';
-import { eachRow, type GovernanceStep, type Sweep } from './sweep';
+import { eachBatch, eachRow, type GovernanceStep, type Sweep } from './sweep';
 
 // Time-limited access (GOVERNANCE.md §3): grants end on time, the account left with no access is
 // disabled in the same transaction, notices go out 14/7/1 days before, and 30 days after a
@@ -42,72 +43,79 @@ export const outboxRow = (to: string, mail: MailContent): NoticeMail => ({
 });
 
 /**
- * Ends one grant whose end has come (it moves to grant_history) with its audit event and mail;
- * when it was the account's last, the account is disabled for no access and its sessions end, in
- * the same transaction. False: the grant was extended or removed since it was listed.
+ * Ends the grants whose end has come (they move to grant_history) with an audit event and a mail
+ * each; the accounts left with no grant are disabled for no access and their sessions end, in the
+ * same transaction, with their own event and mail. Set-based: a handful of statements for a whole
+ * batch. A grant extended or removed since it was listed is left alone. Returns how many ended.
  */
-export async function expireGrant(sweep: Sweep, tx: Tx, key: grants.GrantKey): Promise<boolean> {
+export async function expireGrants(sweep: Sweep, tx: Tx, keys: readonly grants.GrantKey[]): Promise<number> {
   const zone = sweep.config.PORTAL_TIME_ZONE;
-  const details = await grants.grantDetails(tx, key);
-  const ended = await grants.endGrant(tx, {
-    ...key,
-    at: sweep.at,
-    reason: 'expired',
-    endedBy: null,
-    dueBy: sweep.at,
-  });
-  if (!ended || !details) return false;
-  const target = { id: details.account_id, username: details.username };
-  await recordAudit(tx, {
-    action: 'grant.expire',
-    outcome: 'success',
-    actor: SYSTEM_ACTOR,
-    target,
-    organizationId: key.organization_id,
-    details: { expiresAt: new Date(ended.expires_at).toISOString(), sponsorId: ended.sponsor_id },
-  });
   const site = siteOf(sweep);
-  await enqueueMail(tx, {
-    to: details.email,
-    ...accessEndedMail(site, {
-      firstName: details.given_name,
-      organization: details.organization,
-      endedOn: localDate(new Date(ended.expires_at), zone),
-    }),
-  });
-  if (
-    (await grants.countGrantsOf(tx, key.account_id)) === 0 &&
-    (await disableForNoAccess(tx, key.account_id, sweep.at))
-  ) {
-    await sessions.revokeAllOf(tx, key.account_id);
-    await recordAudit(tx, {
-      action: 'account.disable',
-      outcome: 'success',
+  const ended = await grants.endDueGrants(tx, keys, { at: sweep.at, dueBy: sweep.at });
+  if (ended.length === 0) return 0;
+  await recordAudits(
+    tx,
+    ended.map((grant) => ({
+      action: 'grant.expire',
+      outcome: 'success' as const,
       actor: SYSTEM_ACTOR,
-      target,
-      details: { reason: 'noAccess' },
-    });
-    const closeAfter = sweep.policies.standard.terminateAfterDisableDays;
-    await enqueueMail(tx, {
-      to: details.email,
-      ...accountDisabledNoAccessMail(site, {
-        firstName: details.given_name,
-        closesOn: localDate(new Date(sweep.at.getTime() + closeAfter * DAY_MS), zone),
-      }),
-    });
+      target: { id: grant.account_id, username: grant.username },
+      organizationId: grant.organization_id,
+      details: { expiresAt: new Date(grant.expires_at).toISOString(), sponsorId: grant.sponsor_id },
+    })),
+  );
+  await insertMails(
+    tx,
+    ended.map((grant) =>
+      outboxRow(
+        grant.email,
+        accessEndedMail(site, {
+          firstName: grant.given_name,
+          organization: grant.organization,
+          endedOn: localDate(new Date(grant.expires_at), zone),
+        }),
+      ),
+    ),
+  );
+  const disabled = await disableLeftWithoutAccess(tx, [...new Set(ended.map((g) => g.account_id))], sweep.at);
+  if (disabled.length > 0) {
+    await sessions.revokeAllOfAccounts(
+      tx,
+      disabled.map((a) => a.id),
+    );
+    await recordAudits(
+      tx,
+      disabled.map((a) => ({
+        action: 'account.disable',
+        outcome: 'success' as const,
+        actor: SYSTEM_ACTOR,
+        target: { id: a.id, username: a.username },
+        details: { reason: 'noAccess' },
+      })),
+    );
+    const closesOn = localDate(
+      new Date(sweep.at.getTime() + sweep.policies.standard.terminateAfterDisableDays * DAY_MS),
+      zone,
+    );
+    await insertMails(
+      tx,
+      disabled.map((a) =>
+        outboxRow(a.email, accountDisabledNoAccessMail(site, { firstName: a.given_name, closesOn })),
+      ),
+    );
   }
-  return true;
+  return ended.length;
 }
 
 /** Steps (1) and (2): end expired grants; disable accounts left with no access. */
 export const endExpiredGrants: GovernanceStep = {
   name: 'end-expired-grants',
   run: (sweep) =>
-    eachRow<grants.GrantKey>(
+    eachBatch<grants.GrantKey>(
       sweep,
       'end-expired-grants',
       (after, limit) => grants.grantsEnding(sweep.db, { by: sweep.at }, after, limit),
-      (tx, row) => expireGrant(sweep, tx, row),
+      (tx, rows) => expireGrants(sweep, tx, rows),
     ),
   due: (sweep, until) => grants.countGrantsEndingBy(sweep.db, until),
 };

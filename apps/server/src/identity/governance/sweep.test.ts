@@ -253,6 +253,33 @@ describe.each(testDatabaseKinds)('the governance sweep on %s', (kind) => {
     await expect(commands.governance!.run(cli, ['later'], {})).rejects.toThrow('say run or status');
   });
 
+  it('handles a batch in one transaction, and its rows one by one when the batch fails', async () => {
+    const deps = { db: t.ctx.db, clock, config: t.ctx.config, log: t.app.log };
+    const { eachBatch } = await import('./sweep');
+    const calls: number[][] = [];
+    let failOnce = true;
+    const step: GovernanceStep = {
+      name: 'batch',
+      run: (s) =>
+        eachBatch<{ n: number }>(
+          s,
+          'batch',
+          async (after) => [1, 2, 3].filter((n) => n > (after?.n ?? 0)).map((n) => ({ n })),
+          async (_tx, rows) => {
+            calls.push(rows.map((r) => r.n));
+            if (rows.some((r) => r.n === 2) && failOnce) {
+              if (rows.length === 1) failOnce = false;
+              throw new Error('row 2 failed');
+            }
+            return rows.length;
+          },
+        ),
+    };
+    expect((await runSweep(deps, [step], 'batch')).steps.batch).toEqual({ done: 2, failed: 1 });
+    expect(calls).toEqual([[1, 2, 3], [1], [2], [3]]);
+    expect((await runSweep(deps, [step], 'batch')).steps.batch).toEqual({ done: 3, failed: 0 });
+  });
+
   it('isolates a failing row: the others are done, the failure is retried next sweep', async () => {
     const deps = { db: t.ctx.db, clock, config: t.ctx.config, log: t.app.log };
     const { eachRow } = await import('./sweep');

@@ -83,6 +83,46 @@ export async function eachRow<Row>(
   }
 }
 
+/**
+ * Like eachRow, for a step whose rows are cheaper together: each batch is handled in one
+ * transaction by `handle` (set-based statements; it answers how many rows it changed). When that
+ * transaction fails, its rows are handled again one per transaction, so one bad row is logged and
+ * left for the next sweep without holding back the others, as with eachRow.
+ */
+export async function eachBatch<Row>(
+  sweep: Sweep,
+  step: string,
+  load: (after: Row | null, limit: number) => Promise<Row[]>,
+  handle: (tx: Tx, rows: readonly Row[]) => Promise<number>,
+): Promise<StepOutcome> {
+  const outcome: StepOutcome = { done: 0, failed: 0 };
+  let after: Row | null = null;
+  for (;;) {
+    const rows = await load(after, BATCH_SIZE);
+    try {
+      if (rows.length > 0) outcome.done += await sweep.db.transaction().execute((tx) => handle(tx, rows));
+    } catch (error) {
+      if (error instanceof LeaseLost) throw error;
+      sweep.log.warn({ err: error, step }, 'governance sweep: a batch failed; its rows go one by one');
+      for (const row of rows) {
+        try {
+          outcome.done += await sweep.db.transaction().execute((tx) => handle(tx, [row]));
+        } catch (rowError) {
+          if (rowError instanceof LeaseLost) throw rowError;
+          outcome.failed += 1;
+          sweep.log.error(
+            { err: rowError, step },
+            'governance sweep: a row failed; it is retried next sweep',
+          );
+        }
+      }
+    }
+    if (rows.length < BATCH_SIZE) return outcome;
+    after = rows.at(-1) ?? null;
+    await sweep.keepLease();
+  }
+}
+
 /** Each tier's settings; a row that no longer fits the schema is an operator's error, named. */
 export async function readPolicyBook(db: Db | Tx): Promise<Record<RiskTier, GovernanceSettings>> {
   const rows = await governance.readPolicies(db);

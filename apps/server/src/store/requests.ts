@@ -424,6 +424,28 @@ export async function settleCancelledRequest(tx: Tx, requestId: string): Promise
   );
 }
 
+/**
+ * Cancels every pending item of requests for the account (the sweeper closing it: decided by
+ * nobody, with `reason`) and settles their requests. Returns how many items it cancelled.
+ */
+export async function cancelPendingForAccount(
+  tx: Tx,
+  o: { accountId: string; reason: string; at: Date },
+): Promise<number> {
+  const items = await tx
+    .updateTable('request_items')
+    .set({ status: 'cancelled', decided_by: null, decided_at: o.at, decision_comment: o.reason })
+    .where('status', '=', 'pending')
+    .where('request_id', 'in', (eb) =>
+      eb.selectFrom('requests').select('id').where('beneficiary_id', '=', o.accountId),
+    )
+    .returning('request_id')
+    .execute();
+  for (const requestId of new Set(items.map((i) => i.request_id)))
+    await settleCancelledRequest(tx, requestId);
+  return items.length;
+}
+
 /** The organizations for which an Extend Access item of the account is pending. */
 export async function pendingExtensionOrganizations(db: Db | Tx, accountId: string): Promise<Set<string>> {
   const rows = await db

@@ -6,6 +6,7 @@ import {
   terminateDisabledForNoAccess,
 } from '../../store/accounts';
 import * as grants from '../../store/grants';
+import { cancelPendingForAccount } from '../../store/requests';
 import { sendLatestDueNotice, type NoticeMail } from '../../store/notices';
 import { insertMails } from '../../store/outbox';
 import * as sessions from '../../store/sessions';
@@ -185,12 +186,18 @@ export const closeAccountsWithoutAccess: GovernanceStep = {
       (after, limit) => disabledForNoAccessSince(sweep.db, cutoff, after, limit),
       async (tx, row) => {
         if (!(await terminateDisabledForNoAccess(tx, row.id, cutoff, sweep.at))) return false;
+        // Its requests still pending (asked before the disable) end with it (§3.3).
+        const cancelled = await cancelPendingForAccount(tx, {
+          accountId: row.id,
+          reason: 'Account closed',
+          at: sweep.at,
+        });
         await recordAudit(tx, {
           action: 'account.terminate',
           outcome: 'success',
           actor: SYSTEM_ACTOR,
           target: { id: row.id, username: row.username },
-          details: { reason: 'noAccess30d' },
+          details: { reason: 'noAccess30d', cancelledItems: cancelled },
         });
         await enqueueMail(tx, {
           to: row.email,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
-import { addOrganization, auditActions, outbox } from '../../../test/support/world';
+import { addOrganization, addRequest, auditActions, outbox } from '../../../test/support/world';
 import { TestClock } from '../../platform/clock';
 import { addDays, endOfLocalDay, localInstant } from '../../platform/local-time';
 import { runSweep, type GovernanceStep } from './sweep';
@@ -101,13 +101,36 @@ describe.each(testDatabaseKinds)('the governance sweep on %s', (kind) => {
     expect(disabled).toMatchObject({ actor_username: 'system', details: { reason: 'noAccess' } });
     expect(new Date(disabled!.occurred_at).getTime()).toBe(new Date(expired!.occurred_at).getTime());
 
+    // A request asked before the disable is still pending: it ends with the account.
+    const requestId = await addRequest(t, 'Add Access', [[orgId, 'pending']], { beneficiaryId: id });
+    await t.ctx.db
+      .updateTable('request_items')
+      .set({ created_at: clock.now(), expires_at: new Date(clock.now().getTime() + 60 * 86_400_000) })
+      .where('request_id', '=', requestId)
+      .execute();
     // 30 days later the account is closed, once.
     clock.advance('P30D');
     await sweep();
     await sweep();
     expect(await account(id)).toMatchObject({ status: 'terminated' });
     expect((await templates('vera')).slice(5)).toEqual(['account-closed']);
-    expect((await auditActions(t, 'account.terminate')).filter((e) => e.target_id === id)).toHaveLength(1);
+    expect((await auditActions(t, 'account.terminate')).filter((e) => e.target_id === id)).toMatchObject([
+      { actor_username: 'system', details: { reason: 'noAccess30d', cancelledItems: 1 } },
+    ]);
+    expect(
+      await t.ctx.db
+        .selectFrom('request_items')
+        .select(['status', 'decision_comment'])
+        .where('request_id', '=', requestId)
+        .execute(),
+    ).toEqual([{ status: 'cancelled', decision_comment: 'Account closed' }]);
+    expect(
+      await t.ctx.db
+        .selectFrom('requests')
+        .select('status')
+        .where('id', '=', requestId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ status: 'cancelled' });
   });
 
   it('after a 10-day gap sends only the latest due notice and marks the earlier one skipped', async () => {

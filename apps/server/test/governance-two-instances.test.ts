@@ -166,14 +166,17 @@ describe.skipIf(!canRunOwnPostgres)('the governance sweep on two instances of on
           }
         },
       }));
-    const instances = [
-      { name: 'A', db: a.db, owner: 'instance-a' },
-      { name: 'B', db: b.db, owner: 'instance-b' },
-    ];
+    const instanceA = { name: 'A', db: a.db, owner: 'instance-a' };
+    const instanceB = { name: 'B', db: b.db, owner: 'instance-b' };
+    const instances = [instanceA, instanceB];
     // Each instance's pool has a connection ready, as in a running server.
     for (const i of instances) await sql`select 1`.execute(i.db);
     // While one sweeps, the other's turn comes: it skips. Then the other way round.
-    for (const [first, second] of [instances, [...instances].reverse()] as const) {
+    const turns: [typeof instanceA, typeof instanceA][] = [
+      [instanceA, instanceB],
+      [instanceB, instanceA],
+    ];
+    for (const [first, second] of turns) {
       let secondRan: boolean | undefined;
       const result = await runSweep(
         deps(first.db),

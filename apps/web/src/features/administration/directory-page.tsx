@@ -102,7 +102,7 @@ export function DirectoryPage() {
                       <div className="small text-body-secondary">{subject}</div>
                     </>
                   ),
-                  status: `Retrying (${row.attempts} attempts), next at ${new Date(row.nextAttemptAt).toLocaleTimeString()}`,
+                  status: `Retrying (${row.attempts} ${row.attempts === 1 ? 'attempt' : 'attempts'}), next at ${new Date(row.nextAttemptAt).toLocaleTimeString()}`,
                 };
               })}
               headers={{ subject: 'Change', lastError: 'Directory’s reason' }}
@@ -131,7 +131,9 @@ export function DirectoryPage() {
               )}
             </>
           ) : (
-            <p>None yet: it runs daily, or with `admin directory-reconcile`.</p>
+            <p>
+              None yet: it runs daily, or with <code>admin directory-reconcile</code>.
+            </p>
           )}
         </>
       ) : null}

@@ -15,6 +15,7 @@ export interface RetryQueueRow {
 /**
  * The admin screens' table of a retrying queue: when it was queued, what it is, its state, the
  * last error, and a button to try it again now. `headers` names the second and fourth columns.
+ * On a phone each row is a block, its cells under their column's name.
  */
 export function RetryQueueTable<T extends RetryQueueRow>({
   rows,
@@ -26,7 +27,7 @@ export function RetryQueueTable<T extends RetryQueueRow>({
   action: { label: string; accessibleName: (row: T) => string; run: (row: T) => void; pending?: boolean };
 }) {
   return (
-    <Table responsive hover size="sm">
+    <Table responsive hover size="sm" className="table-stacked-phone">
       <thead>
         <tr>
           <th scope="col">Queued</th>
@@ -41,10 +42,12 @@ export function RetryQueueTable<T extends RetryQueueRow>({
       <tbody>
         {rows.map((row) => (
           <tr key={row.id}>
-            <td>{new Date(row.createdAt).toLocaleString()}</td>
-            <td>{row.subject}</td>
-            <td>{row.status}</td>
-            <td className="text-break">{row.lastError ?? '—'}</td>
+            <td data-label="Queued">{new Date(row.createdAt).toLocaleString()}</td>
+            <td data-label={headers.subject}>{row.subject}</td>
+            <td data-label="Status">{row.status}</td>
+            <td data-label={headers.lastError} className="text-break">
+              {row.lastError ?? '—'}
+            </td>
             <td>
               <Button
                 size="sm"

@@ -5,9 +5,10 @@
 // directory) approves; the vendor activates with a password that lands in the directory and signs
 // in at SimpleSAMLphp with it; changes it on Manage Profile (the old one refused at the IdP, the
 // new one let in); resets it by Forgot Password's emailed link; the BRM adds and removes a role
-// (group membership follows), disables (refused at the IdP) and enables it, and terminates it
+// (group membership follows), disables (refused at the IdP) and enables it; the directory stops
+// (the banner, 503 on an account change, reads fine) and returns; the BRM terminates the vendor
 // (refused, no portal group left); the BRM's Log Out ends the IdP's session too.
-// The directory's outage under load is directory-outage.test.ts.
+// The directory's outage under load (20 role changes, 5 resets, 60 s) is directory-outage.test.ts.
 import { existsSync } from 'node:fs';
 import { roleName } from '@pra/contracts';
 import { Client } from 'ldapts';
@@ -139,14 +140,18 @@ describe.skipIf(missing.length > 0)(
     }
 
     /** A call the BRM's screens make, from its browser (session cookie, CSRF token, API marker). */
-    async function brmCall(path: string, data: unknown): Promise<void> {
+    async function brmPost(path: string, data: unknown) {
       const csrf = (await (await brm.request.get(`${portal.origin}/api/csrf`)).json()) as {
         csrfToken: string;
       };
-      const response = await brm.request.post(`${portal.origin}${path}`, {
+      return brm.request.post(`${portal.origin}${path}`, {
         data,
         headers: { 'x-pra-api-call': 'true', 'x-csrf-token': csrf.csrfToken },
       });
+    }
+
+    async function brmCall(path: string, data: unknown): Promise<void> {
+      const response = await brmPost(path, data);
       expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
     }
 
@@ -300,6 +305,41 @@ describe.skipIf(missing.length > 0)(
       await brmCall('/api/brm/users/enable-or-disable', { enable: true, targetUsername: username });
       await directoryShows((v) => !v.locked);
       expect(await fresh(username, RESET_PASSWORD)).toBe('/welcome');
+    }, 120_000);
+
+    it('the directory stopped: the banner shows, account changes answer 503, reads work; back: the banner goes', async () => {
+      const banner = brm.getByText('IIQ is currently unavailable');
+      /** The welcome page as the BRM reloads it, until the banner is (or is not) there. */
+      const bannerShown = async (shown: boolean) => {
+        const end = Date.now() + 20_000;
+        for (;;) {
+          await brm.goto(`${portal.origin}/welcome`);
+          await brm.getByRole('heading', { name: /^Welcome/ }).waitFor();
+          if ((await banner.isVisible()) === shown) return;
+          if (Date.now() > end) throw new Error(`the banner never ${shown ? 'showed' : 'went'}`);
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      };
+      await slapd.stop();
+      try {
+        await bannerShown(true);
+        const refused = await brmPost('/api/vendor/access/request', {
+          justification: 'Imaging project',
+          beneficiaryUsername: username,
+          selectedNames: [roleName(OTHER_ORG)],
+        });
+        expect(refused.status()).toBe(503);
+        expect(await refused.text()).toContain('Account management features are currently unavailable');
+        const read = await brm.request.get(`${portal.origin}/api/user`, {
+          headers: { 'x-pra-api-call': 'true' },
+        });
+        expect(read.status()).toBe(200);
+        expect(((await read.json()) as { iiqAvailable: boolean }).iiqAvailable).toBe(false);
+      } finally {
+        await slapd.start();
+      }
+      await bannerShown(false);
+      expect((await inDirectory())?.groups).toEqual([roleName(ORG)]);
     }, 120_000);
 
     it('terminated: no portal group left, moved out of the vendors, refused at the IdP', async () => {

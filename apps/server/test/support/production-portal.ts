@@ -80,7 +80,7 @@ export async function startProductionPortal(
   const metadataFile = join(dir, 'idp-metadata.xml');
   writeFileSync(metadataFile, await idp.idpMetadata());
   const smtpPort = await freePort();
-  const relay = await startRelay(smtpPort);
+  const relay = await startRelay(smtpPort, { keepMessages: true });
   const port = await freePort();
   const origin = `http://localhost:${port}`;
   const fixture = (name: string) => join(serverDir, 'test', 'fixtures', name);

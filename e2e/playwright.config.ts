@@ -24,24 +24,35 @@ export const SHORT_SESSION_PORT = PORT + 1;
  */
 const artifact = process.env.PRA_E2E_ARTIFACT ? resolve(process.env.PRA_E2E_ARTIFACT) : null;
 
+/** How a portal of the journeys is started: the artifact's entry point or this clone's build. */
+export const portalProcess = {
+  script: artifact ? 'server.mjs' : 'apps/server/dist/server.js',
+  cwd: artifact ?? resolve(import.meta.dirname, '..'),
+};
+
+/** A standalone portal's settings (a spec that starts its own portal uses them too). */
+export function portalEnv(port: number, name: string, extra: Record<string, string> = {}) {
+  return {
+    PRA_MODE: 'standalone',
+    PORT: String(port),
+    PUBLIC_URL: `http://localhost:${port}`,
+    DATA_DIR: join(dataRoot, name),
+    DEMO_PASSWORD,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
 function server(port: number, name: string, extra: Record<string, string> = {}) {
   return {
-    command: artifact ? 'node server.mjs' : 'node apps/server/dist/server.js',
-    cwd: artifact ?? '..',
+    command: `node ${portalProcess.script}`,
+    cwd: portalProcess.cwd,
     url: `http://localhost:${port}/api/service_check`,
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
-    env: {
-      PRA_MODE: 'standalone',
-      PORT: String(port),
-      PUBLIC_URL: `http://localhost:${port}`,
-      DATA_DIR: join(dataRoot, name),
-      DEMO_PASSWORD,
-      LOG_LEVEL: 'warn',
-      ...extra,
-    },
+    env: portalEnv(port, name, extra),
   };
 }
 

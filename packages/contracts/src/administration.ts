@@ -160,6 +160,25 @@ export const adminProvisioningRow = z.object({
   /** The directory's last refusal, or why it could not be reached. */
   lastError: z.string().nullable(),
 });
+/** One difference a reconciliation found between the portal and the directory (its report's items). */
+export const directoryDriftItem = z.object({
+  kind: z.enum([
+    'unexpectedMember',
+    'missingMember',
+    'enabledMismatch',
+    'missingInDirectory',
+    'missingInPortal',
+  ]),
+  username: z.string().nullable(),
+  group: z.string().optional(),
+  memberDn: z.string().optional(),
+  portal: z.string().optional(),
+  directory: z.string().optional(),
+});
+export type DirectoryDriftItem = z.infer<typeof directoryDriftItem>;
+/** The stored report's shape (`directoryStatus.lastReport.report`), for screens that list its items. */
+export const directoryDriftReport = z.object({ items: z.array(directoryDriftItem) });
+
 /** The identity store at a glance: its kind, waiting changes, failing ones, the last reconciliation. */
 export const directoryStatus = z.object({
   identityStore: z.enum(['builtin', 'ldap']),

@@ -123,6 +123,7 @@ export const adminRoutes = {
   systemMessage: '/admin/system-message',
   maintenance: '/admin/maintenance',
   mail: '/admin/mail',
+  directory: '/admin/directory',
   audit: '/admin/audit',
   serviceTokens: '/admin/service-tokens',
 } as const;

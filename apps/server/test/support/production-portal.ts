@@ -24,6 +24,8 @@ export interface ProductionPortal {
   origin: string;
   instance: Instance;
   databaseUrl: string;
+  /** The SMTP relay the portal sends its mail to (messages kept for the tests to read). */
+  relay: Awaited<ReturnType<typeof startRelay>>;
   close(): Promise<void>;
 }
 
@@ -37,7 +39,12 @@ export interface FirstAccount {
 
 export async function startProductionPortal(
   idp: SimpleSamlPhp,
-  options: { admins: FirstAccount[]; env?: Record<string, string> },
+  options: {
+    admins: FirstAccount[];
+    env?: Record<string, string>;
+    /** More operators' CLI commands run before the first start (after the admins), e.g. org-add. */
+    setup?: string[][];
+  },
 ): Promise<ProductionPortal> {
   buildServer();
   const dir = mkdtempSync(join(tmpdir(), 'pra-production-portal-'));
@@ -69,10 +76,11 @@ export async function startProductionPortal(
       admin.familyName,
     ]);
   }
+  for (const command of options.setup ?? []) cli(command);
   const metadataFile = join(dir, 'idp-metadata.xml');
   writeFileSync(metadataFile, await idp.idpMetadata());
   const smtpPort = await freePort();
-  const relay = await startRelay(smtpPort);
+  const relay = await startRelay(smtpPort, { keepMessages: true });
   const port = await freePort();
   const origin = `http://localhost:${port}`;
   const fixture = (name: string) => join(serverDir, 'test', 'fixtures', name);
@@ -106,5 +114,5 @@ export async function startProductionPortal(
     await close();
     throw error;
   }
-  return { origin, instance, databaseUrl: database.url, close };
+  return { origin, instance, databaseUrl: database.url, relay, close };
 }

@@ -9,11 +9,26 @@ export interface RelayOptions {
   delayFor?: (recipient: string) => number;
   /** An SMTP reply refusing this recipient (e.g. `550 5.1.1 no such user`), or undefined to accept. */
   refuse?: (recipient: string) => string | undefined;
+  /** Keep every message's text in `messages` (for tests that follow a mailed link). */
+  keepMessages?: boolean;
+}
+
+export interface RelayedMessage {
+  to: string[];
+  text: string;
+}
+
+/** A message's source with quoted-printable soft line breaks and `=XX` escapes undone. */
+function decodeQuotedPrintable(source: string): string {
+  return source
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /** A real SMTP server (smtp-server) counting what each recipient receives and the connections made. */
 export async function startRelay(port: number, options: RelayOptions = {}) {
   const received = new Map<string, number>();
+  const messages: RelayedMessage[] = [];
   let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
@@ -31,8 +46,16 @@ export async function startRelay(port: number, options: RelayOptions = {}) {
       return callback(Object.assign(new Error(text.join(' ')), { responseCode: Number(code) }));
     },
     onData(stream, session, callback) {
-      stream.on('data', () => {});
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => {
+        if (options.keepMessages) chunks.push(chunk);
+      });
       stream.on('end', () => {
+        if (options.keepMessages)
+          messages.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            text: decodeQuotedPrintable(Buffer.concat(chunks).toString('utf8')),
+          });
         // Counted once the whole message is in, as a real relay would go on to deliver it even if
         // the client never saw the answer.
         for (const r of session.envelope.rcptTo) received.set(r.address, (received.get(r.address) ?? 0) + 1);
@@ -47,6 +70,8 @@ export async function startRelay(port: number, options: RelayOptions = {}) {
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     received,
+    /** Every message received, its source with quoted-printable undone (links read whole). */
+    messages,
     /** Total messages received, duplicates included. */
     get total() {
       return [...received.values()].reduce((a, b) => a + b, 0);

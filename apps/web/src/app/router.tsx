@@ -57,6 +57,13 @@ const adminPages: Route[] = [
     ...page('Mail', async () => (await import('../features/administration/mail-page')).MailPage),
   },
   {
+    path: adminRoutes.directory,
+    ...page(
+      'Directory',
+      async () => (await import('../features/administration/directory-page')).DirectoryPage,
+    ),
+  },
+  {
     path: adminRoutes.audit,
     ...page('Audit Trail', async () => (await import('../features/administration/audit-page')).AuditPage),
   },

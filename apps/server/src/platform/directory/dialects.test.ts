@@ -5,6 +5,7 @@ import type { Change } from 'ldapts';
 import { describe, expect, it } from 'vitest';
 import {
   activeDirectory,
+  groupAccountName,
   openldap,
   unicodePwd,
   UF_ACCOUNTDISABLE,
@@ -65,6 +66,18 @@ describe('Active Directory dialect', () => {
       objectClass: ['top', 'group'],
     });
     expect(activeDirectory.placeholderMember).toBeNull();
+  });
+
+  it('names a group’s sAMAccountName without the characters AD refuses, distinct per role name', () => {
+    expect(groupAccountName('PRA - Vendor Access - A - BR')).toBe('PRA - Vendor Access - A - BR');
+    const comma = groupAccountName('PRA - Vendor Access - Contoso, Inc. - BR');
+    expect(comma).toMatch(/^PRA - Vendor Access - Contoso_ Inc\. - BR-[0-9a-f]{8}$/);
+    expect(groupAccountName('PRA - Vendor Access - Contoso; Inc. - BR')).not.toBe(comma);
+    expect(activeDirectory.newGroup('PRA - Vendor Access - A=B - BR')).toMatchObject({
+      cn: 'PRA - Vendor Access - A=B - BR',
+      sAMAccountName: expect.stringMatching(/^PRA - Vendor Access - A_B - BR-/),
+    });
+    expect(groupAccountName(`PRA - ${'x'.repeat(300)}`).length).toBeLessThanOrEqual(256);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Attribute, Change, escapeFilter, type Entry } from 'ldapts';
 
 /** What the portal knows of a vendor, as the directory's account carries it. */
@@ -133,6 +134,21 @@ export function withDisabledBit(control: number, enabled: boolean): number {
 /** A global security group (groupType GLOBAL_GROUP | SECURITY_ENABLED). */
 export const AD_GLOBAL_SECURITY_GROUP = String(0x00000002 | -0x80000000);
 
+/** Characters Active Directory refuses in a sAMAccountName (a role name may hold some: "A, Inc."). */
+const SAM_INVALID = /["/\\[\]:;|=,+*?<>@]/g;
+
+/**
+ * A group's sAMAccountName (its pre-Windows 2000 name) for a role name: the name itself when AD
+ * accepts it; otherwise the refused characters become `_` and a short hash of the whole name keeps
+ * two such names apart. The group's cn stays the role name.
+ */
+export function groupAccountName(roleName: string): string {
+  const cleaned = roleName.replace(SAM_INVALID, '_');
+  if (cleaned === roleName && roleName.length <= 256) return roleName;
+  const hash = createHash('sha256').update(roleName).digest('hex').slice(0, 8);
+  return `${cleaned.slice(0, 247)}-${hash}`;
+}
+
 export const activeDirectory: Dialect = {
   profile: 'active-directory',
   usernameAttribute: 'sAMAccountName',
@@ -167,7 +183,7 @@ export const activeDirectory: Dialect = {
   newGroup: (name) => ({
     objectClass: ['top', 'group'],
     cn: name,
-    sAMAccountName: name.slice(0, 256),
+    sAMAccountName: groupAccountName(name),
     groupType: AD_GLOBAL_SECURITY_GROUP,
   }),
   memberAttribute: 'member',

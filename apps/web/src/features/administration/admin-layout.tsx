@@ -9,6 +9,7 @@ const sections = [
   { to: adminRoutes.systemMessage, label: 'System message' },
   { to: adminRoutes.maintenance, label: 'Maintenance' },
   { to: adminRoutes.mail, label: 'Mail' },
+  { to: adminRoutes.directory, label: 'Directory' },
   { to: adminRoutes.audit, label: 'Audit trail' },
   { to: adminRoutes.serviceTokens, label: 'Service tokens' },
 ];

@@ -247,6 +247,53 @@ describe('Administration', () => {
     );
   });
 
+  it('lists directory changes that keep failing with the directory’s reason, retries one, and shows the last reconciliation', async () => {
+    const server = setup({
+      [`GET ${adminApi.directory}`]: {
+        data: {
+          identityStore: 'ldap',
+          available: false,
+          pending: 3,
+          failing: [
+            {
+              id: 'p1',
+              createdAt: '2026-11-20T10:00:00.000Z',
+              action: 'role.grant',
+              username: 'jdoe',
+              organization: null,
+              attempts: 4,
+              nextAttemptAt: '2026-11-20T10:05:00.000Z',
+              lastError: 'Constraint violation: member',
+            },
+          ],
+          lastReport: {
+            createdAt: '2026-11-20T02:00:00.000Z',
+            drift: 1,
+            applied: false,
+            report: {
+              items: [
+                { kind: 'unexpectedMember', username: 'jdoe', group: 'PRA - Vendor Access - Acme - BR' },
+              ],
+            },
+          },
+        },
+      },
+      [`POST /api/admin/directory/p1/retry`]: { data: { success: true } },
+    });
+    renderApp('/admin/directory');
+    expect(await screen.findByText('Constraint violation: member')).toBeTruthy();
+    expect(screen.getByText('Does not answer')).toBeTruthy();
+    expect(
+      screen.getByText(/jdoe is a member of PRA - Vendor Access - Acme - BR, which the portal did not grant/),
+    ).toBeTruthy();
+    expect(screen.getByText(/1 difference found, not repaired/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry role added for jdoe' }));
+    await waitFor(() =>
+      expect(server.requests.some((r) => r.key === 'POST /api/admin/directory/p1/retry')).toBe(true),
+    );
+    expect(await screen.findByText('Directory change queued again.')).toBeTruthy();
+  });
+
   it('filters the audit trail, loads older events by cursor, and links the CSV of the filter', async () => {
     setup({
       [`GET ${adminApi.audit}?limit=50`]: { data: { events: [event(1)], nextCursor: 'c1' } },

@@ -1,8 +1,7 @@
-import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
 import { useQuery } from '@tanstack/react-query';
 import * as admin from '@pra/contracts/endpoints/administration';
 import { callEndpoint } from '../../api/client';
+import { RetryQueueTable } from './retry-queue-table';
 import { adminKeys, useAdminAction } from './use-admin-action';
 
 /** Mail: not delivered yet after trying, or refused by the relay; resend. */
@@ -25,43 +24,25 @@ export function MailPage() {
       {data?.mails.length === 0 ? (
         <p>All mail has been delivered.</p>
       ) : (
-        <Table responsive hover size="sm">
-          <thead>
-            <tr>
-              <th scope="col">Queued</th>
-              <th scope="col">To and subject</th>
-              <th scope="col">Status</th>
-              <th scope="col">Last error</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data?.mails.map((mail) => (
-              <tr key={mail.id}>
-                <td>{new Date(mail.createdAt).toLocaleString()}</td>
-                <td>
-                  {mail.recipient}
-                  <div className="small text-body-secondary">{mail.subject}</div>
-                </td>
-                <td>
-                  {mail.status === 'undeliverable' ? 'Undeliverable' : `Retrying (${mail.attempts} attempts)`}
-                </td>
-                <td className="text-break">{mail.lastError ?? '—'}</td>
-                <td>
-                  <Button
-                    size="sm"
-                    onClick={() => resend.mutate(mail.id)}
-                    aria-label={`Resend the mail to ${mail.recipient}`}
-                  >
-                    Resend
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <RetryQueueTable
+          rows={(data?.mails ?? []).map((mail) => ({
+            ...mail,
+            subject: (
+              <>
+                {mail.recipient}
+                <div className="small text-body-secondary">{mail.subject}</div>
+              </>
+            ),
+            status:
+              mail.status === 'undeliverable' ? 'Undeliverable' : `Retrying (${mail.attempts} attempts)`,
+          }))}
+          headers={{ subject: 'To and subject', lastError: 'Last error' }}
+          action={{
+            label: 'Resend',
+            accessibleName: (mail) => `Resend the mail to ${mail.recipient}`,
+            run: (mail) => resend.mutate(mail.id),
+          }}
+        />
       )}
     </section>
   );

@@ -11,6 +11,7 @@ export const adminKeys = {
   systemMessage: ['admin', 'system-message'] as const,
   maintenance: ['admin', 'maintenance'] as const,
   mail: ['admin', 'mail'] as const,
+  directory: ['admin', 'directory'] as const,
   audit: ['admin', 'audit'] as const,
   serviceTokens: ['admin', 'service-tokens'] as const,
 };

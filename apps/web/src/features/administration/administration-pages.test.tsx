@@ -13,6 +13,8 @@ const org: AdminOrganization = {
   isActive: true,
   domains: ['acme.example'],
   brms: [],
+  riskTier: 'standard',
+  contractEndsOn: null,
 };
 
 function setup(replies: Record<string, FakeReply>, user = admin) {

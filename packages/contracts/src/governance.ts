@@ -83,29 +83,27 @@ export const policyMessages = {
 const ascending = (list: number[]) => new Set(list).size === list.length;
 
 /** A tier's settings as an admin saves them: the schema plus the rules between its fields. */
-export const checkedGovernanceSettings = governanceSettings
-  .strict()
-  .superRefine((s, ctx) => {
-    const issue = (path: keyof GovernanceSettings, message: string) =>
-      ctx.addIssue({ code: 'custom', path: [path], message });
-    if (s.accessDays > s.maxAccessDays) issue('accessDays', policyMessages.accessDaysOverCap);
-    if (s.approverReminderDays.some((d) => d >= s.requestDecisionDays))
-      issue('approverReminderDays', policyMessages.remindersAfterDeadline);
-    if (s.forwardDay >= s.requestDecisionDays) issue('forwardDay', policyMessages.forwardAfterDeadline);
-    if (s.reviewerReminderDays.some((d) => d >= s.reviewWindowDays))
-      issue('reviewerReminderDays', policyMessages.reviewRemindersAfterWindow);
-    if (s.reviewEscalationDay >= s.reviewWindowDays)
-      issue('reviewEscalationDay', policyMessages.escalationAfterWindow);
-    if (s.inactivityWarningDays.some((d) => d >= s.inactivityDisableDays))
-      issue('inactivityWarningDays', policyMessages.inactivityWarningsTooLate);
-    for (const key of [
-      'expiryNoticeDays',
-      'reviewerReminderDays',
-      'approverReminderDays',
-      'inactivityWarningDays',
-    ] as const)
-      if (!ascending(s[key])) issue(key, policyMessages.duplicateDays);
-  });
+export const checkedGovernanceSettings = governanceSettings.strict().superRefine((s, ctx) => {
+  const issue = (path: keyof GovernanceSettings, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [path], message });
+  if (s.accessDays > s.maxAccessDays) issue('accessDays', policyMessages.accessDaysOverCap);
+  if (s.approverReminderDays.some((d) => d >= s.requestDecisionDays))
+    issue('approverReminderDays', policyMessages.remindersAfterDeadline);
+  if (s.forwardDay >= s.requestDecisionDays) issue('forwardDay', policyMessages.forwardAfterDeadline);
+  if (s.reviewerReminderDays.some((d) => d >= s.reviewWindowDays))
+    issue('reviewerReminderDays', policyMessages.reviewRemindersAfterWindow);
+  if (s.reviewEscalationDay >= s.reviewWindowDays)
+    issue('reviewEscalationDay', policyMessages.escalationAfterWindow);
+  if (s.inactivityWarningDays.some((d) => d >= s.inactivityDisableDays))
+    issue('inactivityWarningDays', policyMessages.inactivityWarningsTooLate);
+  for (const key of [
+    'expiryNoticeDays',
+    'reviewerReminderDays',
+    'approverReminderDays',
+    'inactivityWarningDays',
+  ] as const)
+    if (!ascending(s[key])) issue(key, policyMessages.duplicateDays);
+});
 
 type SettingKind =
   | { kind: 'days'; unit: 'days' | 'months' | 'hours' }
@@ -121,14 +119,25 @@ export const policySettingFields: readonly ({
   group: string;
 } & SettingKind)[] = [
   { group: 'Access', key: 'accessDays', label: 'Access granted for', kind: 'days', unit: 'days' },
-  { group: 'Access', key: 'maxAccessDays', label: 'Latest end date a BRM may set', kind: 'days', unit: 'days' },
+  {
+    group: 'Access',
+    key: 'maxAccessDays',
+    label: 'Latest end date a BRM may set',
+    kind: 'days',
+    unit: 'days',
+  },
   {
     group: 'Access',
     key: 'extensionJustificationRequired',
     label: 'Extensions need a justification',
     kind: 'boolean',
   },
-  { group: 'Access', key: 'expiryNoticeDays', label: 'Expiry notices (days before the end)', kind: 'dayList' },
+  {
+    group: 'Access',
+    key: 'expiryNoticeDays',
+    label: 'Expiry notices (days before the end)',
+    kind: 'dayList',
+  },
   {
     group: 'Requests',
     key: 'requestDecisionDays',
@@ -252,7 +261,13 @@ export const policySettingFields: readonly ({
     label: 'Passkey grace period (empty: none)',
     kind: 'optionalDays',
   },
-  { group: 'Acceptable use', key: 'aupRenewalDays', label: 'Renew acceptance every', kind: 'days', unit: 'days' },
+  {
+    group: 'Acceptable use',
+    key: 'aupRenewalDays',
+    label: 'Renew acceptance every',
+    kind: 'days',
+    unit: 'days',
+  },
   { group: 'Acceptable use', key: 'aupGraceDays', label: 'Grace period', kind: 'days', unit: 'days' },
   {
     group: 'Emergencies and departures',

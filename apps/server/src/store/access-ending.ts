@@ -68,7 +68,9 @@ function withColumns(query: ReturnType<typeof ending>) {
 /** How many grants end in the window (the report's total) and match its filter. */
 export async function countEnding(db: Db | Tx, window: EndingWindow) {
   const count = (w: EndingWindow) =>
-    ending(db, w).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    ending(db, w)
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow();
   const total = (await count({ ...window, filter: '' })).n;
   const matching = window.filter ? (await count(window)).n : total;
   return { total, matching };
@@ -82,7 +84,10 @@ export async function listEnding(
 ) {
   let query = withColumns(ending(db, window)).orderBy(sortColumns[page.sort], page.direction);
   if (page.sort !== 'endsOn') query = query.orderBy(sql`g.expires_at`);
-  query = query.orderBy(sql`lower(a.username)`).orderBy(sql`lower(o.name)`).offset(page.offset);
+  query = query
+    .orderBy(sql`lower(a.username)`)
+    .orderBy(sql`lower(o.name)`)
+    .offset(page.offset);
   if (page.limit !== undefined) query = query.limit(page.limit);
   return query.execute();
 }

@@ -65,7 +65,12 @@ export async function insertOrganization(tx: Tx, name: string): Promise<string> 
 export async function updateOrganization(
   tx: Tx,
   id: string,
-  change: { name?: string; is_active?: boolean; risk_tier?: 'standard' | 'high'; contract_ends_on?: string | null },
+  change: {
+    name?: string;
+    is_active?: boolean;
+    risk_tier?: 'standard' | 'high';
+    contract_ends_on?: string | null;
+  },
 ): Promise<void> {
   await tx.updateTable('organizations').set(change).where('id', '=', id).execute();
 }

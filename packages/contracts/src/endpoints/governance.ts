@@ -1,10 +1,4 @@
-import {
-  endingCsvQuery,
-  endingPage,
-  endingQuery,
-  governancePolicies,
-  savePolicyBody,
-} from '../governance';
+import { endingCsvQuery, endingPage, endingQuery, governancePolicies, savePolicyBody } from '../governance';
 import { endpoint, media } from '../endpoint';
 import { adminApi } from '../paths';
 import { successResponse } from '../system';

@@ -39,7 +39,8 @@ type Row = Awaited<ReturnType<typeof listEnding>>[number];
 
 function toRow(row: Row, time: Time): EndingRow {
   const end = new Date(row.expiresAt);
-  const sponsor = row.sponsorFamilyName === null ? null : `${row.sponsorGivenName ?? ''} ${row.sponsorFamilyName}`.trim();
+  const sponsor =
+    row.sponsorFamilyName === null ? null : `${row.sponsorGivenName ?? ''} ${row.sponsorFamilyName}`.trim();
   return {
     organization: row.organization,
     organizationId: row.organizationId,

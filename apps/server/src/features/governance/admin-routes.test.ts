@@ -1,11 +1,21 @@
-import { adminMessages, policyMessages, type GovernancePolicies, type GovernanceSettings } from '@pra/contracts';
+import {
+  adminMessages,
+  policyMessages,
+  type GovernancePolicies,
+  type GovernanceSettings,
+} from '@pra/contracts';
 import {
   exportAccessEnding,
   getAccessEnding,
   getGovernancePolicies,
   saveGovernancePolicy,
 } from '@pra/contracts/endpoints/governance';
-import { changeOrganization, changePerson, listOrganizations, listPeople } from '@pra/contracts/endpoints/administration';
+import {
+  changeOrganization,
+  changePerson,
+  listOrganizations,
+  listPeople,
+} from '@pra/contracts/endpoints/administration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../../platform/clock';
 import { testDatabaseKinds } from '../../../test/support/databases';
@@ -82,11 +92,7 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
   describe('who may call', () => {
     it('answers 401 to anonymous and 403 to vendors and BRMs on every governance admin call', async () => {
       const standard = await settingsOf('standard');
-      const calls = [
-        () => getGovernancePolicies,
-        () => getAccessEnding,
-        () => exportAccessEnding,
-      ] as const;
+      const calls = [() => getGovernancePolicies, () => getAccessEnding, () => exportAccessEnding] as const;
       for (const who of ['anonymous', 'thevendor', 'thebrm']) {
         const client = clients[who]!;
         const answers = [
@@ -120,7 +126,11 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
       const standard = read.policies.find((p) => p.tier === 'standard')!;
       const refused = [
         await auditor.call(saveGovernancePolicy, {
-          body: { tier: 'standard', version: standard.version, settings: { ...standard.settings, accessDays: 30 } },
+          body: {
+            tier: 'standard',
+            version: standard.version,
+            settings: { ...standard.settings, accessDays: 30 },
+          },
         }),
         await auditor.call(changeOrganization, { params: { id: ids.acme! }, body: { riskTier: 'high' } }),
         await auditor.call(changeOrganization, {
@@ -184,11 +194,23 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
       const standard = await settingsOf('standard');
       const cases: [Partial<GovernanceSettings> & Record<string, unknown>, string][] = [
         [{ accessDays: 400 }, `settings.accessDays: ${policyMessages.accessDaysOverCap}`],
-        [{ approverReminderDays: [3, 14] }, `settings.approverReminderDays: ${policyMessages.remindersAfterDeadline}`],
+        [
+          { approverReminderDays: [3, 14] },
+          `settings.approverReminderDays: ${policyMessages.remindersAfterDeadline}`,
+        ],
         [{ forwardDay: 14 }, `settings.forwardDay: ${policyMessages.forwardAfterDeadline}`],
-        [{ reviewEscalationDay: 20 }, `settings.reviewEscalationDay: ${policyMessages.escalationAfterWindow}`],
-        [{ reviewerReminderDays: [7, 15] }, `settings.reviewerReminderDays: ${policyMessages.reviewRemindersAfterWindow}`],
-        [{ inactivityWarningDays: [90] }, `settings.inactivityWarningDays: ${policyMessages.inactivityWarningsTooLate}`],
+        [
+          { reviewEscalationDay: 20 },
+          `settings.reviewEscalationDay: ${policyMessages.escalationAfterWindow}`,
+        ],
+        [
+          { reviewerReminderDays: [7, 15] },
+          `settings.reviewerReminderDays: ${policyMessages.reviewRemindersAfterWindow}`,
+        ],
+        [
+          { inactivityWarningDays: [90] },
+          `settings.inactivityWarningDays: ${policyMessages.inactivityWarningsTooLate}`,
+        ],
         [{ expiryNoticeDays: [7, 7] }, `settings.expiryNoticeDays: ${policyMessages.duplicateDays}`],
         [{ accessDays: 0 }, 'settings.accessDays:'],
         [{ accessDays: 1.5 }, 'settings.accessDays:'],
@@ -197,10 +219,14 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
       ];
       for (const [change, message] of cases) {
         const res = await clients.theadmin!.call(saveGovernancePolicy, {
-          body: { tier: 'standard', version: standard.version, settings: { ...standard.settings, ...change } },
+          body: {
+            tier: 'standard',
+            version: standard.version,
+            settings: { ...standard.settings, ...change },
+          },
         });
         expect(res.statusCode, JSON.stringify(change)).toBe(400);
-        expect(res.json().errors.join('\n'), JSON.stringify(change)).toContain(message);
+        expect(res.json<{ errors: string[] }>().errors.join('\n'), JSON.stringify(change)).toContain(message);
       }
       const badTier = await clients.theadmin!.send('PUT', '/api/admin/governance/policies', {
         tier: 'critical',
@@ -220,7 +246,11 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
       const standard = await settingsOf('standard');
       const save = (who: string, accessDays: number) =>
         clients[who]!.call(saveGovernancePolicy, {
-          body: { tier: 'standard', version: standard.version, settings: { ...standard.settings, accessDays } },
+          body: {
+            tier: 'standard',
+            version: standard.version,
+            settings: { ...standard.settings, accessDays },
+          },
         });
       const answers = await Promise.all([save('theadmin', 120), save('otheradmin', 150)]);
       expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
@@ -299,7 +329,10 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
         expect(res.json().errors.join('\n'), JSON.stringify(body)).toContain(message);
       }
       const unknown = await change({ riskTier: 'high' }, 'theadmin', '00000000-0000-4000-8000-000000000000');
-      expect([unknown.statusCode, unknown.json()]).toEqual([404, { errors: [adminMessages.organizationIdNotFound] }]);
+      expect([unknown.statusCode, unknown.json()]).toEqual([
+        404,
+        { errors: [adminMessages.organizationIdNotFound] },
+      ]);
       const org = await orgOf(ids.acme!);
       expect([org.riskTier, org.contractEndsOn]).toEqual(['standard', null]);
     });
@@ -328,7 +361,9 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
       expect(res.statusCode).toBe(200);
       const people = (await clients.theadmin!.call(listPeople)).json().people;
       expect(people.find((p) => p.id === ids.admin2)?.isAuditor).toBe(true);
-      expect((await auditActions(t, 'person.auditor-set')).map((e) => e.target_username)).toEqual(['otheradmin']);
+      expect((await auditActions(t, 'person.auditor-set')).map((e) => e.target_username)).toEqual([
+        'otheradmin',
+      ]);
       // Their next change is refused (the session reads the account on every call).
       const refused = await clients.otheradmin!.call(changeOrganization, {
         params: { id: ids.acme! },
@@ -336,7 +371,9 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
       });
       expect([refused.statusCode, refused.json()]).toEqual([403, { errors: [READ_ONLY] }]);
       expect((await set(ids.admin2!, { isAuditor: false })).statusCode).toBe(200);
-      expect((await auditActions(t, 'person.auditor-clear')).map((e) => e.target_username)).toEqual(['otheradmin']);
+      expect((await auditActions(t, 'person.auditor-clear')).map((e) => e.target_username)).toEqual([
+        'otheradmin',
+      ]);
       expect(
         (
           await clients.otheradmin!.call(changeOrganization, {
@@ -378,10 +415,16 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
 
     it('refuses setting it on an unknown person or a vendor', async () => {
       const unknown = await set('00000000-0000-4000-8000-000000000000', { isAuditor: true });
-      expect([unknown.statusCode, unknown.json()]).toEqual([404, { errors: [adminMessages.personIdNotFound] }]);
+      expect([unknown.statusCode, unknown.json()]).toEqual([
+        404,
+        { errors: [adminMessages.personIdNotFound] },
+      ]);
       const vendorId = await createAccount(t, { username: 'auditvendor' });
       const vendor = await set(vendorId, { isAuditor: true });
-      expect([vendor.statusCode, vendor.json()]).toEqual([409, { errors: [adminMessages.notAnEmployee('auditvendor')] }]);
+      expect([vendor.statusCode, vendor.json()]).toEqual([
+        409,
+        { errors: [adminMessages.notAnEmployee('auditvendor')] },
+      ]);
       const bad = await set(ids.brm!, { isAuditor: 'yes' });
       expect(bad.statusCode).toBe(400);
     });
@@ -424,7 +467,7 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
     });
 
     const page = async (query: Record<string, string | number> = {}, who = 'theadmin') =>
-      clients[who]!.call(getAccessEnding, { query: query as never });
+      clients[who]!.call(getAccessEnding, { query: query });
 
     it('lists grants ending in the next 30 days by end date, with days left, sponsor and pending extension', async () => {
       const res = await page({ organization: ids.acme! });
@@ -479,7 +522,7 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
       for (const [query, message] of cases) {
         const res = await page(query);
         expect(res.statusCode, JSON.stringify(query)).toBe(400);
-        expect(res.json().errors.join('\n')).toContain(message);
+        expect(res.json<{ errors: string[] }>().errors.join('\n')).toContain(message);
       }
     });
 
@@ -487,7 +530,9 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
       const res = await clients.theadmin!.call(exportAccessEnding, { query: { organization: ids.acme! } });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-      expect(res.headers['content-disposition']).toBe('attachment; filename="access-ending-2027-03-01-30d.csv"');
+      expect(res.headers['content-disposition']).toBe(
+        'attachment; filename="access-ending-2027-03-01-30d.csv"',
+      );
       expect(res.headers['cache-control']).toBe('no-store');
       const lines = res.body.trimEnd().split('\r\n');
       expect(lines).toEqual([
@@ -496,9 +541,13 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
         `Acme Imaging,formula,"'=HYPERLINK(""x"") +Cmd",formula@example.test,2027-03-11,10,Thebrm Tester,No`,
         'Acme Imaging,mid20,Mia Middle,mid20@example.test,2027-03-21,20,Thebrm Tester,Yes',
       ]);
-      const empty = await clients.theadmin!.call(exportAccessEnding, { query: { days: 7, organization: ids.globex! } });
-      expect(empty.body).toBe('Organization,Username,Vendor,Email,Access ends,Days left,Sponsor,Extension pending\r\n');
-      const bad = await clients.theadmin!.call(exportAccessEnding, { query: { days: 5 } as never });
+      const empty = await clients.theadmin!.call(exportAccessEnding, {
+        query: { days: 7, organization: ids.globex! },
+      });
+      expect(empty.body).toBe(
+        'Organization,Username,Vendor,Email,Access ends,Days left,Sponsor,Extension pending\r\n',
+      );
+      const bad = await clients.theadmin!.call(exportAccessEnding, { query: { days: 5 } });
       expect(bad.statusCode).toBe(400);
     });
   });

@@ -42,7 +42,10 @@ export const governanceAdminRoutes: FastifyPluginAsync<AppContext> = async (app,
   });
 };
 
-async function* prepend(taken: IteratorResult<string>[], rest: AsyncGenerator<string>): AsyncGenerator<string> {
+async function* prepend(
+  taken: IteratorResult<string>[],
+  rest: AsyncGenerator<string>,
+): AsyncGenerator<string> {
   for (const item of taken) if (!item.done) yield item.value;
   if (taken.every((item) => !item.done)) yield* rest;
 }

@@ -13,6 +13,9 @@ export const adminKeys = {
   mail: ['admin', 'mail'] as const,
   audit: ['admin', 'audit'] as const,
   serviceTokens: ['admin', 'service-tokens'] as const,
+  policies: ['admin', 'governance', 'policies'] as const,
+  reportEnding: ['admin', 'reports', 'ending'] as const,
+  routing: ['admin', 'approval-routing'] as const,
 };
 
 /**

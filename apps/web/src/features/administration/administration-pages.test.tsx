@@ -128,6 +128,7 @@ describe('Administration', () => {
       email: 'jo@hospital.example',
       isEmployeeBrm: true,
       isAdmin: false,
+      isAuditor: false,
       status: 'active',
       organizations: [],
     };
@@ -160,6 +161,7 @@ describe('Administration', () => {
       email: 'kim@hospital.example',
       isEmployeeBrm: false,
       isAdmin: true,
+      isAuditor: false,
       status: 'active',
       organizations: ['Acme Imaging'],
     };

@@ -80,7 +80,9 @@ test('an admin sets an organization’s tier and contract end, edits a tier’s 
 
   // People: the new organization has no approver yet, and is listed as such.
   await openSection(page, 'People', '/admin/people');
-  const unreachable = page.getByRole('alert').filter({ hasText: 'Organizations without a reachable approver' });
+  const unreachable = page
+    .getByRole('alert')
+    .filter({ hasText: 'Organizations without a reachable approver' });
   await expect(unreachable).toContainText(org);
   await expectAccessible(page, '/admin/people with unreachable organizations');
   const form = page.getByRole('form', { name: 'Add a person' });
@@ -131,7 +133,9 @@ test('an admin sets an organization’s tier and contract end, edits a tier’s 
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.type('400');
   await page.keyboard.press('Enter');
-  await expect(dialog.getByText('Access granted for cannot be longer than the latest end date')).toBeVisible();
+  await expect(
+    dialog.getByText('Access granted for cannot be longer than the latest end date'),
+  ).toBeVisible();
   await expect(field).toHaveAttribute('aria-invalid', 'true');
   await expectAccessible(page, 'policy dialog with an error');
   await screenshots(page, 'policy-dialog');
@@ -184,14 +188,18 @@ test('an admin sets an organization’s tier and contract end, edits a tier’s 
   const csv = readFileSync(await download.path(), 'utf8').split('\r\n');
   expect(csv[0]).toBe('Organization,Username,Vendor,Email,Access ends,Days left,Sponsor,Extension pending');
   expect(csv.filter((l) => l.includes(vendor.email))).toEqual([
-    expect.stringMatching(new RegExp(`^${org},[^,]+,${vendor.first} ${vendor.last},${vendor.email},${contractEnd},10,`)),
+    expect.stringMatching(
+      new RegExp(`^${org},[^,]+,${vendor.first} ${vendor.last},${vendor.email},${contractEnd},10,`),
+    ),
   ]);
   await logOut(page);
 
   // The auditor sees the policies and organizations, and is offered no change.
   await signInFromHome(page, brm.username);
   await page.goto('/admin/governance');
-  await expect(page.getByText('You can read them; only admins who are not auditors can change them.')).toBeVisible();
+  await expect(
+    page.getByText('You can read them; only admins who are not auditors can change them.'),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: /^Edit the/ })).toHaveCount(0);
   await expectAccessible(page, '/admin/governance as an auditor');
   await page.goto('/admin/organizations');
@@ -220,7 +228,9 @@ test.describe('on the test-clock portal', () => {
       page.request.post(path, { data, headers: { 'x-pra-api-call': 'true' } });
 
     await register();
-    await expect(page.getByText(/If it is not decided by .+ it will expire and you can register again\./)).toBeVisible();
+    await expect(
+      page.getByText(/If it is not decided by .+ it will expire and you can register again\./),
+    ).toBeVisible();
     // While it waits, the address is taken.
     await page.goto('/new-user');
     await page.getByLabel('Email').fill(email);

@@ -68,7 +68,7 @@ export const governanceMessages = {
 
 export const policyMessages = {
   heading: 'Governance policies',
-  saved: (tier: RiskTier) => `The ${tier} tier's policy has been saved.`,
+  saved: (tier: RiskTier) => `The ${tier} tier’s policy has been saved.`,
   changedMeanwhile:
     'This policy was changed by someone else meanwhile: reload the page and make your change again.',
   accessDaysOverCap: governanceMessages.accessDaysOverCap,

@@ -261,7 +261,7 @@ function SettingInput(props: {
   const { field, value, error, onChange } = props;
   const id = `policy-${field.key}`;
   const errorId = `${id}-error`;
-  const described = error ? { 'aria-describedby': errorId } : {};
+  const described = error ? { 'aria-describedby': errorId, 'aria-invalid': true } : {};
   if (field.kind === 'boolean') {
     return (
       <div className="col-12">

@@ -29,12 +29,13 @@ export function OrganizationsPage() {
       callEndpoint(admin.listOrganizations, { query: { filter: debounced || undefined }, signal }),
     meta: { alertOnError: true },
   });
+  const readOnly = useCurrentUser().data?.isAuditor === true;
   return (
     <section aria-labelledby="orgs-heading">
       <h2 id="orgs-heading" className="h4">
         Organizations
       </h2>
-      <CreateOrganizationForm />
+      {!readOnly && <CreateOrganizationForm />}
       <Form.Group className="my-3" controlId="org-filter">
         <Form.Label>Filter by name or domain</Form.Label>
         <Form.Control value={filter} onChange={(e) => setFilter(e.target.value)} />
@@ -51,7 +52,7 @@ export function OrganizationsPage() {
         </thead>
         <tbody>
           {data?.organizations.map((org) => (
-            <OrganizationRow key={org.id} org={org} />
+            <OrganizationRow key={org.id} org={org} readOnly={readOnly} />
           ))}
         </tbody>
       </Table>
@@ -157,7 +158,8 @@ function CreateOrganizationForm() {
   );
 }
 
-function OrganizationRow({ org }: { org: AdminOrganization }) {
+/** One organization; an auditor sees it all and is offered no change (the server refuses them too). */
+function OrganizationRow({ org, readOnly }: { org: AdminOrganization; readOnly: boolean }) {
   const [newName, setNewName] = useState(org.name);
   const [domain, setDomain] = useState('');
   const [domainError, setDomainError] = useState<string>();
@@ -199,7 +201,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
             <Button
               type="submit"
               variant="outline-secondary"
-              disabled={newName.trim() === org.name || !newName.trim()}
+              disabled={readOnly || newName.trim() === org.name || !newName.trim()}
             >
               Rename
             </Button>
@@ -216,6 +218,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
                 size="sm"
                 variant="link"
                 className="p-0"
+                disabled={readOnly}
                 onClick={() => remove.mutate(d)}
                 aria-label={`Remove domain ${d} from ${org.name}`}
               >
@@ -245,7 +248,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
               isInvalid={Boolean(domainError)}
               aria-describedby={domainError ? `${org.id}-domain-error` : undefined}
             />
-            <Button type="submit" variant="outline-secondary" disabled={!domain.trim()}>
+            <Button type="submit" variant="outline-secondary" disabled={readOnly || !domain.trim()}>
               Add
             </Button>
             <Form.Control.Feedback type="invalid" id={`${org.id}-domain-error`}>
@@ -268,6 +271,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
         <Button
           size="sm"
           variant={org.isActive ? 'outline-danger' : 'outline-success'}
+          disabled={readOnly}
           onClick={() => change.mutate({ isActive: !org.isActive })}
           aria-label={`${org.isActive ? 'Deactivate' : 'Reactivate'} ${org.name}`}
         >
@@ -275,7 +279,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
         </Button>
       </td>
       <td data-label="Risk tier and contract">
-        <GovernanceTerms org={org} />
+        <GovernanceTerms org={org} readOnly={readOnly} />
       </td>
     </tr>
   );
@@ -285,8 +289,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
  * The organization's risk tier (which governance policy applies) and optional contract end date
  * (no grant may end later), GOVERNANCE.md §2.3. Read-only for auditors.
  */
-function GovernanceTerms({ org }: { org: AdminOrganization }) {
-  const readOnly = useCurrentUser().data?.isAuditor === true;
+function GovernanceTerms({ org, readOnly }: { org: AdminOrganization; readOnly: boolean }) {
   const [tier, setTier] = useState(org.riskTier);
   const [contractEnd, setContractEnd] = useState(org.contractEndsOn ?? '');
   const [error, setError] = useState<string>();
@@ -340,6 +343,7 @@ function GovernanceTerms({ org }: { org: AdminOrganization }) {
         disabled={readOnly}
         onChange={(e) => setContractEnd(e.target.value)}
         isInvalid={Boolean(error)}
+        aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
       />
       <Form.Control.Feedback type="invalid" id={errorId}>

@@ -16,6 +16,7 @@ import {
   listOrganizations,
   listPeople,
 } from '@pra/contracts/endpoints/administration';
+import { getRoutingOverview, setAssignmentKind } from '@pra/contracts/endpoints/approval-routing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../../platform/clock';
 import { testDatabaseKinds } from '../../../test/support/databases';
@@ -411,6 +412,46 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
         .set({ is_auditor: false })
         .where('id', 'in', [ids.admin!, ids.admin2!])
         .execute();
+    });
+
+    it('adds a person as an auditor from the start, audited with the flag', async () => {
+      const res = await clients.theadmin!.post('/api/admin/people', {
+        username: 'newauditor',
+        givenName: 'New',
+        familyName: 'Auditor',
+        email: 'new.auditor@hospital.example',
+        isAdmin: true,
+        isAuditor: true,
+      });
+      expect(res.statusCode).toBe(200);
+      const people = (await clients.theadmin!.call(listPeople)).json().people;
+      expect(people.find((p) => p.username === 'newauditor')).toMatchObject({
+        isAdmin: true,
+        isAuditor: true,
+      });
+      const created = (await auditActions(t, 'person.create')).find(
+        (e) => e.target_username === 'newauditor',
+      );
+      expect(created?.details).toEqual({ isEmployeeBrm: false, isAdmin: true, isAuditor: true });
+    });
+
+    it('lets the auditor read the approval routing and refuses them the Primary/Backup change', async () => {
+      const overview = await clients.theauditor!.call(getRoutingOverview);
+      expect(overview.statusCode).toBe(200);
+      expect(overview.json().assignments.filter((a) => a.personId === ids.brm)).toHaveLength(2);
+      const refused = await clients.theauditor!.call(setAssignmentKind, {
+        params: { id: ids.brm!, orgId: ids.acme! },
+        body: { kind: 'backup' },
+      });
+      expect([refused.statusCode, refused.json()]).toEqual([403, { errors: [READ_ONLY] }]);
+      for (const who of ['thevendor', 'thebrm']) {
+        expect((await clients[who]!.call(getRoutingOverview)).statusCode, who).toBe(403);
+      }
+      expect((await clients.anonymous!.call(getRoutingOverview)).statusCode).toBe(401);
+      const kinds = (await clients.theadmin!.call(getRoutingOverview)).json().assignments;
+      expect(kinds.find((a) => a.personId === ids.brm && a.organizationId === ids.acme)?.kind).toBe(
+        'primary',
+      );
     });
 
     it('refuses setting it on an unknown person or a vendor', async () => {

@@ -70,19 +70,25 @@ export function GovernancePoliciesPage() {
         each tier.
         {!data.canEdit && ' You can read them; only admins who are not auditors can change them.'}
       </p>
-      <Table responsive size="sm" className="policy-table">
+      <Table size="sm" className="policy-table">
         <caption className="visually-hidden">Governance policy per risk tier</caption>
+        <colgroup>
+          <col className="policy-table-setting" />
+          {data.policies.map((policy) => (
+            <col key={policy.tier} />
+          ))}
+        </colgroup>
         <thead>
           <tr>
             <th scope="col">Setting</th>
             {data.policies.map((policy) => (
-              <th scope="col" key={policy.tier} className="text-nowrap">
+              <th scope="col" key={policy.tier}>
                 {tierName[policy.tier]} tier
                 {data.canEdit && (
                   <Button
                     size="sm"
                     variant="outline-primary"
-                    className="ms-2"
+                    className="d-block d-md-inline-block mt-1 mt-md-0 ms-md-2"
                     onClick={() => setEditing(policy)}
                     aria-label={`Edit the ${policy.tier} tier`}
                   >

@@ -9,6 +9,7 @@ import {
   type AdminPerson,
   type EndingRow,
   type GovernancePolicies,
+  type GovernanceSettings,
 } from '@pra/contracts';
 import { bootReplies, installFakeServer, makeUser, signedIn, type FakeReply } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
@@ -27,7 +28,7 @@ const org: AdminOrganization = {
   riskTier: 'standard',
   contractEndsOn: null,
 };
-const settings = {
+const settings: GovernanceSettings = {
   accessDays: 180,
   maxAccessDays: 365,
   extensionJustificationRequired: false,
@@ -54,7 +55,7 @@ const settings = {
   emergencyMaxHours: 72,
   departureDecisionHours: 24,
   departureSuspendAtOnce: false,
-} as const;
+};
 const policies = (canEdit: boolean): GovernancePolicies => ({
   policies: [
     {

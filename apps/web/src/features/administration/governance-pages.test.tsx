@@ -193,13 +193,13 @@ describe('Organizations: risk tier and contract end', () => {
   it('offers an auditor no change', async () => {
     setup({ [`GET ${adminApi.organizations}`]: { data: { organizations: [org] } } }, auditor);
     renderApp('/admin/organizations');
-    expect(((await screen.findByLabelText('Risk tier of Acme Imaging')) as HTMLSelectElement).disabled).toBe(
+    expect((await screen.findByLabelText<HTMLSelectElement>('Risk tier of Acme Imaging')).disabled).toBe(
       true,
     );
     expect(screen.queryByLabelText('New organization name')).toBeNull();
-    expect(
-      (screen.getByRole('button', { name: 'Deactivate Acme Imaging' }) as HTMLButtonElement).disabled,
-    ).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Deactivate Acme Imaging' }).disabled).toBe(
+      true,
+    );
   });
 });
 
@@ -257,11 +257,11 @@ describe('People: approvers and auditors', () => {
     );
     renderApp('/admin/people');
     expect(
-      ((await screen.findByLabelText('Approver for Acme Imaging: bbrown')) as HTMLSelectElement).disabled,
+      (await screen.findByLabelText<HTMLSelectElement>('Approver for Acme Imaging: bbrown')).disabled,
     ).toBe(true);
     expect(screen.queryByRole('form', { name: 'Add a person' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Remove bbrown' })).toBeNull();
-    expect((screen.getByLabelText('Auditor (read-only)') as HTMLInputElement).disabled).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Auditor (read-only)').disabled).toBe(true);
   });
 });
 

@@ -567,6 +567,46 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
       }
     });
 
+    it('streams a large CSV in batches, every row once, by end date', async () => {
+      const big = await addOrganization(t, 'Bulk Vendors', ['bulk.example']);
+      const n = 1_205;
+      const accounts = await t.ctx.db
+        .insertInto('accounts')
+        .values(
+          Array.from({ length: n }, (_, i) => ({
+            username: `bulk${String(i).padStart(4, '0')}`,
+            given_name: 'Bulk',
+            family_name: `Vendor ${i}`,
+            email: `bulk${i}@bulk.example`,
+            type: 'vendor' as const,
+            status: 'active' as const,
+          })),
+        )
+        .returning(['id', 'username'])
+        .execute();
+      await t.ctx.db
+        .insertInto('role_grants')
+        .values(
+          accounts.map((a, i) => ({
+            account_id: a.id,
+            organization_id: big,
+            granted_by: ids.brm!,
+            sponsor_id: null,
+            expires_at: new Date(START.getTime() + (1 + (i % 25)) * DAY),
+          })),
+        )
+        .execute();
+      const res = await clients.theadmin!.call(exportAccessEnding, { query: { organization: big } });
+      const lines = res.body.trimEnd().split('\r\n').slice(1);
+      expect(lines).toHaveLength(n);
+      expect(new Set(lines.map((l) => l.split(',')[1])).size).toBe(n);
+      const ends = lines.map((l) => l.split(',')[4]!);
+      expect([...ends].sort()).toEqual(ends);
+      expect(lines.every((l) => l.endsWith(',No sponsor,No'))).toBe(true);
+      const counted = (await page({ organization: big, size: 100, page: 13 })).json();
+      expect([counted.total, counted.matching, counted.page, counted.items.length]).toEqual([n, n, 13, 5]);
+    });
+
     it('downloads the CSV with the columns, every matching row and formula-safe cells', async () => {
       const res = await clients.theadmin!.call(exportAccessEnding, { query: { organization: ids.acme! } });
       expect(res.statusCode).toBe(200);

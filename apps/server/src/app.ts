@@ -18,6 +18,7 @@ import { terminateVendorsRoutes } from './features/terminate-vendors/routes';
 import { authenticatorRoutes } from './features/authenticator/routes';
 import { devMailboxRoutes } from './features/dev-mailbox/routes';
 import { governanceDevRoutes } from './features/governance/dev-routes';
+import { governanceAdminRoutes } from './features/governance/admin-routes';
 import { recoveryRoutes } from './features/recovery/routes';
 import { registrationRoutes } from './features/registration/routes';
 import { sessionRoutes } from './features/session/routes';
@@ -129,6 +130,7 @@ export async function buildApp(
   await app.register(governanceDevRoutes, ctx);
   await app.register(systemRoutes, ctx);
   await app.register(administrationRoutes, ctx);
+  await app.register(governanceAdminRoutes, ctx);
   if (ctx.config.idp === 'builtin') await app.register(builtinIdpRoutes, ctx);
   await registerWebApp(app, ctx);
   return app;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calendarDate, riskTier } from './governance';
 import { inputText } from './text';
 import { multilineText, nameText, personName, plainText } from './text-fields';
 import { usernameField } from './username';
@@ -24,6 +25,9 @@ export const adminMessages = {
   provisioningNotFound: 'No directory change waits with this id.',
   mailNotResendable: 'Only undelivered or undeliverable mail can be resent.',
   badCursor: 'The page cursor is not valid; start from the first page.',
+  contractEndInPast: 'The contract end date cannot be in the past.',
+  lastChangingAdmin: 'This is the only admin who can make changes: make another person admin first.',
+  auditorYourself: 'You cannot make yourself an auditor.',
 } as const;
 
 const DOMAIN =
@@ -57,6 +61,10 @@ export const adminOrganization = z.object({
   isActive: z.boolean(),
   domains: z.array(z.string()),
   brms: z.array(z.string()),
+  /** Governance (GOVERNANCE.md §2.3): the organization's policy tier. Additive. */
+  riskTier: riskTier,
+  /** No grant of the organization may end later than this date (YYYY-MM-DD, hospital time). */
+  contractEndsOn: z.string().nullable(),
 });
 export type AdminOrganization = z.infer<typeof adminOrganization>;
 
@@ -71,10 +79,18 @@ export const createOrganizationBody = z.strictObject({
 });
 export type CreateOrganizationBody = z.input<typeof createOrganizationBody>;
 
-/** Rename and/or (de)activate. */
+/** Rename, (de)activate, and/or set the risk tier and the contract end date (null: none). */
 export const changeOrganizationBody = z.strictObject({
   name: organizationName.optional(),
   isActive: z.boolean().optional(),
+  riskTier: riskTier.optional(),
+  contractEndsOn: calendarDate.nullable().optional(),
+});
+export type ChangeOrganizationBody = z.input<typeof changeOrganizationBody>;
+/** The change's answer: how many current grants end after a new contract end (shown, never cut silently). */
+export const organizationChanged = z.object({
+  success: z.literal(true),
+  grantsPastContractEnd: z.number().int().min(0),
 });
 export const addDomainBody = z.strictObject({ domain: organizationDomain });
 
@@ -86,6 +102,8 @@ export const adminPerson = z.object({
   email: z.string(),
   isEmployeeBrm: z.boolean(),
   isAdmin: z.boolean(),
+  /** Governance's read-only auditor (GOVERNANCE.md §2.5). Additive. */
+  isAuditor: z.boolean(),
   status: z.string(),
   organizations: z.array(z.string()),
 });
@@ -100,6 +118,7 @@ const personFields = {
   email: z.email().max(255),
   isEmployeeBrm: z.boolean(),
   isAdmin: z.boolean(),
+  isAuditor: z.boolean(),
   /** Names of the organizations the BRM manages. */
   organizations: z.array(z.string().min(1).max(200)).max(500),
 };
@@ -109,6 +128,7 @@ export const personBody = z.strictObject({
   ...personFields,
   isEmployeeBrm: personFields.isEmployeeBrm.default(false),
   isAdmin: personFields.isAdmin.default(false),
+  isAuditor: personFields.isAuditor.default(false),
   organizations: personFields.organizations.default([]),
 });
 export type PersonBody = z.input<typeof personBody>;

@@ -87,7 +87,8 @@ export type Tag =
   | 'approval-routing'
   | 'manage-users'
   | 'terminate-vendors'
-  | 'administration';
+  | 'administration'
+  | 'governance';
 
 /** What each tag groups (the OpenAPI document's tag descriptions). */
 export const tagDescriptions: Record<Tag, string> = {
@@ -105,6 +106,7 @@ export const tagDescriptions: Record<Tag, string> = {
   'terminate-vendors': 'Terminating vendor users in bulk (employee BRMs)',
   administration:
     'Organizations, people, system message, maintenance, mail, audit trail and service tokens (admins)',
+  governance: 'Risk-tier policies and the Access ending report (admins; auditors read)',
 };
 
 export interface Endpoint {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf, pageQuery } from './paging';
 
 /** A calendar date, YYYY-MM-DD (in the hospital's time zone where it means a day). */
 export const calendarDate = z
@@ -62,3 +63,320 @@ export const governanceMessages = {
   testClockInProduction: 'TEST_CLOCK is not allowed in production',
   accessDaysOverCap: 'Access granted for cannot be longer than the latest end date',
 } as const;
+
+// ---- Administration → Governance → Policies (GOVERNANCE.md §2.3) ----
+
+export const policyMessages = {
+  heading: 'Governance policies',
+  saved: (tier: RiskTier) => `The ${tier} tier’s policy has been saved.`,
+  changedMeanwhile:
+    'This policy was changed by someone else meanwhile: reload the page and make your change again.',
+  accessDaysOverCap: governanceMessages.accessDaysOverCap,
+  remindersAfterDeadline: 'Approver reminders must come before the decision deadline',
+  forwardAfterDeadline: 'The forward day must come before the decision deadline',
+  reviewRemindersAfterWindow: 'Reviewer reminders must come before the end of the review window',
+  escalationAfterWindow: 'The escalation day must come before the end of the review window',
+  inactivityWarningsTooLate: 'Inactivity warnings must come before the inactivity disable',
+  duplicateDays: 'Each day may be listed once',
+} as const;
+
+const ascending = (list: number[]) => new Set(list).size === list.length;
+
+/** A tier's settings as an admin saves them: the schema plus the rules between its fields. */
+export const checkedGovernanceSettings = governanceSettings.strict().superRefine((s, ctx) => {
+  const issue = (path: keyof GovernanceSettings, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [path], message });
+  if (s.accessDays > s.maxAccessDays) issue('accessDays', policyMessages.accessDaysOverCap);
+  if (s.approverReminderDays.some((d) => d >= s.requestDecisionDays))
+    issue('approverReminderDays', policyMessages.remindersAfterDeadline);
+  if (s.forwardDay >= s.requestDecisionDays) issue('forwardDay', policyMessages.forwardAfterDeadline);
+  if (s.reviewerReminderDays.some((d) => d >= s.reviewWindowDays))
+    issue('reviewerReminderDays', policyMessages.reviewRemindersAfterWindow);
+  if (s.reviewEscalationDay >= s.reviewWindowDays)
+    issue('reviewEscalationDay', policyMessages.escalationAfterWindow);
+  if (s.inactivityWarningDays.some((d) => d >= s.inactivityDisableDays))
+    issue('inactivityWarningDays', policyMessages.inactivityWarningsTooLate);
+  for (const key of [
+    'expiryNoticeDays',
+    'reviewerReminderDays',
+    'approverReminderDays',
+    'inactivityWarningDays',
+  ] as const)
+    if (!ascending(s[key])) issue(key, policyMessages.duplicateDays);
+});
+
+type SettingKind =
+  | { kind: 'days'; unit: 'days' | 'months' | 'hours' }
+  | { kind: 'dayList' }
+  | { kind: 'optionalDays' }
+  | { kind: 'boolean' }
+  | { kind: 'choice'; options: readonly { value: string; label: string }[] };
+
+/** How each setting is named and entered on the Policies page, in §2.3's order and groups. */
+export const policySettingFields: readonly ({
+  key: keyof GovernanceSettings;
+  label: string;
+  group: string;
+} & SettingKind)[] = [
+  { group: 'Access', key: 'accessDays', label: 'Access granted for', kind: 'days', unit: 'days' },
+  {
+    group: 'Access',
+    key: 'maxAccessDays',
+    label: 'Latest end date a BRM may set',
+    kind: 'days',
+    unit: 'days',
+  },
+  {
+    group: 'Access',
+    key: 'extensionJustificationRequired',
+    label: 'Extensions need a justification',
+    kind: 'boolean',
+  },
+  {
+    group: 'Access',
+    key: 'expiryNoticeDays',
+    label: 'Expiry notices (days before the end)',
+    kind: 'dayList',
+  },
+  {
+    group: 'Requests',
+    key: 'requestDecisionDays',
+    label: 'Decision deadline (days after submission)',
+    kind: 'days',
+    unit: 'days',
+  },
+  {
+    group: 'Requests',
+    key: 'approverReminderDays',
+    label: 'Approver reminders (days after submission)',
+    kind: 'dayList',
+  },
+  {
+    group: 'Requests',
+    key: 'forwardDay',
+    label: 'Forward to backup BRMs on day',
+    kind: 'days',
+    unit: 'days',
+  },
+  {
+    group: 'Access reviews',
+    key: 'reviewCadenceMonths',
+    label: 'Review cadence',
+    kind: 'days',
+    unit: 'months',
+  },
+  { group: 'Access reviews', key: 'reviewWindowDays', label: 'Review window', kind: 'days', unit: 'days' },
+  {
+    group: 'Access reviews',
+    key: 'reviewerReminderDays',
+    label: 'Reviewer reminders (day of the window)',
+    kind: 'dayList',
+  },
+  {
+    group: 'Access reviews',
+    key: 'reviewEscalationDay',
+    label: 'Escalate to InfoSec on day',
+    kind: 'days',
+    unit: 'days',
+  },
+  {
+    group: 'Access reviews',
+    key: 'reviewDefaultAction',
+    label: 'If reviewers don’t respond',
+    kind: 'choice',
+    options: [
+      { value: 'remove', label: 'Remove access' },
+      { value: 'keep', label: 'Keep access' },
+    ],
+  },
+  {
+    group: 'Access reviews',
+    key: 'reviewerJustification',
+    label: 'Reviewer justification',
+    kind: 'choice',
+    options: [
+      { value: 'none', label: 'Not required' },
+      { value: 'remove', label: 'Required to Remove' },
+      { value: 'keepAndRemove', label: 'Required to Keep and to Remove' },
+    ],
+  },
+  {
+    group: 'Access reviews',
+    key: 'vendorConfirmation',
+    label: 'Vendor confirmation in reviews',
+    kind: 'choice',
+    options: [
+      { value: 'off', label: 'Off' },
+      { value: 'optional', label: 'On (optional answer)' },
+      { value: 'requested', label: 'On (answer requested)' },
+    ],
+  },
+  {
+    group: 'Access reviews',
+    key: 'inactivityRecommendationDays',
+    label: 'Recommend removal after no sign-in for',
+    kind: 'days',
+    unit: 'days',
+  },
+  {
+    group: 'Accounts',
+    key: 'inactivityDisableDays',
+    label: 'Disable after no sign-in for',
+    kind: 'days',
+    unit: 'days',
+  },
+  {
+    group: 'Accounts',
+    key: 'inactivityWarningDays',
+    label: 'Inactivity warnings (days before the disable)',
+    kind: 'dayList',
+  },
+  {
+    group: 'Accounts',
+    key: 'terminateAfterDisableDays',
+    label: 'Close accounts disabled by automation after',
+    kind: 'days',
+    unit: 'days',
+  },
+  {
+    group: 'Accounts',
+    key: 'neverActivatedCloseDays',
+    label: 'Close never-activated accounts after',
+    kind: 'days',
+    unit: 'days',
+  },
+  {
+    group: 'Sign-in',
+    key: 'signInStrength',
+    label: 'Sign-in strength',
+    kind: 'choice',
+    options: [
+      { value: 'mfa', label: 'Multi-factor' },
+      { value: 'phishingResistant', label: 'Phishing-resistant (passkey)' },
+    ],
+  },
+  {
+    group: 'Sign-in',
+    key: 'passkeyGraceDays',
+    label: 'Passkey grace period (empty: none)',
+    kind: 'optionalDays',
+  },
+  {
+    group: 'Acceptable use',
+    key: 'aupRenewalDays',
+    label: 'Renew acceptance every',
+    kind: 'days',
+    unit: 'days',
+  },
+  { group: 'Acceptable use', key: 'aupGraceDays', label: 'Grace period', kind: 'days', unit: 'days' },
+  {
+    group: 'Emergencies and departures',
+    key: 'emergencyMaxHours',
+    label: 'Emergency access at most',
+    kind: 'days',
+    unit: 'hours',
+  },
+  {
+    group: 'Emergencies and departures',
+    key: 'departureDecisionHours',
+    label: 'Decide a reported departure within',
+    kind: 'days',
+    unit: 'hours',
+  },
+  {
+    group: 'Emergencies and departures',
+    key: 'departureSuspendAtOnce',
+    label: 'Suspend a reported departure at once',
+    kind: 'boolean',
+  },
+];
+
+/** One tier's policy as shown: its settings and who changed it last. */
+export const governancePolicy = z.object({
+  tier: riskTier,
+  settings: governanceSettings,
+  updatedAt: z.string(),
+  updatedBy: z.string().nullable(),
+  /** The version to send back with a change (refused if someone saved in between). */
+  version: z.string(),
+});
+export type GovernancePolicy = z.infer<typeof governancePolicy>;
+/** GET /api/admin/governance/policies */
+export const governancePolicies = z.object({
+  policies: z.array(governancePolicy),
+  /** Whether the caller may change them (auditors may not). */
+  canEdit: z.boolean(),
+});
+export type GovernancePolicies = z.infer<typeof governancePolicies>;
+/** PUT /api/admin/governance/policies */
+export const savePolicyBody = z.strictObject({
+  tier: riskTier,
+  version: z.string().max(100),
+  settings: checkedGovernanceSettings,
+});
+export type SavePolicyBody = z.input<typeof savePolicyBody>;
+
+// ---- Administration → Reports → Access ending (GOVERNANCE.md §3.2) ----
+
+/** The windows the report offers, in days from today; 30 by default. */
+export const ENDING_WINDOWS = [7, 14, 30, 60, 90] as const;
+
+export const endingMessages = {
+  heading: 'Access ending',
+  window: `days must be one of: ${ENDING_WINDOWS.join(', ')}`,
+  organization: 'Not a valid organization id.',
+  none: 'No access ends in this period.',
+  download: 'Download CSV',
+} as const;
+
+const endingSortKeys = ['endsOn', 'organization', 'vendor', 'sponsor'] as const;
+
+const endingFilters = {
+  days: z.coerce
+    .number({ error: endingMessages.window })
+    .refine((n) => (ENDING_WINDOWS as readonly number[]).includes(n), endingMessages.window)
+    .optional(),
+  organization: z.uuid(endingMessages.organization).optional(),
+};
+
+/** GET /api/admin/reports/ending: one page of the grants ending in the window. */
+export const endingQuery = pageQuery(endingSortKeys).extend(endingFilters);
+export type EndingQuery = z.input<typeof endingQuery>;
+export type EndingFilters = z.output<typeof endingQuery>;
+/** GET /api/admin/reports/ending.csv: every matching grant (same filters, sorted by end date). */
+export const endingCsvQuery = z.strictObject({
+  ...endingFilters,
+  filter: endingQuery.shape.filter,
+});
+
+export const endingRow = z.object({
+  organization: z.string(),
+  organizationId: z.string(),
+  username: z.string(),
+  vendor: z.string(),
+  email: z.string(),
+  /** YYYY-MM-DD, the last day of access in the hospital's time zone. */
+  endsOn: z.string(),
+  daysLeft: z.number().int(),
+  sponsor: z.string().nullable(),
+  extensionPending: z.boolean(),
+});
+export type EndingRow = z.infer<typeof endingRow>;
+export const endingPage = pageOf(endingRow).extend({
+  /** Today and the window's last day, YYYY-MM-DD in the hospital's time zone. */
+  from: z.string(),
+  until: z.string(),
+});
+export type EndingPage = z.infer<typeof endingPage>;
+
+/** The CSV's columns, in order. */
+export const endingCsvColumns = [
+  'Organization',
+  'Username',
+  'Vendor',
+  'Email',
+  'Access ends',
+  'Days left',
+  'Sponsor',
+  'Extension pending',
+] as const;

@@ -113,6 +113,10 @@ export const adminApi = {
   auditExport: '/api/admin/audit/export.csv',
   serviceTokens: '/api/admin/service-tokens',
   serviceTokenRevoke: '/api/admin/service-tokens/:id/revoke',
+  /** Governance (GOVERNANCE.md §2.3, §3.2): the tier policies and the Access ending report. */
+  governancePolicies: '/api/admin/governance/policies',
+  reportEnding: '/api/admin/reports/ending',
+  reportEndingCsv: '/api/admin/reports/ending.csv',
 } as const;
 
 /** The Administration screens (admins only). */
@@ -126,6 +130,8 @@ export const adminRoutes = {
   directory: '/admin/directory',
   audit: '/admin/audit',
   serviceTokens: '/admin/service-tokens',
+  governance: '/admin/governance',
+  reportEnding: '/admin/reports/ending',
 } as const;
 
 /** Approval routing's paths (GOVERNANCE.md §5.7). */

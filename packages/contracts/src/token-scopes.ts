@@ -11,13 +11,14 @@ export const tokenScopeDescriptions = {
   'organizations:write': 'Create, rename, activate or deactivate organizations; add and remove domains',
   'people:read': 'List the hospital’s people and their rights',
   'people:write': 'Add, change and remove people, their BRM and admin rights and organizations',
-  'settings:read': 'Read the system message and whether maintenance is on',
-  'settings:write': 'Save the system message; switch maintenance on or off',
+  'settings:read': 'Read the system message, whether maintenance is on, and the governance policies',
+  'settings:write': 'Save the system message; switch maintenance on or off; change the governance policies',
   'mail:read': 'List undelivered mail',
   'mail:write': 'Send undelivered mail again',
   'directory:read': 'List the directory changes waiting or failing and the last reconciliation',
   'directory:write': 'Try a waiting directory change again',
   'audit:read': 'Read and export the audit trail',
+  'reports:read': 'Read and export the governance reports (access ending)',
   'approvals:read': 'List pending approvals',
   'approvals:write': 'Approve or deny registrations and access requests',
   'users:read': 'List the vendor users managed',
@@ -35,7 +36,7 @@ export const tokenScopes = Object.keys(tokenScopeDescriptions) as TokenScope[];
 
 /** The two families, for grouping on the screen. */
 export const tokenScopeFamilies: Record<'admin' | 'brm', readonly TokenScope[]> = {
-  admin: tokenScopes.filter((s) => /^(organizations|people|settings|mail|directory|audit):/.test(s)),
+  admin: tokenScopes.filter((s) => /^(organizations|people|settings|mail|directory|audit|reports):/.test(s)),
   brm: tokenScopes.filter((s) => /^(approvals|users|access|vendors):/.test(s)),
 };
 

@@ -390,6 +390,7 @@ export async function listEmployees(db: Db | Tx) {
       'a.email',
       'a.is_employee_brm',
       'a.is_admin',
+      'a.is_auditor',
       'a.status',
       eb
         .selectFrom('brm_assignments as b')
@@ -412,6 +413,7 @@ export async function insertEmployee(
     email: string;
     is_employee_brm: boolean;
     is_admin: boolean;
+    is_auditor: boolean;
   },
 ): Promise<string> {
   // No password: employees sign in through the hospital's IdP (standalone: `admin set-password`).
@@ -432,6 +434,7 @@ export async function updateEmployee(
     email: string;
     is_employee_brm: boolean;
     is_admin: boolean;
+    is_auditor: boolean;
     status: 'active' | 'terminated';
   }>,
 ): Promise<void> {
@@ -443,15 +446,19 @@ export async function updateEmployee(
 }
 
 export async function countActiveAdmins(tx: Tx, exceptId: string): Promise<number> {
-  const row = await tx
+  // Admins who can make changes (an auditor cannot), their rows locked: two admins removing each
+  // other's rights at once wait for each other, and the second counts what the first left.
+  const rows = await tx
     .selectFrom('accounts')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select('id')
     .where('type', '=', 'employee')
     .where('is_admin', '=', true)
+    .where('is_auditor', '=', false)
     .where('status', '=', 'active')
-    .where('id', '<>', exceptId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.filter((row) => row.id !== exceptId).length;
 }
 
 /** A built-in-IdP password for an employee (standalone); the history keeps it from being reused. */

@@ -4,13 +4,19 @@ import type { RiskTier } from '../platform/db-schema';
 // The owner of `governance_policies` (one row of settings per risk tier) and `governance_sweep`
 // (the lease that lets one instance sweep at a time, and what the last sweep did).
 
-/** Every tier's settings object as stored (the callers parse it with contracts' schema). */
-export async function readPolicies(db: Db | Tx) {
-  return db
-    .selectFrom('governance_policies')
-    .select(['tier', 'settings', 'updated_at', 'updated_by'])
-    .orderBy('tier', 'desc')
-    .execute();
+/**
+ * Every tier's settings object as stored (the callers parse it with contracts' schema), with who
+ * saved it last; one tier's row locked for the rest of the transaction when asked.
+ */
+export async function readPolicies(db: Db | Tx, only?: { tier: RiskTier; forUpdate: boolean }) {
+  let query = db
+    .selectFrom('governance_policies as p')
+    .leftJoin('accounts as a', 'a.id', 'p.updated_by')
+    .select(['p.tier', 'p.settings', 'p.updated_at', 'p.updated_by', 'a.username as updatedByUsername'])
+    .orderBy('p.tier', 'desc');
+  if (only) query = query.where('p.tier', '=', only.tier);
+  if (only?.forUpdate) query = query.forUpdate('p');
+  return query.execute();
 }
 
 export async function writePolicy(

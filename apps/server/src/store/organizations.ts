@@ -52,6 +52,11 @@ export async function findOrganizationById(db: Db | Tx, id: string) {
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** An organization by id, its row locked for the rest of the transaction (concurrent admin changes). */
+export async function findOrganizationForUpdate(tx: Tx, id: string) {
+  return tx.selectFrom('organizations').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
 export async function insertOrganization(tx: Tx, name: string): Promise<string> {
   const row = await tx.insertInto('organizations').values({ name }).returning('id').executeTakeFirstOrThrow();
   return row.id;
@@ -60,7 +65,12 @@ export async function insertOrganization(tx: Tx, name: string): Promise<string> 
 export async function updateOrganization(
   tx: Tx,
   id: string,
-  change: { name?: string; is_active?: boolean },
+  change: {
+    name?: string;
+    is_active?: boolean;
+    risk_tier?: 'standard' | 'high';
+    contract_ends_on?: string | null;
+  },
 ): Promise<void> {
   await tx.updateTable('organizations').set(change).where('id', '=', id).execute();
 }
@@ -93,6 +103,8 @@ export async function listOrganizations(db: Db | Tx, filter?: string) {
       'o.id',
       'o.name',
       'o.is_active',
+      'o.risk_tier',
+      'o.contract_ends_on',
       eb
         .selectFrom('organization_domains as d')
         .select(sql<string[]>`coalesce(array_agg(d.domain order by d.domain), '{}')`.as('v'))

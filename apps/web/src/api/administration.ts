@@ -16,3 +16,13 @@ export function auditExportUrl(query: AuditQuery): string {
   const search = new URLSearchParams(auditParams(filter)).toString();
   return search ? `${adminApi.auditExport}?${search}` : adminApi.auditExport;
 }
+
+/** The Access ending report's CSV with the filters shown: a plain link, streamed to a file. */
+export function endingExportUrl(filters: { days: number; organization?: string; filter?: string }): string {
+  const search = new URLSearchParams(
+    Object.entries(filters)
+      .filter(([, value]) => value !== undefined && value !== '')
+      .map(([key, value]) => [key, String(value)]),
+  ).toString();
+  return `${adminApi.reportEndingCsv}?${search}`;
+}

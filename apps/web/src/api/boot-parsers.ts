@@ -91,6 +91,8 @@ export const currentUserBody: ResponseParser<CurrentUser> = {
       loginUrl: text('loginUrl'),
       type: field(body, 'type', isAccountType, ACCOUNT_TYPES.join('|')),
       iiqAvailable: flag('iiqAvailable'),
+      // Governance's read-only auditor (additive: an older server leaves it out).
+      ...(typeof body.isAuditor === 'boolean' ? { isAuditor: body.isAuditor } : {}),
     };
   },
 };

@@ -39,6 +39,21 @@ const adminPages: Route[] = [
     ...page('People', async () => (await import('../features/administration/people-page')).PeoplePage),
   },
   {
+    path: adminRoutes.governance,
+    ...page(
+      'Governance Policies',
+      async () =>
+        (await import('../features/administration/governance-policies-page')).GovernancePoliciesPage,
+    ),
+  },
+  {
+    path: adminRoutes.reportEnding,
+    ...page(
+      'Access Ending',
+      async () => (await import('../features/administration/access-ending-page')).AccessEndingPage,
+    ),
+  },
+  {
     path: adminRoutes.systemMessage,
     ...page(
       'System Message',

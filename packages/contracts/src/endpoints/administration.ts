@@ -12,6 +12,7 @@ import {
   maintenanceBody,
   maintenanceState,
   organizationList,
+  organizationChanged,
   organizationListQuery,
   peopleList,
   personBody,
@@ -56,10 +57,10 @@ export const changeOrganization = endpoint({
   path: adminApi.organization,
   operationId: 'changeOrganization',
   tokenScope: 'organizations:write',
-  summary: 'Renames, activates or deactivates an organization',
+  summary: 'Renames, activates or deactivates an organization; sets its risk tier and contract end',
   params: idParam,
   body: changeOrganizationBody,
-  response: { 200: successResponse },
+  response: { 200: organizationChanged },
 });
 
 export const addDomain = endpoint({

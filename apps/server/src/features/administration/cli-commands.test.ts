@@ -142,6 +142,24 @@ describe.each(testDatabaseKinds)('operators’ CLI commands on %s', (kind) => {
     expect(await audit('organization.reactivate')).toHaveLength(1);
   });
 
+  it('org-change sets the risk tier and the contract end (none removes it), refusing bad ones', async () => {
+    await run('org-change', ['Vendor Uno'], { 'risk-tier': 'high', 'contract-ends-on': '2099-12-31' });
+    const row = () =>
+      handle.db
+        .selectFrom('organizations')
+        .select(['risk_tier', 'contract_ends_on'])
+        .where('name', '=', 'Vendor Uno')
+        .executeTakeFirstOrThrow();
+    expect(await row()).toEqual({ risk_tier: 'high', contract_ends_on: '2099-12-31' });
+    expect((await audit('org.tier-change'))[0]?.details).toMatchObject({ from: 'standard', to: 'high' });
+    await expect(run('org-change', ['Vendor Uno'], { 'risk-tier': 'critical' })).rejects.toThrow('riskTier');
+    await expect(run('org-change', ['Vendor Uno'], { 'contract-ends-on': '2000-01-01' })).rejects.toThrow(
+      'contractEndsOn: The contract end date cannot be in the past.',
+    );
+    await run('org-change', ['Vendor Uno'], { 'risk-tier': 'standard', 'contract-ends-on': 'none' });
+    expect(await row()).toEqual({ risk_tier: 'standard', contract_ends_on: null });
+  });
+
   it('brm-assign and brm-remove; the last BRM of an organization stays until replaced', async () => {
     await run('add-person', ['brm.one'], {
       email: 'b1@hospital.example',

@@ -233,7 +233,7 @@ export const commands: Record<string, Command> = {
   'org-change': {
     summary: 'Rename, deactivate/reactivate an organization, add or remove domains',
     usage:
-      'org-change <name> [--rename new] [--deactivate|--reactivate] [--add-domain d] [--remove-domain d]',
+      'org-change <name> [--rename new] [--deactivate|--reactivate] [--add-domain d] [--remove-domain d] [--risk-tier standard|high] [--contract-ends-on YYYY-MM-DD|none]',
     args: ['name'],
     options: {
       rename: { type: 'string', help: 'the new name (the access role name follows)' },
@@ -241,18 +241,39 @@ export const commands: Record<string, Command> = {
       reactivate: { type: 'boolean', help: 'active again' },
       'add-domain': { type: 'string', multiple: true, help: 'an email domain to add (repeatable)' },
       'remove-domain': { type: 'string', multiple: true, help: 'an email domain to remove (repeatable)' },
+      'risk-tier': { type: 'string', help: 'the governance policy tier: standard or high' },
+      'contract-ends-on': {
+        type: 'string',
+        help: 'no grant ends later than this date (hospital time); "none" removes it',
+      },
     },
     async run(ctx, [name], options) {
       if (options.deactivate && options.reactivate)
         throw new UsageError('--deactivate and --reactivate together');
       const isActive = options.deactivate ? false : options.reactivate ? true : undefined;
+      const contract = str(options['contract-ends-on']);
+      const terms = {
+        ...(options['risk-tier'] === undefined ? {} : { riskTier: str(options['risk-tier']) as 'standard' }),
+        ...(contract === undefined ? {} : { contractEndsOn: contract === 'none' ? null : contract }),
+      };
+      const time = { now: (ctx.clock ?? systemClock).now(), zone: ctx.config.PORTAL_TIME_ZONE };
       const org = await ctx.db.transaction().execute(async (t) => {
         const org = await requireOrganization(t, { name: name! });
         for (const d of strs(options['add-domain'])) await addDomain(t, ctx.actor, org, d);
         for (const d of strs(options['remove-domain'])) await removeDomain(t, ctx.actor, org, d);
-        return changeOrganization(t, ctx.actor, { id: org.id }, { name: str(options.rename), isActive });
+        return changeOrganization(
+          t,
+          ctx.actor,
+          { id: org.id },
+          { name: str(options.rename), isActive, ...terms },
+          time,
+        );
       });
       ctx.out(`Changed organization "${org.name}".\n`);
+      if (org.grantsPastContractEnd > 0)
+        ctx.out(
+          `${org.grantsPastContractEnd} current grant(s) end after the contract end; they are not shortened.\n`,
+        );
     },
   },
   'brm-assign': {

@@ -1,6 +1,7 @@
 import {
   adminMessages,
   changeOrganizationBody,
+  type ChangeOrganizationBody,
   createOrganizationBody,
   normalizeDomain,
   organizationDomain,
@@ -11,9 +12,12 @@ import { recordAudit } from '../../identity/audit';
 import type { Db, Tx } from '../../platform/db';
 import type { Actor } from './actor';
 import { valid } from './valid';
+import { countGrantsEndingAfter } from '../../store/access-ending';
+import { endOfLocalDay, localDate } from '../../platform/local-time';
 import {
   deleteDomain,
   findOrganizationById,
+  findOrganizationForUpdate,
   findOrganizationByName,
   insertDomain,
   insertOrganization,
@@ -78,15 +82,28 @@ export async function createOrganization(tx: Tx, actor: Actor, input: { name: st
   return org;
 }
 
-/** Renames (the access role name follows, as it is derived from the name) and/or (de)activates. */
+/** The app's time for a change that compares dates (the contract end): now and the hospital's zone. */
+export interface ChangeTime {
+  now: Date;
+  zone: string;
+}
+
+/**
+ * Renames (the access role name follows, as it is derived from the name), (de)activates, and sets
+ * the risk tier and the contract end date (GOVERNANCE.md §2.3). The row is locked first, so two
+ * admins changing it at once apply one after the other, each audited with what it changed from.
+ * Answers how many current grants end after a new contract end: they are shown, not cut.
+ */
 export async function changeOrganization(
   tx: Tx,
   actor: Actor,
   ref: { id?: string; name?: string },
-  input: { name?: string | undefined; isActive?: boolean | undefined },
-) {
+  input: ChangeOrganizationBody,
+  time?: ChangeTime,
+): Promise<{ id: string; name: string; grantsPastContractEnd: number }> {
   const change = valid(changeOrganizationBody, input);
-  const org = await requireOrganization(tx, ref);
+  const found = await requireOrganization(tx, ref);
+  const org = (await findOrganizationForUpdate(tx, found.id)) ?? found;
   const newName = change.name;
   if (newName && newName !== org.name) {
     const clash = await findOrganizationByName(tx, newName);
@@ -104,12 +121,30 @@ export async function changeOrganization(
       },
     );
   }
+  const current = { id: org.id, name: newName ?? org.name };
   if (change.isActive !== undefined && change.isActive !== org.is_active) {
     await updateOrganization(tx, org.id, { is_active: change.isActive });
-    await audit(tx, actor, change.isActive ? 'organization.reactivate' : 'organization.deactivate', {
-      id: org.id,
-      name: newName ?? org.name,
+    await audit(tx, actor, change.isActive ? 'organization.reactivate' : 'organization.deactivate', current);
+  }
+  if (change.riskTier !== undefined && change.riskTier !== org.risk_tier) {
+    await updateOrganization(tx, org.id, { risk_tier: change.riskTier });
+    await audit(tx, actor, 'org.tier-change', current, { from: org.risk_tier, to: change.riskTier });
+  }
+  let grantsPastContractEnd = 0;
+  if (change.contractEndsOn !== undefined && change.contractEndsOn !== org.contract_ends_on) {
+    const to = change.contractEndsOn;
+    if (to !== null) {
+      if (!time) throw new Error('changeOrganization: a contract end needs the app’s time');
+      if (to < localDate(time.now, time.zone))
+        throw new AppError('badRequest', `contractEndsOn: ${adminMessages.contractEndInPast}`);
+      grantsPastContractEnd = await countGrantsEndingAfter(tx, org.id, endOfLocalDay(to, time.zone));
+    }
+    await updateOrganization(tx, org.id, { contract_ends_on: to });
+    await audit(tx, actor, 'org.contract-end-change', current, {
+      from: org.contract_ends_on,
+      to,
+      ...(to === null ? {} : { grantsPastContractEnd }),
     });
   }
-  return { id: org.id, name: newName ?? org.name };
+  return { ...current, grantsPastContractEnd };
 }

@@ -24,6 +24,8 @@ export interface PersonInput {
   email: string;
   isEmployeeBrm: boolean;
   isAdmin: boolean;
+  /** Governance's read-only auditor (GOVERNANCE.md §2.5); false when not given. */
+  isAuditor?: boolean;
 }
 
 async function audit(
@@ -75,11 +77,13 @@ export async function createPerson(tx: Tx, actor: Actor, given: PersonInput): Pr
     email: input.email,
     is_employee_brm: input.isEmployeeBrm,
     is_admin: input.isAdmin,
+    is_auditor: input.isAuditor,
   });
   const person = await requireEmployee(tx, { id });
   await audit(tx, actor, 'person.create', person, {
     isEmployeeBrm: input.isEmployeeBrm,
     isAdmin: input.isAdmin,
+    ...(input.isAuditor ? { isAuditor: true } : {}),
   });
   return person;
 }
@@ -102,6 +106,13 @@ export async function changePerson(
     if ((await countActiveAdmins(tx, person.id)) === 0)
       throw new AppError('conflict', adminMessages.lastAdmin);
   }
+  if (change.isAuditor === true && !person.is_auditor) {
+    // An auditor changes nothing: making oneself one, or the last admin who can make changes, would
+    // leave nobody to undo it.
+    if (actor.id === person.id) throw new AppError('conflict', adminMessages.auditorYourself);
+    if (person.is_admin && change.isAdmin !== false && (await countActiveAdmins(tx, person.id)) === 0)
+      throw new AppError('conflict', adminMessages.lastChangingAdmin);
+  }
   if (change.isEmployeeBrm === false && person.is_employee_brm) {
     await ensureReplacement(tx, person, await managedOrganizationIds(tx, person.id));
   }
@@ -111,10 +122,13 @@ export async function changePerson(
     ...(change.email !== undefined && { email: change.email }),
     ...(change.isEmployeeBrm !== undefined && { is_employee_brm: change.isEmployeeBrm }),
     ...(change.isAdmin !== undefined && { is_admin: change.isAdmin }),
+    ...(change.isAuditor !== undefined && { is_auditor: change.isAuditor }),
   };
   if (Object.keys(set).length === 0) return;
   await updateEmployee(tx, person.id, set);
   await audit(tx, actor, 'person.change', person, set);
+  if (change.isAuditor !== undefined && change.isAuditor !== person.is_auditor)
+    await audit(tx, actor, change.isAuditor ? 'person.auditor-set' : 'person.auditor-clear', person);
 }
 
 export async function assignBrm(

@@ -103,6 +103,8 @@ describe.each(testDatabaseKinds)('admin API on %s', (kind) => {
           isActive: true,
           domains: ['northwind.example'],
           brms: [],
+          riskTier: 'standard',
+          contractEndsOn: null,
         },
       ],
     });

@@ -48,6 +48,8 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
       isActive: o.is_active,
       domains: o.domains,
       brms: o.brms,
+      riskTier: o.risk_tier,
+      contractEndsOn: o.contract_ends_on,
     })),
   });
 
@@ -59,8 +61,11 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
   });
 
   route(calls.changeOrganization, {}, async (request) => {
-    await inTx((tx) => changeOrganization(tx, actorOf(request), { id: request.params.id }, request.body));
-    return { success: true };
+    const time = { now: ctx.clock.now(), zone: ctx.config.PORTAL_TIME_ZONE };
+    const changed = await inTx((tx) =>
+      changeOrganization(tx, actorOf(request), { id: request.params.id }, request.body, time),
+    );
+    return { success: true as const, grantsPastContractEnd: changed.grantsPastContractEnd };
   });
 
   route(calls.addDomain, {}, async (request) => {
@@ -88,6 +93,7 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
       email: p.email,
       isEmployeeBrm: p.is_employee_brm,
       isAdmin: p.is_admin,
+      isAuditor: p.is_auditor,
       status: p.status,
       organizations: p.organizations ?? [],
     })),

@@ -6,6 +6,8 @@ import './administration.css';
 const sections = [
   { to: adminRoutes.organizations, label: 'Organizations' },
   { to: adminRoutes.people, label: 'People' },
+  { to: adminRoutes.governance, label: 'Governance policies' },
+  { to: adminRoutes.reportEnding, label: 'Access ending' },
   { to: adminRoutes.systemMessage, label: 'System message' },
   { to: adminRoutes.maintenance, label: 'Maintenance' },
   { to: adminRoutes.mail, label: 'Mail' },

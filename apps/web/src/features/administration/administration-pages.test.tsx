@@ -13,6 +13,8 @@ const org: AdminOrganization = {
   isActive: true,
   domains: ['acme.example'],
   brms: [],
+  riskTier: 'standard',
+  contractEndsOn: null,
 };
 
 function setup(replies: Record<string, FakeReply>, user = admin) {
@@ -126,6 +128,7 @@ describe('Administration', () => {
       email: 'jo@hospital.example',
       isEmployeeBrm: true,
       isAdmin: false,
+      isAuditor: false,
       status: 'active',
       organizations: [],
     };
@@ -158,6 +161,7 @@ describe('Administration', () => {
       email: 'kim@hospital.example',
       isEmployeeBrm: false,
       isAdmin: true,
+      isAuditor: false,
       status: 'active',
       organizations: ['Acme Imaging'],
     };

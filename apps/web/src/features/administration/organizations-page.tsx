@@ -5,12 +5,16 @@ import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Table from 'react-bootstrap/Table';
 import { useQuery } from '@tanstack/react-query';
-import type { AdminOrganization, CreateOrganizationBody } from '@pra/contracts';
+import type { AdminOrganization, ChangeOrganizationBody, CreateOrganizationBody } from '@pra/contracts';
+import { riskTiers } from '@pra/contracts/governance';
+import { adminRoutes } from '@pra/contracts/paths';
 import { createOrganizationBody, organizationDomain } from '@pra/contracts/administration';
 import * as admin from '@pra/contracts/endpoints/administration';
 import { ApiError, callEndpoint } from '../../api/client';
 import { splitFieldPath } from '../../api/failure-message';
 import { useDebouncedValue } from '../../components/use-debounced-value';
+import { Link } from '../../lib/routing/router';
+import { useCurrentUser } from '../../lib/use-current-user';
 import { adminKeys, useAdminAction } from './use-admin-action';
 
 const refresh = [adminKeys.organizationsAll, adminKeys.people] as const;
@@ -25,12 +29,13 @@ export function OrganizationsPage() {
       callEndpoint(admin.listOrganizations, { query: { filter: debounced || undefined }, signal }),
     meta: { alertOnError: true },
   });
+  const readOnly = useCurrentUser().data?.isAuditor === true;
   return (
     <section aria-labelledby="orgs-heading">
       <h2 id="orgs-heading" className="h4">
         Organizations
       </h2>
-      <CreateOrganizationForm />
+      {!readOnly && <CreateOrganizationForm />}
       <Form.Group className="my-3" controlId="org-filter">
         <Form.Label>Filter by name or domain</Form.Label>
         <Form.Control value={filter} onChange={(e) => setFilter(e.target.value)} />
@@ -42,11 +47,12 @@ export function OrganizationsPage() {
             <th scope="col">Email domains</th>
             <th scope="col">BRMs</th>
             <th scope="col">Status</th>
+            <th scope="col">Risk tier and contract</th>
           </tr>
         </thead>
         <tbody>
           {data?.organizations.map((org) => (
-            <OrganizationRow key={org.id} org={org} />
+            <OrganizationRow key={org.id} org={org} readOnly={readOnly} />
           ))}
         </tbody>
       </Table>
@@ -152,7 +158,8 @@ function CreateOrganizationForm() {
   );
 }
 
-function OrganizationRow({ org }: { org: AdminOrganization }) {
+/** One organization; an auditor sees it all and is offered no change (the server refuses them too). */
+function OrganizationRow({ org, readOnly }: { org: AdminOrganization; readOnly: boolean }) {
   const [newName, setNewName] = useState(org.name);
   const [domain, setDomain] = useState('');
   const [domainError, setDomainError] = useState<string>();
@@ -194,7 +201,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
             <Button
               type="submit"
               variant="outline-secondary"
-              disabled={newName.trim() === org.name || !newName.trim()}
+              disabled={readOnly || newName.trim() === org.name || !newName.trim()}
             >
               Rename
             </Button>
@@ -211,6 +218,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
                 size="sm"
                 variant="link"
                 className="p-0"
+                disabled={readOnly}
                 onClick={() => remove.mutate(d)}
                 aria-label={`Remove domain ${d} from ${org.name}`}
               >
@@ -240,7 +248,7 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
               isInvalid={Boolean(domainError)}
               aria-describedby={domainError ? `${org.id}-domain-error` : undefined}
             />
-            <Button type="submit" variant="outline-secondary" disabled={!domain.trim()}>
+            <Button type="submit" variant="outline-secondary" disabled={readOnly || !domain.trim()}>
               Add
             </Button>
             <Form.Control.Feedback type="invalid" id={`${org.id}-domain-error`}>
@@ -263,12 +271,104 @@ function OrganizationRow({ org }: { org: AdminOrganization }) {
         <Button
           size="sm"
           variant={org.isActive ? 'outline-danger' : 'outline-success'}
+          disabled={readOnly}
           onClick={() => change.mutate({ isActive: !org.isActive })}
           aria-label={`${org.isActive ? 'Deactivate' : 'Reactivate'} ${org.name}`}
         >
           {org.isActive ? 'Deactivate' : 'Reactivate'}
         </Button>
       </td>
+      <td data-label="Risk tier and contract">
+        <GovernanceTerms org={org} readOnly={readOnly} />
+      </td>
     </tr>
+  );
+}
+
+/**
+ * The organization's risk tier (which governance policy applies) and optional contract end date
+ * (no grant may end later), GOVERNANCE.md §2.3. Read-only for auditors.
+ */
+function GovernanceTerms({ org, readOnly }: { org: AdminOrganization; readOnly: boolean }) {
+  const [tier, setTier] = useState(org.riskTier);
+  const [contractEnd, setContractEnd] = useState(org.contractEndsOn ?? '');
+  const [error, setError] = useState<string>();
+  const [pastEnd, setPastEnd] = useState(0);
+  const save = useAdminAction(
+    (body: ChangeOrganizationBody) =>
+      callEndpoint(admin.changeOrganization, { params: { id: org.id }, body }),
+    { success: `Risk tier and contract end of ${org.name} saved.`, refresh },
+  );
+  const changed = tier !== org.riskTier || contractEnd !== (org.contractEndsOn ?? '');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    save.mutate(
+      { riskTier: tier, contractEndsOn: contractEnd || null },
+      {
+        onSuccess: ({ grantsPastContractEnd }) => setPastEnd(grantsPastContractEnd),
+        onError: (failure) => {
+          if (!(failure instanceof ApiError)) return;
+          const { field, text } = splitFieldPath(failure.message);
+          if (field === 'contractEndsOn') setError(text);
+        },
+      },
+    );
+  };
+  const errorId = `${org.id}-contract-error`;
+  return (
+    <Form noValidate onSubmit={submit} aria-label={`Risk tier and contract of ${org.name}`}>
+      <Form.Select
+        size="sm"
+        aria-label={`Risk tier of ${org.name}`}
+        value={tier}
+        disabled={readOnly}
+        onChange={(e) => setTier(e.target.value as typeof tier)}
+        className="mb-1"
+      >
+        {riskTiers.map((t) => (
+          <option key={t} value={t}>
+            {t === 'high' ? 'High' : 'Standard'}
+          </option>
+        ))}
+      </Form.Select>
+      <Form.Label htmlFor={`${org.id}-contract`} className="small mb-0">
+        Contract ends on
+      </Form.Label>
+      <Form.Control
+        id={`${org.id}-contract`}
+        size="sm"
+        type="date"
+        value={contractEnd}
+        disabled={readOnly}
+        onChange={(e) => setContractEnd(e.target.value)}
+        isInvalid={Boolean(error)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      />
+      <Form.Control.Feedback type="invalid" id={errorId}>
+        {error}
+      </Form.Control.Feedback>
+      {!readOnly && (
+        <Button
+          type="submit"
+          size="sm"
+          variant="outline-primary"
+          className="mt-1"
+          disabled={!changed || save.isPending}
+        >
+          Save
+        </Button>
+      )}
+      {pastEnd > 0 && (
+        <div className="small text-warning-emphasis mt-1" role="status">
+          {pastEnd === 1 ? '1 current grant ends' : `${pastEnd} current grants end`} after the contract end.
+          They are not shortened: see <Link to={adminRoutes.reportEnding}>Access ending</Link>.
+        </div>
+      )}
+      <div className="small mt-1">
+        <Link to={adminRoutes.governance}>Tier policies</Link>
+      </div>
+    </Form>
   );
 }

@@ -1,15 +1,33 @@
 import { useState, type FormEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { useQuery } from '@tanstack/react-query';
-import type { AdminPerson, PersonBody } from '@pra/contracts';
+import type { AdminPerson, PersonBody, RoutingOverview } from '@pra/contracts';
+import { routingMessages } from '@pra/contracts/approval-routing';
 import * as admin from '@pra/contracts/endpoints/administration';
+import { getRoutingOverview, setAssignmentKind } from '@pra/contracts/endpoints/approval-routing';
+import { useCurrentUser } from '../../lib/use-current-user';
 import { callEndpoint } from '../../api/client';
 import { RightsConfirmation, type RightsChange } from './rights-confirmation';
 import { adminKeys, useAdminAction } from './use-admin-action';
 
-const refresh = [adminKeys.people, adminKeys.organizationsAll] as const;
+const refresh = [adminKeys.people, adminKeys.organizationsAll, adminKeys.routing] as const;
+
+/** Primary and backup BRMs per organization, and the organizations nobody can approve for. */
+function useRouting() {
+  return useQuery({
+    queryKey: adminKeys.routing,
+    queryFn: ({ signal }) => callEndpoint(getRoutingOverview, { signal }),
+    meta: { alertOnError: true },
+  }).data;
+}
+
+/** Auditors see People as it is and change nothing (the server refuses them too). */
+function useReadOnly(): boolean {
+  return useCurrentUser().data?.isAuditor === true;
+}
 
 function useOrganizationNames(): string[] {
   const { data } = useQuery({
@@ -55,12 +73,15 @@ export function PeoplePage() {
     meta: { alertOnError: true },
   });
   const people = data?.people.filter((p) => p.status !== 'terminated') ?? [];
+  const routing = useRouting();
+  const readOnly = useReadOnly();
   return (
     <section aria-labelledby="people-heading">
       <h2 id="people-heading" className="h4">
         People
       </h2>
-      <AddPersonForm />
+      {routing && <UnreachableOrganizations routing={routing} />}
+      {!readOnly && <AddPersonForm />}
       <Table responsive hover size="sm" className="mt-3 table-stacked-phone">
         <thead>
           <tr>
@@ -75,7 +96,7 @@ export function PeoplePage() {
         </thead>
         <tbody>
           {people.map((person) => (
-            <PersonRow key={person.id} person={person} />
+            <PersonRow key={person.id} person={person} routing={routing} readOnly={readOnly} />
           ))}
         </tbody>
       </Table>
@@ -151,7 +172,80 @@ function AddPersonForm() {
   );
 }
 
-function PersonRow({ person }: { person: AdminPerson }) {
+/**
+ * GOVERNANCE.md §5.2: the organizations whose requests no primary BRM can decide (none active, or
+ * all away without a delegate); their requests go to backup BRMs and the Information Security team.
+ */
+function UnreachableOrganizations({ routing }: { routing: RoutingOverview }) {
+  if (routing.unreachable.length === 0) return null;
+  return (
+    <Alert variant="warning" aria-labelledby="unreachable-heading">
+      <h3 id="unreachable-heading" className="h6">
+        {routingMessages.unreachableHeading}
+      </h3>
+      <p className="mb-1">
+        No active primary BRM can decide their requests: they go to backup BRMs and the Information Security
+        team at once. Make a BRM their primary approver.
+      </p>
+      <ul className="mb-0">
+        {routing.unreachable.map((org) => (
+          <li key={org.id}>{org.name}</li>
+        ))}
+      </ul>
+    </Alert>
+  );
+}
+
+/** Per organization a BRM manages: primary or backup approver (GOVERNANCE.md §5.2), changed at once. */
+function ApproverKinds(props: {
+  person: AdminPerson;
+  routing: RoutingOverview | undefined;
+  readOnly: boolean;
+}) {
+  const { person, routing, readOnly } = props;
+  const setKind = useAdminAction(
+    (input: { organizationId: string; organization: string; kind: 'primary' | 'backup' }) =>
+      callEndpoint(setAssignmentKind, {
+        params: { id: person.id, orgId: input.organizationId },
+        body: { kind: input.kind },
+      }),
+    {
+      success: (input) => `${person.username} is now ${input.kind} BRM of ${input.organization}.`,
+      refresh,
+    },
+  );
+  const mine = routing?.assignments.filter((a) => a.personId === person.id) ?? [];
+  if (!person.isEmployeeBrm || mine.length === 0) return null;
+  return (
+    <ul className="list-unstyled mb-1">
+      {mine.map((a) => (
+        <li key={a.organizationId} className="d-flex flex-wrap align-items-center gap-1 mb-1">
+          <span>{a.organization}</span>
+          <Form.Select
+            size="sm"
+            className="w-auto"
+            aria-label={`Approver for ${a.organization}: ${person.username}`}
+            value={a.kind}
+            disabled={readOnly || setKind.isPending}
+            onChange={(e) =>
+              setKind.mutate({
+                organizationId: a.organizationId,
+                organization: a.organization,
+                kind: e.target.value as 'primary' | 'backup',
+              })
+            }
+          >
+            <option value="primary">Primary</option>
+            <option value="backup">Backup</option>
+          </Form.Select>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function PersonRow(props: { person: AdminPerson; routing: RoutingOverview | undefined; readOnly: boolean }) {
+  const { person, routing, readOnly } = props;
   const [editing, setEditing] = useState(false);
   const [organizations, setOrganizations] = useState(person.organizations);
   // A right changes only once the admin confirmed what it grants or removes.
@@ -172,20 +266,29 @@ function PersonRow({ person }: { person: AdminPerson }) {
     <tr>
       <td data-label="Username">{person.username}</td>
       <td data-label="Name and email">
-        <PersonDetails person={person} />
+        <PersonDetails person={person} readOnly={readOnly} />
       </td>
       <td data-label="Roles">
         <Form.Check
           id={`brm-${person.id}`}
           label="BRM"
           checked={person.isEmployeeBrm}
+          disabled={readOnly}
           onChange={(e) => setRightsChange({ right: 'isEmployeeBrm', grant: e.target.checked })}
         />
         <Form.Check
           id={`admin-${person.id}`}
           label="Admin"
           checked={person.isAdmin}
+          disabled={readOnly}
           onChange={(e) => setRightsChange({ right: 'isAdmin', grant: e.target.checked })}
+        />
+        <Form.Check
+          id={`auditor-${person.id}`}
+          label="Auditor (read-only)"
+          checked={person.isAuditor}
+          disabled={readOnly}
+          onChange={(e) => setRightsChange({ right: 'isAuditor', grant: e.target.checked })}
         />
         <RightsConfirmation
           person={person}
@@ -216,34 +319,43 @@ function PersonRow({ person }: { person: AdminPerson }) {
           </Form>
         ) : (
           <>
-            {person.organizations.join(', ') || '—'}{' '}
-            <Button
-              size="sm"
-              variant="link"
-              onClick={() => setEditing(true)}
-              aria-label={`Change organizations of ${person.username}`}
-            >
-              Change
-            </Button>
+            {person.isEmployeeBrm && (routing?.assignments.some((a) => a.personId === person.id) ?? false) ? (
+              <ApproverKinds person={person} routing={routing} readOnly={readOnly} />
+            ) : (
+              <>{person.organizations.join(', ') || '—'} </>
+            )}
+            {!readOnly && (
+              <Button
+                size="sm"
+                variant="link"
+                className="p-0"
+                onClick={() => setEditing(true)}
+                aria-label={`Change organizations of ${person.username}`}
+              >
+                Change
+              </Button>
+            )}
           </>
         )}
       </td>
       <td>
-        <Button
-          size="sm"
-          variant="outline-danger"
-          onClick={() => remove.mutate()}
-          aria-label={`Remove ${person.username}`}
-        >
-          Remove
-        </Button>
+        {!readOnly && (
+          <Button
+            size="sm"
+            variant="outline-danger"
+            onClick={() => remove.mutate()}
+            aria-label={`Remove ${person.username}`}
+          >
+            Remove
+          </Button>
+        )}
       </td>
     </tr>
   );
 }
 
 /** Name and email of a person, changed in place (the IdP username stays as it is). */
-function PersonDetails({ person }: { person: AdminPerson }) {
+function PersonDetails({ person, readOnly }: { person: AdminPerson; readOnly: boolean }) {
   const [editing, setEditing] = useState(false);
   const [details, setDetails] = useState({
     givenName: person.givenName,
@@ -263,15 +375,17 @@ function PersonDetails({ person }: { person: AdminPerson }) {
         {person.givenName} {person.familyName}
         <div className="small text-body-secondary">
           {person.email}{' '}
-          <Button
-            size="sm"
-            variant="link"
-            className="p-0 align-baseline"
-            onClick={() => setEditing(true)}
-            aria-label={`Edit name and email of ${person.username}`}
-          >
-            Edit
-          </Button>
+          {!readOnly && (
+            <Button
+              size="sm"
+              variant="link"
+              className="p-0 align-baseline"
+              onClick={() => setEditing(true)}
+              aria-label={`Edit name and email of ${person.username}`}
+            >
+              Edit
+            </Button>
+          )}
         </div>
       </>
     );

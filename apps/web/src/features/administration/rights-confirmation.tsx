@@ -4,7 +4,7 @@ import type { AdminPerson } from '@pra/contracts';
 
 /** A right ticked or unticked on People, waiting for the admin's confirmation. */
 export interface RightsChange {
-  right: 'isEmployeeBrm' | 'isAdmin';
+  right: 'isEmployeeBrm' | 'isAdmin' | 'isAuditor';
   grant: boolean;
 }
 
@@ -23,6 +23,19 @@ export function describeRightsChange(person: AdminPerson, change: RightsChange) 
           title: `Remove the BRM rights of ${who}?`,
           text: `${who} will no longer approve or deny requests, manage vendor users or terminate vendors for ${orgs}.`,
           action: 'Remove BRM rights',
+        };
+  }
+  if (change.right === 'isAuditor') {
+    return change.grant
+      ? {
+          title: `Make ${who} an auditor?`,
+          text: `As an auditor, ${who} can see what their other rights show (Administration, reports, the audit trail) but change nothing: every change they try is refused and recorded.`,
+          action: 'Make auditor',
+        }
+      : {
+          title: `Let ${who} make changes again?`,
+          text: `${who} will no longer be read-only: their BRM and admin rights will let them make changes again.`,
+          action: 'Remove auditor flag',
         };
   }
   return change.grant

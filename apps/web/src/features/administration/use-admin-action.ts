@@ -14,6 +14,9 @@ export const adminKeys = {
   directory: ['admin', 'directory'] as const,
   audit: ['admin', 'audit'] as const,
   serviceTokens: ['admin', 'service-tokens'] as const,
+  policies: ['admin', 'governance', 'policies'] as const,
+  reportEnding: ['admin', 'reports', 'ending'] as const,
+  routing: ['admin', 'approval-routing'] as const,
 };
 
 /**

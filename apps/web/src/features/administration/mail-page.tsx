@@ -1,6 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useQuery } from '@tanstack/react-query';
+import { mailList } from '@pra/contracts/administration';
 import * as admin from '@pra/contracts/endpoints/administration';
 import { callEndpoint } from '../../api/client';
 import { adminKeys, useAdminAction } from './use-admin-action';
@@ -9,7 +10,7 @@ import { adminKeys, useAdminAction } from './use-admin-action';
 export function MailPage() {
   const { data } = useQuery({
     queryKey: adminKeys.mail,
-    queryFn: ({ signal }) => callEndpoint(admin.listUndeliveredMail, { signal }),
+    queryFn: ({ signal }) => callEndpoint(admin.listUndeliveredMail, { signal }, mailList),
     meta: { alertOnError: true },
   });
   const resend = useAdminAction((id: string) => callEndpoint(admin.resendMail, { params: { id } }), {

@@ -6,7 +6,7 @@ import InputGroup from 'react-bootstrap/InputGroup';
 import Table from 'react-bootstrap/Table';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminOrganization, CreateOrganizationBody } from '@pra/contracts';
-import { createOrganizationBody, organizationDomain } from '@pra/contracts/administration';
+import { createOrganizationBody, organizationDomain, organizationList } from '@pra/contracts/administration';
 import * as admin from '@pra/contracts/endpoints/administration';
 import { ApiError, callEndpoint } from '../../api/client';
 import { splitFieldPath } from '../../api/failure-message';
@@ -22,7 +22,11 @@ export function OrganizationsPage() {
   const { data } = useQuery({
     queryKey: adminKeys.organizations(debounced),
     queryFn: ({ signal }) =>
-      callEndpoint(admin.listOrganizations, { query: { filter: debounced || undefined }, signal }),
+      callEndpoint(
+        admin.listOrganizations,
+        { query: { filter: debounced || undefined }, signal },
+        organizationList,
+      ),
     meta: { alertOnError: true },
   });
   return (

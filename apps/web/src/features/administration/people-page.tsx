@@ -4,6 +4,7 @@ import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminPerson, PersonBody } from '@pra/contracts';
+import { organizationList, peopleList } from '@pra/contracts/administration';
 import * as admin from '@pra/contracts/endpoints/administration';
 import { callEndpoint } from '../../api/client';
 import { RightsConfirmation, type RightsChange } from './rights-confirmation';
@@ -14,7 +15,7 @@ const refresh = [adminKeys.people, adminKeys.organizationsAll] as const;
 function useOrganizationNames(): string[] {
   const { data } = useQuery({
     queryKey: adminKeys.organizations(''),
-    queryFn: ({ signal }) => callEndpoint(admin.listOrganizations, { signal }),
+    queryFn: ({ signal }) => callEndpoint(admin.listOrganizations, { signal }, organizationList),
     meta: { alertOnError: true },
   });
   return data?.organizations.map((o) => o.name) ?? [];
@@ -51,7 +52,7 @@ function OrganizationChoices(props: {
 export function PeoplePage() {
   const { data } = useQuery({
     queryKey: adminKeys.people,
-    queryFn: ({ signal }) => callEndpoint(admin.listPeople, { signal }),
+    queryFn: ({ signal }) => callEndpoint(admin.listPeople, { signal }, peopleList),
     meta: { alertOnError: true },
   });
   const people = data?.people.filter((p) => p.status !== 'terminated') ?? [];

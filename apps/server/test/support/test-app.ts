@@ -82,10 +82,12 @@ export async function createTestApp(
     beforeReady?: () => void;
     /** The app's clock (a TestClock for governance); default: the system clock. */
     clock?: Clock;
+    /** Told each statement the app's database runs (platform/db.ts onStatement). */
+    onStatement?: (sql: string) => void;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
-  const database = await createTestDatabase(kind, databaseTimeouts(config));
+  const database = await createTestDatabase(kind, databaseTimeouts(config), options.onStatement);
   const ctx = await testContext(config, database, options.clock).catch(async (error: unknown) => {
     await database.close(); // e.g. unreadable IdP metadata: leave no database behind
     throw error;

@@ -248,7 +248,8 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
 
   route(calls.exportAudit, {}, async (request, reply) => {
     const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
-    const lines = auditExport(ctx.db, request.query, 'csv');
+    // On long work's own connection: a long export never holds one of the requests' pool.
+    const lines = auditExport(ctx.longWorkDb, request.query, 'csv');
     // The first query runs before any header is sent: its failure is an answer, not a cut.
     const first = await lines.next();
     return reply

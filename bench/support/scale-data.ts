@@ -85,7 +85,8 @@ export async function buildScaleData(
     );
     await run(`insert into brm_assignments (account_id, organization_id)
       select a.id, o.id from accounts a, scale_orgs o where a.username like 'scalebrm%' and o.n < 10`);
-    // Pending role requests (Add Access) of vendors, one item each, spread over every organization.
+    // Pending role requests (Add Access) of vendors, one item each, spread over every organization,
+    // each with its deadline (the default tier's 14 days: migration 0011's items carry one).
     await run(
       `with r as (
          insert into requests (type, status, requester_id, beneficiary_id, first_name, last_name, email, comment)
@@ -94,8 +95,8 @@ export async function buildScaleData(
           order by a.username limit $1
          returning id, beneficiary_id
        )
-       insert into request_items (request_id, organization_id, operation, status)
-       select r.id, o.id, 'Add', 'pending'
+       insert into request_items (request_id, organization_id, operation, status, expires_at)
+       select r.id, o.id, 'Add', 'pending', now() + interval '14 days'
          from r join accounts a on a.id = r.beneficiary_id
          join scale_orgs o on o.n = ((substring(a.username from 12))::int + 7) % $2`,
       [size.pendingItems, size.organizations],

@@ -15,8 +15,6 @@ import { listenFailure } from './platform/listen';
 import { SMTP_CONNECTIONS } from './platform/mailer';
 import { startOutboxWorker } from './identity/outbox-worker';
 import { startJobWorker } from './identity/jobs';
-import { openDatabase } from './platform/db';
-import { databaseTimeouts } from './runtime';
 import { terminateJobKind } from './features/terminate-vendors/terminate-job';
 import { startProvisioningWorker } from './identity/directory/provisioning-worker';
 import { startReconcileSchedule } from './identity/directory/reconcile';
@@ -76,17 +74,10 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
     concurrency: SMTP_CONNECTIONS,
     log: app.log,
   });
-  // Long work runs on a connection of its own (PostgreSQL), so it never waits for, nor takes, one
-  // of the requests' pool; one job at a time per instance, one short transaction per step.
-  const jobsDatabase = config.DATABASE_URL
-    ? await openDatabase({
-        url: config.DATABASE_URL,
-        poolSize: 1,
-        applicationName: 'pra-portal-jobs',
-        timeouts: databaseTimeouts(config),
-      })
-    : null;
-  const jobs = startJobWorker(jobsDatabase?.db ?? runtime.ctx.db, [terminateJobKind], {
+  // Long work runs on a connection of its own (PostgreSQL: AppContext.longWorkDb), so it never
+  // waits for, nor takes, one of the requests' pool; one job at a time per instance, one short
+  // transaction per step.
+  const jobs = startJobWorker(runtime.ctx.longWorkDb, [terminateJobKind], {
     clock: runtime.ctx.clock,
     log: app.log,
   });
@@ -146,7 +137,6 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
       await closeServer(listener.server);
       await metrics?.close();
       await workersStopped;
-      await jobsDatabase?.close();
       await runtime.close();
       process.exit(0);
     } catch (error) {

@@ -5,7 +5,7 @@ import { sessionSettings, type AppContext } from './platform/app-context';
 import { OffsetClock, systemClock, type Clock } from './platform/clock';
 import { readClockOffset } from './store/settings';
 import type { KeyPair } from './platform/keys';
-import type { DatabaseHandle, DatabaseTimeouts } from './platform/db';
+import { openDatabase, type DatabaseHandle, type DatabaseTimeouts, type Db } from './platform/db';
 import { openMigratedDatabase, type StartupLog } from './platform/db-startup';
 import { createEncryptor } from './platform/encryption';
 import {
@@ -47,6 +47,8 @@ export interface ContextParts {
   clock?: Clock;
   /** The identity store (default: the one IDENTITY_STORE names). */
   identityStore?: IdentityStore;
+  /** Long work's own database handle (default: `database`'s). */
+  longWorkDb?: Db;
 }
 
 /** The app's context from its parts; the IdP is the built-in one or read from IDP_METADATA. */
@@ -55,6 +57,7 @@ export async function createAppContext(parts: ContextParts): Promise<AppContext>
   return {
     config,
     db: database.db,
+    longWorkDb: parts.longWorkDb ?? database.db,
     dbKind: database.kind,
     poolStats: () => database.poolStats(),
     session: sessionSettings(config.insecureCookies, parts.sessionSecret),
@@ -155,6 +158,15 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
       )
     : undefined;
   const mailer = createMailer(config.SMTP_URL, config.isStandalone);
+  // Long work's pool: one connection for the job worker, one for audit exports.
+  const longWork = config.DATABASE_URL
+    ? await openDatabase({
+        url: config.DATABASE_URL,
+        poolSize: 2,
+        applicationName: 'pra-portal-long-work',
+        timeouts: databaseTimeouts(config),
+      })
+    : null;
   const ctx = await createAppContext({
     config,
     database,
@@ -163,6 +175,7 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     encryptionKey,
     mailStatus: () => mailer.status(),
     ...(idp && { idp }),
+    ...(longWork && { longWorkDb: longWork.db }),
     // Standalone only (the settings refuse TEST_CLOCK in production): time moved by POST /dev/clock.
     ...(config.TEST_CLOCK &&
       config.isStandalone && { clock: new OffsetClock(await readClockOffset(database.db)) }),
@@ -173,6 +186,7 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     async close() {
       mailer.close();
       await ctx.identityStore.close();
+      await longWork?.close();
       await database.close();
     },
   };

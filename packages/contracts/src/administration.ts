@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calendarDate, riskTier } from './governance';
+import { pageOf, pageQuery } from './paging';
 import { inputText } from './text';
 import { multilineText, nameText, personName, plainText } from './text-fields';
 import { usernameField } from './username';
@@ -68,10 +69,13 @@ export const adminOrganization = z.object({
 });
 export type AdminOrganization = z.infer<typeof adminOrganization>;
 
-export const organizationListQuery = z.object({
-  filter: z.string().max(200).optional(),
-});
+/**
+ * GET /api/admin/organizations: `filter` alone answers every match (`organizationList`); with any
+ * other paging parameter, one page of them (`organizationPage`), sorted by name.
+ */
+export const organizationListQuery = pageQuery(['name']);
 export const organizationList = z.object({ organizations: z.array(adminOrganization) });
+export const organizationPage = pageOf(adminOrganization);
 
 export const createOrganizationBody = z.strictObject({
   name: organizationName,
@@ -109,6 +113,9 @@ export const adminPerson = z.object({
 });
 export type AdminPerson = z.infer<typeof adminPerson>;
 export const peopleList = z.object({ people: z.array(adminPerson) });
+/** GET /api/admin/people?page=&size=&filter=&sort=&direction=: one page (by username unless sorted). */
+export const peopleQuery = pageQuery(['username', 'givenName', 'familyName', 'email']);
+export const peoplePage = pageOf(adminPerson);
 
 const username = usernameField('A username is required.');
 
@@ -166,6 +173,9 @@ export const adminMail = z.object({
   lastError: z.string().nullable(),
 });
 export const mailList = z.object({ mails: z.array(adminMail) });
+/** GET /api/admin/mail?page=&size=&filter=&sort=&direction=: one page (newest first unless sorted). */
+export const mailQuery = pageQuery(['createdAt', 'recipient', 'subject']);
+export const mailPage = pageOf(adminMail);
 
 /** A directory change that failed at least once and still waits (IDENTITY_STORE=ldap). */
 export const adminProvisioningRow = z.object({

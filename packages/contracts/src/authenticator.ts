@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { successResponse } from './system';
-import { profileMessages } from './profile';
-import { passcode, recoveryMessages } from './recovery';
+import { passcode } from './recovery';
 import { plainText } from './text-fields';
 import { inputText } from './text';
+export { factorMessages } from './plain-texts';
 
 /**
  * Second factors of the signed-in account (PRODUCT.md, "Second factors"). Adding or removing one
@@ -54,21 +54,6 @@ export const removeAuthenticatorResponse = successResponse;
 
 /** Hours a newly added factor cannot approve a password reset by itself. */
 export const RECENT_FACTOR_HOURS = 24;
-
-export const factorMessages = {
-  confirmFirst: 'Confirm your password and passcode first',
-  /** The same words as Change Password's and Forgot Password's, from one place each. */
-  passwordIncorrect: profileMessages.incorrect,
-  passcodeInvalid: recoveryMessages.badPasscode,
-  pushNotApproved: 'The request was not approved on your phone',
-  notFound: 'This phone is not paired with your account',
-  paired: 'Phone paired. We emailed you about it.',
-  removed: 'Phone removed. We emailed you about it.',
-  /** Forgot Password: a push approved by a phone paired in the last 24 hours. */
-  recentDevice:
-    'This phone was paired less than 24 hours ago, so it cannot approve a password reset by itself. ' +
-    'Use Send Password Reset Email: the link in the email completes the reset.',
-} as const;
 
 /**
  * POST /api/user/authenticator/pair: the signed-in account pairs one more phone; needs the

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { accountSummary } from './activation';
-import { profileMessages } from './profile';
 import { personName } from './text-fields';
 import { inputText } from './text';
 import { successResponse } from './system';
 import { usernameField } from './username';
+export { recoveryMessages } from './plain-texts';
 
 /** In the forgot flows an email that is not one says 'Invalid email format' (spec section 5). */
 export const INVALID_EMAIL_FORMAT = 'Invalid email format';
@@ -95,33 +95,3 @@ export const sendResetEmailResponse = successResponse;
 export const setPasswordBody = z.strictObject({ username, newPassword: inputText().min(1).max(1024) });
 export type SetPasswordBody = z.infer<typeof setPasswordBody>;
 export const setPasswordResponse = successResponse;
-
-/** The recovery section of the spec's error catalogue, and the server's reasons. */
-export const recoveryMessages = {
-  pushUnexpected: 'Unexpected error occurred performing PingID push verification',
-  passcodeUnexpected: 'Unexpected error occurred while processing passcode',
-  pushTimeout: 'PingID timed-out waiting for verification',
-  pushDeclined: 'PingID app verification was declined',
-  tooManyAttempts: 'PingID verification failed due to too many attempts',
-  badPasscode: 'PingID code is not valid',
-  invalidResetCode: (reason: string) => `Invalid reset code. ${reason}.`,
-  resetCodeError: 'Error occurred while validating reset code.',
-  identifyUnexpected: 'Unexpected error occurred while searching for your account.',
-  /** The same words as the profile's change (spec section 8). */
-  changeUnexpected: profileMessages.unexpected,
-  sendUnexpected: 'Unexpected error while sending password reset email',
-  userNotFound: 'Could not find matching account',
-  noDevice: 'No MFA device is configured for this account.',
-  pushSucceeded: 'PingID push verification succeeded',
-  codeSucceeded: 'PingID code verification succeeded',
-  resetCodeValidated: 'Reset code validated.',
-  resetEmailSent: 'Password reset email sent.',
-  passwordChanged: profileMessages.changed,
-  // The server's reasons (no trailing period: the web wraps them as 'Invalid reset code. {reason}.').
-  noSuchAccount: 'No active account matches this username and email address',
-  codeUnknown: 'The code is not valid',
-  codeExpired: 'The code has expired',
-  codeUsed: 'The code has already been used',
-  codeAccountInactive: 'The account is not active',
-  notVerified: 'Verify your identity for this account first',
-} as const;

@@ -1,17 +1,12 @@
 import { z } from 'zod';
 import { inputText } from './text';
+import { textFieldMessages } from './plain-texts';
+export { textFieldMessages } from './plain-texts';
 
 /** Longest name, job title or other one-line text field (spec section 5). */
 export const TEXT_MAX_LENGTH = 255;
 /** Longest justification or comment. */
 export const COMMENT_MAX_LENGTH = 2000;
-
-export const textFieldMessages = {
-  required: 'Required',
-  tooLong: (max: number) => `Max ${max} characters`,
-  invalidCharacters: 'Line breaks, tabs and invisible formatting characters are not allowed',
-  formula: 'Must not start with =, +, - or @',
-} as const;
 
 /**
  * Characters a typed name or comment never needs and that can disguise what a reader sees:

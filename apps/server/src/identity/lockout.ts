@@ -45,26 +45,23 @@ export interface AttemptClaim {
 export async function claimAttempt(
   db: Db,
   config: Config,
-  /** The account's key, or its lookup still under way (it completes beside the address's count). */
+  /** The account's key, or its lookup still under way. */
   input: { lockKey: string | Promise<string>; clientAddress: string },
 ): Promise<AttemptClaim | null> {
   const address = addressKey(input.clientAddress);
-  const [perAddress, key] = await Promise.all([
-    hitRateLimit(db, address, {
-      limit: config.SIGNIN_ADDRESS_MAX_FAILURES,
-      windowSeconds: ADDRESS_WINDOW_SECONDS,
-    }),
-    input.lockKey,
-  ]);
-  if (!perAddress.allowed) {
-    await rateLimits.giveBack(db, [address]);
-    return null;
-  }
-  // The account's counter only after the address's allowed it: an address over its limit cannot
-  // raise the count other addresses' attempts on this account see.
-  // One atomic upsert, so concurrent attempts each see their own count.
-  const account = await rateLimits.hitUnlessLocked(db, key, DAY_SECONDS);
-  if (account.locked) {
+  const key = await input.lockKey;
+  // One statement: the address's count, then the account's only if the address allowed it (an
+  // address over its limit cannot raise the count other addresses' attempts on this account
+  // see); each an atomic upsert, so concurrent attempts each see their own count.
+  const counted = await rateLimits.hitAddressThenLock(db, {
+    addressKey: address,
+    addressWindowSeconds: ADDRESS_WINDOW_SECONDS,
+    addressLimit: config.SIGNIN_ADDRESS_MAX_FAILURES,
+    lockKey: key,
+    lockWindowSeconds: DAY_SECONDS,
+  });
+  const account = counted.account;
+  if (!account || account.locked) {
     await rateLimits.giveBack(db, [address]);
     return null;
   }

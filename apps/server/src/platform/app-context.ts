@@ -26,6 +26,12 @@ export function sessionSettings(insecureCookies: boolean, secret: string): Sessi
 export interface AppContext {
   config: Config;
   db: Db;
+  /**
+   * Where long work reads and writes (the audit export, background jobs): a small pool of its own
+   * on PostgreSQL, so that it never waits for, nor holds, a connection of the requests' pool; the
+   * embedded database has one connection, so it is `db` there.
+   */
+  longWorkDb: Db;
   dbKind: DbKind;
   /** The PostgreSQL pool's load (null for the embedded database), for load shedding. */
   poolStats(): PoolStats | null;

@@ -7,6 +7,7 @@ import {
   Migrator,
   PostgresDialect,
   sql,
+  type KyselyConfig,
   type Migration,
   type PostgresPool,
   type PostgresPoolClient,
@@ -29,6 +30,7 @@ import * as provisioning from '../migrations/0012-provisioning';
 import * as listIndexes from '../migrations/0013-list-indexes';
 import * as jobs from '../migrations/0014-jobs';
 import * as idpMetadata from '../migrations/0015-idp-metadata';
+import * as peopleIndexes from '../migrations/0020-people-indexes';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
@@ -55,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '0013-list-indexes': listIndexes,
   '0014-jobs': jobs,
   '0015-idp-metadata': idpMetadata,
+  '0020-people-indexes': peopleIndexes,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.
@@ -73,6 +76,21 @@ export interface DatabaseOptions {
   applicationName?: string;
   /** Limits that keep a hung or lost PostgreSQL from hanging requests (default: config.ts's). */
   timeouts?: Partial<DatabaseTimeouts>;
+  /**
+   * Told the text of each statement Kysely runs (not BEGIN and COMMIT): the tests that hold a
+   * path to its number of statements count with it.
+   */
+  onStatement?: (sql: string) => void;
+}
+
+/** Kysely's log option for {@link DatabaseOptions.onStatement}. */
+function statementLog(options: DatabaseOptions): KyselyConfig['log'] {
+  const { onStatement } = options;
+  return onStatement
+    ? (event) => {
+        if (event.level === 'query') onStatement(event.query.sql);
+      }
+    : undefined;
 }
 
 export interface DatabaseTimeouts {
@@ -175,7 +193,10 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   });
   pool.on('error', () => {});
   const db = runAfterCommits(
-    new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool) }) }),
+    new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: guardedPool(pool) }),
+      log: statementLog(options),
+    }),
   );
   return {
     db,
@@ -194,7 +215,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   try {
     const pglite = await openPglite(options.dataDir);
-    const db = runAfterCommits(new Kysely<Database>({ dialect: new PgliteDialect(pglite) }));
+    const db = runAfterCommits(
+      new Kysely<Database>({ dialect: new PgliteDialect(pglite), log: statementLog(options) }),
+    );
     return {
       db,
       kind: 'pglite',

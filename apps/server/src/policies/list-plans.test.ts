@@ -26,6 +26,7 @@ insert into accounts (username, given_name, family_name, email, type, status)
   from generate_series(0, 49999) k;
 insert into accounts (username, email, type, is_employee_brm, status) values
   ('brmten', 'brmten@hospital.example', 'employee', true, 'active'),
+  ('brmbackup', 'brmbackup@hospital.example', 'employee', true, 'active'),
   ('adminbig', 'adminbig@hospital.example', 'employee', false, 'active');
 update accounts set is_admin = true where username = 'adminbig';
 create temporary table org_by_number as select (substr(name, 5))::int as n, id from organizations;
@@ -41,6 +42,9 @@ insert into role_grants (account_id, organization_id)
   where (v.k * 7 + 3) % 500 <> v.k % 500;
 insert into brm_assignments (account_id, organization_id)
   select a.id, o.id from accounts a, org_by_number o where a.username = 'brmten' and o.n < 10;
+insert into brm_assignments (account_id, organization_id, kind)
+  select a.id, o.id, case when o.n < 20 then 'primary' else 'backup' end
+  from accounts a, org_by_number o where a.username = 'brmbackup' and o.n between 10 and 29;
 insert into requests (type, status, beneficiary_id, first_name, last_name, email, created_at)
   select (array['New Account', 'Add Access', 'Remove Access'])[1 + r % 3], case when r < 5000 then 'pending' else 'approved' end,
     case when r % 3 = 0 then null else v.id end,
@@ -48,6 +52,9 @@ insert into requests (type, status, beneficiary_id, first_name, last_name, email
   from generate_series(0, 54999) r join vendor_by_number v on v.k = r % 50000;
 insert into request_items (request_id, organization_id, operation, status, expires_at)
   select q.id, o.id, 'Add', q.status, q.created_at + interval '14 days' from requests q join org_by_number o on o.n = (substr(q.email, 2, strpos(q.email, '@') - 2))::int % 500;
+-- A quarter of the pending items passed their deadline and went to the backup BRMs.
+update request_items set forwarded_at = expires_at - interval '1 day'
+  where status = 'pending' and extract(minute from expires_at)::int % 4 = 0;
 alter table audit_events set unlogged;
 create temporary table audit_indexes as
   select indexname, indexdef from pg_indexes where tablename = 'audit_events' and indexname <> 'audit_events_pkey';
@@ -85,6 +92,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('list statements at hospital sca
   let handle: DatabaseHandle & { url?: string };
   let client: pg.Client;
   let brm: Principal & { backupOrganizationIds: ReadonlySet<string> };
+  let backupBrm: Principal & { backupOrganizationIds: ReadonlySet<string> };
   let admin: Principal;
 
   beforeAll(async () => {
@@ -97,7 +105,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('list statements at hospital sca
     // As autovacuum leaves a table that has settled: statistics and the visibility map.
     await client.query('vacuum analyze');
     const ids = await client.query<{ username: string; id: string }>(
-      "select username, id from accounts where username in ('brmten', 'adminbig')",
+      "select username, id from accounts where username in ('brmten', 'brmbackup', 'adminbig')",
     );
     const idOf = (name: string) => ids.rows.find((r) => r.username === name)!.id;
     // As loadActor reads it: brmten is the primary BRM of ten organizations and backs up none.
@@ -108,6 +116,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('list statements at hospital sca
       isEmployeeBrm: true,
       isAdmin: false,
       backupOrganizationIds: new Set<string>(),
+    };
+    // brmbackup is the primary BRM of ten organizations and the backup of ten others.
+    const backups = await client.query<{ organization_id: string }>(
+      "select organization_id from brm_assignments where kind = 'backup' and account_id = $1",
+      [idOf('brmbackup')],
+    );
+    backupBrm = {
+      ...brm,
+      id: idOf('brmbackup'),
+      backupOrganizationIds: new Set(backups.rows.map((r) => r.organization_id)),
     };
     admin = { id: idOf('adminbig'), isActive: true, isVendor: false, isEmployeeBrm: false, isAdmin: true };
   }, 600_000);
@@ -149,13 +167,21 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('list statements at hospital sca
   }
 
   it('has the data it claims', async () => {
-    const counts = await client.query<{ events: number; vendors: number; pending: number; managed: number }>(`
+    const counts = await client.query<{
+      events: number;
+      vendors: number;
+      pending: number;
+      forwarded: number;
+      managed: number;
+    }>(`
       select (select count(*) from audit_events)::int as events,
+        (select count(*) from request_items where status = 'pending' and forwarded_at is not null)::int as forwarded,
         (select count(*) from accounts where type = 'vendor')::int as vendors,
         (select count(*) from request_items where status = 'pending')::int as pending,
         (select count(distinct g.account_id) from role_grants g join brm_assignments b using (organization_id))::int as managed`);
     expect(counts.rows[0]).toMatchObject({ events: 2_000_000, vendors: 50_000, pending: 5_000 });
     expect(counts.rows[0]!.managed).toBeGreaterThan(1_000);
+    expect(counts.rows[0]!.forwarded).toBeGreaterThan(500);
   });
 
   const vendorSorts: VendorSortKey[] = ['username', 'givenName', 'familyName', 'email', 'status'];
@@ -200,10 +226,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('list statements at hospital sca
 
   const approvalSorts: (ApprovalSortKey | undefined)[] = [undefined, 'created', 'firstname', 'org'];
 
-  it('Approvals: 5,000 pending among 50,000 decided, for a BRM and an admin', async () => {
+  it('Approvals: 5,000 pending among 50,000 decided, for a BRM, a BRM who is also a backup, and an admin', async () => {
+    expect(backupBrm.backupOrganizationIds.size).toBe(10);
     const found: string[] = [];
-    for (const actor of [brm, admin]) {
-      const who = actor === brm ? 'brm' : 'admin';
+    for (const actor of [brm, backupBrm, admin]) {
+      const who = actor === brm ? 'brm' : actor === backupBrm ? 'backup brm' : 'admin';
       const scope = () => request.scopeOf(actor, 'i');
       found.push(
         ...(await seqScansOf(`${who} count`, () =>

@@ -72,7 +72,7 @@ export function scopeOf(
   const item = (column: string) => sql.ref(`${alias}.${column}`);
   // A backup assignment counts once the item is forwarded. The condition on the item inside the
   // subquery keeps PostgreSQL from an index-driven semi-join (it filters every pending item), so
-  // it is written only for an account known to be a backup somewhere (or not known: a delegator).
+  // it is written only for an account whose backups are not known (a delegator).
   const assignedTo = (accountId: string, mayBeBackup: boolean) =>
     mayBeBackup
       ? sql<boolean>`${item('organization_id')} in (select b.organization_id from brm_assignments b
@@ -83,6 +83,16 @@ export function scopeOf(
     (d) =>
       sql<boolean>`(${assignedTo(d.delegatorId, true)} and (${d.movesPending} or ${item('created_at')} >= ${d.startsAt}))`,
   );
-  const own = assignedTo(actor.id, actor.backupOrganizationIds?.size !== 0);
+  // An account known to back up some organizations: items of any of its organizations (an
+  // uncorrelated, index-driven semi-join), those of the ones it backs up once forwarded (a filter
+  // on those rows alone). Written with the correlated condition above, PostgreSQL read every
+  // pending item with its request (list-plans.test.ts).
+  const backups = actor.backupOrganizationIds;
+  const own =
+    backups && backups.size > 0
+      ? sql<boolean>`(${item('organization_id')} in (select b.organization_id from brm_assignments b
+      where b.account_id = ${actor.id}) and (${item('forwarded_at')} is not null
+      or not (${item('organization_id')} = any(${[...backups]}::uuid[]))))`
+      : assignedTo(actor.id, backups === undefined);
   return sql<boolean>`(${sql.join([own, ...delegated], sql` or `)})`;
 }

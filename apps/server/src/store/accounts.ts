@@ -379,7 +379,7 @@ export async function lockAccount(tx: Tx, accountId: string) {
 }
 
 /** Hospital employees with their managed organizations, by username. */
-export async function listEmployees(db: Db | Tx) {
+function employees(db: Db | Tx) {
   return db
     .selectFrom('accounts as a')
     .select((eb) => [
@@ -399,9 +399,34 @@ export async function listEmployees(db: Db | Tx) {
         .whereRef('b.account_id', '=', 'a.id')
         .as('organizations'),
     ])
-    .where('a.type', '=', 'employee')
+    .where(isEmployee);
+}
+
+/** The hospital's people (alias `a`): migration 0020's partial indexes hold only them. */
+const isEmployee = sql<boolean>`a.type = 'employee'`;
+
+export async function listEmployees(db: Db | Tx) {
+  return employees(db)
     .orderBy(sql`lower(a.username)`)
     .execute();
+}
+
+/** Every employee (`total`) and those the filter matches (username, email or name contain it). */
+export async function countEmployees(db: Db | Tx, filter: string) {
+  return countManagedVendors(db, isEmployee, filter);
+}
+
+/** One page of the employees the filter matches, sorted by the column (ties by username). */
+export async function pageEmployees(
+  db: Db | Tx,
+  page: Omit<VendorPageRequest, 'sort'> & { sort: Exclude<VendorSortKey, 'status'> },
+) {
+  let query = employees(db);
+  if (page.filter)
+    query = query.where(sql<boolean>`${vendorSearchText} like ${containsPattern(page.filter)}`);
+  query = query.orderBy(vendorSortKeys[page.sort], page.direction);
+  if (page.sort !== 'username') query = query.orderBy(sql`lower(a.username)`);
+  return query.offset(page.offset).limit(page.limit).execute();
 }
 
 export async function insertEmployee(

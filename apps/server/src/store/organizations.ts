@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../platform/db';
+import { containsPattern } from './like';
 
 // The owner of `organizations` and their `organization_domains`.
 
@@ -96,9 +97,28 @@ export async function deleteDomain(tx: Tx, organizationId: string, domain: strin
 }
 
 /** Organizations with their domains and BRMs, by name; `filter` matches name or domain. */
-export async function listOrganizations(db: Db | Tx, filter?: string) {
-  let query = db
-    .selectFrom('organizations as o')
+/** The organizations whose name or one of whose domains contains `filter` (all when it is empty). */
+function organizationsMatching(db: Db | Tx, filter: string) {
+  const query = db.selectFrom('organizations as o');
+  if (!filter) return query;
+  const like = containsPattern(filter);
+  return query.where((eb) =>
+    eb.or([
+      eb(sql`lower(o.name)`, 'like', like),
+      eb.exists(
+        eb
+          .selectFrom('organization_domains as d2')
+          .select('d2.domain')
+          .whereRef('d2.organization_id', '=', 'o.id')
+          .where('d2.domain', 'like', like),
+      ),
+    ]),
+  );
+}
+
+/** The matching organizations with their domains and BRMs, sorted by name. */
+function organizationRows(db: Db | Tx, filter: string, direction: 'asc' | 'desc') {
+  return organizationsMatching(db, filter)
     .select((eb) => [
       'o.id',
       'o.name',
@@ -117,25 +137,39 @@ export async function listOrganizations(db: Db | Tx, filter?: string) {
         .whereRef('b.organization_id', '=', 'o.id')
         .as('brms'),
     ])
-    .orderBy(sql`lower(o.name)`);
-  const text = filter?.trim().toLowerCase();
-  if (text) {
-    const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb(sql`lower(o.name)`, 'like', like),
-        eb.exists(
-          eb
-            .selectFrom('organization_domains as d2')
-            .select('d2.domain')
-            .whereRef('d2.organization_id', '=', 'o.id')
-            .where('d2.domain', 'like', like),
-        ),
-      ]),
-    );
-  }
-  const rows = await query.execute();
-  return rows.map((row) => ({ ...row, domains: row.domains ?? [], brms: row.brms ?? [] }));
+    .orderBy(sql`lower(o.name)`, direction)
+    .orderBy('o.id');
+}
+
+type OrganizationRow = Awaited<ReturnType<ReturnType<typeof organizationRows>['execute']>>[number];
+const withLists = (row: OrganizationRow) => ({ ...row, domains: row.domains ?? [], brms: row.brms ?? [] });
+
+export async function listOrganizations(db: Db | Tx, filter?: string) {
+  return (await organizationRows(db, filter?.trim() ?? '', 'asc').execute()).map(withLists);
+}
+
+/** Every organization (`total`) and those the filter matches (`matching`). */
+export async function countOrganizations(db: Db | Tx, filter: string) {
+  const count = async (text: string) =>
+    (
+      await organizationsMatching(db, text)
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
+  const total = await count('');
+  return { total, matching: filter ? await count(filter) : total };
+}
+
+/** One page of the organizations the filter matches, by name. */
+export async function pageOrganizations(
+  db: Db | Tx,
+  page: { filter: string; direction: 'asc' | 'desc'; offset: number; limit: number },
+) {
+  const rows = await organizationRows(db, page.filter, page.direction)
+    .offset(page.offset)
+    .limit(page.limit)
+    .execute();
+  return rows.map(withLists);
 }
 
 /**

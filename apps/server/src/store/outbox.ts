@@ -1,4 +1,5 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
+import { containsPattern } from './like';
 import type { Db, Tx } from '../platform/db';
 import type { Database, OutboxTable } from '../platform/db-schema';
 
@@ -218,19 +219,67 @@ export async function findMessage(db: Db, id: string) {
 }
 
 /** The outbox as admins see it: mail not delivered yet after trying, and mail the relay refused. */
-export async function listUndeliveredMail(db: Db, limit = 200) {
-  return db
+function undeliveredMail(db: Db, filter: string) {
+  const query = db
     .selectFrom('outbox')
-    .select(['id', 'created_at', 'recipient', 'subject', 'template', 'status', 'attempts', 'last_error'])
     .where((eb) =>
       eb.or([
         eb('status', '=', 'undeliverable'),
         eb.and([eb('status', '=', 'pending'), eb('attempts', '>', 0)]),
       ]),
-    )
-    .orderBy('created_at', 'desc')
-    .limit(limit)
-    .execute();
+    );
+  return filter
+    ? query.where(sql<string>`lower(recipient || chr(31) || subject)`, 'like', containsPattern(filter))
+    : query;
+}
+
+const mailColumns = [
+  'id',
+  'created_at',
+  'recipient',
+  'subject',
+  'template',
+  'status',
+  'attempts',
+  'last_error',
+] as const;
+
+export async function listUndeliveredMail(db: Db, limit = 200) {
+  return undeliveredMail(db, '').select(mailColumns).orderBy('created_at', 'desc').limit(limit).execute();
+}
+
+/** Every undelivered mail (`total`) and those whose recipient or subject contains the filter. */
+export async function countUndeliveredMail(db: Db, filter: string) {
+  const count = async (text: string) =>
+    (
+      await undeliveredMail(db, text)
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
+  const total = await count('');
+  return { total, matching: filter ? await count(filter) : total };
+}
+
+const mailSortKeys = {
+  createdAt: sql`created_at`,
+  recipient: sql`lower(recipient)`,
+  subject: sql`lower(subject)`,
+};
+
+/** One page of the undelivered mail the filter matches: newest first, or by a column (ties newest first). */
+export async function pageUndeliveredMail(
+  db: Db,
+  page: {
+    filter: string;
+    sort: keyof typeof mailSortKeys | undefined;
+    direction: 'asc' | 'desc';
+    offset: number;
+    limit: number;
+  },
+) {
+  let query = undeliveredMail(db, page.filter).select(mailColumns);
+  if (page.sort) query = query.orderBy(mailSortKeys[page.sort], page.direction);
+  return query.orderBy('created_at', 'desc').orderBy('id').offset(page.offset).limit(page.limit).execute();
 }
 
 export async function findMailForUpdate(tx: Tx, id: string) {

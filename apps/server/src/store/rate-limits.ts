@@ -4,6 +4,13 @@ import type { Db, Tx } from '../platform/db';
 // The owner of `rate_limits`: the counters of identity/rate-limit.ts and the sign-in lockout of
 // identity/lockout.ts, shared by every instance.
 
+/** The upsert's conflict clause of a counted window (alias `r`): a new window once the last ended. */
+function windowHit(window: string) {
+  return sql`on conflict (key) do update set
+    hits = case when r.window_ends_at <= now() then 1 else r.hits + 1 end,
+    window_ends_at = case when r.window_ends_at <= now() then now() + ${window}::interval else r.window_ends_at end`;
+}
+
 /**
  * Counts one hit against `key` within a window of `windowSeconds`, in one atomic upsert; the
  * counter after it, and the seconds until its window ends (at least 1).
@@ -17,9 +24,7 @@ export async function hit(
   const row = await sql<{ hits: number; retry_after: number }>`
     insert into rate_limits as r (key, hits, window_ends_at)
     values (${key}, 1, now() + ${window}::interval)
-    on conflict (key) do update set
-      hits = case when r.window_ends_at <= now() then 1 else r.hits + 1 end,
-      window_ends_at = case when r.window_ends_at <= now() then now() + ${window}::interval else r.window_ends_at end
+    ${windowHit(window)}
     returning hits, greatest(1, ceil(extract(epoch from (window_ends_at - now()))))::int as retry_after`
     .execute(db)
     .then((result) => result.rows[0]);
@@ -28,28 +33,50 @@ export async function hit(
 }
 
 /**
- * Counts one hit on a lockable key unless it is locked (then the count stays), in one atomic
- * upsert, so concurrent hits each see their own count.
+ * A sign-in attempt's two counts in one statement: one hit on `addressKey` (a plain window, like
+ * `hit`), and, only when that leaves the address within `addressLimit`, one on `lockKey` unless it
+ * is locked (then its count stays). `account` is null when the address was over its limit (its
+ * counter was not touched).
  */
-export async function hitUnlessLocked(
+export async function hitAddressThenLock(
   db: Db,
-  key: string,
-  windowSeconds: number,
-): Promise<{ hits: number; locked: boolean }> {
-  const window = `${windowSeconds} seconds`;
-  const row = await sql<{ hits: number; locked: boolean }>`
-    insert into rate_limits as r (key, hits, window_ends_at)
-    values (${key}, 1, now() + ${window}::interval)
-    on conflict (key) do update set
-      hits = case when r.locked_until > now() then r.hits
-                  when r.window_ends_at <= now() then 1 else r.hits + 1 end,
-      window_ends_at = case when r.locked_until > now() or r.window_ends_at > now() then r.window_ends_at
-                            else now() + ${window}::interval end
-    returning hits, coalesce(locked_until > now(), false) as locked`
+  input: {
+    addressKey: string;
+    addressWindowSeconds: number;
+    addressLimit: number;
+    lockKey: string;
+    lockWindowSeconds: number;
+  },
+): Promise<{ addressHits: number; account: { hits: number; locked: boolean } | null }> {
+  const addressWindow = `${input.addressWindowSeconds} seconds`;
+  const lockWindow = `${input.lockWindowSeconds} seconds`;
+  // Data-modifying CTEs: `account` reads `address`'s RETURNING, so it runs only within the limit.
+  const row = await sql<{ address_hits: number; hits: number | null; locked: boolean | null }>`
+    with address as (
+      insert into rate_limits as r (key, hits, window_ends_at)
+      values (${input.addressKey}, 1, now() + ${addressWindow}::interval)
+      ${windowHit(addressWindow)}
+      returning hits
+    ), account as (
+      insert into rate_limits as r (key, hits, window_ends_at)
+      select ${input.lockKey}, 1, now() + ${lockWindow}::interval from address
+      where address.hits <= ${input.addressLimit}
+      on conflict (key) do update set
+        hits = case when r.locked_until > now() then r.hits
+                    when r.window_ends_at <= now() then 1 else r.hits + 1 end,
+        window_ends_at = case when r.locked_until > now() or r.window_ends_at > now() then r.window_ends_at
+                              else now() + ${lockWindow}::interval end
+      returning hits, coalesce(locked_until > now(), false) as locked
+    )
+    select address.hits as address_hits, account.hits, account.locked
+    from address left join account on true`
     .execute(db)
     .then((result) => result.rows[0]);
-  if (!row) throw new Error('lockout upsert returned no row');
-  return row;
+  if (!row) throw new Error('sign-in attempt upsert returned no row');
+  return {
+    addressHits: row.address_hits,
+    account: row.hits === null ? null : { hits: row.hits, locked: row.locked ?? false },
+  };
 }
 
 /** Takes back one count from each key. */

@@ -21,10 +21,11 @@ export const testDatabaseKinds: DbKind[] = process.env.TEST_DATABASE_URL
 export async function createTestDatabase(
   kind: DbKind,
   timeouts?: DatabaseTimeouts,
+  onStatement?: (sql: string) => void,
 ): Promise<DatabaseHandle & { url?: string }> {
   markEngineUsed(kind);
   if (kind === 'pglite') {
-    const handle = await openDatabase({});
+    const handle = await openDatabase(onStatement ? { onStatement } : {});
     await migrateToLatest(handle.db);
     return handle;
   }
@@ -37,7 +38,12 @@ export async function createTestDatabase(
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), poolSize: 5, timeouts });
+  const handle = await openDatabase({
+    url: url.toString(),
+    poolSize: 5,
+    ...(timeouts ? { timeouts } : {}),
+    ...(onStatement ? { onStatement } : {}),
+  });
   await migrateToLatest(handle.db);
   return {
     ...handle,

@@ -16,7 +16,7 @@ import type { Clock } from '../../src/platform/clock';
 import { readFileSync } from 'node:fs';
 import type { KeyPair } from '../../src/platform/keys';
 import { createAppContext, databaseTimeouts, type ContextParts } from '../../src/runtime';
-import type { DbKind } from '../../src/platform/db';
+import { openDatabase, type Db, type DbKind } from '../../src/platform/db';
 import { createTestDatabase } from './databases';
 import { setDirectoryProvisioning } from '../../src/store/provisioning';
 
@@ -44,6 +44,7 @@ export function testContext(
   config: Config,
   database: ContextParts['database'],
   clock?: Clock,
+  longWorkDb?: Db,
 ): Promise<AppContext> {
   return createAppContext({
     config,
@@ -53,6 +54,7 @@ export function testContext(
     encryptionKey: 'test-encryption-key-test-encryption-key',
     mailStatus: async () => ({ ok: true, text: 'test mailer' }),
     ...(clock && { clock }),
+    ...(longWorkDb && { longWorkDb }),
   });
 }
 
@@ -82,14 +84,36 @@ export async function createTestApp(
     beforeReady?: () => void;
     /** The app's clock (a TestClock for governance); default: the system clock. */
     clock?: Clock;
+    /** Told each statement the app's database runs (platform/db.ts onStatement). */
+    onStatement?: (sql: string) => void;
+    /**
+     * PostgreSQL: long work gets a pool of its own as in production (AppContext.longWorkDb),
+     * whose statements go to this listener.
+     */
+    onLongWorkStatement?: (sql: string) => void;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
-  const database = await createTestDatabase(kind, databaseTimeouts(config));
-  const ctx = await testContext(config, database, options.clock).catch(async (error: unknown) => {
-    await database.close(); // e.g. unreadable IdP metadata: leave no database behind
-    throw error;
-  });
+  const database = await createTestDatabase(kind, databaseTimeouts(config), options.onStatement);
+  const longWork =
+    options.onLongWorkStatement && database.url
+      ? await openDatabase({
+          url: database.url,
+          poolSize: 2,
+          applicationName: 'pra-portal-long-work',
+          onStatement: options.onLongWorkStatement,
+        })
+      : null;
+  const closeDatabases = async () => {
+    await longWork?.close();
+    await database.close();
+  };
+  const ctx = await testContext(config, database, options.clock, longWork?.db).catch(
+    async (error: unknown) => {
+      await closeDatabases(); // e.g. unreadable IdP metadata: leave no database behind
+      throw error;
+    },
+  );
   // openRuntime turns the provisioning triggers on with IDENTITY_STORE=ldap; a test app too.
   if (config.IDENTITY_STORE === 'ldap') await setDirectoryProvisioning(database.db, true);
   const app = await buildApp(ctx, options.logStream ? { logStream: options.logStream } : { logger: false });
@@ -101,7 +125,7 @@ export async function createTestApp(
     databaseUrl: database.url,
     async close() {
       await app.close();
-      await database.close();
+      await closeDatabases();
     },
   };
 }

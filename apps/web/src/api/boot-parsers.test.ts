@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { authStatusResponse, csrfResponse, currentUser, systemMessage } from '@pra/contracts';
+import {
+  authStatusResponse,
+  csrfResponse,
+  currentUser,
+  defaultPasswordComplexity,
+  pairedAuthenticators,
+  passwordRequirements,
+  systemMessage,
+} from '@pra/contracts';
 import { makeUser } from '../test/fake-server';
-import { authStatusBody, csrfBody, currentUserBody, systemMessageBody } from './boot-parsers';
+import {
+  authStatusBody,
+  csrfBody,
+  currentUserBody,
+  pairedAuthenticatorsBody,
+  passwordRequirementsBody,
+  systemMessageBody,
+} from './boot-parsers';
 import type { ResponseParser } from './client';
 
 const outcome = (parser: ResponseParser<unknown>, body: unknown) => {
@@ -13,6 +28,14 @@ const outcome = (parser: ResponseParser<unknown>, body: unknown) => {
 };
 
 const user = makeUser({ orgs: ['Acme Imaging', 'Beta Labs'] });
+
+const rules = {
+  status: 'success',
+  Password_Complexity: defaultPasswordComplexity,
+  blockedTerms: ['jdoe', 'Hospital'],
+  rejectCommonPasswords: true,
+};
+const phone = { id: 'a1', nickname: 'Work phone', pairedAt: '2026-11-20T08:00:00.000Z', isRecent: false };
 
 const message = { enabled: true, loggedInOnly: false, severity: 'warning', title: 'T', text: 'x' };
 
@@ -70,6 +93,39 @@ const cases: Array<[string, ResponseParser<unknown>, ResponseParser<unknown>, un
       { ...user, manager: null },
       [],
       null,
+    ],
+  ],
+  [
+    'password requirements',
+    passwordRequirementsBody,
+    passwordRequirements,
+    [
+      rules,
+      { ...rules, blockedTerms: [], rejectCommonPasswords: false, extra: 1 },
+      { ...rules, Password_Complexity: { ...defaultPasswordComplexity, extra: 2 } },
+      { ...rules, Password_Complexity: { ...defaultPasswordComplexity, minLength: 1.5 } },
+      { ...rules, Password_Complexity: { ...defaultPasswordComplexity, maxLength: '128' } },
+      { ...rules, Password_Complexity: { ...defaultPasswordComplexity, minNumeric: undefined } },
+      { ...rules, Password_Complexity: null },
+      { ...rules, status: 'failure' },
+      { ...rules, blockedTerms: ['x', 1] },
+      { ...rules, rejectCommonPasswords: 'yes' },
+      [],
+    ],
+  ],
+  [
+    'paired authenticators',
+    pairedAuthenticatorsBody,
+    pairedAuthenticators,
+    [
+      { needsPasscode: true, authenticators: [] },
+      { needsPasscode: false, authenticators: [phone, { ...phone, id: 'b2', isRecent: true, extra: 1 }] },
+      { needsPasscode: false, authenticators: [{ ...phone, nickname: undefined }] },
+      { needsPasscode: false, authenticators: [{ ...phone, isRecent: 'no' }] },
+      { needsPasscode: false, authenticators: [null] },
+      { needsPasscode: 'false', authenticators: [] },
+      { needsPasscode: true, authenticators: {} },
+      { needsPasscode: true },
     ],
   ],
 ];

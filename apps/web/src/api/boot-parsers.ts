@@ -1,8 +1,16 @@
 // Hand-written checks for the answers the first page waits for (CSRF token, auth status, system
 // message, and the current user that a signed-in page's boot data carries), so the first page does
-// not load the schema library. Each mirrors its contract schema in
+// not load the schema library; and for those Manage Profile asks for on arrival (the password
+// rules, the paired phones), so that page loads it only once someone acts. Each mirrors its contract schema in
 // @pra/contracts; boot-parsers.test.ts runs both over the same bodies to keep them in step.
-import type { AuthStatusResponse, CsrfResponse, CurrentUser, SystemMessage } from '@pra/contracts';
+import type {
+  AuthStatusResponse,
+  CsrfResponse,
+  CurrentUser,
+  PairedAuthenticators,
+  PasswordRequirements,
+  SystemMessage,
+} from '@pra/contracts';
 import type { ResponseParser } from './client';
 
 type Body = Record<string, unknown>;
@@ -93,6 +101,56 @@ export const currentUserBody: ResponseParser<CurrentUser> = {
       iiqAvailable: flag('iiqAvailable'),
       // Governance's read-only auditor (additive: an older server leaves it out).
       ...(typeof body.isAuditor === 'boolean' ? { isAuditor: body.isAuditor } : {}),
+    };
+  },
+};
+
+const isInteger = (value: unknown): value is number => Number.isInteger(value);
+const COMPLEXITY = [
+  'maxRepeatChars',
+  'minAlpha',
+  'minLength',
+  'minUpperAlpha',
+  'minLowerAlpha',
+  'minSpecialChars',
+  'maxLength',
+  'minCharTypes',
+  'minNumeric',
+] as const;
+
+/** GET /api/user/auth/password-requirements */
+export const passwordRequirementsBody: ResponseParser<PasswordRequirements> = {
+  parse(data) {
+    const body = object(data);
+    const complexity = object(body.Password_Complexity);
+    return {
+      status: field(body, 'status', (value): value is 'success' => value === 'success', "'success'"),
+      Password_Complexity: Object.fromEntries(
+        COMPLEXITY.map((key) => [key, field(complexity, key, isInteger, 'a whole number')]),
+      ) as PasswordRequirements['Password_Complexity'],
+      blockedTerms: [...field(body, 'blockedTerms', isStrings, 'strings')],
+      rejectCommonPasswords: field(body, 'rejectCommonPasswords', isBoolean, 'a boolean'),
+    };
+  },
+};
+
+/** GET /api/user/authenticators */
+export const pairedAuthenticatorsBody: ResponseParser<PairedAuthenticators> = {
+  parse(data) {
+    const body = object(data);
+    const list = body.authenticators;
+    if (!Array.isArray(list)) throw new TypeError('authenticators: expected a list');
+    return {
+      needsPasscode: field(body, 'needsPasscode', isBoolean, 'a boolean'),
+      authenticators: list.map((entry) => {
+        const phone = object(entry);
+        return {
+          id: field(phone, 'id', isString, 'a string'),
+          nickname: field(phone, 'nickname', isString, 'a string'),
+          pairedAt: field(phone, 'pairedAt', isString, 'a string'),
+          isRecent: field(phone, 'isRecent', isBoolean, 'a boolean'),
+        };
+      }),
     };
   },
 };

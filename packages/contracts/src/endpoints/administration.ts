@@ -8,13 +8,18 @@ import {
   changePersonBody,
   createOrganizationBody,
   mailList,
+  mailPage,
+  mailQuery,
   directoryStatus,
   maintenanceBody,
   maintenanceState,
   organizationList,
   organizationChanged,
   organizationListQuery,
+  organizationPage,
   peopleList,
+  peoplePage,
+  peopleQuery,
   personBody,
 } from '../administration';
 import { endpoint, media } from '../endpoint';
@@ -35,9 +40,9 @@ export const listOrganizations = endpoint({
   path: adminApi.organizations,
   operationId: 'listOrganizations',
   tokenScope: 'organizations:read',
-  summary: 'The organizations (optionally filtered by name or domain)',
+  summary: 'The organizations (optionally filtered by name or domain; one page with paging parameters)',
   query: organizationListQuery,
-  response: { 200: organizationList },
+  response: { 200: z.union([organizationPage, organizationList]) },
 });
 
 export const createOrganization = endpoint({
@@ -92,8 +97,9 @@ export const listPeople = endpoint({
   path: adminApi.people,
   operationId: 'listPeople',
   tokenScope: 'people:read',
-  summary: 'The hospital’s people (employees, BRMs, admins)',
-  response: { 200: peopleList },
+  summary: 'The hospital’s people (employees, BRMs, admins; one page with paging parameters)',
+  query: peopleQuery,
+  response: { 200: z.union([peoplePage, peopleList]) },
 });
 
 export const createPerson = endpoint({
@@ -178,8 +184,9 @@ export const listUndeliveredMail = endpoint({
   path: adminApi.mail,
   operationId: 'listUndeliveredMail',
   tokenScope: 'mail:read',
-  summary: 'Mail not delivered yet or undeliverable',
-  response: { 200: mailList },
+  summary: 'Mail not delivered yet or undeliverable (one page with paging parameters)',
+  query: mailQuery,
+  response: { 200: z.union([mailPage, mailList]) },
 });
 
 export const resendMail = endpoint({

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { roleName } from '@pra/contracts';
+import { asksForPage, pageRequest } from '@pra/contracts/paging';
 import * as calls from '@pra/contracts/endpoints/administration';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Account } from '../../platform/db-schema';
@@ -10,7 +11,7 @@ import { hashPassword } from '../../identity/passwords';
 import type { Tx } from '../../platform/db';
 import type { Actor } from './actor';
 import { auditExport, auditPage } from './audit-trail';
-import { listUndeliveredMail } from '../../store/outbox';
+import { countUndeliveredMail, listUndeliveredMail, pageUndeliveredMail } from '../../store/outbox';
 import {
   addDomain,
   changeOrganization,
@@ -19,8 +20,9 @@ import {
   requireOrganization,
 } from './organizations';
 import { changePerson, createPerson, removePerson, requireEmployee, setManagedOrganizations } from './people';
-import { listEmployees, setPasswordHash } from '../../store/accounts';
-import { listOrganizations } from '../../store/organizations';
+import { countEmployees, listEmployees, pageEmployees, setPasswordHash } from '../../store/accounts';
+import { countOrganizations, listOrganizations, pageOrganizations } from '../../store/organizations';
+import { answerPage } from '../../http/paging';
 import { resendMail } from './resend-mail';
 import { directoryStatus, retryProvisioning } from './directory-status';
 import { readAdminSystemMessage, setMaintenance, writeSystemMessage } from './settings';
@@ -31,6 +33,9 @@ function actorOf(request: { account: Account; ip: string }): Actor {
   return { id: account.id, username: account.username, clientAddress: request.ip };
 }
 
+/** The admin lists' page size when the query names none. */
+const ADMIN_PAGE_SIZE = 25;
+
 /** The admin API: organizations, people, system message, maintenance, mail, directory, audit trail. */
 export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const route = endpointRouter(app, ctx);
@@ -40,20 +45,33 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
     ctx.config.isStandalone && ctx.config.idp === 'builtin' ? ctx.config.DEMO_PASSWORD : undefined;
   const inTx = <T>(work: (tx: Tx) => Promise<T>): Promise<T> => ctx.db.transaction().execute(work);
 
-  const listOrgs = async (filter?: string) => ({
-    organizations: (await listOrganizations(ctx.db, filter)).map((o) => ({
-      id: o.id,
-      name: o.name,
-      roleName: roleName(o.name),
-      isActive: o.is_active,
-      domains: o.domains,
-      brms: o.brms,
-      riskTier: o.risk_tier,
-      contractEndsOn: o.contract_ends_on,
-    })),
+  // The admin lists answer one page (paging.ts) when asked for one, their whole list otherwise.
+  type OrganizationRow = Awaited<ReturnType<typeof listOrganizations>>[number];
+  const toOrganization = (o: OrganizationRow) => ({
+    id: o.id,
+    name: o.name,
+    roleName: roleName(o.name),
+    isActive: o.is_active,
+    domains: o.domains,
+    brms: o.brms,
+    riskTier: o.risk_tier,
+    contractEndsOn: o.contract_ends_on,
   });
 
-  route(calls.listOrganizations, {}, async (request) => listOrgs(request.query.filter));
+  // A filter alone keeps answering every match (the screens' and scripts' call before paging).
+  route(calls.listOrganizations, {}, async (request) => {
+    const { filter, ...paging } = request.query;
+    if (!asksForPage(paging))
+      return { organizations: (await listOrganizations(ctx.db, filter)).map(toOrganization) };
+    const asked = pageRequest(request.query, ADMIN_PAGE_SIZE);
+    return answerPage(
+      asked,
+      await countOrganizations(ctx.db, asked.filter),
+      (offset, limit) =>
+        pageOrganizations(ctx.db, { filter: asked.filter, direction: asked.direction, offset, limit }),
+      toOrganization,
+    );
+  });
 
   route(calls.createOrganization, {}, async (request) => {
     const org = await inTx((tx) => createOrganization(tx, actorOf(request), request.body));
@@ -84,20 +102,37 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
     return { success: true };
   });
 
-  route(calls.listPeople, {}, async () => ({
-    people: (await listEmployees(ctx.db)).map((p) => ({
-      id: p.id,
-      username: p.username,
-      givenName: p.given_name,
-      familyName: p.family_name,
-      email: p.email,
-      isEmployeeBrm: p.is_employee_brm,
-      isAdmin: p.is_admin,
-      isAuditor: p.is_auditor,
-      status: p.status,
-      organizations: p.organizations ?? [],
-    })),
-  }));
+  type PersonRow = Awaited<ReturnType<typeof listEmployees>>[number];
+  const toPerson = (p: PersonRow) => ({
+    id: p.id,
+    username: p.username,
+    givenName: p.given_name,
+    familyName: p.family_name,
+    email: p.email,
+    isEmployeeBrm: p.is_employee_brm,
+    isAdmin: p.is_admin,
+    isAuditor: p.is_auditor,
+    status: p.status,
+    organizations: p.organizations ?? [],
+  });
+
+  route(calls.listPeople, {}, async (request) => {
+    if (!asksForPage(request.query)) return { people: (await listEmployees(ctx.db)).map(toPerson) };
+    const asked = pageRequest(request.query, ADMIN_PAGE_SIZE);
+    return answerPage(
+      asked,
+      await countEmployees(ctx.db, asked.filter),
+      (offset, limit) =>
+        pageEmployees(ctx.db, {
+          filter: asked.filter,
+          sort: asked.sort ?? 'username',
+          direction: asked.direction,
+          offset,
+          limit,
+        }),
+      toPerson,
+    );
+  });
 
   route(calls.createPerson, {}, async (request) => {
     const { organizations, ...person } = request.body;
@@ -151,18 +186,35 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
     return maintenance();
   });
 
-  route(calls.listUndeliveredMail, {}, async () => ({
-    mails: (await listUndeliveredMail(ctx.db)).map((m) => ({
-      id: m.id,
-      createdAt: new Date(m.created_at).toISOString(),
-      recipient: m.recipient,
-      subject: m.subject,
-      template: m.template,
-      status: m.status === 'undeliverable' ? ('undeliverable' as const) : ('pending' as const),
-      attempts: m.attempts,
-      lastError: m.last_error,
-    })),
-  }));
+  type MailRow = Awaited<ReturnType<typeof listUndeliveredMail>>[number];
+  const toMail = (m: MailRow) => ({
+    id: m.id,
+    createdAt: new Date(m.created_at).toISOString(),
+    recipient: m.recipient,
+    subject: m.subject,
+    template: m.template,
+    status: m.status === 'undeliverable' ? ('undeliverable' as const) : ('pending' as const),
+    attempts: m.attempts,
+    lastError: m.last_error,
+  });
+
+  route(calls.listUndeliveredMail, {}, async (request) => {
+    if (!asksForPage(request.query)) return { mails: (await listUndeliveredMail(ctx.db)).map(toMail) };
+    const asked = pageRequest(request.query, ADMIN_PAGE_SIZE);
+    return answerPage(
+      asked,
+      await countUndeliveredMail(ctx.db, asked.filter),
+      (offset, limit) =>
+        pageUndeliveredMail(ctx.db, {
+          filter: asked.filter,
+          sort: asked.sort,
+          direction: asked.direction,
+          offset,
+          limit,
+        }),
+      toMail,
+    );
+  });
 
   route(calls.resendMail, {}, async (request) => {
     await resendMail(ctx, actorOf(request), request.params.id);
@@ -202,7 +254,8 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
 
   route(calls.exportAudit, {}, async (request, reply) => {
     const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
-    const lines = auditExport(ctx.db, request.query, 'csv');
+    // On long work's own connection: a long export never holds one of the requests' pool.
+    const lines = auditExport(ctx.longWorkDb, request.query, 'csv');
     // The first query runs before any header is sent: its failure is an answer, not a cut.
     const first = await lines.next();
     return reply

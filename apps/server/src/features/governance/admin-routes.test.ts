@@ -17,6 +17,7 @@ import {
   listPeople,
 } from '@pra/contracts/endpoints/administration';
 import { getRoutingOverview, setAssignmentKind } from '@pra/contracts/endpoints/approval-routing';
+import { organizationList, peopleList } from '@pra/contracts/administration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../../platform/clock';
 import { testDatabaseKinds } from '../../../test/support/databases';
@@ -109,7 +110,9 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
           if (who !== 'anonymous') expect(res.json(), who).toEqual({ errors: [NOT_ADMIN] });
         }
       }
-      const org = (await clients.theadmin!.call(listOrganizations)).json().organizations;
+      const org = organizationList.parse(
+        (await clients.theadmin!.call(listOrganizations)).json(),
+      ).organizations;
       expect(org.find((o) => o.id === ids.acme)?.riskTier).toBe('standard');
     });
 
@@ -121,7 +124,7 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
       expect((await auditor.call(getAccessEnding)).statusCode).toBe(200);
       expect((await auditor.call(exportAccessEnding)).statusCode).toBe(200);
       expect((await auditor.call(listOrganizations)).statusCode).toBe(200);
-      const people = (await auditor.call(listPeople)).json().people;
+      const people = peopleList.parse((await auditor.call(listPeople)).json()).people;
       expect(people.find((p) => p.username === 'theauditor')?.isAuditor).toBe(true);
       const before = (await auditActions(t, 'access.role-refused')).length;
       const standard = read.policies.find((p) => p.tier === 'standard')!;
@@ -268,7 +271,9 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
     const change = (body: object, who = 'theadmin', id = ids.acme!) =>
       clients[who]!.send('PATCH', `/api/admin/organizations/${id}`, body);
     const orgOf = async (id: string) =>
-      (await clients.theadmin!.call(listOrganizations)).json().organizations.find((o) => o.id === id)!;
+      organizationList
+        .parse((await clients.theadmin!.call(listOrganizations)).json())
+        .organizations.find((o) => o.id === id)!;
 
     it('sets the risk tier, audited org.tier-change from and to; setting it again audits nothing', async () => {
       const res = await change({ riskTier: 'high' });
@@ -360,7 +365,7 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
     it('sets and clears it, audited; an auditor so made is read-only at once', async () => {
       const res = await set(ids.admin2!, { isAuditor: true });
       expect(res.statusCode).toBe(200);
-      const people = (await clients.theadmin!.call(listPeople)).json().people;
+      const people = peopleList.parse((await clients.theadmin!.call(listPeople)).json()).people;
       expect(people.find((p) => p.id === ids.admin2)?.isAuditor).toBe(true);
       expect((await auditActions(t, 'person.auditor-set')).map((e) => e.target_username)).toEqual([
         'otheradmin',
@@ -424,7 +429,7 @@ describe.each(testDatabaseKinds)('governance administration on %s', (kind) => {
         isAuditor: true,
       });
       expect(res.statusCode).toBe(200);
-      const people = (await clients.theadmin!.call(listPeople)).json().people;
+      const people = peopleList.parse((await clients.theadmin!.call(listPeople)).json()).people;
       expect(people.find((p) => p.username === 'newauditor')).toMatchObject({
         isAdmin: true,
         isAuditor: true,

@@ -4,9 +4,11 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import * as calls from '@pra/contracts/endpoints/authenticator';
-import { callEndpoint } from '../../api/client';
+import { api } from '@pra/contracts/paths';
+import { pairedAuthenticatorsBody } from '../../api/boot-parsers';
+import { call, callEndpoint } from '../../api/client';
 import {
+  authenticatorCalls,
   emptyOwnerProof,
   isOwnerProofComplete,
   OwnerConfirmationFields,
@@ -29,7 +31,9 @@ export function AuthenticatorPairing() {
   const queryClient = useQueryClient();
   const list = useQuery({
     queryKey,
-    queryFn: ({ signal }) => callEndpoint(calls.getPairedAuthenticators, { signal }),
+    // Checked by hand (boot-parsers.ts): the calls' definitions load when someone acts.
+    queryFn: ({ signal }) =>
+      call(pairedAuthenticatorsBody, { method: 'get', url: api.authenticators, signal }),
     retry: false,
   });
   const needsPasscode = list.data?.needsPasscode ?? true;
@@ -37,8 +41,8 @@ export function AuthenticatorPairing() {
   const [proof, setProof] = useState<OwnerProof>(emptyOwnerProof);
   const pair = useMutation({
     mutationFn: () =>
-      whenOwnerConfirmed(proof, needsPasscode, () =>
-        callEndpoint(calls.pairAuthenticator, { body: { nickname: nickname.trim() } }),
+      whenOwnerConfirmed(proof, needsPasscode, async () =>
+        callEndpoint((await authenticatorCalls()).pairAuthenticator, { body: { nickname: nickname.trim() } }),
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey }),
   });

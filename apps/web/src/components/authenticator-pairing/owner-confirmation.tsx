@@ -1,7 +1,6 @@
 import { useId } from 'react';
 import Form from 'react-bootstrap/Form';
-import { factorMessages } from '@pra/contracts/authenticator';
-import * as calls from '@pra/contracts/endpoints/authenticator';
+import { factorMessages } from '@pra/contracts/plain-texts';
 import { callEndpoint } from '../../api/client';
 
 /** What the owner types to confirm a change of its second factors. */
@@ -23,6 +22,11 @@ export function isOwnerProofComplete(proof: OwnerProof, needsPasscode: boolean):
 /** A refused confirmation, with the words to show. */
 export class OwnerNotConfirmed extends Error {}
 
+/** The authenticator calls' definitions, loaded (with the schema library) when someone acts. */
+export function authenticatorCalls() {
+  return import('@pra/contracts/endpoints/authenticator');
+}
+
 /**
  * Confirms the owner (POST /api/user/authenticator/confirm), then makes the change the
  * confirmation allows; a wrong password or passcode throws `OwnerNotConfirmed` and changes nothing.
@@ -34,7 +38,7 @@ export async function whenOwnerConfirmed<T>(
 ): Promise<T> {
   const second =
     proof.method === 'push' ? { push: true } : needsPasscode ? { passcode: proof.passcode.trim() } : {};
-  const { result } = await callEndpoint(calls.confirmOwner, {
+  const { result } = await callEndpoint((await authenticatorCalls()).confirmOwner, {
     body: { password: proof.password, ...second },
   });
   if (result === 'authenticationFailure') throw new OwnerNotConfirmed(factorMessages.passwordIncorrect);

@@ -4,12 +4,12 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import type { PairedAuthenticators } from '@pra/contracts';
-import { factorMessages } from '@pra/contracts/authenticator';
-import * as calls from '@pra/contracts/endpoints/authenticator';
+import { factorMessages } from '@pra/contracts/plain-texts';
 import { callEndpoint, UNKNOWN_ERROR } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../lib/alerts';
 import {
+  authenticatorCalls,
   emptyOwnerProof,
   isOwnerProofComplete,
   OwnerConfirmationFields,
@@ -85,8 +85,8 @@ function RemovePhoneForm({
   const [proof, setProof] = useState<OwnerProof>(emptyOwnerProof);
   const remove = useMutation({
     mutationFn: () =>
-      whenOwnerConfirmed(proof, needsPasscode, () =>
-        callEndpoint(calls.removeAuthenticator, { body: { id: phone.id } }),
+      whenOwnerConfirmed(proof, needsPasscode, async () =>
+        callEndpoint((await authenticatorCalls()).removeAuthenticator, { body: { id: phone.id } }),
       ),
     onSuccess: () => {
       showAlert(factorMessages.removed, 'success');

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CommonPasswords } from '@pra/contracts';
-import { commonPasswordLookup } from '@pra/contracts/password-policy';
+import { commonPasswordLookup } from '@pra/contracts/password-rules';
 
 let loading: Promise<CommonPasswords> | undefined;
 

@@ -1,5 +1,5 @@
 import type { CommonPasswords, PasswordCheck, PasswordRequirements } from '@pra/contracts';
-import { checkPassword } from '@pra/contracts/password-policy';
+import { checkPassword } from '@pra/contracts/password-rules';
 
 /** The two inputs of the password component. */
 export interface PasswordPair {

@@ -4,6 +4,7 @@ import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { useQuery } from '@tanstack/react-query';
 import { ENDING_WINDOWS, endingMessages, type EndingRow } from '@pra/contracts/governance';
+import { organizationList } from '@pra/contracts/administration';
 import * as admin from '@pra/contracts/endpoints/administration';
 import { getAccessEnding } from '@pra/contracts/endpoints/governance';
 import { callEndpoint } from '../../api/client';
@@ -75,7 +76,7 @@ export function AccessEndingPage() {
   const [organization, setOrganization] = useState('');
   const { data: orgs } = useQuery({
     queryKey: adminKeys.organizations(''),
-    queryFn: ({ signal }) => callEndpoint(admin.listOrganizations, { signal }),
+    queryFn: ({ signal }) => callEndpoint(admin.listOrganizations, { signal }, organizationList),
     meta: { alertOnError: true },
   });
   const report = useServerTable({

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { mailList } from '@pra/contracts/administration';
 import * as admin from '@pra/contracts/endpoints/administration';
 import { callEndpoint } from '../../api/client';
 import { RetryQueueTable } from './retry-queue-table';
@@ -8,7 +9,7 @@ import { adminKeys, useAdminAction } from './use-admin-action';
 export function MailPage() {
   const { data } = useQuery({
     queryKey: adminKeys.mail,
-    queryFn: ({ signal }) => callEndpoint(admin.listUndeliveredMail, { signal }),
+    queryFn: ({ signal }) => callEndpoint(admin.listUndeliveredMail, { signal }, mailList),
     meta: { alertOnError: true },
   });
   const resend = useAdminAction((id: string) => callEndpoint(admin.resendMail, { params: { id } }), {

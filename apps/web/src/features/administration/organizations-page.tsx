@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { AdminOrganization, ChangeOrganizationBody, CreateOrganizationBody } from '@pra/contracts';
 import { riskTiers } from '@pra/contracts/governance';
 import { adminRoutes } from '@pra/contracts/paths';
-import { createOrganizationBody, organizationDomain } from '@pra/contracts/administration';
+import { createOrganizationBody, organizationDomain, organizationList } from '@pra/contracts/administration';
 import * as admin from '@pra/contracts/endpoints/administration';
 import { ApiError, callEndpoint } from '../../api/client';
 import { splitFieldPath } from '../../api/failure-message';
@@ -26,7 +26,11 @@ export function OrganizationsPage() {
   const { data } = useQuery({
     queryKey: adminKeys.organizations(debounced),
     queryFn: ({ signal }) =>
-      callEndpoint(admin.listOrganizations, { query: { filter: debounced || undefined }, signal }),
+      callEndpoint(
+        admin.listOrganizations,
+        { query: { filter: debounced || undefined }, signal },
+        organizationList,
+      ),
     meta: { alertOnError: true },
   });
   const readOnly = useCurrentUser().data?.isAuditor === true;

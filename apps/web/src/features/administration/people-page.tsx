@@ -6,6 +6,7 @@ import Table from 'react-bootstrap/Table';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminPerson, PersonBody, RoutingOverview } from '@pra/contracts';
 import { routingMessages } from '@pra/contracts/approval-routing';
+import { organizationList, peopleList } from '@pra/contracts/administration';
 import * as admin from '@pra/contracts/endpoints/administration';
 import { getRoutingOverview, setAssignmentKind } from '@pra/contracts/endpoints/approval-routing';
 import { useCurrentUser } from '../../lib/use-current-user';
@@ -32,7 +33,7 @@ function useReadOnly(): boolean {
 function useOrganizationNames(): string[] {
   const { data } = useQuery({
     queryKey: adminKeys.organizations(''),
-    queryFn: ({ signal }) => callEndpoint(admin.listOrganizations, { signal }),
+    queryFn: ({ signal }) => callEndpoint(admin.listOrganizations, { signal }, organizationList),
     meta: { alertOnError: true },
   });
   return data?.organizations.map((o) => o.name) ?? [];
@@ -69,7 +70,7 @@ function OrganizationChoices(props: {
 export function PeoplePage() {
   const { data } = useQuery({
     queryKey: adminKeys.people,
-    queryFn: ({ signal }) => callEndpoint(admin.listPeople, { signal }),
+    queryFn: ({ signal }) => callEndpoint(admin.listPeople, { signal }, peopleList),
     meta: { alertOnError: true },
   });
   const people = data?.people.filter((p) => p.status !== 'terminated') ?? [];

@@ -5,7 +5,7 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import type { CurrentUser } from '@pra/contracts';
-import { textFieldMessages } from '@pra/contracts/text-fields';
+import { textFieldMessages } from '@pra/contracts/plain-texts';
 import { useCurrentUser } from '../../lib/use-current-user';
 import { AuthenticatorPairing } from '../../components/authenticator-pairing/authenticator-pairing';
 import { PasswordField } from '../../components/password-field/password-field';

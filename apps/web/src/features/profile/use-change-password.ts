@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { profileMessages, reauthenticateHeaders } from '@pra/contracts/profile';
-import * as calls from '@pra/contracts/endpoints/profile';
+import { profileMessages, reauthenticateHeaders } from '@pra/contracts/plain-texts';
 import { ApiError, callEndpoint } from '../../api/client';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
@@ -17,6 +16,8 @@ export function useChangePassword(username: string, onChanged: () => void) {
   return useMutation({
     mutationFn: ({ currentPassword, newPassword }: { currentPassword: string; newPassword: string }) =>
       withLoading(async () => {
+        // The calls' definitions (and the schema library) load when someone submits, not with the page.
+        const calls = await import('@pra/contracts/endpoints/profile');
         const confirmed = await callEndpoint(calls.reauthenticate, {
           headers: {
             [reauthenticateHeaders.username]: username,

@@ -6,7 +6,7 @@ export default defineConfig({
     // most of the server's files wait on I/O (PostgreSQL, child processes such as slapd, nginx,
     // php-fpm and the built server, outages that last seconds), so one worker leaves the CPUs idle
     // most of the time. Every file has its own databases, ports (free-port.ts) and temp folders.
-    // VITEST_MAX_WORKERS overrides it (docs/TESTING.md).
+    // VITEST_MAX_WORKERS overrides it (README.md, "Tests").
     maxWorkers: 4,
     projects: [
       {

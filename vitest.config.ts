@@ -2,6 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Test files run in 3 workers at once, also on a 2-core machine (vitest's default there is 1):
+    // most of the server's files wait on I/O (PostgreSQL, child processes such as slapd, nginx,
+    // php-fpm and the built server, outages that last seconds), so one worker leaves the CPUs idle
+    // most of the time. Every file has its own databases, ports (free-port.ts) and temp folders.
+    // Not more: four starved CPU-bound files (paging on PGlite) past their 30 s timeouts under load.
+    // VITEST_MAX_WORKERS overrides it (README.md, "Tests").
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || 3,
     projects: [
       {
         test: {

@@ -71,6 +71,8 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** Folder of the embedded database; without it the embedded database lives in memory. */
   dataDir?: string | undefined;
+  /** An in-memory embedded database starts as this copy of a data folder (PGlite's dumpDataDir). */
+  loadDataDir?: Blob;
   poolSize?: number;
   /** The sessions' application_name in pg_stat_activity (default `pra-portal`). */
   applicationName?: string;
@@ -214,7 +216,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     unlock = lockDataDir(options.dataDir);
   }
   try {
-    const pglite = await openPglite(options.dataDir);
+    const pglite = await openPglite(options.dataDir, options.loadDataDir);
     const db = runAfterCommits(
       new Kysely<Database>({ dialect: new PgliteDialect(pglite), log: statementLog(options) }),
     );
@@ -238,7 +240,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
  * buffers (PostgreSQL's default is 128 MB) hold a portal's working set many times over. pg_trgm
  * serves the lists' "contains" filters (migration 0013).
  */
-const PGLITE_OPTIONS = {
+export const PGLITE_OPTIONS = {
   postgresqlconf: ['shared_buffers = 16MB'],
   extensions: { pg_trgm },
   parsers: { [DATE_OID]: (value: string) => value },
@@ -248,7 +250,8 @@ const PGLITE_OPTIONS = {
  * Opens PGlite. A new data folder is created by initdb, whose memory stays mapped for the life of
  * that instance (about 400 MB more): so a new database is closed once and opened again.
  */
-async function openPglite(dataDir: string | undefined): Promise<PGlite> {
+async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<PGlite> {
+  if (!dataDir && loadDataDir) return PGlite.create({ ...PGLITE_OPTIONS, loadDataDir });
   if (!dataDir || existsSync(join(dataDir, 'PG_VERSION'))) return PGlite.create(dataDir, PGLITE_OPTIONS);
   await (await PGlite.create(dataDir, PGLITE_OPTIONS)).close();
   return PGlite.create(dataDir, PGLITE_OPTIONS);

@@ -4,12 +4,22 @@
 //   itself on a developer's machine and in CI.
 // - At the end it writes which engines the integration tests actually ran on (database-engines.ts).
 // - It builds the server (dist/) once for the files that start it as a process.
+// - It migrates one database of each engine, which every test database then starts as a copy of
+//   (databases.ts): the workers skip PGlite's initdb and the migrations.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { DbKind } from '../../src/platform/db';
+import {
+  createPostgresTemplate,
+  dropPostgresDatabase,
+  PGLITE_TEMPLATE_VARIABLE,
+  POSTGRES_TEMPLATE_VARIABLE,
+  writePgliteTemplate,
+} from './databases';
 import { ENGINES_DIR_VARIABLE, ENGINES_SUMMARY_FILE, type EnginesSummary } from './database-engines';
 import { buildServer, SERVER_BUILT_VARIABLE } from './server-process';
 
@@ -44,13 +54,27 @@ export default async function setup() {
   // The files that start the real server run in parallel workers: one build for all of them.
   buildServer();
   process.env[SERVER_BUILT_VARIABLE] = '1';
-  const summaryPath = fileURLToPath(ENGINES_SUMMARY_FILE);
+  // PRA_TEST_ENGINES_SUMMARY: another file (scripts/test-engines.mjs reads the same variable), for a
+  // second run beside the first (.ci/run's oldest Node.js line).
+  const summaryPath = process.env.PRA_TEST_ENGINES_SUMMARY ?? fileURLToPath(ENGINES_SUMMARY_FILE);
   rmSync(summaryPath, { force: true });
   const postgres = await choosePostgres(process.env);
   const markers = mkdtempSync(join(tmpdir(), 'pra-test-engines-'));
   process.env[ENGINES_DIR_VARIABLE] = markers;
+  const templates = mkdtempSync(join(tmpdir(), 'pra-test-templates-'));
+  const pgliteTemplate = join(templates, 'pglite.tar');
+  await writePgliteTemplate(pgliteTemplate);
+  process.env[PGLITE_TEMPLATE_VARIABLE] = pgliteTemplate;
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  const postgresTemplate = `pra_template_${randomBytes(6).toString('hex')}`;
+  if (adminUrl) {
+    await createPostgresTemplate(adminUrl, postgresTemplate);
+    process.env[POSTGRES_TEMPLATE_VARIABLE] = postgresTemplate;
+  }
 
-  return () => {
+  return async () => {
+    rmSync(templates, { recursive: true, force: true });
+    if (adminUrl) await dropPostgresDatabase(adminUrl, postgresTemplate);
     const ran = readdirSync(markers).filter(
       (name): name is DbKind => name === 'pglite' || name === 'postgres',
     );

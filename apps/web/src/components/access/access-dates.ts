@@ -1,7 +1,8 @@
 import type { CurrentRole } from '@pra/contracts';
 
-/** A calendar date (YYYY-MM-DD) moved by whole days (calendar arithmetic, no time zone involved). */
+/** A calendar date (YYYY-MM-DD) moved by whole days (calendar arithmetic, no time zone involved); '' for no date. */
 export function addDays(date: string, days: number): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return '';
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }

@@ -28,6 +28,7 @@ export function AccessEndingAlert({ username }: { username: string }) {
               <span>An extension request is pending.</span>
             ) : (
               <Link
+                className="alert-link"
                 to={`${routes.requestAccess}?extend=${encodeURIComponent(role.name)}`}
                 aria-label={`Request extension for ${role.display}`}
               >

@@ -130,7 +130,7 @@ describe.each(testDatabaseKinds)('time-limited access calls on %s', (kind) => {
       await t.ctx.db
         .updateTable('accounts')
         .set({ email: `${name}@acme.example` })
-        .where('id', '=', ids[name]!)
+        .where('id', '=', ids[name])
         .execute();
     }
     const assign = (account: string, org: string, kind: 'primary' | 'backup') =>

@@ -263,5 +263,33 @@ test('a BRM sets Away and Backup, a request arrives, the delegate decides on the
     `by ${delegate.name} on behalf of ${brm.name}`,
   );
   expect(mail.text).toContain(`approved until ${until} by ${delegate.name} on behalf of ${brm.name}`);
+
+  // As a BRM of Acme (its backup), Carlos changes the end date from Manage Users.
+  await page.goto('/brm/manage-users');
+  await page.getByLabel('Filter by username, email or name').fill(vendor.email);
+  const userRow = page.getByRole('row').filter({ hasText: vendor.email });
+  await expect(userRow).toHaveCount(1);
+  await userRow.getByRole('button', { name: /^Actions for / }).click();
+  await page.getByRole('button', { name: 'Manage Access' }).click();
+  const manage = page.getByRole('dialog', { name: `Manage Access for ${username}` });
+  await manage.getByRole('button', { name: /Current Access/ }).click();
+  await page
+    .getByRole('dialog', { name: 'Current Access' })
+    .getByRole('button', { name: `Change end date of ${ORG}` })
+    .click();
+  const change = page.getByRole('dialog', { name: `Change end date for ${ORG}` });
+  await expect(change.getByLabel('New end date')).toHaveValue(until);
+  const shorter = addDays(until, -10);
+  await change.getByLabel('New end date').fill(shorter);
+  await expectAccessible(page, 'Change end date dialog');
+  await screenshots(page, 'change-end-date');
+  await change.getByRole('button', { name: 'Change End Date' }).click();
+  await expect(page.getByText('End date has been changed')).toBeVisible();
+  const current = page.getByRole('dialog', { name: 'Current Access' });
+  await expect(current.locator('dd', { hasText: shorter })).toBeVisible();
+  await expect(current.locator('dd', { hasText: delegate.name })).toBeVisible();
+  await waitForMail(page.request, vendor.email, new RegExp(`^Your access to ${ORG} now ends on ${shorter}$`));
+  await current.getByRole('button', { name: 'Close' }).last().click();
+  await manage.getByRole('button', { name: 'Close' }).first().click();
   await logOut(page);
 });

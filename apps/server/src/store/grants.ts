@@ -381,3 +381,19 @@ export async function setGrantEnd(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** When each of the named grants ends (the ones that exist), in one statement by primary key. */
+export async function grantEndsOf(db: Db | Tx, keys: readonly GrantKey[]) {
+  if (keys.length === 0) return [];
+  return db
+    .selectFrom('role_grants')
+    .select(['account_id', 'organization_id', 'expires_at'])
+    .where((eb) =>
+      eb.or(
+        keys.map((k) =>
+          eb.and([eb('account_id', '=', k.account_id), eb('organization_id', '=', k.organization_id)]),
+        ),
+      ),
+    )
+    .execute();
+}

@@ -114,7 +114,6 @@ const DECIDABLE_COLUMNS = [
   'i.created_at as itemCreatedAt',
   'i.operation',
   'i.requested_until as requestedUntil',
-  'g.expires_at as currentEnd',
   'o.risk_tier as riskTier',
   'o.contract_ends_on as contractEndsOn',
   'r.id as requestId',

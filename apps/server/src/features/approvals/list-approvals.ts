@@ -13,6 +13,7 @@ import type { Account } from '../../platform/db-schema';
 import { daysLeft, localDate } from '../../platform/local-time';
 import { termsOf } from '../../identity/governance/grant-terms';
 import { readPolicies } from '../../store/governance';
+import { grantEndsOf } from '../../store/grants';
 import { loadDecider, type Actor } from '../../policies/actor';
 import * as request from '../../policies/request';
 import { routingOf } from '../../store/approval-routing';
@@ -33,7 +34,7 @@ type History = PendingApproval['history'];
 function toPendingApproval(
   row: DecidableItemRow,
   actor: Actor,
-  o: { now: Date; timeZone: string; history: History; policies: Policies },
+  o: { now: Date; timeZone: string; history: History; policies: Policies; currentEnd: Date | null },
 ): PendingApproval {
   // A registration describes the person itself; access requests are about an existing account.
   const isNewAccount = row.type === 'New Account';
@@ -75,7 +76,7 @@ function toPendingApproval(
         (actor.isAdmin && !actor.managedOrganizationIds.has(row.organizationId))),
     onBehalfOf,
     history: o.history,
-    currentEndsOn: row.currentEnd === null ? null : localDate(new Date(row.currentEnd), o.timeZone),
+    currentEndsOn: o.currentEnd === null ? null : localDate(o.currentEnd, o.timeZone),
     requestedUntilOn:
       row.requestedUntil === null ? null : localDate(new Date(row.requestedUntil), o.timeZone),
     accessEnds: row.operation === 'Remove' ? null : accessEndsOf(row, o),
@@ -121,8 +122,25 @@ async function withRouting(
       ? []
       : (await readPolicies(ctx.db)).map((p) => [p.tier, governanceSettings.parse(p.settings)]),
   );
+  // An Extend Access item shows its grant's current end (read apart, for those rows only, so the
+  // list's own statement stays as the list plans test has it).
+  const extending = rows.filter((r) => r.operation === 'Extend' && r.beneficiaryId !== null);
+  const ends = new Map(
+    (
+      await grantEndsOf(
+        ctx.db,
+        extending.map((r) => ({ account_id: r.beneficiaryId!, organization_id: r.organizationId })),
+      )
+    ).map((g) => [`${g.account_id}/${g.organization_id}`, new Date(g.expires_at)]),
+  );
   return rows.map((row) =>
-    toPendingApproval(row, actor, { now, timeZone, policies, history: history.get(row.itemId) ?? [] }),
+    toPendingApproval(row, actor, {
+      now,
+      timeZone,
+      policies,
+      history: history.get(row.itemId) ?? [],
+      currentEnd: ends.get(`${row.beneficiaryId}/${row.organizationId}`) ?? null,
+    }),
   );
 }
 

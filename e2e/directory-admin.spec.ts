@@ -13,7 +13,7 @@ import { expectAccessible } from './support/axe';
 import { signInFromHome } from './support/idp';
 import { screenshots } from './support/world';
 
-const port = PORT + 2;
+const port = PORT + 3;
 const origin = `http://localhost:${port}`;
 test.use({ baseURL: origin });
 test.describe.configure({ mode: 'serial' });

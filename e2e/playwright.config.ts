@@ -12,12 +12,18 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './support/chromium';
 process.env.PRA_E2E_DIR ??= mkdtempSync(join(tmpdir(), 'pra-e2e-'));
 const dataRoot = process.env.PRA_E2E_DIR;
 export const DEMO_PASSWORD = 'E2e-Demo-Portal-2025!';
-/** PRA_E2E_PORT lets two checkouts run their journeys at once; the short-session portal takes the next port. */
+/**
+ * PRA_E2E_PORT lets two checkouts run their journeys at once; the short-session portal takes the
+ * next port, the test-clock portal the one after, and directory-admin.spec.ts's own portal PORT + 3.
+ */
 export const PORT = Number(process.env.PRA_E2E_PORT ?? 8181);
 /** A second portal whose sessions last one minute, for the session-timer journey. */
 export const SHORT_SESSION_PORT = PORT + 1;
-/** The same portal runs with TEST_CLOCK=1: governance journeys move its time with POST /dev/clock. */
-export const TEST_CLOCK_PORT = SHORT_SESSION_PORT;
+/**
+ * A third portal with the standalone test clock (TEST_CLOCK=1: POST /dev/clock and
+ * /dev/governance/run), for the governance journeys that move time without moving the others'.
+ */
+export const TEST_CLOCK_PORT = PORT + 2;
 
 /**
  * PRA_E2E_ARTIFACT: an unpacked production artifact (`npm run package`, docs/OPERATIONS.md
@@ -79,6 +85,7 @@ export default defineConfig({
   },
   webServer: [
     server(PORT, 'main'),
-    server(SHORT_SESSION_PORT, 'short-session', { SESSION_LIFETIME_MINUTES: '1', TEST_CLOCK: '1' }),
+    server(SHORT_SESSION_PORT, 'short-session', { SESSION_LIFETIME_MINUTES: '1' }),
+    server(TEST_CLOCK_PORT, 'test-clock', { TEST_CLOCK: '1' }),
   ],
 });

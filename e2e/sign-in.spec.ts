@@ -8,7 +8,10 @@ test.describe.configure({ mode: 'serial' });
 test.describe('sign-in through the built-in identity provider', () => {
   const roles = [
     { username: 'jdoe', cards: ['Credential Vault', 'Manage Access', 'Profile', 'User Guides'] },
-    { username: 'bbrown', cards: ['Approvals', 'New User', 'Terminate Vendors', 'User Guides', 'Users'] },
+    {
+      username: 'bbrown',
+      cards: ['Approvals', 'Away and Backup', 'New User', 'Terminate Vendors', 'User Guides', 'Users'],
+    },
     { username: 'admin', cards: ['Administration', 'Approvals', 'New User', 'User Guides', 'Users'] },
   ];
 

@@ -16,6 +16,12 @@ export const currentRole = z.object({
   sponsor: z.object({ name: z.string(), email: z.string() }).nullable().optional(),
   /** An Extend Access request for this organization is pending. */
   extensionPending: z.boolean().optional(),
+  /**
+   * The organization's end-date policy today (YYYY-MM-DD): the default new end of an extension
+   * (today + the tier's duration) and the latest end allowed (the tier's cap, the contract's end).
+   */
+  defaultEndsOn: z.string().optional(),
+  maxEndsOn: z.string().optional(),
 });
 export type CurrentRole = z.infer<typeof currentRole>;
 
@@ -33,6 +39,8 @@ export const pendingAccessItem = z.object({
   submittedOn: z.string(),
   remindedOn: z.string().nullable(),
   expiresOn: z.string(),
+  /** An Extend item: the end date asked for (YYYY-MM-DD, hospital time). */
+  requestedUntilOn: z.string().nullable().optional(),
 });
 export type PendingAccessItem = z.infer<typeof pendingAccessItem>;
 

@@ -48,6 +48,18 @@ export const pendingApproval = z.object({
       to: z.string(),
     }),
   ),
+  /**
+   * Additions (time-limited access, GOVERNANCE.md §3.2): for an Extend Access item, the grant's
+   * current end and the end asked for (YYYY-MM-DD, hospital time; null when there is none); for
+   * items that grant access, the organization's end-date policy the Approve dialog offers ("Access
+   * ends on": its default, the latest allowed, and the tier's duration), null for Remove Access.
+   */
+  currentEndsOn: z.string().nullable().optional(),
+  requestedUntilOn: z.string().nullable().optional(),
+  accessEnds: z
+    .object({ defaultDate: z.string(), maxDate: z.string(), accessDays: z.number().int() })
+    .nullable()
+    .optional(),
 });
 export type PendingApproval = z.infer<typeof pendingApproval>;
 

@@ -46,6 +46,9 @@ export const api = {
   requestAccess: '/api/vendor/access/request',
   removeAccess: '/api/vendor/access/current/cancel',
   cancelPendingAccess: '/api/vendor/access/pending/cancel',
+  /** Time-limited access (GOVERNANCE.md §3.7): a vendor asks for an extension; a BRM sets an end date. */
+  extendAccess: '/api/vendor/access/extend',
+  setAccessEnd: '/api/brm/users/set-access-end',
   forgotUserIdSearch: '/api/user/forgot-user-id/search',
   forgotIdentify: '/api/user/forgot-password/identify',
   forgotIdentifyByCode: '/api/user/forgot-password/identify-by-code',

@@ -71,7 +71,7 @@ export interface OnBehalf {
 }
 
 /** " by {delegate} on behalf of {BRM}" after an outcome, or nothing. */
-const onBehalfText = (by: OnBehalf | null | undefined) =>
+export const onBehalfText = (by: OnBehalf | null | undefined) =>
   by ? ` by ${by.delegate} on behalf of ${by.delegator}` : '';
 
 /** To a self-registrant: the registration arrived and waits for a decision. */

@@ -1,6 +1,7 @@
 import type { Tx } from '../platform/db';
 import { enableAfterNoAccess } from '../store/accounts';
 import * as grants from '../store/grants';
+import { cancelPendingExtensions, settleCancelledRequest } from '../store/requests';
 import { recordAudit } from './audit';
 
 /** Who changes a role and for whom, as the audit trail names them. */
@@ -47,7 +48,8 @@ export async function grantRole(tx: Tx, change: RoleChange & { expiresAt: Date }
 
 /**
  * Takes the organization's role from the account (the grant moves to grant_history, `removed`, or
- * `terminated` when Terminate Vendors ends the account) and audits it.
+ * `terminated` when Terminate Vendors ends the account) and audits it. A pending extension of the
+ * grant is cancelled ("Access ended": there is nothing left to extend).
  */
 export async function removeRole(
   tx: Tx,
@@ -61,7 +63,18 @@ export async function removeRole(
     endedBy: change.actor.id,
   });
   await audit(tx, 'role.remove', change);
+  const requests = await cancelPendingExtensions(tx, {
+    accountId: change.account.id,
+    organizationId: change.organizationId,
+    actorId: change.actor.id,
+    reason: ACCESS_ENDED,
+    at: change.at,
+  });
+  for (const requestId of requests) await settleCancelledRequest(tx, requestId);
 }
+
+/** Why a pending extension was closed when its grant was removed (GOVERNANCE.md §3.3). */
+export const ACCESS_ENDED = 'Access ended';
 
 async function audit(
   tx: Tx,

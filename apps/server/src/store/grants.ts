@@ -384,3 +384,47 @@ export async function currentGrantsOf(db: Db | Tx, accountId: string) {
     .orderBy('o.name')
     .execute();
 }
+
+/**
+ * The account's grant of the organization, locked for the rest of the transaction (an end-date
+ * change and an expiry or a removal of the same grant take turns), or undefined when it holds none.
+ */
+export async function lockedGrant(tx: Tx, key: GrantKey) {
+  return tx
+    .selectFrom('role_grants')
+    .select(['account_id', 'organization_id', 'expires_at', 'sponsor_id'])
+    .where('account_id', '=', key.account_id)
+    .where('organization_id', '=', key.organization_id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Moves a current grant's end and makes `sponsorId` its sponsor of record; false when there is no grant. */
+export async function setGrantEnd(
+  tx: Tx,
+  grant: GrantKey & { expiresAt: Date; sponsorId: string },
+): Promise<boolean> {
+  const result = await tx
+    .updateTable('role_grants')
+    .set({ expires_at: grant.expiresAt, sponsor_id: grant.sponsorId })
+    .where('account_id', '=', grant.account_id)
+    .where('organization_id', '=', grant.organization_id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** When each of the named grants ends (the ones that exist), in one statement by primary key. */
+export async function grantEndsOf(db: Db | Tx, keys: readonly GrantKey[]) {
+  if (keys.length === 0) return [];
+  return db
+    .selectFrom('role_grants')
+    .select(['account_id', 'organization_id', 'expires_at'])
+    .where((eb) =>
+      eb.or(
+        keys.map((k) =>
+          eb.and([eb('account_id', '=', k.account_id), eb('organization_id', '=', k.organization_id)]),
+        ),
+      ),
+    )
+    .execute();
+}

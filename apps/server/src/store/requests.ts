@@ -97,7 +97,12 @@ function decidableItems(db: Db | Tx, scope: RawBuilder<boolean>) {
     .innerJoin('requests as r', 'r.id', 'i.request_id')
     .innerJoin('organizations as o', 'o.id', 'i.organization_id')
     .leftJoin('accounts as requester', 'requester.id', 'r.requester_id')
-    .leftJoin('accounts as beneficiary', 'beneficiary.id', 'r.beneficiary_id');
+    .leftJoin('accounts as beneficiary', 'beneficiary.id', 'r.beneficiary_id')
+    .leftJoin('role_grants as g', (join) =>
+      join
+        .onRef('g.account_id', '=', 'r.beneficiary_id')
+        .onRef('g.organization_id', '=', 'i.organization_id'),
+    );
 }
 
 /** What the approvals page shows of each item. */
@@ -107,6 +112,10 @@ const DECIDABLE_COLUMNS = [
   'i.expires_at as expiresAt',
   'i.forwarded_at as forwardedAt',
   'i.created_at as itemCreatedAt',
+  'i.operation',
+  'i.requested_until as requestedUntil',
+  'o.risk_tier as riskTier',
+  'o.contract_ends_on as contractEndsOn',
   'r.id as requestId',
   'r.beneficiary_id as beneficiaryId',
   'r.type',
@@ -241,6 +250,7 @@ export async function itemsOfRequest(db: Db | Tx, requestId: string) {
       'i.status',
       'i.created_at',
       'i.forwarded_at',
+      'i.requested_until',
       'o.name as orgName',
       'o.is_active as orgActive',
     ])
@@ -296,7 +306,10 @@ export async function settleRequest(tx: Tx, requestId: string): Promise<void> {
   );
 }
 
-/** The pending Add Access and Remove Access items for the account, with their request and who asked. */
+/**
+ * The pending Add Access, Remove Access and Extend Access items for the account, with their
+ * request and who asked.
+ */
 export async function pendingItems(db: Db | Tx, accountId: string) {
   return db
     .selectFrom('request_items as i')
@@ -312,10 +325,11 @@ export async function pendingItems(db: Db | Tx, accountId: string) {
       'i.created_at',
       'i.expires_at',
       'i.reminded_at',
+      'i.requested_until',
       'requester.username as owner',
     ])
     .where('r.beneficiary_id', '=', accountId)
-    .where('r.type', 'in', ['Add Access', 'Remove Access'])
+    .where('r.type', 'in', ['Add Access', 'Remove Access', 'Extend Access'])
     .where('i.status', '=', 'pending')
     .orderBy('r.created_at')
     .orderBy('o.name')
@@ -323,13 +337,14 @@ export async function pendingItems(db: Db | Tx, accountId: string) {
 }
 
 /**
- * One Add Access or Remove Access request with an item per organization: pending for the BRMs,
- * or already approved by `decidedBy` when a BRM or admin makes the change itself.
+ * One Add Access, Remove Access or Extend Access request with an item per organization: pending
+ * for the BRMs, or already approved by `decidedBy` when a BRM or admin makes the change itself.
+ * An Extend Access item carries the end asked for (`requestedUntil`).
  */
 export async function insertAccessRequest(
   tx: Tx,
   r: {
-    type: 'Add Access' | 'Remove Access';
+    type: 'Add Access' | 'Remove Access' | 'Extend Access';
     status: 'pending' | 'approved';
     requesterId: string;
     beneficiary: { id: string; given_name: string; family_name: string; email: string };
@@ -339,6 +354,7 @@ export async function insertAccessRequest(
     /** The clock's now, and each organization's decision deadline. */
     now: Date;
     deadlines: ReadonlyMap<string, Date>;
+    requestedUntil?: Date;
   },
 ): Promise<{ requestId: string; itemIds: Map<string, string> }> {
   const deadline = (organizationId: string) => r.deadlines.get(organizationId) ?? r.now;
@@ -366,8 +382,9 @@ export async function insertAccessRequest(
       r.organizationIds.map((organizationId) => ({
         request_id: requestId,
         organization_id: organizationId,
-        operation: r.type === 'Add Access' ? ('Add' as const) : ('Remove' as const),
+        operation: OPERATIONS[r.type],
         status: r.status,
+        requested_until: r.requestedUntil ?? null,
         decided_by: decided ? r.decidedBy : null,
         decided_at: decided ? r.now : null,
         decision_comment: decided ? r.comment : '',
@@ -380,13 +397,15 @@ export async function insertAccessRequest(
   return { requestId, itemIds: new Map(items.map((i) => [i.organization_id, i.id])) };
 }
 
+const OPERATIONS = { 'Add Access': 'Add', 'Remove Access': 'Remove', 'Extend Access': 'Extend' } as const;
+
 /** An access request with its beneficiary, locked for the transaction (a cancel racing a decision waits). */
 export async function findAccessRequestForUpdate(tx: Tx, requestId: string) {
   return tx
     .selectFrom('requests')
     .select(['id', 'type', 'status', 'beneficiary_id', 'requester_id'])
     .where('id', '=', requestId)
-    .where('type', 'in', ['Add Access', 'Remove Access'])
+    .where('type', 'in', ['Add Access', 'Remove Access', 'Extend Access'])
     .forUpdate()
     .executeTakeFirst();
 }
@@ -457,4 +476,31 @@ export async function pendingExtensionOrganizations(db: Db | Tx, accountId: stri
     .where('i.status', '=', 'pending')
     .execute();
   return new Set(rows.map((r) => r.organization_id));
+}
+
+/** Records the end an approved item granted (an Extend Access item's new end). */
+export async function setGrantedUntil(tx: Tx, itemId: string, until: Date): Promise<void> {
+  await tx.updateTable('request_items').set({ granted_until: until }).where('id', '=', itemId).execute();
+}
+
+/**
+ * Cancels the account's pending Extend Access items for the organization (its grant ended by a
+ * removal), recording who and why; answers the requests they belonged to.
+ */
+export async function cancelPendingExtensions(
+  tx: Tx,
+  o: { accountId: string; organizationId: string; actorId: string; reason: string; at: Date },
+): Promise<string[]> {
+  const rows = await tx
+    .updateTable('request_items')
+    .set({ status: 'cancelled', decided_by: o.actorId, decided_at: o.at, decision_comment: o.reason })
+    .where('status', '=', 'pending')
+    .where('operation', '=', 'Extend')
+    .where('organization_id', '=', o.organizationId)
+    .where('request_id', 'in', (eb) =>
+      eb.selectFrom('requests').select('id').where('beneficiary_id', '=', o.accountId),
+    )
+    .returning('request_id')
+    .execute();
+  return [...new Set(rows.map((r) => r.request_id))];
 }

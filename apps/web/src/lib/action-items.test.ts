@@ -17,12 +17,13 @@ describe('actionItems (welcome cards and nav entries)', () => {
     expect(keys(actionItems(vendor))).toEqual(['profile', 'manageAccess', 'credentialVault', 'userGuides']);
   });
 
-  it('gives employee BRMs approvals, users, terminate vendors, new user and user guides', () => {
+  it('gives employee BRMs approvals, users, terminate vendors, new user, away and backup and user guides', () => {
     expect(keys(actionItems(brm))).toEqual([
       'approvals',
       'users',
       'terminateVendors',
       'newUser',
+      'away',
       'userGuides',
     ]);
   });
@@ -69,6 +70,7 @@ describe('actionItems (welcome cards and nav entries)', () => {
     expect(targets.users).toEqual({ kind: 'route', to: '/brm/manage-users' });
     expect(targets.terminateVendors).toEqual({ kind: 'route', to: '/brm/terminate-vendors' });
     expect(targets.newUser).toEqual({ kind: 'route', to: '/new-user' });
+    expect(targets.away).toEqual({ kind: 'route', to: '/brm/away' });
     expect(targets.userGuides?.kind).toBe('external');
   });
 });

@@ -1,5 +1,5 @@
 import type { CurrentUser } from '@pra/contracts';
-import { adminRoutes, routes } from '@pra/contracts/paths';
+import { adminRoutes, routes, routingRoutes } from '@pra/contracts/paths';
 import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from './account-kinds';
 import { siteLinks } from './site-links';
 
@@ -10,6 +10,7 @@ export type ActionKey =
   | 'profile'
   | 'manageAccess'
   | 'newUser'
+  | 'away'
   | 'credentialVault'
   | 'userGuides'
   | 'administration';
@@ -74,6 +75,16 @@ const definitions: ActionDefinition[] = [
     description: 'Register a new user',
     target: { kind: 'route', to: routes.newUser },
     isFor: isBrmOrAdmin,
+  },
+  {
+    // GOVERNANCE.md §5.2: Away and Backup, a BRM's delegation while away (the portal's own data,
+    // so it stays open while the identity service is down).
+    key: 'away',
+    label: 'Away and Backup',
+    description: 'Away? Send your approvals to a backup',
+    target: { kind: 'route', to: routingRoutes.away },
+    isFor: isEmployeeBrm,
+    alwaysEnabled: true,
   },
   {
     key: 'credentialVault',

@@ -10,6 +10,12 @@ import {
   pendingAccessResponse,
   removeAccessBody,
 } from '../access';
+import {
+  extendAccessBody,
+  extendAccessResponse,
+  setAccessEndBody,
+  setAccessEndResponse,
+} from '../access-expiry';
 import { endpoint } from '../endpoint';
 import { api } from '../paths';
 
@@ -88,4 +94,29 @@ export const cancelPendingAccess = endpoint({
   identityService: true,
   body: cancelPendingBody,
   response: { 200: cancelPendingResponse },
+});
+
+export const extendAccess = endpoint({
+  method: 'POST',
+  path: api.extendAccess,
+  operationId: 'extendAccess',
+  summary: 'A vendor asks its sponsor to extend a role until a date (an Extend Access request)',
+  tag: 'access',
+  callers: 'vendor',
+  identityService: true,
+  body: extendAccessBody,
+  response: { 200: extendAccessResponse },
+});
+
+export const setAccessEnd = endpoint({
+  method: 'POST',
+  path: api.setAccessEnd,
+  operationId: 'setAccessEnd',
+  tokenScope: 'access:write',
+  summary: 'A BRM or admin changes when a managed vendor’s role ends, within policy',
+  tag: 'access',
+  callers: 'brmOrAdmin',
+  identityService: true,
+  body: setAccessEndBody,
+  response: { 200: setAccessEndResponse },
 });

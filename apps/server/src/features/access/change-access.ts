@@ -54,7 +54,12 @@ export async function changeAccess(o: ChangeOptions): Promise<AccessChangeRespon
       checkManaged(scope, orgs, deny, action, o.clientAddress);
       if (operation === 'Add') await checkAddable(tx, scope, orgs, deny, action, o.clientAddress);
       const held = await lockedRoleOrganizations(tx, beneficiary.id);
-      const pending = new Set((await pendingItems(tx, beneficiary.id)).map((i) => i.organizationId));
+      // Pending additions and removals (a pending extension neither blocks nor counts as a removal).
+      const pending = new Set(
+        (await pendingItems(tx, beneficiary.id))
+          .filter((i) => i.operation !== 'Extend')
+          .map((i) => i.organizationId),
+      );
       const errors: string[] = [];
       const chosen: Org[] = [];
       for (const org of orgs) {

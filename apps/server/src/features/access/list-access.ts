@@ -9,6 +9,7 @@ import type { Db } from '../../platform/db';
 import { activeOrganizations, activeOrganizationsForDomain } from '../../store/organizations';
 import { currentGrantsOf, organizationsOfAccount } from '../../store/grants';
 import { daysLeft, localDate } from '../../platform/local-time';
+import { grantTerms } from '../../identity/governance/grant-terms';
 import { grantsOutsideDomain } from '../../policies/organization';
 import { pendingExtensionOrganizations, pendingItems } from '../../store/requests';
 import { visible, type AccessScope } from './scope';
@@ -25,29 +26,31 @@ export async function listCurrentAccess(
 ): Promise<CurrentRole[]> {
   const held = await currentGrantsOf(db, scope.beneficiary.id);
   const extending = await pendingExtensionOrganizations(db, scope.beneficiary.id);
-  return held
-    .filter((o) => visible(scope, o.id))
-    .map((o) => {
-      const end = new Date(o.expires_at);
-      return {
-        name: roleName(o.name),
-        display: o.name,
-        expiresAt: end.toISOString(),
-        endsOn: localDate(end, time.zone),
-        daysLeft: daysLeft(time.now, end, time.zone),
-        sponsor:
-          o.sponsorEmail === null
-            ? null
-            : {
-                name: `${o.sponsorGivenName ?? ''} ${o.sponsorFamilyName ?? ''}`.trim(),
-                email: o.sponsorEmail,
-              },
-        extensionPending: extending.has(o.id),
-      };
-    });
+  const shown = held.filter((o) => visible(scope, o.id));
+  const terms = await Promise.all(shown.map((o) => grantTerms(db, o.id, time.now, time.zone)));
+  return shown.map((o, index) => {
+    const end = new Date(o.expires_at);
+    return {
+      name: roleName(o.name),
+      display: o.name,
+      expiresAt: end.toISOString(),
+      endsOn: localDate(end, time.zone),
+      daysLeft: daysLeft(time.now, end, time.zone),
+      sponsor:
+        o.sponsorEmail === null
+          ? null
+          : {
+              name: `${o.sponsorGivenName ?? ''} ${o.sponsorFamilyName ?? ''}`.trim(),
+              email: o.sponsorEmail,
+            },
+      extensionPending: extending.has(o.id),
+      defaultEndsOn: terms[index]!.defaultDate,
+      maxEndsOn: terms[index]!.maxDate,
+    };
+  });
 }
 
-/** GET /api/vendor/access/pending: pending Add/Remove requests with their pending items. */
+/** GET /api/vendor/access/pending: pending Add/Remove/Extend requests with their pending items. */
 export async function listPendingAccess(
   db: Db,
   scope: AccessScope,
@@ -67,6 +70,8 @@ export async function listPendingAccess(
       submittedOn: localDate(new Date(item.created_at), timeZone),
       remindedOn: reminded === null ? null : localDate(reminded, timeZone),
       expiresOn: localDate(new Date(item.expires_at), timeZone),
+      requestedUntilOn:
+        item.requested_until === null ? null : localDate(new Date(item.requested_until), timeZone),
     });
     requests.set(item.requestId, request);
   }

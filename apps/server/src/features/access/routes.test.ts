@@ -24,6 +24,7 @@ const routing = {
   submittedOn: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
   remindedOn: null,
   expiresOn: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+  requestedUntilOn: null,
 };
 const inTwoWeeks = () => new Date(Date.now() + 14 * 86_400_000);
 

@@ -1,10 +1,12 @@
 import {
   cancelPendingAccess as cancelPendingCall,
+  extendAccess as extendAccessCall,
   getAvailableRoles,
   getCurrentAccess,
   getPendingAccess,
   removeAccess,
   requestAccess,
+  setAccessEnd as setAccessEndCall,
 } from '@pra/contracts/endpoints/access';
 import type { FastifyPluginAsync } from 'fastify';
 import { auditingDenials } from '../../identity/audit';
@@ -13,6 +15,8 @@ import type { Account } from '../../platform/db-schema';
 import { endpointRouter } from '../../http/endpoint-routes';
 import { cancelPendingAccess } from './cancel-pending';
 import { changeAccess } from './change-access';
+import { extendAccess } from './extend-access';
+import { setAccessEnd } from './set-access-end';
 import { listAvailableRoles, listCurrentAccess, listPendingAccess } from './list-access';
 import { resolveScope } from './scope';
 
@@ -75,4 +79,12 @@ export const accessRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => 
     await cancelPendingAccess({ ctx, actor: request.account, ...request.body, clientAddress: request.ip });
     return { success: true };
   });
+
+  route(extendAccessCall, {}, async (request) =>
+    extendAccess({ ctx, actor: request.account, ...request.body, clientAddress: request.ip }),
+  );
+
+  route(setAccessEndCall, {}, async (request) =>
+    setAccessEnd({ ctx, actor: request.account, ...request.body, clientAddress: request.ip }),
+  );
 };

@@ -99,3 +99,16 @@ export async function organizationsOfRoles(
   if (problems.length > 0) throw AppError.many('badRequest', problems);
   return result;
 }
+
+/**
+ * The organization behind one role name, active or not (an end-date call names a role the account
+ * holds, whose organization may have been deactivated since); an unknown name refuses with 400.
+ */
+export async function organizationOfRole(
+  db: Db | Tx,
+  name: string,
+): Promise<{ id: string; name: string; isActive: boolean }> {
+  const [org] = await organizationsNamed(db, [groupDisplayName(name)]);
+  if (!org || roleName(org.name) !== name) throw new AppError('badRequest', accessMessages.unknownRole(name));
+  return { id: org.id, name: org.name, isActive: org.is_active };
+}

@@ -1,4 +1,10 @@
-import { accessMessages, approvalMessages, registrationMessages, type Decision } from '@pra/contracts';
+import {
+  accessExpiryMessages,
+  accessMessages,
+  approvalMessages,
+  registrationMessages,
+  type Decision,
+} from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import { auditingDenials, recordAudit } from '../../identity/audit';
@@ -7,13 +13,22 @@ import { enqueueMail } from '../../identity/outbox';
 import { provisionAccount } from '../../identity/provision-account';
 import { grantRole, leavesNoRole, removeRole } from '../../identity/roles';
 import { chooseGrantEnd } from '../../identity/governance/grant-terms';
-import { lockedRoleOrganizations } from '../../store/grants';
+import { extensionDecidedMail } from '../../identity/governance/expiry-mails';
+import { localDate } from '../../platform/local-time';
+import { findAccountById } from '../../store/accounts';
+import { lockedGrant, lockedRoleOrganizations, setGrantEnd } from '../../store/grants';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import { loadDecider } from '../../policies/actor';
 import * as requestPolicy from '../../policies/request';
 import { emailUse, lockEmail } from '../../identity/email-use';
-import { decideItem, findRequestForUpdate, itemsOfRequest, settleRequest } from '../../store/requests';
+import {
+  decideItem,
+  findRequestForUpdate,
+  itemsOfRequest,
+  setGrantedUntil,
+  settleRequest,
+} from '../../store/requests';
 
 type Request = NonNullable<Awaited<ReturnType<typeof findRequestForUpdate>>>;
 type Item = Awaited<ReturnType<typeof itemsOfRequest>>[number];
@@ -175,6 +190,10 @@ async function carryOut(
     });
     return;
   }
+  if (request.type === 'Extend Access') {
+    await carryOutExtension(tx, o);
+    return;
+  }
   await mailRequester(tx, o);
   if (o.decision === 'DENY' || !request.beneficiary_id) return;
   const beneficiary = { id: request.beneficiary_id, username: request.beneficiaryUsername ?? '' };
@@ -206,6 +225,91 @@ async function carryOut(
           ),
         })
       : removeRole(tx, change));
+  }
+}
+
+/**
+ * An Extend Access decision (GOVERNANCE.md §3.3): approved, the grant ends on the approver's date
+ * (or the date asked for) within policy and the approver becomes its sponsor of record; a grant
+ * that ended meanwhile is made again from now (`afterExpiry`, which also enables an account
+ * disabled for having no access left). Either way `grant.extend` is audited; the vendor is mailed
+ * the decision (X5), naming on whose behalf a delegate decided.
+ */
+async function carryOutExtension(
+  tx: Tx,
+  o: {
+    ctx: AppContext;
+    actor: Account;
+    request: Request;
+    items: Item[];
+    decision: Decision;
+    comment: string;
+    accessEndsOn?: string | undefined;
+    clientAddress: string;
+    by: OnBehalf | null;
+  },
+): Promise<void> {
+  const { ctx, request } = o;
+  const zone = ctx.config.PORTAL_TIME_ZONE;
+  const accountId = request.beneficiary_id;
+  if (!accountId) return;
+  const account = { id: accountId, username: request.beneficiaryUsername ?? '' };
+  const at = ctx.clock.now();
+  for (const item of o.items) {
+    let until: string | null = null;
+    if (o.decision === 'APPROVE') {
+      const asked =
+        o.accessEndsOn ??
+        (item.requested_until ? localDate(new Date(item.requested_until), zone) : undefined);
+      const end = await chooseGrantEnd(tx, item.organization_id, at, zone, asked);
+      until = localDate(end, zone);
+      await lockedRoleOrganizations(tx, accountId);
+      const key = { account_id: accountId, organization_id: item.organization_id };
+      const grant = await lockedGrant(tx, key);
+      if (grant) {
+        await setGrantEnd(tx, { ...key, expiresAt: end, sponsorId: o.actor.id });
+      } else {
+        if ((await findAccountById(tx, accountId))?.status === 'terminated') {
+          throw new AppError('conflict', accessExpiryMessages.accessEnded(item.orgName));
+        }
+        await grantRole(tx, {
+          actor: { id: o.actor.id, username: o.actor.username },
+          account,
+          organizationId: item.organization_id,
+          requestItemId: item.id,
+          clientAddress: o.clientAddress,
+          at,
+          expiresAt: end,
+        });
+      }
+      await setGrantedUntil(tx, item.id, end);
+      await recordAudit(tx, {
+        action: 'grant.extend',
+        outcome: 'success',
+        actor: { id: o.actor.id, username: o.actor.username },
+        target: account,
+        organizationId: item.organization_id,
+        clientAddress: o.clientAddress,
+        details: {
+          requestItemId: item.id,
+          from: grant ? localDate(new Date(grant.expires_at), zone) : null,
+          to: until,
+          afterExpiry: !grant,
+        },
+      });
+    }
+    if (request.requesterEmail) {
+      await enqueueMail(tx, {
+        to: request.requesterEmail,
+        ...extensionDecidedMail(mailSite(ctx), {
+          firstName: request.requesterGivenName ?? '',
+          organization: item.orgName,
+          until,
+          comment: o.comment,
+          by: o.by,
+        }),
+      });
+    }
   }
 }
 

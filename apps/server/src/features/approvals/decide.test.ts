@@ -97,6 +97,13 @@ describe.each(testDatabaseKinds)('approvals on %s', (kind) => {
       forwarded: false,
       onBehalfOf: null,
       history: [{ at: row.created, event: 'sent', to: 'Brma Tester' }],
+      currentEndsOn: null,
+      requestedUntilOn: null,
+      accessEnds: {
+        defaultDate: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+        maxDate: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+        accessDays: 180,
+      },
     });
     // The rights come from the request policy, per item: every listed item is one the caller decides.
     for (const name of ['brma', 'brmb', 'adminone']) {

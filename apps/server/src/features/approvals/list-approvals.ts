@@ -1,5 +1,7 @@
 import {
   answeredPage,
+  governanceSettings,
+  type GovernanceSettings,
   pageRequest,
   roleName,
   type ApprovalSortKey,
@@ -8,7 +10,10 @@ import {
 } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import type { Account } from '../../platform/db-schema';
-import { daysLeft } from '../../platform/local-time';
+import { daysLeft, localDate } from '../../platform/local-time';
+import { termsOf } from '../../identity/governance/grant-terms';
+import { readPolicies } from '../../store/governance';
+import { grantEndsOf } from '../../store/grants';
 import { loadDecider, type Actor } from '../../policies/actor';
 import * as request from '../../policies/request';
 import { routingOf } from '../../store/approval-routing';
@@ -29,7 +34,7 @@ type History = PendingApproval['history'];
 function toPendingApproval(
   row: DecidableItemRow,
   actor: Actor,
-  o: { now: Date; timeZone: string; history: History },
+  o: { now: Date; timeZone: string; history: History; policies: Policies; currentEnd: Date | null },
 ): PendingApproval {
   // A registration describes the person itself; access requests are about an existing account.
   const isNewAccount = row.type === 'New Account';
@@ -71,7 +76,28 @@ function toPendingApproval(
         (actor.isAdmin && !actor.managedOrganizationIds.has(row.organizationId))),
     onBehalfOf,
     history: o.history,
+    currentEndsOn: o.currentEnd === null ? null : localDate(o.currentEnd, o.timeZone),
+    requestedUntilOn:
+      row.requestedUntil === null ? null : localDate(new Date(row.requestedUntil), o.timeZone),
+    accessEnds: row.operation === 'Remove' ? null : accessEndsOf(row, o),
   };
+}
+
+type Policies = Map<string, Pick<GovernanceSettings, 'accessDays' | 'maxAccessDays'>>;
+
+/**
+ * What the Approve dialog's "Access ends on" offers for an item that grants access: the
+ * organization's terms now, the default being the date asked for (within the cap) when there is one.
+ */
+function accessEndsOf(
+  row: DecidableItemRow,
+  o: { now: Date; timeZone: string; policies: Policies },
+): NonNullable<PendingApproval['accessEnds']> {
+  const settings = o.policies.get(row.riskTier) ?? o.policies.get('standard')!;
+  const terms = termsOf(settings, row.contractEndsOn, o.now, o.timeZone);
+  const asked = row.requestedUntil === null ? null : localDate(new Date(row.requestedUntil), o.timeZone);
+  const defaultDate = asked !== null && asked <= terms.maxDate ? asked : terms.defaultDate;
+  return { defaultDate, maxDate: terms.maxDate, accessDays: terms.accessDays };
 }
 
 /** The rows with their routing history (one query for all of them). */
@@ -91,8 +117,30 @@ async function withRouting(
     history.set(h.item_id, list);
   }
   const timeZone = ctx.config.PORTAL_TIME_ZONE;
+  const policies: Policies = new Map(
+    rows.length === 0
+      ? []
+      : (await readPolicies(ctx.db)).map((p) => [p.tier, governanceSettings.parse(p.settings)]),
+  );
+  // An Extend Access item shows its grant's current end (read apart, for those rows only, so the
+  // list's own statement stays as the list plans test has it).
+  const extending = rows.filter((r) => r.operation === 'Extend' && r.beneficiaryId !== null);
+  const ends = new Map(
+    (
+      await grantEndsOf(
+        ctx.db,
+        extending.map((r) => ({ account_id: r.beneficiaryId!, organization_id: r.organizationId })),
+      )
+    ).map((g) => [`${g.account_id}/${g.organization_id}`, new Date(g.expires_at)]),
+  );
   return rows.map((row) =>
-    toPendingApproval(row, actor, { now, timeZone, history: history.get(row.itemId) ?? [] }),
+    toPendingApproval(row, actor, {
+      now,
+      timeZone,
+      policies,
+      history: history.get(row.itemId) ?? [],
+      currentEnd: ends.get(`${row.beneficiaryId}/${row.organizationId}`) ?? null,
+    }),
   );
 }
 

@@ -1,6 +1,14 @@
 import { routes } from '@pra/contracts';
 import { html } from '../../platform/html';
-import { compose, linkPara, para, type MailContent, type MailSite } from '../mail-templates';
+import {
+  compose,
+  linkPara,
+  onBehalfText,
+  para,
+  type MailContent,
+  type MailSite,
+  type OnBehalf,
+} from '../mail-templates';
 
 // The time-limited-access mails (GOVERNANCE.md §3.5, X1-X8): each names the hospital, the
 // organization, the date in the hospital's time zone and one link; subjects begin with the action.
@@ -147,5 +155,67 @@ export function accessDigestMail(
         ]
       : []),
     linkPara('Manage your vendors on the Manage Users page:', `${site.publicUrl}${routes.manageUsers}`),
+  ]);
+}
+
+/** X4: a vendor asked for an extension; to the organization's approvers. */
+export function extensionRequestedMail(
+  site: MailSite,
+  p: {
+    vendor: string;
+    username: string;
+    organization: string;
+    currentEnd: string;
+    until: string;
+    justification: string;
+  },
+): MailContent {
+  return compose(
+    site,
+    'extension-requested',
+    `Action required: extension requested by ${p.vendor} for ${p.organization} until ${p.until}`,
+    [
+      para(
+        `${p.vendor} (${p.username}) asks to keep privileged remote access to ${p.organization} at ${site.hospitalName} ` +
+          `until ${p.until}; it ends on ${p.currentEnd} today.`,
+      ),
+      para(`Justification: ${p.justification}`),
+      linkPara('Approve or deny it on the Approvals page:', `${site.publicUrl}${routes.pendingApprovals}`),
+    ],
+  );
+}
+
+/** X5: the extension was decided; to the vendor (a delegate's decision says on whose behalf). */
+export function extensionDecidedMail(
+  site: MailSite,
+  p: { firstName: string; organization: string; until: string | null; comment: string; by: OnBehalf | null },
+): MailContent {
+  const subject =
+    p.until === null
+      ? `Your extension for ${p.organization} was denied`
+      : `Your extension for ${p.organization} was approved until ${p.until}`;
+  const decided = p.until === null ? 'denied' : `approved until ${p.until}`;
+  return compose(site, 'extension-decided', subject, [
+    para(`Hello ${p.firstName},`),
+    para(
+      `Your request to extend your access to ${p.organization} at ${site.hospitalName} was ${decided}${onBehalfText(p.by)}.`,
+    ),
+    ...(p.comment ? [para(`${p.until === null ? 'Reason' : 'Comment'}: ${p.comment}`)] : []),
+    linkPara('See your access on the Manage Access page:', accessLink(site)),
+  ]);
+}
+
+/** X6: a BRM changed the end date; to the vendor. */
+export function accessEndChangedMail(
+  site: MailSite,
+  p: { firstName: string; organization: string; endsOn: string; by: string },
+): MailContent {
+  return compose(site, 'access-end-changed', `Your access to ${p.organization} now ends on ${p.endsOn}`, [
+    para(`Hello ${p.firstName},`),
+    para(
+      `${p.by} changed the end of your privileged remote access to ${p.organization} at ${site.hospitalName}: ` +
+        `it now ends on ${p.endsOn}.`,
+    ),
+    linkPara('See your access on the Manage Access page:', accessLink(site)),
   ]);
 }

@@ -70,6 +70,8 @@ describe.each(testDatabaseKinds)('grant end dates and sponsors on %s', (kind) =>
         daysLeft: 180,
         sponsor: { name: 'Boss Tester', email: 'boss@example.test' },
         extensionPending: false,
+        defaultEndsOn: '2027-07-09',
+        maxEndsOn: '2028-01-10',
       },
     ]);
   });

@@ -1,4 +1,4 @@
-import { governanceSettings } from '@pra/contracts';
+import { governanceSettings, type GovernanceSettings } from '@pra/contracts';
 import { AppError } from '../../platform/app-error';
 import type { Db, Tx } from '../../platform/db';
 import { addDays, endOfLocalDay, localDate } from '../../platform/local-time';
@@ -29,11 +29,19 @@ export async function grantTerms(
   const organization = await findOrganizationById(db, organizationId);
   const tier = organization?.risk_tier ?? 'standard';
   const row = (await readPolicies(db)).find((p) => p.tier === tier);
-  const settings = governanceSettings.parse(row?.settings);
+  return termsOf(governanceSettings.parse(row?.settings), organization?.contract_ends_on ?? null, at, zone);
+}
+
+/** The terms from a tier's settings and the organization's contract end (null: none), at `at`. */
+export function termsOf(
+  settings: Pick<GovernanceSettings, 'accessDays' | 'maxAccessDays'>,
+  contractEndsOn: string | null,
+  at: Date,
+  zone: string,
+): GrantTerms {
   const today = localDate(at, zone);
   let maxDate = addDays(today, settings.maxAccessDays);
-  const contract = organization?.contract_ends_on ?? null;
-  if (contract && contract < maxDate) maxDate = contract;
+  if (contractEndsOn && contractEndsOn < maxDate) maxDate = contractEndsOn;
   const wanted = addDays(today, settings.accessDays);
   return { accessDays: settings.accessDays, defaultDate: wanted < maxDate ? wanted : maxDate, maxDate };
 }

@@ -5,12 +5,13 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
-import type { AvailableRole } from '@pra/contracts';
+import type { AvailableRole, CurrentRole } from '@pra/contracts';
 import { accessMessages } from '@pra/contracts/access';
 import { DataTable } from '../data-table/data-table';
 import { useDataTable, type DataColumn } from '../data-table/use-data-table';
 import { CrossIcon, PlusIcon } from '../icons';
 import { CurrentAccessModal } from './current-access-modal';
+import { EndDateDialog } from './end-date-dialog';
 import { PendingAccessModal } from './pending-access-modal';
 import { ReasonField, reasonError } from './reason-field';
 import {
@@ -31,6 +32,8 @@ export interface ManageAccessProps extends AccessSubject {
   canShowAll: boolean;
   /** Called by Cancel after the form is cleared (the modal closes itself here). */
   onCancel?: () => void;
+  /** A role name whose end-date dialog opens at once (the welcome alert's "Request extension"). */
+  extendRole?: string | undefined;
 }
 
 /**
@@ -86,14 +89,24 @@ function roleColumns(onAdd: (role: AvailableRole, button: HTMLElement) => void):
  * another user (`isManager`) changes the roles at once. Used by /vendor/request-access and, as a
  * modal, by Manage Users.
  */
-export function ManageAccess({ username, email, isManager, canShowAll, onCancel }: ManageAccessProps) {
+export function ManageAccess({
+  username,
+  email,
+  isManager,
+  canShowAll,
+  onCancel,
+  extendRole,
+}: ManageAccessProps) {
   const id = useId();
   const subject = { username, email, isManager };
   const [showAll, setShowAll] = useState(false);
   const [selected, setSelected] = useState<AvailableRole[]>([]);
   const [justification, setJustification] = useState('');
   const [isTouched, setIsTouched] = useState(false);
-  const [openModal, setOpenModal] = useState<'current' | 'pending'>();
+  const [openModal, setOpenModal] = useState<'current' | 'pending' | 'endDate'>();
+  // The role of the end-date dialog (kept while it fades out).
+  const [endRole, setEndRole] = useState<CurrentRole>();
+  const [endFrom, setEndFrom] = useState<'current' | 'link'>('current');
   // A new object per request, so asking for the same place twice moves the focus twice.
   const [focusRequest, setFocusRequest] = useState<{ target: FocusTarget }>();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -103,6 +116,15 @@ export function ManageAccess({ username, email, isManager, canShowAll, onCancel 
   const current = useCurrentAccess(username);
   const pending = usePendingAccess(username);
   const available = useAvailableRoles(username, canShowAll && showAll);
+  // The welcome alert's link opens the dialog of its role once the current access is known.
+  const [openedFor, setOpenedFor] = useState<string>();
+  const linked = extendRole ? current.data?.find((role) => role.name === extendRole) : undefined;
+  if (linked && openedFor !== extendRole) {
+    setOpenedFor(extendRole);
+    setEndRole(linked);
+    setEndFrom('link');
+    setOpenModal('endDate');
+  }
 
   const clear = () => {
     setSelected([]);
@@ -266,6 +288,17 @@ export function ManageAccess({ username, email, isManager, canShowAll, onCancel 
         subject={subject}
         show={openModal === 'current'}
         onClose={() => setOpenModal(undefined)}
+        onEndDate={(role) => {
+          setEndRole(role);
+          setEndFrom('current');
+          setOpenModal('endDate');
+        }}
+      />
+      <EndDateDialog
+        subject={subject}
+        role={endRole}
+        show={openModal === 'endDate'}
+        onClose={() => setOpenModal(endFrom === 'link' ? undefined : 'current')}
       />
       <PendingAccessModal
         subject={subject}

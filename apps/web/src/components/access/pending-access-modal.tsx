@@ -1,4 +1,4 @@
-import type { PendingAccessRequest } from '@pra/contracts';
+import type { PendingAccessItem, PendingAccessRequest } from '@pra/contracts';
 import { accessMessages } from '@pra/contracts/access';
 import { ReasonListModal, useReasonChoice } from './reason-list-modal';
 import { useCancelPending, usePendingAccess, type AccessSubject } from './use-access';
@@ -9,9 +9,27 @@ interface PendingAccessModalProps {
   onClose: () => void;
 }
 
+/** What an item asks: "{Org}: extend until {date}" for an extension, else the organization. */
+function asked(item: PendingAccessItem): string {
+  return item.operation === 'Extend' && item.requestedUntilOn
+    ? `${item.display}: extend until ${item.requestedUntilOn}`
+    : item.display;
+}
+
 /** What a pending request asks, e.g. 'Add Acme Imaging, Remove Globex Health IT'. */
 function describe(request: PendingAccessRequest): string {
-  return request.items.map((item) => `${item.operation} ${item.display}`).join(', ');
+  return request.items
+    .map((item) => (item.operation === 'Extend' ? asked(item) : `${item.operation} ${item.display}`))
+    .join(', ');
+}
+
+/** GOVERNANCE.md §5.2: "Submitted {date} · approvers reminded {date} · expires {date}". */
+function routingLine(item: PendingAccessItem): string {
+  return [
+    `Submitted ${item.submittedOn}`,
+    ...(item.remindedOn ? [`approvers reminded ${item.remindedOn}`] : []),
+    `expires ${item.expiresOn}`,
+  ].join(' · ');
 }
 
 /** Pending Access Requests: each may be cancelled with a reason. */
@@ -33,8 +51,9 @@ export function PendingAccessModal({ subject, show, onClose }: PendingAccessModa
           {request.items.map((item) => (
             <li key={`${item.operation}-${item.display}`}>
               <span className="badge text-bg-secondary me-2">{item.operation}</span>
-              {item.display}
+              {asked(item)}
               <span className="text-body-secondary small"> — requested by {item.owner}</span>
+              <div className="text-body-secondary small">{routingLine(item)}</div>
             </li>
           ))}
         </ul>

@@ -37,6 +37,8 @@ interface ReasonListModalProps<T> {
   submitLabel: string;
   isSubmitting: boolean;
   onSubmit: (item: T, reason: string) => void;
+  /** A second action per item that opens a dialog of its own (absent for an item when it returns null). */
+  secondAction?: (item: T) => { label: string; name: string; onClick: () => void } | null;
 }
 
 /**
@@ -118,15 +120,31 @@ export function ReasonListModal<T>(props: ReasonListModalProps<T>) {
                     className="d-flex align-items-center justify-content-between gap-2"
                   >
                     {props.renderItem(item)}
-                    <Button
-                      variant="outline-danger"
-                      size="sm"
-                      className="text-nowrap"
-                      aria-label={props.actionName(item)}
-                      onClick={() => choice.choose(item)}
-                    >
-                      {props.actionLabel}
-                    </Button>
+                    <div className="d-flex flex-wrap justify-content-end gap-2">
+                      {(() => {
+                        const second = props.secondAction?.(item);
+                        return second ? (
+                          <Button
+                            variant="outline-primary"
+                            size="sm"
+                            className="text-nowrap"
+                            aria-label={second.name}
+                            onClick={second.onClick}
+                          >
+                            {second.label}
+                          </Button>
+                        ) : null;
+                      })()}
+                      <Button
+                        variant="outline-danger"
+                        size="sm"
+                        className="text-nowrap"
+                        aria-label={props.actionName(item)}
+                        onClick={() => choice.choose(item)}
+                      >
+                        {props.actionLabel}
+                      </Button>
+                    </div>
                   </ListGroup.Item>
                 ))}
               </ListGroup>

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AccessChangeResponse, AvailableRole, CurrentRole } from '@pra/contracts';
 import { accessMessages } from '@pra/contracts/access';
+import { accessExpiryMessages } from '@pra/contracts/access-expiry';
 import * as calls from '@pra/contracts/endpoints/access';
 import { callEndpoint, UNKNOWN_ERROR } from '../../api/client';
 import { showAlert } from '../../lib/alerts';
@@ -112,6 +113,44 @@ export function useCancelPending(subject: AccessSubject, onDone: () => void) {
       withLoading(() => callEndpoint(calls.cancelPendingAccess, { body: { requestId, reason } })),
     onSuccess: async () => {
       showAlert(accessMessages.cancelled, 'success');
+      onDone();
+      await refresh();
+    },
+    onError: (error) => showAlert(error.message, 'danger'),
+  });
+}
+
+/** A vendor asks its sponsor to extend one of its roles until a date (an Extend Access request). */
+export function useExtendRole(subject: AccessSubject, onDone: () => void) {
+  const refresh = useRefresh(subject.username);
+  return useMutation({
+    mutationFn: (o: { role: CurrentRole; requestedUntil: string; justification: string }) =>
+      withLoading(() =>
+        callEndpoint(calls.extendAccess, {
+          body: { name: o.role.name, requestedUntil: o.requestedUntil, justification: o.justification },
+        }),
+      ),
+    onSuccess: async () => {
+      showAlert(accessExpiryMessages.extensionSubmitted, 'success');
+      onDone();
+      await refresh();
+    },
+    onError: (error) => showAlert(error.message, 'danger'),
+  });
+}
+
+/** A BRM or admin changes when a managed user's role ends. */
+export function useSetRoleEnd(subject: AccessSubject, onDone: () => void) {
+  const refresh = useRefresh(subject.username);
+  return useMutation({
+    mutationFn: (o: { role: CurrentRole; accessEndsOn: string }) =>
+      withLoading(() =>
+        callEndpoint(calls.setAccessEnd, {
+          body: { targetUsername: subject.username, name: o.role.name, accessEndsOn: o.accessEndsOn },
+        }),
+      ),
+    onSuccess: async () => {
+      showAlert(accessExpiryMessages.endDateChanged, 'success');
       onDone();
       await refresh();
     },

@@ -85,7 +85,7 @@ function AwayForm({ state }: { state: DelegationState }) {
             <option value={INFOSEC_DELEGATE}>{routingMessages.infosec}</option>
           </Form.Select>
         </Form.Group>
-        <div className="d-flex gap-3 mb-3">
+        <div className="d-flex flex-wrap gap-3 mb-3">
           <Form.Group controlId="away-from">
             <Form.Label>{routingMessages.from}</Form.Label>
             <Form.Control

@@ -44,6 +44,14 @@ export function ApprovalDetails({ item }: { item: PendingApproval }) {
       <dl className="row mb-0">
         <dt className="col-sm-2">Comment</dt>
         <dd className="col-sm-10">{item.comment || '—'}</dd>
+        {item.type === 'Extend Access' && (
+          <>
+            <dt className="col-sm-2">Current end</dt>
+            <dd className="col-sm-10">{item.currentEndsOn ?? 'Ended'}</dd>
+            <dt className="col-sm-2">Requested until</dt>
+            <dd className="col-sm-10">{item.requestedUntilOn ?? '—'}</dd>
+          </>
+        )}
         <dt className="col-sm-2">Organization</dt>
         <dd className="col-sm-10">{item.org}</dd>
         <dt className="col-sm-2">Requester</dt>

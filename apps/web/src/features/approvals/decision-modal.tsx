@@ -12,7 +12,8 @@ interface DecisionModalProps {
   decision: Decision | undefined;
   item: PendingApproval | undefined;
   isSubmitting: boolean;
-  onConfirm: (comment: string) => void;
+  /** The comment, and for an approval that grants access the "Access ends on" date. */
+  onConfirm: (comment: string, accessEndsOn: string | undefined) => void;
   onCancel: () => void;
 }
 
@@ -27,18 +28,34 @@ export function DecisionModal({
 }: DecisionModalProps) {
   const titleId = useId();
   const [comment, setComment] = useState('');
+  const [endsOn, setEndsOn] = useState<string>();
   const isReject = decision === 'DENY';
+  // GOVERNANCE.md §3.2: approving New Account, Add Access or Extend Access sets when access ends.
+  const terms = !isReject ? (item?.accessEnds ?? null) : null;
+  const accessEndsOn = terms ? (endsOn ?? terms.defaultDate) : undefined;
+  const endsError =
+    terms && (!accessEndsOn || accessEndsOn > terms.maxDate)
+      ? `The end date must be in the future and no later than ${terms.maxDate}`
+      : undefined;
   // The server's own field rule (length, no line breaks or invisible characters), shown as typed.
   const commentError = fieldError(commentText, comment);
-  const canConfirm = !isSubmitting && !commentError && (!isReject || comment.trim().length > 0);
+  const canConfirm = !isSubmitting && !commentError && !endsError && (!isReject || comment.trim().length > 0);
   const who = item ? approvalPersonName(item) : '';
 
   return (
-    <Modal show={show} onHide={onCancel} onExited={() => setComment('')} aria-labelledby={titleId}>
+    <Modal
+      show={show}
+      onHide={onCancel}
+      onExited={() => {
+        setComment('');
+        setEndsOn(undefined);
+      }}
+      aria-labelledby={titleId}
+    >
       <Form
         onSubmit={(event) => {
           event.preventDefault();
-          if (canConfirm) onConfirm(comment.trim());
+          if (canConfirm) onConfirm(comment.trim(), accessEndsOn);
         }}
       >
         <Modal.Header closeButton closeLabel="Close">
@@ -51,6 +68,27 @@ export function DecisionModal({
             {isReject ? 'Reject' : 'Approve'} the {item?.type ?? ''} request for <strong>{who}</strong> (
             {item?.org})?
           </p>
+          {terms && (
+            <Form.Group className="mb-3" controlId={`${titleId}-ends`}>
+              <Form.Label>Access ends on</Form.Label>
+              <Form.Control
+                type="date"
+                value={accessEndsOn}
+                max={terms.maxDate}
+                required
+                isInvalid={!!endsError}
+                aria-invalid={!!endsError}
+                aria-describedby={`${titleId}-ends-hint${endsError ? ` ${titleId}-ends-error` : ''}`}
+                onChange={(event) => setEndsOn(event.target.value)}
+              />
+              <Form.Control.Feedback type="invalid" id={`${titleId}-ends-error`}>
+                {endsError}
+              </Form.Control.Feedback>
+              <Form.Text id={`${titleId}-ends-hint`}>
+                Policy for {item?.org}: up to {terms.accessDays} days (no later than {terms.maxDate})
+              </Form.Text>
+            </Form.Group>
+          )}
           <Form.Group controlId={`${titleId}-comment`}>
             <Form.Label>{isReject ? 'Justification' : 'Comment (optional)'}</Form.Label>
             <Form.Control

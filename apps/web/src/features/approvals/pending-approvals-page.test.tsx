@@ -201,6 +201,42 @@ describe('Approvals and Provisioning', () => {
     });
   });
 
+  it('approves an Extend Access item with the Access ends on date, within the policy, and shows its dates', async () => {
+    const server = setup([
+      makeApproval(1, {
+        type: 'Extend Access',
+        workItemName: 'Extend Access for user1@acme.example',
+        currentEndsOn: '2025-03-20',
+        requestedUntilOn: '2025-06-01',
+        accessEnds: { defaultDate: '2025-06-01', maxDate: '2026-03-01', accessDays: 180 },
+      }),
+    ]);
+    renderApp('/brm/pending-approvals');
+    await userEvent.click(await screen.findByRole('button', { name: 'Details for First1 Last1' }));
+    expect(screen.getByText('Current end').nextElementSibling?.textContent).toBe('2025-03-20');
+    expect(screen.getByText('Requested until').nextElementSibling?.textContent).toBe('2025-06-01');
+    await userEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve Request' });
+    const ends = within(dialog).getByLabelText<HTMLInputElement>('Access ends on');
+    expect(ends.value).toBe('2025-06-01');
+    expect(within(dialog).getByText(/Policy for Acme Imaging: up to 180 days/)).toBeTruthy();
+    const confirm = within(dialog).getByRole('button', { name: 'Approve' });
+    await userEvent.clear(ends);
+    await userEvent.type(ends, '2026-03-02');
+    expect(
+      within(dialog).getByText('The end date must be in the future and no later than 2026-03-01'),
+    ).toBeTruthy();
+    expect(confirm).toHaveProperty('disabled', true);
+    await userEvent.clear(ends);
+    await userEvent.type(ends, '2025-07-15');
+    await userEvent.click(confirm);
+    expect((await screen.findAllByText('Request has been successfully approved')).length).toBeGreaterThan(0);
+    const sent = server.requests.filter((r) => r.key === decideKey);
+    expect(sent.map((r) => r.data)).toEqual([
+      expect.objectContaining({ decision: 'APPROVE', accessEndsOn: '2025-07-15' }),
+    ]);
+  });
+
   it("says 'No approval tasks found' when there is nothing to decide", async () => {
     setup([]);
     renderApp('/brm/pending-approvals');

@@ -65,7 +65,7 @@ export function PendingApprovalsPage() {
         item={pending?.item}
         isSubmitting={decide.isPending}
         onCancel={() => setIsModalShown(false)}
-        onConfirm={(comment) => decide.mutate({ selection: pending, comment })}
+        onConfirm={(comment, accessEndsOn) => decide.mutate({ selection: pending, comment, accessEndsOn })}
       />
     </>
   );

@@ -32,6 +32,8 @@ interface DecisionInput {
   /** Undefined when nothing is selected: the call is refused, never defaulted. */
   selection: DecisionSelection | undefined;
   comment: string;
+  /** The Approve dialog's "Access ends on" (YYYY-MM-DD), for items that grant access. */
+  accessEndsOn?: string | undefined;
 }
 
 const VALIDATION_ERROR = 'Unexpected error occurred during validation';
@@ -40,7 +42,7 @@ const VALIDATION_ERROR = 'Unexpected error occurred during validation';
 export function useDecideApproval(onDecided: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ selection, comment }: DecisionInput) => {
+    mutationFn: ({ selection, comment, accessEndsOn }: DecisionInput) => {
       if (!selection) throw new ApiError(approvalMessages.noneSelected, undefined);
       const { item, decision } = selection;
       const body = approveOrDenyBody.safeParse({
@@ -48,6 +50,7 @@ export function useDecideApproval(onDecided: () => void) {
         requestId: item.requestId,
         workItemId: item.workItemId || undefined,
         comment,
+        accessEndsOn: decision === 'APPROVE' && accessEndsOn ? accessEndsOn : undefined,
       });
       if (!body.success) throw new ApiError(VALIDATION_ERROR, undefined);
       return withLoading(() => callEndpoint(calls.approveOrDeny, { body: body.data }));

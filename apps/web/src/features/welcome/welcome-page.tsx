@@ -3,7 +3,8 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { fullName } from '@pra/contracts/user-names';
 import { actionItems } from '../../lib/action-items';
-import { isBrmOrAdmin } from '../../lib/account-kinds';
+import { isBrmOrAdmin, isVendor } from '../../lib/account-kinds';
+import { AccessEndingAlert } from './access-ending-alert';
 import { useCurrentUser } from '../../lib/use-current-user';
 import { ActionCard } from './action-card';
 import { usePendingApprovalsCount } from './use-pending-approvals-count';
@@ -26,6 +27,7 @@ export function WelcomePage() {
             : 'Account management features are currently unavailable'}
         </Alert>
       )}
+      {user && isVendor(user) && user.iiqAvailable && <AccessEndingAlert username={user.username} />}
       {user && (
         <Row xs={1} md={2} className="g-3">
           {actionItems(user).map((item) => (

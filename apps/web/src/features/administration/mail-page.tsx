@@ -97,6 +97,7 @@ export function MailPage() {
           filterLabel="Filter by recipient or subject"
           emptyText="No mail matches."
           getRowKey={(mail) => mail.id}
+          stackOnPhone
         />
       )}
     </section>

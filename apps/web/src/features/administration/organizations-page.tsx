@@ -89,6 +89,7 @@ export function OrganizationsPage() {
             filterLabel="Filter by name or domain"
             emptyText="No organization matches."
             getRowKey={(org) => org.id}
+            stackOnPhone
           />
         )}
       </div>

@@ -127,6 +127,7 @@ export function PeoplePage() {
             filterLabel="Filter by username, name or email"
             emptyText="No person matches."
             getRowKey={(p) => p.id}
+            stackOnPhone
           />
         )}
       </div>

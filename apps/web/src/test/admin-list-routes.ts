@@ -16,7 +16,10 @@ export function adminListRoutes(replies: Record<string, FakeReply>): Record<stri
   const routes: Record<string, FakeRoute> = {};
   const whole = (path: string) => replies[`GET ${path}`]?.data as Record<string, unknown[]> | undefined;
   const orgs = whole(adminApi.organizations)?.organizations as AdminOrganization[] | undefined;
-  if (orgs) routes[`GET ${adminApi.organizations}`] = pagedList(orgs, (o) => [o.name, ...o.domains], { name: (o) => o.name });
+  if (orgs)
+    routes[`GET ${adminApi.organizations}`] = pagedList(orgs, (o) => [o.name, ...o.domains], {
+      name: (o) => o.name,
+    });
   const people = whole(adminApi.people)?.people as AdminPerson[] | undefined;
   if (people)
     routes[`GET ${adminApi.people}`] = pagedList(

@@ -45,7 +45,12 @@ function mailColumns(resend: { run: (mail: AdminMail) => void; pending: boolean 
       render: (mail) =>
         mail.status === 'undeliverable' ? 'Undeliverable' : `Retrying (${mail.attempts} attempts)`,
     },
-    { key: 'lastError', header: 'Last error', className: 'text-break', render: (mail) => mail.lastError ?? '—' },
+    {
+      key: 'lastError',
+      header: 'Last error',
+      className: 'text-break',
+      render: (mail) => mail.lastError ?? '—',
+    },
     {
       key: 'actions',
       header: 'Actions',

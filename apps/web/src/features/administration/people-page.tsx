@@ -346,7 +346,11 @@ function OrganizationsCell(props: {
           change.mutate({ organizations }, { onSuccess: () => setEditing(false) })
         )}
       >
-        <OrganizationChoices idPrefix={`orgs-${person.id}`} chosen={organizations} onChange={setOrganizations} />
+        <OrganizationChoices
+          idPrefix={`orgs-${person.id}`}
+          chosen={organizations}
+          onChange={setOrganizations}
+        />
         <Button type="submit" size="sm" className="mt-1">
           Save organizations
         </Button>

@@ -40,6 +40,8 @@ test('an admin sets up an organization and its new BRM, who approves a vendor; t
   await page.getByLabel('Email domains (separated by spaces)').fill(domain);
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByText(`Organization ${org} created.`)).toBeVisible();
+  // The list is paged by the server: the filter finds the new one on any page.
+  await page.getByLabel('Filter by name or domain').fill(domain);
   const row = page.getByRole('row').filter({ hasText: domain });
   await expect(row).toContainText(`PRA - Vendor Access - ${org} - BR`);
   await expect(row).toContainText('No BRM');
@@ -56,6 +58,7 @@ test('an admin sets up an organization and its new BRM, who approves a vendor; t
   await expectAccessible(page, '/admin/people');
   await form.getByRole('button', { name: 'Add person' }).click();
   await expect(page.getByText(`${brm.username} added.`)).toBeVisible();
+  await page.getByLabel('Filter by username, name or email').fill(brm.username);
   await expect(page.getByRole('row').filter({ hasText: brm.username })).toContainText(org);
 
   for (const [name, path] of [

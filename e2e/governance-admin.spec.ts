@@ -68,6 +68,8 @@ test('an admin sets an organization’s tier and contract end, edits a tier’s 
   await page.getByLabel('Email domains (separated by spaces)').fill(domain);
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByText(`Organization ${org} created.`)).toBeVisible();
+  // The list is paged by the server: the filter finds the new one on any page.
+  await page.getByLabel('Filter by name or domain').fill(domain);
   const terms = page.getByRole('form', { name: `Risk tier and contract of ${org}` });
   await terms.getByLabel(`Risk tier of ${org}`).selectOption('high');
   await terms.getByLabel('Contract ends on').fill(contractEnd);
@@ -96,6 +98,7 @@ test('an admin sets an organization’s tier and contract end, edits a tier’s 
   await form.getByRole('button', { name: 'Add person' }).click();
   await expect(page.getByText(`${brm.username} added.`)).toBeVisible();
   await expect(page.getByText('Organizations without a reachable approver')).toBeHidden();
+  await page.getByLabel('Filter by username, name or email').fill(brm.username);
   // Made a backup, the organization has no primary approver again; made primary, it has.
   const kind = page.getByLabel(`Approver for ${org}: ${brm.username}`);
   await expect(kind).toHaveValue('primary');
@@ -203,6 +206,7 @@ test('an admin sets an organization’s tier and contract end, edits a tier’s 
   await expect(page.getByRole('button', { name: /^Edit the/ })).toHaveCount(0);
   await expectAccessible(page, '/admin/governance as an auditor');
   await page.goto('/admin/organizations');
+  await page.getByLabel('Filter by name or domain').fill(domain);
   await expect(page.getByLabel(`Risk tier of ${org}`)).toBeDisabled();
   await logOut(page);
 });

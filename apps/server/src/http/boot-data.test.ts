@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, signInAs } from '../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../test/support/test-app';
 import { testDatabaseKinds } from '../../test/support/databases';
+import { api } from '@pra/contracts';
 import { hashSessionId } from './session';
 import type { BootData } from './web-app';
 
@@ -181,6 +182,37 @@ describe.skipIf(!built).each(testDatabaseKinds)('pages carry their boot data on 
       expect(bootData(welcome.body)?.currentUser?.username).toBe('bannervendor');
     } finally {
       await message(false);
+    }
+  });
+  it('gives a signed-in page the banner GET /api/system/message answers, read with its session lookup', async () => {
+    await createAccount(t, { username: 'bannerwindow' });
+    const client = await signInAs(t, 'bannerwindow');
+    const hour = 3_600_000;
+    const cases = [
+      { logged_in_only: true, starts_at: null, ends_at: null },
+      { logged_in_only: false, starts_at: new Date(Date.now() + hour), ends_at: null },
+      { logged_in_only: false, starts_at: null, ends_at: new Date(Date.now() - hour) },
+      { logged_in_only: true, starts_at: new Date(Date.now() - hour), ends_at: new Date(Date.now() + hour) },
+    ];
+    try {
+      for (const window of cases) {
+        await t.ctx.db
+          .updateTable('system_message')
+          .set({ enabled: true, severity: 'warning', title: 'Notice', text: 'Window test', ...window })
+          .where('id', '=', 1)
+          .execute();
+        const page = bootData((await client.get('/welcome')).body)?.systemMessage;
+        const answered = (await client.get(api.systemMessage)).json();
+        expect(page, JSON.stringify(window)).toEqual(answered);
+      }
+      // The last one shows (signed in, within its window); the two before it do not.
+      expect(bootData((await client.get('/welcome')).body)?.systemMessage.text).toBe('Window test');
+    } finally {
+      await t.ctx.db
+        .updateTable('system_message')
+        .set({ enabled: false, logged_in_only: false, starts_at: null, ends_at: null })
+        .where('id', '=', 1)
+        .execute();
     }
   });
 });

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionSettings } from '../platform/app-context';
 import type { Db, Tx } from '../platform/db';
 import type { Account } from '../platform/db-schema';
-import { selectLiveSession } from '../store/session-lookup';
+import { selectLiveSession, type SystemMessageJson } from '../store/session-lookup';
 import * as sessions from '../store/sessions';
 
 /** How long a session without a signed-in account lives: it holds no privilege. */
@@ -108,6 +108,8 @@ export interface LoadedSession {
   organizations: string[] | null;
   /** The admins' maintenance flag, loaded with the organizations (null when not asked for). */
   maintenanceFlag: boolean | null;
+  /** The banner's row (null: none stored), when asked for (a page's boot data). */
+  systemMessage?: SystemMessageJson | null;
 }
 
 /** The live session for a raw id (not expired, not revoked), with its account, in one query. */
@@ -115,17 +117,18 @@ export async function loadSession(
   db: Db,
   secret: string,
   rawId: string,
-  options: { organizations: boolean },
+  options: { organizations: boolean; systemMessage?: boolean },
 ): Promise<LoadedSession | null> {
   if (rawId.length < 20 || rawId.length > 100) return null;
   const row = await selectLiveSession(db, hashSessionId(rawId), options);
   if (!row) return null;
-  const { account, organizations, maintenanceFlag, ...session } = row;
+  const { account, organizations, maintenanceFlag, systemMessage, ...session } = row;
   return {
     session: Object.assign(new LazyCsrfToken(secret, rawId), session),
     account,
     organizations,
     maintenanceFlag,
+    ...(systemMessage !== undefined ? { systemMessage } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import type { AuthStatusResponse, CurrentUser, SystemMessage } from '@pra/contra
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { currentUserRecord } from '../identity/current-user';
-import { readSystemMessage } from '../identity/system-message';
+import { readSystemMessage, systemMessageOfRow } from '../identity/system-message';
 import type { AppContext } from '../platform/app-context';
 import { messages } from '../platform/app-error';
 import { authStatus } from './auth-status';
@@ -67,8 +67,11 @@ async function loadBootData(
 ): Promise<BootData | null> {
   // Page requests skip the session plugin (static files need no session): read it here.
   const rawId = rawSessionId(request, ctx.session);
-  // With the organizations, as GET /api/user loads them (the same query; none without an account).
-  const loaded = rawId ? await loadSession(ctx.db, ctx.session.secret, rawId, { organizations: true }) : null;
+  // With the organizations, as GET /api/user loads them (none without an account), and the banner:
+  // one statement for a live session's page.
+  const loaded = rawId
+    ? await loadSession(ctx.db, ctx.session.secret, rawId, { organizations: true, systemMessage: true })
+    : null;
   if (loaded) {
     request.session = loaded.session;
     request.account = loaded.account;
@@ -78,7 +81,10 @@ async function loadBootData(
   const data: BootData = {
     csrfToken: session.csrfToken,
     authStatus: authStatus(account ? session : null, ctx.config.SESSION_MAX_EXTENSIONS),
-    systemMessage: await readSystemMessage(ctx.db, account !== null),
+    systemMessage:
+      loaded?.systemMessage !== undefined
+        ? systemMessageOfRow(loaded.systemMessage, account !== null)
+        : await readSystemMessage(ctx.db, account !== null),
   };
   if (account && loaded) {
     data.currentUser = currentUserRecord(

@@ -1,12 +1,25 @@
 import type { AdminSystemMessage, SystemMessage } from '@pra/contracts';
 import type { Db, Tx } from '../platform/db';
+import type { SystemMessageJson } from '../store/session-lookup';
 import { findSystemMessage } from '../store/settings';
 
 const none: SystemMessage = { enabled: false, loggedInOnly: false, severity: 'info', title: '', text: '' };
 
 /** The stored message with its time window, as admins edit it. */
 export async function readStoredSystemMessage(db: Db | Tx): Promise<AdminSystemMessage | undefined> {
-  const row = await findSystemMessage(db);
+  return storedMessageOf(await findSystemMessage(db));
+}
+
+/** The banner's row, read alone or with a page's session lookup (times as dates or as text). */
+function storedMessageOf(
+  row:
+    | (Omit<SystemMessageJson, 'starts_at' | 'ends_at'> & {
+        starts_at: Date | string | null;
+        ends_at: Date | string | null;
+      })
+    | null
+    | undefined,
+): AdminSystemMessage | undefined {
   if (!row) return undefined;
   return {
     enabled: row.enabled,
@@ -28,7 +41,23 @@ export async function readSystemMessage(
   isSignedIn: boolean,
   now = new Date(),
 ): Promise<SystemMessage> {
-  const stored = await readStoredSystemMessage(db);
+  return shownSystemMessage(await readStoredSystemMessage(db), isSignedIn, now);
+}
+
+/** The banner as readSystemMessage answers it, from the row a page's session lookup brought. */
+export function systemMessageOfRow(
+  row: SystemMessageJson | null,
+  isSignedIn: boolean,
+  now = new Date(),
+): SystemMessage {
+  return shownSystemMessage(storedMessageOf(row), isSignedIn, now);
+}
+
+function shownSystemMessage(
+  stored: AdminSystemMessage | undefined,
+  isSignedIn: boolean,
+  now: Date,
+): SystemMessage {
   if (!stored || (stored.loggedInOnly && !isSignedIn)) return none;
   const { startsAt, endsAt, ...message } = stored;
   if (startsAt && new Date(startsAt) > now) return none;

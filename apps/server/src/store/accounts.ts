@@ -411,17 +411,23 @@ export async function listEmployees(db: Db | Tx) {
     .execute();
 }
 
-/** Every employee (`total`) and those the filter matches (username, email or name contain it). */
+/**
+ * The people the People screen pages through: employees not removed (a removed person's row stays,
+ * terminated, for the trail; the whole list still names them).
+ */
+const isCurrentEmployee = sql<boolean>`a.type = 'employee' and a.status <> 'terminated'`;
+
+/** Every current employee (`total`) and those the filter matches (username, email or name contain it). */
 export async function countEmployees(db: Db | Tx, filter: string) {
-  return countManagedVendors(db, isEmployee, filter);
+  return countManagedVendors(db, isCurrentEmployee, filter);
 }
 
-/** One page of the employees the filter matches, sorted by the column (ties by username). */
+/** One page of the current employees the filter matches, sorted by the column (ties by username). */
 export async function pageEmployees(
   db: Db | Tx,
   page: Omit<VendorPageRequest, 'sort'> & { sort: Exclude<VendorSortKey, 'status'> },
 ) {
-  let query = employees(db);
+  let query = employees(db).where(sql<boolean>`a.status <> 'terminated'`);
   if (page.filter)
     query = query.where(sql<boolean>`${vendorSearchText} like ${containsPattern(page.filter)}`);
   query = query.orderBy(vendorSortKeys[page.sort], page.direction);

@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { preparedStatement, type Db } from '../platform/db';
-import type { Account } from '../platform/db-schema';
+import type { Account, SystemMessageTable } from '../platform/db-schema';
 import { SameTickBatcher } from '../platform/same-tick-batcher';
 import type { StoredSession } from './sessions';
 
@@ -79,6 +79,23 @@ const withOrganizations = preparedStatement(
   `select ${accountColumns}, ${sessionColumns}, ${organizations}, ${maintenance} ${from}`,
 );
 
+// A page drawn with its boot data (http/web-app.ts) also shows the operator's banner: its one row
+// rides along too, as JSON (its times as text), so the page costs one statement.
+const systemMessage = `(select row_to_json(m) from system_message m where m.id = 1) as s_system_message`;
+const forPage = preparedStatement(
+  'pra_session_page',
+  `select ${accountColumns}, ${sessionColumns}, ${organizations}, ${maintenance}, ${systemMessage} ${from}`,
+);
+
+/** The banner's row as the session lookup for a page reads it (row_to_json: times as text). */
+export type SystemMessageJson = Omit<SystemMessageTable, 'starts_at' | 'ends_at' | 'updated_at'> & {
+  starts_at: string | null;
+  ends_at: string | null;
+};
+
+/** What a lookup loads beside the session: a route's organizations, a page's banner too. */
+export type SessionLookup = 'session' | 'organizations' | 'page';
+
 export type SessionRow = StoredSession & {
   /** The session's account while it is active, else null. */
   account: Account | null;
@@ -86,6 +103,8 @@ export type SessionRow = StoredSession & {
   organizations: string[] | null;
   /** The maintenance flag admins switch, loaded with the organizations; null when not asked for. */
   maintenanceFlag: boolean | null;
+  /** The banner's row (null: none stored), for a page's lookup only; undefined otherwise. */
+  systemMessage?: SystemMessageJson | null;
 };
 
 type Raw = Partial<Account> & {
@@ -98,9 +117,10 @@ type Raw = Partial<Account> & {
   s_data: Record<string, unknown>;
   s_organizations?: string[] | null;
   s_maintenance?: boolean | null;
+  s_system_message?: SystemMessageJson | null;
 };
 
-function toSessionRow(row: Raw, organizations: boolean): SessionRow {
+function toSessionRow(row: Raw, lookup: SessionLookup): SessionRow {
   const {
     s_id_hash,
     s_account_id,
@@ -111,8 +131,10 @@ function toSessionRow(row: Raw, organizations: boolean): SessionRow {
     s_data,
     s_organizations,
     s_maintenance,
+    s_system_message,
     ...account
   } = row;
+  const organizations = lookup !== 'session';
   return {
     idHash: s_id_hash,
     accountId: s_account_id,
@@ -124,6 +146,7 @@ function toSessionRow(row: Raw, organizations: boolean): SessionRow {
     account: account.id ? (account as Account) : null,
     organizations: s_organizations ?? null,
     maintenanceFlag: organizations ? (s_maintenance ?? false) : null,
+    ...(lookup === 'page' ? { systemMessage: s_system_message ?? null } : {}),
   };
 }
 
@@ -147,7 +170,7 @@ const idHashPattern = /^[A-Za-z0-9_-]+$/;
 async function lookUpBatch(
   db: Db,
   text: string,
-  organizations: boolean,
+  lookup: SessionLookup,
   idHashes: readonly string[],
 ): Promise<(SessionRow | null)[]> {
   const unique = [...new Set(idHashes)];
@@ -159,11 +182,11 @@ async function lookUpBatch(
     if (!row) return null;
     const own = handedOut.has(idHash) ? copyOfRow(row) : row;
     handedOut.add(idHash);
-    return toSessionRow(own, organizations);
+    return toSessionRow(own, lookup);
   });
 }
 
-type SessionBatchers = Record<'with' | 'without', SameTickBatcher<string, SessionRow | null>>;
+type SessionBatchers = Record<SessionLookup, SameTickBatcher<string, SessionRow | null>>;
 /** The lookups of each database, one batcher per statement. */
 const batchers = new WeakMap<Db, SessionBatchers>();
 
@@ -171,8 +194,11 @@ function batchersOf(db: Db): SessionBatchers {
   let own = batchers.get(db);
   if (!own) {
     own = {
-      with: new SameTickBatcher((hashes) => lookUpBatch(db, withOrganizations, true, hashes)),
-      without: new SameTickBatcher((hashes) => lookUpBatch(db, withoutOrganizations, false, hashes)),
+      session: new SameTickBatcher((hashes) => lookUpBatch(db, withoutOrganizations, 'session', hashes)),
+      organizations: new SameTickBatcher((hashes) =>
+        lookUpBatch(db, withOrganizations, 'organizations', hashes),
+      ),
+      page: new SameTickBatcher((hashes) => lookUpBatch(db, forPage, 'page', hashes)),
     };
     batchers.set(db, own);
   }
@@ -191,8 +217,9 @@ function batchersOf(db: Db): SessionBatchers {
 export function selectLiveSession(
   db: Db,
   idHash: string,
-  options: { organizations: boolean },
+  options: { organizations: boolean; systemMessage?: boolean },
 ): Promise<SessionRow | null> {
   if (!idHashPattern.test(idHash)) return Promise.resolve(null);
-  return batchersOf(db)[options.organizations ? 'with' : 'without'].load(idHash);
+  const lookup = options.systemMessage ? 'page' : options.organizations ? 'organizations' : 'session';
+  return batchersOf(db)[lookup].load(idHash);
 }

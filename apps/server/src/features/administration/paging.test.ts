@@ -45,8 +45,11 @@ describe.each(testDatabaseKinds)('admin lists page on %s', (kind) => {
         .execute();
       if (n % 2 === 0) await assignBrm(t, person, orgs[n % orgs.length]!);
     }
-    // Vendors are not people: they never show in the list.
+    // Vendors are not people: they never show in the list. A removed person (terminated) stays in
+    // the whole list but not in its pages (the People screen shows those still there).
     await createAccount(t, { username: 'vendorann', type: 'vendor' });
+    const removed = await createAccount(t, { username: 'removedann', type: 'employee' });
+    await t.ctx.db.updateTable('accounts').set({ status: 'terminated' }).where('id', '=', removed).execute();
     for (let n = 0; n < 17; n++) {
       await t.ctx.db
         .insertInto('outbox')
@@ -91,8 +94,10 @@ describe.each(testDatabaseKinds)('admin lists page on %s', (kind) => {
     }
   });
 
-  it('people: every filter and sort answers the whole list’s rows, never a vendor', async () => {
-    const everyone = (await c.call(admin.listPeople)).json<{ people: AdminPerson[] }>().people;
+  it('people: every filter and sort answers the whole list’s rows, never a vendor nor a removed person', async () => {
+    const whole = (await c.call(admin.listPeople)).json<{ people: AdminPerson[] }>().people;
+    expect(whole.map((p) => p.username)).toContain('removedann');
+    const everyone = whole.filter((p) => p.status !== 'terminated');
     expect(everyone.length).toBe(20);
     const texts = (p: AdminPerson) => [
       p.username,
@@ -120,6 +125,8 @@ describe.each(testDatabaseKinds)('admin lists page on %s', (kind) => {
     }
     const vendors = await allPages<AdminPerson>(c, admin.listPeople, { filter: 'vendorann' }, 10);
     expect(vendors.rows).toEqual([]);
+    const removed = await allPages<AdminPerson>(c, admin.listPeople, { filter: 'removedann' }, 10);
+    expect(removed.rows).toEqual([]);
   });
 
   it('mail: newest first without a sort, every filter and sort as the whole list', async () => {

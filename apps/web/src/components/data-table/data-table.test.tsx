@@ -22,10 +22,12 @@ const people: Person[] = Array.from({ length: 12 }, (_, i) => ({
   org: i % 2 === 0 ? 'Acme' : 'Globex',
 }));
 
-function Harness({ rows, pageSize = 5 }: { rows: Person[]; pageSize?: number }) {
+function Harness(props: { rows: Person[]; pageSize?: number; stackOnPhone?: boolean }) {
+  const { rows, pageSize = 5, stackOnPhone } = props;
   const table = useDataTable({ rows, columns, pageSize, filterText: (p) => [p.name, p.org] });
   return (
     <DataTable
+      stackOnPhone={stackOnPhone}
       table={table}
       caption="People"
       filterLabel="Filter people"
@@ -43,6 +45,16 @@ const bodyNames = () =>
     .map((row) => within(row).getAllByRole('cell')[1]?.textContent);
 
 describe('DataTable', () => {
+  it('stacks its rows on a phone when asked: each cell named by its column', () => {
+    const { unmount } = render(<Harness rows={people.slice(0, 1)} />);
+    expect(screen.getByRole('table').className).not.toContain('table-stacked-phone');
+    expect(screen.getByRole('cell', { name: 'Acme' }).getAttribute('data-label')).toBeNull();
+    unmount();
+    render(<Harness rows={people.slice(0, 1)} stackOnPhone />);
+    expect(screen.getByRole('table').className).toContain('table-stacked-phone');
+    expect(screen.getByRole('cell', { name: 'Acme' }).getAttribute('data-label')).toBe('Organization');
+  });
+
   it('pages rows, showing the pagination only when rows exceed the page size', async () => {
     const { unmount } = render(<Harness rows={people.slice(0, 5)} />);
     expect(screen.queryByRole('navigation')).toBeNull();

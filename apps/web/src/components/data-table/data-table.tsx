@@ -20,12 +20,18 @@ interface DataTableProps<T> {
   detailsLabel?: (row: T) => string;
   /** Extra class per row (e.g. italic for disabled users). */
   rowClassName?: (row: T) => string | undefined;
+  /**
+   * On a phone each row becomes a block, its cells under their column's name (the admin screens'
+   * `table-stacked-phone`), instead of a table that scrolls sideways.
+   */
+  stackOnPhone?: boolean;
 }
 
 /** A filterable, sortable, paged table; the state lives in `useDataTable` so the owner can reset the page. */
 export function DataTable<T>(props: DataTableProps<T>) {
   const { table, caption, filterLabel, emptyText, getRowKey, renderDetails, detailsLabel, rowClassName } =
     props;
+  const { stackOnPhone = false } = props;
   const id = useId();
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const columnCount = table.columns.length + (renderDetails ? 1 : 0);
@@ -51,7 +57,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
       </Form.Group>
       <ScrollHint isShown={isOverflowing} />
       <div className="table-responsive" ref={scrollRef}>
-        <Table hover className="align-middle">
+        <Table hover className={stackOnPhone ? 'align-middle table-stacked-phone' : 'align-middle'}>
           <caption className="visually-hidden">{caption}</caption>
           <thead>
             <tr>
@@ -95,7 +101,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
                       </td>
                     )}
                     {table.columns.map((column) => (
-                      <td key={column.key} className={columnClass(column)}>
+                      <td
+                        key={column.key}
+                        className={columnClass(column)}
+                        data-label={stackOnPhone ? column.header : undefined}
+                      >
                         {column.render(row)}
                       </td>
                     ))}

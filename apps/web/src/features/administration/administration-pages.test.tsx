@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { adminApi, adminMessages, type AdminOrganization, type AuditEventView } from '@pra/contracts';
 import { bootReplies, installFakeServer, makeUser, signedIn, type FakeReply } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
+import { adminListRoutes } from '../../test/admin-list-routes';
 
 const admin = makeUser({ type: 'employee', isAdmin: true, orgs: [] });
 const org: AdminOrganization = {
@@ -18,7 +19,7 @@ const org: AdminOrganization = {
 };
 
 function setup(replies: Record<string, FakeReply>, user = admin) {
-  return installFakeServer({ ...bootReplies(signedIn(), user), ...replies });
+  return installFakeServer({ ...bootReplies(signedIn(), user), ...replies }, adminListRoutes(replies));
 }
 
 const event = (n: number): AuditEventView => ({
@@ -41,6 +42,32 @@ describe('Administration', () => {
     expect(await screen.findByText('PRA - Vendor Access - Acme Imaging - BR')).toBeTruthy();
     expect(screen.getByText('No BRM')).toBeTruthy();
     expect(screen.getAllByRole('link', { name: 'Administration' }).length).toBeGreaterThan(0);
+  });
+
+  it('asks the server for one page of organizations at a time, filtered once typing pauses', async () => {
+    const many = Array.from({ length: 30 }, (_, n) => ({
+      ...org,
+      id: `00000000-0000-4000-8000-0000000001${String(n).padStart(2, '0')}`,
+      name: `Org ${String(n).padStart(2, '0')}`,
+      roleName: `PRA - Vendor Access - Org ${String(n).padStart(2, '0')} - BR`,
+      domains: [`o${n}.example`],
+    }));
+    const server = setup({ [`GET ${adminApi.organizations}`]: { data: { organizations: many } } });
+    renderApp('/admin/organizations');
+    expect(await screen.findByText('PRA - Vendor Access - Org 24 - BR')).toBeTruthy();
+    expect(screen.queryByText('PRA - Vendor Access - Org 25 - BR')).toBeNull();
+    const pages = () => server.requests.filter((r) => r.key.startsWith(`GET ${adminApi.organizations}?`));
+    expect(pages()[0]?.key).toBe(`GET ${adminApi.organizations}?page=1&size=25&sort=name&direction=asc`);
+    await userEvent.click(screen.getByRole('button', { name: 'Page 2' }));
+    expect(await screen.findByText('PRA - Vendor Access - Org 29 - BR')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('Filter by name or domain'), 'o7.');
+    expect(await screen.findByText('PRA - Vendor Access - Org 07 - BR')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('PRA - Vendor Access - Org 29 - BR')).toBeNull());
+    expect(pages().at(-1)?.key).toBe(
+      `GET ${adminApi.organizations}?page=1&size=25&filter=o7.&sort=name&direction=asc`,
+    );
+    // No call asked for the whole list.
+    expect(server.requests.some((r) => r.key === `GET ${adminApi.organizations}`)).toBe(false);
   });
 
   it('refuses a BRM (redirect to welcome)', async () => {

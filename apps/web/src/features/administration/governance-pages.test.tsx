@@ -13,6 +13,7 @@ import {
 } from '@pra/contracts';
 import { bootReplies, installFakeServer, makeUser, signedIn, type FakeReply } from '../../test/fake-server';
 import { renderApp } from '../../test/render-app';
+import { adminListRoutes } from '../../test/admin-list-routes';
 
 // Governance's admin screens (GOVERNANCE.md §2.3, §3.2, §5.2) against a fake server.
 
@@ -77,7 +78,7 @@ const policies = (canEdit: boolean): GovernancePolicies => ({
 });
 
 function setup(replies: Record<string, FakeReply>, user = admin) {
-  return installFakeServer({ ...bootReplies(signedIn(), user), ...replies });
+  return installFakeServer({ ...bootReplies(signedIn(), user), ...replies }, adminListRoutes(replies));
 }
 
 describe('Governance policies', () => {

@@ -3,64 +3,96 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
-import Table from 'react-bootstrap/Table';
-import { useQuery } from '@tanstack/react-query';
 import type { AdminOrganization, ChangeOrganizationBody, CreateOrganizationBody } from '@pra/contracts';
 import { riskTiers } from '@pra/contracts/governance';
 import { adminRoutes } from '@pra/contracts/paths';
-import { createOrganizationBody, organizationDomain, organizationList } from '@pra/contracts/administration';
+import { createOrganizationBody, organizationDomain, organizationPage } from '@pra/contracts/administration';
 import * as admin from '@pra/contracts/endpoints/administration';
 import { ApiError, callEndpoint } from '../../api/client';
 import { splitFieldPath } from '../../api/failure-message';
-import { useDebouncedValue } from '../../components/use-debounced-value';
+import { DataTable } from '../../components/data-table/data-table';
+import { useServerTable } from '../../components/data-table/use-server-table';
+import type { DataColumn } from '../../components/data-table/use-data-table';
+import { LoadingStatus } from './loading-status';
 import { Link } from '../../lib/routing/router';
 import { useCurrentUser } from '../../lib/use-current-user';
 import { adminKeys, useAdminAction } from './use-admin-action';
 
 const refresh = [adminKeys.organizationsAll, adminKeys.people] as const;
 
-/** Organizations: list with filter, create, rename, (de)activate, domains. */
+/** The admin lists' page size (the server's default for them). */
+const PAGE_SIZE = 25;
+
+/** The columns of the Organizations table; an auditor's controls are all disabled. */
+function organizationColumns(readOnly: boolean): DataColumn<AdminOrganization>[] {
+  return [
+    {
+      key: 'name',
+      header: 'Name and access role',
+      sortValue: (org) => org.name,
+      render: (org) => <NameCell org={org} readOnly={readOnly} />,
+    },
+    {
+      key: 'domains',
+      header: 'Email domains',
+      render: (org) => <DomainsCell org={org} readOnly={readOnly} />,
+    },
+    {
+      key: 'brms',
+      header: 'BRMs',
+      render: (org) =>
+        org.brms.length ? (
+          org.brms.join(', ')
+        ) : (
+          <Badge bg="warning" text="dark">
+            No BRM
+          </Badge>
+        ),
+    },
+    { key: 'status', header: 'Status', render: (org) => <StatusCell org={org} readOnly={readOnly} /> },
+    {
+      key: 'governance',
+      header: 'Risk tier and contract',
+      render: (org) => <GovernanceTerms org={org} readOnly={readOnly} />,
+    },
+  ];
+}
+
+/** Organizations: list with filter, create, rename, (de)activate, domains; one page at a time. */
 export function OrganizationsPage() {
-  const [filter, setFilter] = useState('');
-  const debounced = useDebouncedValue(filter, 300);
-  const { data } = useQuery({
-    queryKey: adminKeys.organizations(debounced),
-    queryFn: ({ signal }) =>
+  const readOnly = useCurrentUser().data?.isAuditor === true;
+  const { table, isPending } = useServerTable({
+    queryKey: adminKeys.organizationPages,
+    columns: organizationColumns(readOnly),
+    pageSize: PAGE_SIZE,
+    initialSort: { key: 'name', direction: 'asc' },
+    fetchPage: (params, signal) =>
       callEndpoint(
         admin.listOrganizations,
-        { query: { filter: debounced || undefined }, signal },
-        organizationList,
+        { query: { ...params, sort: params.sort as 'name' | undefined }, signal },
+        organizationPage,
       ),
-    meta: { alertOnError: true },
   });
-  const readOnly = useCurrentUser().data?.isAuditor === true;
   return (
     <section aria-labelledby="orgs-heading">
       <h2 id="orgs-heading" className="h4">
         Organizations
       </h2>
       {!readOnly && <CreateOrganizationForm />}
-      <Form.Group className="my-3" controlId="org-filter">
-        <Form.Label>Filter by name or domain</Form.Label>
-        <Form.Control value={filter} onChange={(e) => setFilter(e.target.value)} />
-      </Form.Group>
-      <Table responsive hover size="sm" className="table-stacked-phone">
-        <thead>
-          <tr>
-            <th scope="col">Name and access role</th>
-            <th scope="col">Email domains</th>
-            <th scope="col">BRMs</th>
-            <th scope="col">Status</th>
-            <th scope="col">Risk tier and contract</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data?.organizations.map((org) => (
-            <OrganizationRow key={org.id} org={org} readOnly={readOnly} />
-          ))}
-        </tbody>
-      </Table>
-      {data?.organizations.length === 0 && <p>No organization matches.</p>}
+      <div className="mt-3">
+        {isPending ? (
+          <LoadingStatus text="Loading organizations…" />
+        ) : (
+          <DataTable
+            table={table}
+            caption="Organizations"
+            filterLabel="Filter by name or domain"
+            emptyText="No organization matches."
+            getRowKey={(org) => org.id}
+            stackOnPhone
+          />
+        )}
+      </div>
     </section>
   );
 }
@@ -162,19 +194,43 @@ function CreateOrganizationForm() {
   );
 }
 
-/** One organization; an auditor sees it all and is offered no change (the server refuses them too). */
-function OrganizationRow({ org, readOnly }: { org: AdminOrganization; readOnly: boolean }) {
+/** Renames an organization; its access role's name follows. */
+function NameCell({ org, readOnly }: { org: AdminOrganization; readOnly: boolean }) {
   const [newName, setNewName] = useState(org.name);
+  const change = useAdminAction(
+    (body: { name: string }) => callEndpoint(admin.changeOrganization, { params: { id: org.id }, body }),
+    { success: 'Organization changed.', refresh },
+  );
+  return (
+    <>
+      <Form
+        onSubmit={(e) => (e.preventDefault(), change.mutate({ name: newName }))}
+        aria-label={`Rename ${org.name}`}
+      >
+        <InputGroup size="sm">
+          <Form.Control
+            aria-label={`Name of ${org.name}`}
+            value={newName}
+            onChange={(e) => setNewName(e.target.value)}
+          />
+          <Button
+            type="submit"
+            variant="outline-secondary"
+            disabled={readOnly || newName.trim() === org.name || !newName.trim()}
+          >
+            Rename
+          </Button>
+        </InputGroup>
+      </Form>
+      <div className="small text-body-secondary mt-1">{org.roleName}</div>
+    </>
+  );
+}
+
+/** An organization's email domains: remove one, add one. */
+function DomainsCell({ org, readOnly }: { org: AdminOrganization; readOnly: boolean }) {
   const [domain, setDomain] = useState('');
   const [domainError, setDomainError] = useState<string>();
-  const change = useAdminAction(
-    (body: { name?: string; isActive?: boolean }) =>
-      callEndpoint(admin.changeOrganization, { params: { id: org.id }, body }),
-    {
-      success: 'Organization changed.',
-      refresh,
-    },
-  );
   const add = useAdminAction(
     (d: string) => callEndpoint(admin.addDomain, { params: { id: org.id }, body: { domain: d } }),
     {
@@ -190,102 +246,76 @@ function OrganizationRow({ org, readOnly }: { org: AdminOrganization; readOnly: 
     },
   );
   return (
-    <tr>
-      <td data-label="Name and access role">
-        <Form
-          onSubmit={(e) => (e.preventDefault(), change.mutate({ name: newName }))}
-          aria-label={`Rename ${org.name}`}
-        >
-          <InputGroup size="sm">
-            <Form.Control
-              aria-label={`Name of ${org.name}`}
-              value={newName}
-              onChange={(e) => setNewName(e.target.value)}
-            />
+    <>
+      <ul className="list-unstyled mb-1">
+        {org.domains.map((d) => (
+          <li key={d}>
+            {d}{' '}
             <Button
-              type="submit"
-              variant="outline-secondary"
-              disabled={readOnly || newName.trim() === org.name || !newName.trim()}
+              size="sm"
+              variant="link"
+              className="p-0"
+              disabled={readOnly}
+              onClick={() => remove.mutate(d)}
+              aria-label={`Remove domain ${d} from ${org.name}`}
             >
-              Rename
+              Remove
             </Button>
-          </InputGroup>
-        </Form>
-        <div className="small text-body-secondary mt-1">{org.roleName}</div>
-      </td>
-      <td data-label="Email domains">
-        <ul className="list-unstyled mb-1">
-          {org.domains.map((d) => (
-            <li key={d}>
-              {d}{' '}
-              <Button
-                size="sm"
-                variant="link"
-                className="p-0"
-                disabled={readOnly}
-                onClick={() => remove.mutate(d)}
-                aria-label={`Remove domain ${d} from ${org.name}`}
-              >
-                Remove
-              </Button>
-            </li>
-          ))}
-        </ul>
-        <Form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            const checked = organizationDomain.safeParse(domain);
-            setDomainError(checked.success ? undefined : checked.error.issues[0]?.message);
-            if (!checked.success) return;
-            add.mutate(domain, {
-              onSuccess: () => setDomain(''),
-              onError: (error) => setDomainError(domainOf(error)),
-            });
-          }}
-        >
-          <InputGroup size="sm" hasValidation>
-            <Form.Control
-              aria-label={`Add a domain to ${org.name}`}
-              value={domain}
-              onChange={(e) => setDomain(e.target.value)}
-              isInvalid={Boolean(domainError)}
-              aria-describedby={domainError ? `${org.id}-domain-error` : undefined}
-            />
-            <Button type="submit" variant="outline-secondary" disabled={readOnly || !domain.trim()}>
-              Add
-            </Button>
-            <Form.Control.Feedback type="invalid" id={`${org.id}-domain-error`}>
-              {domainError}
-            </Form.Control.Feedback>
-          </InputGroup>
-        </Form>
-      </td>
-      <td data-label="BRMs">
-        {org.brms.length ? (
-          org.brms.join(', ')
-        ) : (
-          <Badge bg="warning" text="dark">
-            No BRM
-          </Badge>
-        )}
-      </td>
-      <td data-label="Status">
-        <div>{org.isActive ? 'Active' : 'Inactive'}</div>
-        <Button
-          size="sm"
-          variant={org.isActive ? 'outline-danger' : 'outline-success'}
-          disabled={readOnly}
-          onClick={() => change.mutate({ isActive: !org.isActive })}
-          aria-label={`${org.isActive ? 'Deactivate' : 'Reactivate'} ${org.name}`}
-        >
-          {org.isActive ? 'Deactivate' : 'Reactivate'}
-        </Button>
-      </td>
-      <td data-label="Risk tier and contract">
-        <GovernanceTerms org={org} readOnly={readOnly} />
-      </td>
-    </tr>
+          </li>
+        ))}
+      </ul>
+      <Form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          const checked = organizationDomain.safeParse(domain);
+          setDomainError(checked.success ? undefined : checked.error.issues[0]?.message);
+          if (!checked.success) return;
+          add.mutate(domain, {
+            onSuccess: () => setDomain(''),
+            onError: (error) => setDomainError(domainOf(error)),
+          });
+        }}
+      >
+        <InputGroup size="sm" hasValidation>
+          <Form.Control
+            aria-label={`Add a domain to ${org.name}`}
+            value={domain}
+            onChange={(e) => setDomain(e.target.value)}
+            isInvalid={Boolean(domainError)}
+            aria-describedby={domainError ? `${org.id}-domain-error` : undefined}
+          />
+          <Button type="submit" variant="outline-secondary" disabled={readOnly || !domain.trim()}>
+            Add
+          </Button>
+          <Form.Control.Feedback type="invalid" id={`${org.id}-domain-error`}>
+            {domainError}
+          </Form.Control.Feedback>
+        </InputGroup>
+      </Form>
+    </>
+  );
+}
+
+/** Active or inactive, and the button that switches it. */
+function StatusCell({ org, readOnly }: { org: AdminOrganization; readOnly: boolean }) {
+  const change = useAdminAction(
+    (body: { isActive: boolean }) => callEndpoint(admin.changeOrganization, { params: { id: org.id }, body }),
+    { success: 'Organization changed.', refresh },
+  );
+  return (
+    <>
+      <div>{org.isActive ? 'Active' : 'Inactive'}</div>
+      <Button
+        size="sm"
+        variant={org.isActive ? 'outline-danger' : 'outline-success'}
+        disabled={readOnly}
+        onClick={() => change.mutate({ isActive: !org.isActive })}
+        aria-label={`${org.isActive ? 'Deactivate' : 'Reactivate'} ${org.name}`}
+      >
+        {org.isActive ? 'Deactivate' : 'Reactivate'}
+      </Button>
+    </>
   );
 }
 

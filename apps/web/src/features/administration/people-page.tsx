@@ -2,15 +2,18 @@ import { useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Table from 'react-bootstrap/Table';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminPerson, PersonBody, RoutingOverview } from '@pra/contracts';
 import { routingMessages } from '@pra/contracts/approval-routing';
-import { organizationList, peopleList } from '@pra/contracts/administration';
+import { organizationList, peoplePage } from '@pra/contracts/administration';
 import * as admin from '@pra/contracts/endpoints/administration';
 import { getRoutingOverview, setAssignmentKind } from '@pra/contracts/endpoints/approval-routing';
 import { useCurrentUser } from '../../lib/use-current-user';
 import { callEndpoint } from '../../api/client';
+import { DataTable } from '../../components/data-table/data-table';
+import { useServerTable } from '../../components/data-table/use-server-table';
+import type { DataColumn } from '../../components/data-table/use-data-table';
+import { LoadingStatus } from './loading-status';
 import { RightsConfirmation, type RightsChange } from './rights-confirmation';
 import { adminKeys, useAdminAction } from './use-admin-action';
 
@@ -66,16 +69,47 @@ function OrganizationChoices(props: {
   );
 }
 
-/** People: hospital employees, their BRM and admin flags and managed organizations. */
+/** The admin lists' page size (the server's default for them). */
+const PAGE_SIZE = 25;
+
+type PeopleSortKey = 'username' | 'givenName';
+
+/** The columns of the People table; an auditor's controls are all disabled. */
+function peopleColumns(routing: RoutingOverview | undefined, readOnly: boolean): DataColumn<AdminPerson>[] {
+  return [
+    { key: 'username', header: 'Username', sortValue: (p) => p.username, render: (p) => p.username },
+    {
+      key: 'givenName',
+      header: 'Name and email',
+      sortValue: (p) => p.givenName,
+      render: (p) => <PersonDetails person={p} readOnly={readOnly} />,
+    },
+    { key: 'roles', header: 'Roles', render: (p) => <RolesCell person={p} readOnly={readOnly} /> },
+    {
+      key: 'organizations',
+      header: 'Organizations',
+      render: (p) => <OrganizationsCell person={p} routing={routing} readOnly={readOnly} />,
+    },
+    { key: 'actions', header: 'Actions', render: (p) => (readOnly ? null : <RemoveButton person={p} />) },
+  ];
+}
+
+/** People: hospital employees, their BRM and admin flags and managed organizations; one page at a time. */
 export function PeoplePage() {
-  const { data } = useQuery({
-    queryKey: adminKeys.people,
-    queryFn: ({ signal }) => callEndpoint(admin.listPeople, { signal }, peopleList),
-    meta: { alertOnError: true },
-  });
-  const people = data?.people.filter((p) => p.status !== 'terminated') ?? [];
   const routing = useRouting();
   const readOnly = useReadOnly();
+  const { table, isPending } = useServerTable({
+    queryKey: adminKeys.peoplePages,
+    columns: peopleColumns(routing, readOnly),
+    pageSize: PAGE_SIZE,
+    initialSort: { key: 'username', direction: 'asc' },
+    fetchPage: (params, signal) =>
+      callEndpoint(
+        admin.listPeople,
+        { query: { ...params, sort: params.sort as PeopleSortKey | undefined }, signal },
+        peoplePage,
+      ),
+  });
   return (
     <section aria-labelledby="people-heading">
       <h2 id="people-heading" className="h4">
@@ -83,24 +117,20 @@ export function PeoplePage() {
       </h2>
       {routing && <UnreachableOrganizations routing={routing} />}
       {!readOnly && <AddPersonForm />}
-      <Table responsive hover size="sm" className="mt-3 table-stacked-phone">
-        <thead>
-          <tr>
-            <th scope="col">Username</th>
-            <th scope="col">Name and email</th>
-            <th scope="col">Roles</th>
-            <th scope="col">Organizations</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {people.map((person) => (
-            <PersonRow key={person.id} person={person} routing={routing} readOnly={readOnly} />
-          ))}
-        </tbody>
-      </Table>
+      <div className="mt-3">
+        {isPending ? (
+          <LoadingStatus text="Loading people…" />
+        ) : (
+          <DataTable
+            table={table}
+            caption="People"
+            filterLabel="Filter by username, name or email"
+            emptyText="No person matches."
+            getRowKey={(p) => p.id}
+            stackOnPhone
+          />
+        )}
+      </div>
     </section>
   );
 }
@@ -245,13 +275,50 @@ function ApproverKinds(props: {
   );
 }
 
-function PersonRow(props: { person: AdminPerson; routing: RoutingOverview | undefined; readOnly: boolean }) {
-  const { person, routing, readOnly } = props;
-  const [editing, setEditing] = useState(false);
-  const [organizations, setOrganizations] = useState(person.organizations);
+/** The BRM, Admin and Auditor rights of a person, each changed once its effect is confirmed. */
+function RolesCell({ person, readOnly }: { person: AdminPerson; readOnly: boolean }) {
   // A right changes only once the admin confirmed what it grants or removes.
   const [rightsChange, setRightsChange] = useState<RightsChange>();
-  const change = useAdminAction(
+  const change = useChangePerson(person);
+  return (
+    <>
+      <Form.Check
+        id={`brm-${person.id}`}
+        label="BRM"
+        checked={person.isEmployeeBrm}
+        disabled={readOnly}
+        onChange={(e) => setRightsChange({ right: 'isEmployeeBrm', grant: e.target.checked })}
+      />
+      <Form.Check
+        id={`admin-${person.id}`}
+        label="Admin"
+        checked={person.isAdmin}
+        disabled={readOnly}
+        onChange={(e) => setRightsChange({ right: 'isAdmin', grant: e.target.checked })}
+      />
+      <Form.Check
+        id={`auditor-${person.id}`}
+        label="Auditor (read-only)"
+        checked={person.isAuditor}
+        disabled={readOnly}
+        onChange={(e) => setRightsChange({ right: 'isAuditor', grant: e.target.checked })}
+      />
+      <RightsConfirmation
+        person={person}
+        change={rightsChange}
+        onCancel={() => setRightsChange(undefined)}
+        onConfirm={({ right, grant }) => {
+          setRightsChange(undefined);
+          change.mutate({ [right]: grant });
+        }}
+      />
+    </>
+  );
+}
+
+/** Changes a person's details, rights or managed organizations. */
+function useChangePerson(person: AdminPerson) {
+  return useAdminAction(
     (body: Partial<Omit<PersonBody, 'username'>>) =>
       callEndpoint(admin.changePerson, { params: { id: person.id }, body }),
     {
@@ -259,99 +326,73 @@ function PersonRow(props: { person: AdminPerson; routing: RoutingOverview | unde
       refresh,
     },
   );
+}
+
+/** The organizations a BRM manages (primary or backup approver of each), changed in place. */
+function OrganizationsCell(props: {
+  person: AdminPerson;
+  routing: RoutingOverview | undefined;
+  readOnly: boolean;
+}) {
+  const { person, routing, readOnly } = props;
+  const [editing, setEditing] = useState(false);
+  const [organizations, setOrganizations] = useState(person.organizations);
+  const change = useChangePerson(person);
+  if (editing) {
+    return (
+      <Form
+        onSubmit={(e) => (
+          e.preventDefault(),
+          change.mutate({ organizations }, { onSuccess: () => setEditing(false) })
+        )}
+      >
+        <OrganizationChoices
+          idPrefix={`orgs-${person.id}`}
+          chosen={organizations}
+          onChange={setOrganizations}
+        />
+        <Button type="submit" size="sm" className="mt-1">
+          Save organizations
+        </Button>
+      </Form>
+    );
+  }
+  return (
+    <>
+      {person.isEmployeeBrm && (routing?.assignments.some((a) => a.personId === person.id) ?? false) ? (
+        <ApproverKinds person={person} routing={routing} readOnly={readOnly} />
+      ) : (
+        <>{person.organizations.join(', ') || '—'} </>
+      )}
+      {!readOnly && (
+        <Button
+          size="sm"
+          variant="link"
+          className="p-0"
+          onClick={() => setEditing(true)}
+          aria-label={`Change organizations of ${person.username}`}
+        >
+          Change
+        </Button>
+      )}
+    </>
+  );
+}
+
+function RemoveButton({ person }: { person: AdminPerson }) {
   const remove = useAdminAction(() => callEndpoint(admin.removePerson, { params: { id: person.id } }), {
     success: `${person.username} removed.`,
     refresh,
   });
   return (
-    <tr>
-      <td data-label="Username">{person.username}</td>
-      <td data-label="Name and email">
-        <PersonDetails person={person} readOnly={readOnly} />
-      </td>
-      <td data-label="Roles">
-        <Form.Check
-          id={`brm-${person.id}`}
-          label="BRM"
-          checked={person.isEmployeeBrm}
-          disabled={readOnly}
-          onChange={(e) => setRightsChange({ right: 'isEmployeeBrm', grant: e.target.checked })}
-        />
-        <Form.Check
-          id={`admin-${person.id}`}
-          label="Admin"
-          checked={person.isAdmin}
-          disabled={readOnly}
-          onChange={(e) => setRightsChange({ right: 'isAdmin', grant: e.target.checked })}
-        />
-        <Form.Check
-          id={`auditor-${person.id}`}
-          label="Auditor (read-only)"
-          checked={person.isAuditor}
-          disabled={readOnly}
-          onChange={(e) => setRightsChange({ right: 'isAuditor', grant: e.target.checked })}
-        />
-        <RightsConfirmation
-          person={person}
-          change={rightsChange}
-          onCancel={() => setRightsChange(undefined)}
-          onConfirm={({ right, grant }) => {
-            setRightsChange(undefined);
-            change.mutate({ [right]: grant });
-          }}
-        />
-      </td>
-      <td data-label="Organizations">
-        {editing ? (
-          <Form
-            onSubmit={(e) => (
-              e.preventDefault(),
-              change.mutate({ organizations }, { onSuccess: () => setEditing(false) })
-            )}
-          >
-            <OrganizationChoices
-              idPrefix={`orgs-${person.id}`}
-              chosen={organizations}
-              onChange={setOrganizations}
-            />
-            <Button type="submit" size="sm" className="mt-1">
-              Save organizations
-            </Button>
-          </Form>
-        ) : (
-          <>
-            {person.isEmployeeBrm && (routing?.assignments.some((a) => a.personId === person.id) ?? false) ? (
-              <ApproverKinds person={person} routing={routing} readOnly={readOnly} />
-            ) : (
-              <>{person.organizations.join(', ') || '—'} </>
-            )}
-            {!readOnly && (
-              <Button
-                size="sm"
-                variant="link"
-                className="p-0"
-                onClick={() => setEditing(true)}
-                aria-label={`Change organizations of ${person.username}`}
-              >
-                Change
-              </Button>
-            )}
-          </>
-        )}
-      </td>
-      <td>
-        {!readOnly && (
-          <Button
-            size="sm"
-            variant="outline-danger"
-            onClick={() => remove.mutate()}
-            aria-label={`Remove ${person.username}`}
-          >
-            Remove
-          </Button>
-        )}
-      </td>
-    </tr>
+    <Button
+      size="sm"
+      variant="outline-danger"
+      onClick={() => remove.mutate()}
+      aria-label={`Remove ${person.username}`}
+    >
+      Remove
+    </Button>
   );
 }
 
@@ -363,13 +404,7 @@ function PersonDetails({ person, readOnly }: { person: AdminPerson; readOnly: bo
     familyName: person.familyName,
     email: person.email,
   });
-  const change = useAdminAction(
-    (body: typeof details) => callEndpoint(admin.changePerson, { params: { id: person.id }, body }),
-    {
-      success: `${person.username} changed.`,
-      refresh,
-    },
-  );
+  const change = useChangePerson(person);
   if (!editing) {
     return (
       <>

@@ -2,11 +2,14 @@ import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 
-/** One waiting item of a queue the portal retries by itself (undelivered mail, directory changes). */
+/**
+ * One waiting item of a queue the portal retries by itself (directory changes; undelivered mail
+ * shows the same columns one server page at a time, mail-page.tsx).
+ */
 export interface RetryQueueRow {
   id: string;
   createdAt: string;
-  /** What waits: a mail's recipient and subject, a directory change and whom it is for. */
+  /** What waits: a directory change and whom it is for. */
   subject: ReactNode;
   status: string;
   lastError: string | null;

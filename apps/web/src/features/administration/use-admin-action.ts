@@ -7,7 +7,11 @@ import { showAlert } from '../../lib/alerts';
 export const adminKeys = {
   organizations: (filter: string) => ['admin', 'organizations', filter] as const,
   organizationsAll: ['admin', 'organizations'] as const,
+  /** The pages of the Organizations, People and Mail tables (under their list's key, so refreshed with it). */
+  organizationPages: ['admin', 'organizations', { paged: true }] as const,
   people: ['admin', 'people'] as const,
+  peoplePages: ['admin', 'people', { paged: true }] as const,
+  mailPages: ['admin', 'mail', { paged: true }] as const,
   systemMessage: ['admin', 'system-message'] as const,
   maintenance: ['admin', 'maintenance'] as const,
   mail: ['admin', 'mail'] as const,

@@ -1,0 +1,420 @@
+import { sql } from 'kysely';
+import type { Config } from '../../config';
+import { AppError } from '../../platform/app-error';
+import type { Db, Tx } from '../../platform/db';
+import { hasKindSql } from '../../store/account-kinds';
+import { infosecEmails } from '../approval-routing';
+import { recordAudit, recordAudits } from '../audit';
+import { insertMails } from '../../store/outbox';
+import type { MailSite } from '../mail-templates';
+import { outboxRow } from './access-expiry';
+import { automaticTransferMail, newSponsorMail, successorMail } from './dormancy-mails';
+
+// BRM departure (GOVERNANCE.md §6.3): Transfer Responsibilities moves a leaving BRM's
+// organizations (their assignments, so the pending approvals and extension requests go with them),
+// the sponsorships of their vendors' grants and ends their delegations, in one transaction. The
+// dry run answers the same counts from the same statements' selections, so it equals the result.
+
+export const INFOSEC_NAME = 'Information Security team';
+
+/** One organization's successor: an employee BRM, or null for the Information Security team. */
+export interface SuccessorChoice {
+  organizationId: string;
+  successorId: string | null;
+  makePrimary: boolean;
+}
+
+export interface TransferCounts {
+  pendingApprovals: number;
+  /** Open access-review items (access reviews add their part to `transferParts`). */
+  openReviewItems: number;
+  extensionRequests: number;
+  delegations: number;
+  vendors: number;
+}
+
+export interface TransferOrganization extends Omit<TransferCounts, 'delegations' | 'openReviewItems'> {
+  organizationId: string;
+  organization: string;
+  successorId: string | null;
+  successor: string;
+  makePrimary: boolean;
+}
+
+export interface TransferPlan extends TransferCounts {
+  personId: string;
+  person: string;
+  organizations: TransferOrganization[];
+}
+
+type PersonRow = { id: string; username: string; given_name: string; family_name: string; email: string };
+const nameOf = (p: Pick<PersonRow, 'given_name' | 'family_name' | 'username'>) =>
+  `${p.given_name} ${p.family_name}`.trim() || p.username;
+
+/** What a part of the transfer sees of one organization. */
+interface OrganizationMove {
+  leavingId: string;
+  organizationId: string;
+  successorId: string | null;
+}
+
+/**
+ * The parts of a transfer per organization: `count` is the dry run, `apply` makes the change and
+ * answers what it moved. A capability that holds more of a BRM's work (access reviews' open items)
+ * adds its part here.
+ */
+interface OrganizationPart {
+  key: 'pendingApprovals' | 'extensionRequests' | 'vendors' | 'openReviewItems';
+  count(db: Db | Tx, move: OrganizationMove): Promise<number>;
+  apply(tx: Tx, move: OrganizationMove): Promise<number>;
+}
+
+const pendingItemsOf = async (db: Db | Tx, organizationId: string, extend: boolean) =>
+  Number(
+    (
+      await db
+        .selectFrom('request_items')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('organization_id', '=', organizationId)
+        .where('status', '=', 'pending')
+        .where('operation', extend ? '=' : '<>', 'Extend')
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+const sponsoredGrants = (db: Db | Tx, move: OrganizationMove) =>
+  db
+    .selectFrom('role_grants')
+    .select('account_id')
+    .where('organization_id', '=', move.organizationId)
+    .where('sponsor_id', '=', move.leavingId);
+
+export const organizationParts: readonly OrganizationPart[] = [
+  {
+    // Pending approvals route by assignment: they move with it (counted, not rewritten).
+    key: 'pendingApprovals',
+    count: (db, move) => pendingItemsOf(db, move.organizationId, false),
+    apply: (tx, move) => pendingItemsOf(tx, move.organizationId, false),
+  },
+  {
+    key: 'extensionRequests',
+    count: (db, move) => pendingItemsOf(db, move.organizationId, true),
+    apply: (tx, move) => pendingItemsOf(tx, move.organizationId, true),
+  },
+  {
+    key: 'vendors',
+    count: async (db, move) => (await sponsoredGrants(db, move).execute()).length,
+    apply: async (tx, move) =>
+      (
+        await tx
+          .updateTable('role_grants')
+          .set({ sponsor_id: move.successorId })
+          .where('organization_id', '=', move.organizationId)
+          .where('sponsor_id', '=', move.leavingId)
+          .returning('account_id')
+          .execute()
+      ).length,
+  },
+];
+
+const openDelegations = (db: Db | Tx, leavingId: string) =>
+  db
+    .selectFrom('brm_delegations')
+    .select('id')
+    .where('ended_at', 'is', null)
+    .where((eb) => eb.or([eb('delegator_id', '=', leavingId), eb('delegate_id', '=', leavingId)]));
+
+async function person(db: Db | Tx, id: string, lock: boolean) {
+  let query = db
+    .selectFrom('accounts as a')
+    .select([
+      'a.id',
+      'a.username',
+      'a.given_name',
+      'a.family_name',
+      'a.email',
+      'a.status',
+      'a.type',
+      'a.leaving_on',
+      'a.responsibilities_transferred_at',
+    ])
+    .where('a.id', '=', id);
+  if (lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** The organizations the person is assigned to, with their kind. */
+async function assignedOrganizations(db: Db | Tx, id: string) {
+  return db
+    .selectFrom('brm_assignments as b')
+    .innerJoin('organizations as o', 'o.id', 'b.organization_id')
+    .select(['o.id', 'o.name', 'b.kind'])
+    .where('b.account_id', '=', id)
+    .orderBy('o.name')
+    .execute();
+}
+
+/** The default successor (§6.2 step 2): a backup BRM, another primary BRM, else InfoSec (null). */
+async function defaultSuccessor(db: Db | Tx, leavingId: string, organizationId: string) {
+  const row = await db
+    .selectFrom('brm_assignments as b')
+    .innerJoin('accounts as a', 'a.id', 'b.account_id')
+    .select(['a.id'])
+    .where('b.organization_id', '=', organizationId)
+    .where('a.id', '<>', leavingId)
+    .where('a.status', '=', 'active')
+    .where('a.leaving_on', 'is', null)
+    .where(hasKindSql('a', 'employeeBrm'))
+    .orderBy(sql`case b.kind when 'backup' then 0 else 1 end`)
+    .orderBy('a.username')
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * The transfer as it would run now: one row per organization the person manages, each with its
+ * successor (chosen, or the default) and its counts. Refuses a successor who is not an active
+ * employee BRM, is the leaving person, or is leaving too.
+ */
+export async function planTransfer(
+  db: Db | Tx,
+  personId: string,
+  choices: readonly SuccessorChoice[] = [],
+  lock = false,
+): Promise<TransferPlan & { target: PersonRow }> {
+  const leaving = await person(db, personId, lock);
+  if (!leaving || leaving.type !== 'employee' || leaving.status === 'terminated') {
+    throw new AppError('notFound', 'Person not found.');
+  }
+  const assigned = await assignedOrganizations(db, personId);
+  const chosen = new Map(choices.map((c) => [c.organizationId, c]));
+  for (const c of choices) {
+    if (!assigned.some((o) => o.id === c.organizationId)) {
+      throw new AppError('badRequest', `${nameOf(leaving)} does not manage one of the organizations named.`);
+    }
+  }
+  const organizations: TransferOrganization[] = [];
+  for (const org of assigned) {
+    const choice = chosen.get(org.id);
+    const successorId =
+      choice === undefined ? await defaultSuccessor(db, personId, org.id) : choice.successorId;
+    let successor = INFOSEC_NAME;
+    if (successorId !== null) {
+      const s = await db
+        .selectFrom('accounts as a')
+        .select(['a.id', 'a.username', 'a.given_name', 'a.family_name', 'a.status', 'a.leaving_on'])
+        .where('a.id', '=', successorId)
+        .where(hasKindSql('a', 'employeeBrm'))
+        .executeTakeFirst();
+      if (!s || s.status !== 'active' || s.id === personId) {
+        throw new AppError('badRequest', 'Choose an active BRM other than the person leaving as successor.');
+      }
+      if (s.leaving_on !== null) {
+        throw new AppError('badRequest', `${nameOf(s)} is leaving on ${s.leaving_on}; choose another successor`);
+      }
+      successor = nameOf(s);
+    }
+    const move = { leavingId: personId, organizationId: org.id, successorId };
+    const row: TransferOrganization = {
+      organizationId: org.id,
+      organization: org.name,
+      successorId,
+      successor,
+      makePrimary: choice?.makePrimary ?? true,
+      pendingApprovals: 0,
+      extensionRequests: 0,
+      vendors: 0,
+    };
+    for (const part of organizationParts) {
+      if (part.key !== 'openReviewItems') row[part.key] = await part.count(db, move);
+    }
+    organizations.push(row);
+  }
+  const delegations = (await openDelegations(db, personId).execute()).length;
+  return { ...totals(organizations, delegations), personId, person: nameOf(leaving), organizations, target: leaving };
+}
+
+function totals(organizations: readonly TransferOrganization[], delegations: number): TransferCounts {
+  const sum = (key: 'pendingApprovals' | 'extensionRequests' | 'vendors') =>
+    organizations.reduce((n, o) => n + o[key], 0);
+  return {
+    pendingApprovals: sum('pendingApprovals'),
+    openReviewItems: 0,
+    extensionRequests: sum('extensionRequests'),
+    delegations,
+    vendors: sum('vendors'),
+  };
+}
+
+export interface TransferRun {
+  personId: string;
+  choices?: readonly SuccessorChoice[];
+  notifyVendors: boolean;
+  actor: { id: string | null; username: string };
+  at: Date;
+  clientAddress?: string;
+  site: MailSite;
+  /** Run by the sweep on or after the leaving date. */
+  automatic?: boolean;
+  late?: boolean;
+}
+
+/**
+ * Applies the transfer in `tx` (the leaving person's row locked first, so two admins transferring
+ * at once run one after the other and the second finds nothing left: 409). Answers what moved.
+ */
+export async function applyTransfer(tx: Tx, run: TransferRun): Promise<TransferPlan> {
+  const plan = await planTransfer(tx, run.personId, run.choices, true);
+  const { target, ...shown } = plan;
+  if (plan.organizations.length === 0 && plan.delegations === 0 && plan.vendors === 0) {
+    if (run.automatic) {
+      await tx
+        .updateTable('accounts')
+        .set({ responsibilities_transferred_at: run.at })
+        .where('id', '=', target.id)
+        .execute();
+      return shown;
+    }
+    throw new AppError('conflict', `Nothing is left to transfer for ${plan.person}.`);
+  }
+  const moved: TransferOrganization[] = [];
+  for (const org of plan.organizations) {
+    const before = await tx
+      .selectFrom('brm_assignments')
+      .select('kind')
+      .where('account_id', '=', target.id)
+      .where('organization_id', '=', org.organizationId)
+      .executeTakeFirstOrThrow();
+    const sponsored = await tx
+      .selectFrom('role_grants as g')
+      .innerJoin('accounts as v', 'v.id', 'g.account_id')
+      .select(['v.id', 'v.username', 'v.email', 'v.given_name', 'v.status'])
+      .where('g.organization_id', '=', org.organizationId)
+      .where('g.sponsor_id', '=', target.id)
+      .orderBy('v.id')
+      .execute();
+    await tx
+      .deleteFrom('brm_assignments')
+      .where('account_id', '=', target.id)
+      .where('organization_id', '=', org.organizationId)
+      .execute();
+    if (org.successorId !== null) {
+      const current = await tx
+        .selectFrom('brm_assignments')
+        .select('kind')
+        .where('account_id', '=', org.successorId)
+        .where('organization_id', '=', org.organizationId)
+        .executeTakeFirst();
+      const kind = org.makePrimary ? 'primary' : (current?.kind ?? before.kind);
+      await tx
+        .insertInto('brm_assignments')
+        .values({ account_id: org.successorId, organization_id: org.organizationId, kind })
+        .onConflict((oc) => oc.columns(['account_id', 'organization_id']).doUpdateSet({ kind }))
+        .execute();
+    }
+    const move = { leavingId: target.id, organizationId: org.organizationId, successorId: org.successorId };
+    const done: TransferOrganization = { ...org, pendingApprovals: 0, extensionRequests: 0, vendors: 0 };
+    for (const part of organizationParts) {
+      if (part.key !== 'openReviewItems') done[part.key] = await part.apply(tx, move);
+    }
+    moved.push(done);
+    await recordAudits(
+      tx,
+      sponsored.map((v) => ({
+        action: 'sponsor.change',
+        outcome: 'success' as const,
+        actor: run.actor,
+        target: { id: v.id, username: v.username },
+        organizationId: org.organizationId,
+        clientAddress: run.clientAddress,
+        details: { from: target.id, to: org.successorId, cause: 'transfer' },
+      })),
+    );
+    if (org.successorId !== null) {
+      const successor = await tx
+        .selectFrom('accounts')
+        .select(['email', 'given_name', 'family_name', 'username'])
+        .where('id', '=', org.successorId)
+        .executeTakeFirstOrThrow();
+      await insertMails(tx, [
+        outboxRow(
+          successor.email,
+          successorMail(run.site, {
+            organization: org.organization,
+            from: plan.person,
+            pendingApprovals: done.pendingApprovals,
+            extensionRequests: done.extensionRequests,
+            vendors: done.vendors,
+          }),
+        ),
+        ...sponsored
+          .filter((v) => run.notifyVendors && (v.status === 'active' || v.status === 'disabled'))
+          .map((v) =>
+            outboxRow(
+              v.email,
+              newSponsorMail(run.site, {
+                firstName: v.given_name,
+                organization: org.organization,
+                sponsor: nameOf(successor),
+                sponsorEmail: successor.email,
+              }),
+            ),
+          ),
+      ]);
+    }
+  }
+  const delegations = (
+    await tx
+      .updateTable('brm_delegations')
+      .set({ ended_at: run.at, end_reason: 'transfer' })
+      .where('id', 'in', openDelegations(tx, target.id))
+      .returning('id')
+      .execute()
+  ).length;
+  await tx
+    .updateTable('accounts')
+    .set({ responsibilities_transferred_at: run.at })
+    .where('id', '=', target.id)
+    .execute();
+  const result: TransferPlan = {
+    ...totals(moved, delegations),
+    personId: target.id,
+    person: plan.person,
+    organizations: moved,
+  };
+  await recordAudit(tx, {
+    action: 'brm.transfer',
+    outcome: 'success',
+    actor: run.actor,
+    target: { id: target.id, username: target.username },
+    clientAddress: run.clientAddress,
+    details: {
+      to: moved.map((o) => `${o.organizationId}=${o.successorId ?? 'infosec'}`).join(','),
+      ...totals(moved, delegations),
+      ...(run.automatic ? { automatic: true } : {}),
+      ...(run.late ? { late: true } : {}),
+    },
+  });
+  return result;
+}
+
+/** Mails InfoSec the result of an automatic transfer (in the transfer's transaction). */
+export async function mailAutomaticTransfer(
+  tx: Tx,
+  config: Pick<Config, 'INFOSEC_EMAIL'>,
+  site: MailSite,
+  result: TransferPlan,
+): Promise<void> {
+  const lines = [
+    ...result.organizations.map(
+      (o) =>
+        `${o.organization}: ${o.successor} (${o.pendingApprovals} pending approvals, ${o.extensionRequests} extension requests, ${o.vendors} vendors)`,
+    ),
+    `${result.delegations} delegations ended.`,
+  ];
+  const mail = automaticTransferMail(site, { brm: result.person, lines });
+  await insertMails(
+    tx,
+    (await infosecEmails(tx, config)).map((to) => outboxRow(to, mail)),
+  );
+}

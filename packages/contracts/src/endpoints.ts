@@ -5,6 +5,7 @@ import * as administration from './endpoints/administration';
 import * as approvalRouting from './endpoints/approval-routing';
 import * as approvals from './endpoints/approvals';
 import * as authenticator from './endpoints/authenticator';
+import * as departure from './endpoints/departure';
 import * as manageUsers from './endpoints/manage-users';
 import * as profile from './endpoints/profile';
 import * as recovery from './endpoints/recovery';
@@ -36,6 +37,7 @@ export const endpointsByCapability = {
   manageUsers,
   terminateVendors,
   administration,
+  departure,
 };
 
 /** Every endpoint of the API. */

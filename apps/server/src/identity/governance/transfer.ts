@@ -16,6 +16,7 @@ import { automaticTransferMail, newSponsorMail, successorMail } from './dormancy
 // dry run answers the same counts from the same statements' selections, so it equals the result.
 
 export const INFOSEC_NAME = 'Information Security team';
+const nothingLeft = (name: string) => `Nothing is left to transfer for ${name}.`;
 
 /** One organization's successor: an employee BRM, or null for the Information Security team. */
 export interface SuccessorChoice {
@@ -190,7 +191,10 @@ export async function planTransfer(
   const chosen = new Map(choices.map((c) => [c.organizationId, c]));
   for (const c of choices) {
     if (!assigned.some((o) => o.id === c.organizationId)) {
-      throw new AppError('badRequest', `${nameOf(leaving)} does not manage one of the organizations named.`);
+      // Moved away meanwhile (another admin's transfer): nothing of it is left to move.
+      throw assigned.length === 0
+        ? new AppError('conflict', nothingLeft(nameOf(leaving)))
+        : new AppError('badRequest', `${nameOf(leaving)} does not manage one of the organizations named.`);
     }
   }
   const organizations: TransferOrganization[] = [];
@@ -275,7 +279,7 @@ export async function applyTransfer(tx: Tx, run: TransferRun): Promise<TransferP
         .execute();
       return shown;
     }
-    throw new AppError('conflict', `Nothing is left to transfer for ${plan.person}.`);
+    throw new AppError('conflict', nothingLeft(plan.person));
   }
   const moved: TransferOrganization[] = [];
   for (const org of plan.organizations) {

@@ -392,6 +392,7 @@ export async function listEmployees(db: Db | Tx) {
       'a.is_employee_brm',
       'a.is_admin',
       'a.status',
+      'a.leaving_on',
       eb
         .selectFrom('brm_assignments as b')
         .innerJoin('organizations as o', 'o.id', 'b.organization_id')

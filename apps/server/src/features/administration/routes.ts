@@ -90,6 +90,7 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
       isAdmin: p.is_admin,
       status: p.status,
       organizations: p.organizations ?? [],
+      leavingOn: p.leaving_on,
     })),
   }));
 

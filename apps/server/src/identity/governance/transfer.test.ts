@@ -147,7 +147,7 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
       successors: [{ organizationId: ids.beta!, successorId: ids.omar!, makePrimary: true }],
     });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().errors).toEqual(['Omar Tester is leaving on 2027-07-01; choose another successor']);
+    expect(refused.json<{ errors: string[] }>().errors).toEqual(['Omar Tester is leaving on 2027-07-01; choose another successor']);
 
     const choice = { successors: [{ organizationId: ids.beta!, successorId: ids.dele!, makePrimary: true }] };
     const preview = await plan(clients.ada!, 'lena', true, choice);

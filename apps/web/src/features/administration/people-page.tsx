@@ -8,6 +8,7 @@ import * as admin from '@pra/contracts/endpoints/administration';
 import { callEndpoint } from '../../api/client';
 import { RightsConfirmation, type RightsChange } from './rights-confirmation';
 import { adminKeys, useAdminAction } from './use-admin-action';
+import { TransferDialog } from './transfer-dialog';
 
 const refresh = [adminKeys.people, adminKeys.organizationsAll] as const;
 
@@ -75,7 +76,7 @@ export function PeoplePage() {
         </thead>
         <tbody>
           {people.map((person) => (
-            <PersonRow key={person.id} person={person} />
+            <PersonRow key={person.id} person={person} people={people} />
           ))}
         </tbody>
       </Table>
@@ -151,8 +152,9 @@ function AddPersonForm() {
   );
 }
 
-function PersonRow({ person }: { person: AdminPerson }) {
+function PersonRow({ person, people }: { person: AdminPerson; people: AdminPerson[] }) {
   const [editing, setEditing] = useState(false);
+  const [transferring, setTransferring] = useState(false);
   const [organizations, setOrganizations] = useState(person.organizations);
   // A right changes only once the admin confirmed what it grants or removes.
   const [rightsChange, setRightsChange] = useState<RightsChange>();
@@ -237,6 +239,21 @@ function PersonRow({ person }: { person: AdminPerson }) {
         >
           Remove
         </Button>
+        {person.leavingOn && <div className="small text-body-secondary">Leaving on {person.leavingOn}</div>}
+        {person.isEmployeeBrm && (
+          <Button
+            size="sm"
+            variant="link"
+            className="px-0"
+            onClick={() => setTransferring(true)}
+            aria-label={`Transfer Responsibilities of ${person.username}`}
+          >
+            Transfer Responsibilities…
+          </Button>
+        )}
+        {transferring && (
+          <TransferDialog person={person} people={people} onClose={() => setTransferring(false)} />
+        )}
       </td>
     </tr>
   );

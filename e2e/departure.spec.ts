@@ -33,7 +33,9 @@ test('an admin transfers a leaving BRM’s responsibilities with the preview; th
   // A person registers for Globex (Carlos Chen's organization): a pending approval.
   const run = Date.now().toString(36);
   await page.goto('/home');
-  await (await apiAs(page)).post('/api/user/new/submit', {
+  await (
+    await apiAs(page)
+  ).post('/api/user/new/submit', {
     firstName: 'Gil',
     lastName: `Newman${run}`,
     email: `gil.${run}@globex.example`,
@@ -57,7 +59,10 @@ test('an admin transfers a leaving BRM’s responsibilities with the preview; th
   await tabTo(page, 'Next');
   await page.keyboard.press('Enter');
   await expect(dialog.getByText('Step 2 of 3')).toBeVisible();
-  await dialog.getByRole('group', { name: 'Globex Health IT' }).getByLabel('Successor', { exact: true }).selectOption({ label: 'Beatrice Brown' });
+  await dialog
+    .getByRole('group', { name: 'Globex Health IT' })
+    .getByLabel('Successor', { exact: true })
+    .selectOption({ label: 'Beatrice Brown' });
   await expectAccessible(page, 'Transfer Responsibilities, step 2');
   await tabTo(page, 'Preview');
   await page.keyboard.press('Enter');

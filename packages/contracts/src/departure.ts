@@ -92,7 +92,9 @@ export type SponsorshipReport = z.infer<typeof sponsorshipReport>;
 export const assignSponsorBody = z.strictObject({
   sponsorId: z.uuid('Not a valid id.'),
   grants: z
-    .array(z.strictObject({ accountId: z.uuid('Not a valid id.'), organizationId: z.uuid('Not a valid id.') }))
+    .array(
+      z.strictObject({ accountId: z.uuid('Not a valid id.'), organizationId: z.uuid('Not a valid id.') }),
+    )
     .min(1, 'Choose at least one grant.')
     .max(1000),
 });

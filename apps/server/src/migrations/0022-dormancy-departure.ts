@@ -17,8 +17,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       add column leaving_on date,
       add column leaving_ends_role boolean not null default true,
       add column responsibilities_transferred_at timestamptz,
-      add constraint accounts_leaving_employee_check check (type = 'employee' or leaving_on is null)`.execute(db);
-  await sql`create index accounts_leaving_idx on accounts (leaving_on) where leaving_on is not null`.execute(db);
+      add constraint accounts_leaving_employee_check check (type = 'employee' or leaving_on is null)`.execute(
+    db,
+  );
+  await sql`create index accounts_leaving_idx on accounts (leaving_on) where leaving_on is not null`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -38,7 +38,11 @@ export async function idleVendorForUpdate(tx: Tx, id: string) {
     .where('g.account_id', '=', id)
     .where('o.risk_tier', '=', 'high')
     .executeTakeFirst();
-  return { ...row, clock_start: new Date(row.clock_start), tier: high ? ('high' as const) : ('standard' as const) };
+  return {
+    ...row,
+    clock_start: new Date(row.clock_start),
+    tier: high ? ('high' as const) : ('standard' as const),
+  };
 }
 
 /** Disables an account for inactivity if it is still active; whether it did. */

@@ -12,7 +12,7 @@ import type { Account } from '../../platform/db-schema';
 import { recordAudit, recordAudits } from '../../identity/audit';
 import { siteOf } from '../../identity/governance/access-expiry';
 import { applyTransfer, planTransfer, type SuccessorChoice } from '../../identity/governance/transfer';
-import { hasKindSql } from '../../store/account-kinds';
+import * as store from '../../store/departure';
 import * as dormancy from '../../store/dormancy';
 
 const who = (a: Account) => ({ id: a.id, username: a.username });
@@ -24,32 +24,27 @@ export async function setLeaving(
   o: { personId: string; body: LeavingBody; clientAddress: string },
 ): Promise<void> {
   await ctx.db.transaction().execute(async (tx) => {
-    const person = await tx
-      .selectFrom('accounts')
-      .select(['id', 'username', 'type', 'status', 'leaving_on'])
-      .where('id', '=', o.personId)
-      .forUpdate()
-      .executeTakeFirst();
+    const person = await store.personForTransfer(tx, o.personId, true);
     if (!person || person.type !== 'employee' || person.status === 'terminated') {
       throw new AppError('notFound', 'Person not found.');
     }
-    await tx
-      .updateTable('accounts')
-      .set({
-        leaving_on: o.body.leavingOn,
-        leaving_ends_role: o.body.endsRole ?? true,
-        // A new leaving date is a new departure: what was transferred before stays, the date's work is new.
-        ...(o.body.leavingOn !== person.leaving_on ? { responsibilities_transferred_at: null } : {}),
-      })
-      .where('id', '=', person.id)
-      .execute();
+    // A new leaving date is a new departure: its work is transferred again.
+    await store.setLeavingOn(tx, person.id, {
+      leavingOn: o.body.leavingOn,
+      endsRole: o.body.endsRole ?? true,
+      dateChanged: o.body.leavingOn !== person.leaving_on,
+    });
     await recordAudit(tx, {
       action: 'person.leaving',
       outcome: 'success',
       actor: who(actor),
       target: { id: person.id, username: person.username },
       clientAddress: o.clientAddress,
-      details: { leavingOn: o.body.leavingOn, previous: person.leaving_on, endsRole: o.body.endsRole ?? true },
+      details: {
+        leavingOn: o.body.leavingOn,
+        previous: person.leaving_on,
+        endsRole: o.body.endsRole ?? true,
+      },
     });
   });
 }
@@ -108,29 +103,14 @@ export async function assignSponsors(
 ): Promise<number> {
   return ctx.db.transaction().execute(async (tx) => {
     const organizations = [...new Set(o.body.grants.map((g) => g.organizationId))];
-    const managed = await tx
-      .selectFrom('brm_assignments as b')
-      .innerJoin('accounts as a', 'a.id', 'b.account_id')
-      .select('b.organization_id')
-      .where('b.account_id', '=', o.body.sponsorId)
-      .where('b.organization_id', 'in', organizations)
-      .where('a.status', '=', 'active')
-      .where(hasKindSql('a', 'employeeBrm'))
-      .execute();
-    if (managed.length !== organizations.length) throw new AppError('badRequest', departureMessages.sponsorNotBrm);
+    const managed = await store.organizationsManagedBy(tx, o.body.sponsorId, organizations);
+    if (managed.length !== organizations.length)
+      throw new AppError('badRequest', departureMessages.sponsorNotBrm);
     const changed = await dormancy.assignSponsor(tx, o.body.grants, o.body.sponsorId);
-    const targets = changed.length
-      ? await tx
-          .selectFrom('accounts')
-          .select(['id', 'username'])
-          .where(
-            'id',
-            'in',
-            changed.map((c) => c.account_id),
-          )
-          .execute()
-      : [];
-    const usernames = new Map(targets.map((a) => [a.id, a.username]));
+    const usernames = await store.usernamesOf(
+      tx,
+      changed.map((c) => c.account_id),
+    );
     await recordAudits(
       tx,
       changed.map((c) => ({

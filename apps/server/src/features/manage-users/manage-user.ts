@@ -87,7 +87,8 @@ export async function setUserEnabled(call: ManagerCall & { enable: boolean }): P
     const status = call.enable ? 'active' : 'disabled';
     if (target.status !== status) await setAccountStatus(tx, target.id, status);
     // Enabling restarts the inactivity clock (GOVERNANCE.md §6.3).
-    if (call.enable && target.status !== status) await restartInactivityClock(tx, target.id, call.ctx.clock.now());
+    if (call.enable && target.status !== status)
+      await restartInactivityClock(tx, target.id, call.ctx.clock.now());
     if (!call.enable) await sessions.revokeAllOf(tx, target.id);
     await recordAudit(tx, {
       action,
@@ -95,7 +96,10 @@ export async function setUserEnabled(call: ManagerCall & { enable: boolean }): P
       actor,
       target: { id: target.id, username: target.username },
       clientAddress: call.clientAddress,
-      details: { previousStatus: target.status, ...(target.disabled_reason ? { reason: target.disabled_reason } : {}) },
+      details: {
+        previousStatus: target.status,
+        ...(target.disabled_reason ? { reason: target.disabled_reason } : {}),
+      },
     });
   });
 }

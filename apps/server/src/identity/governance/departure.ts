@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import { addDays, daysBetween, localDate } from '../../platform/local-time';
-import { hasKindSql } from '../../store/account-kinds';
+import * as store from '../../store/departure';
 import { sendLatestDueNotice, sendNoticeOnce } from '../../store/notices';
 import { infosecEmails } from '../approval-routing';
 import { recordAudit } from '../audit';
@@ -28,23 +27,9 @@ export const departures: GovernanceStep = {
     return eachRow<{ id: string }>(
       sweep,
       'departures',
-      (after, limit) => {
-        let query = sweep.db
-          .selectFrom('accounts')
-          .select('id')
-          .where('leaving_on', '<=', horizon)
-          .where('responsibilities_transferred_at', 'is', null)
-          .where('status', '<>', 'terminated');
-        if (after) query = query.where('id', '>', after.id);
-        return query.orderBy('id').limit(limit).execute();
-      },
+      (after, limit) => store.leavingUntransferred(sweep.db, horizon, after, limit),
       async (tx, row) => {
-        const person = await tx
-          .selectFrom('accounts')
-          .select(['id', 'username', 'given_name', 'family_name', 'leaving_on', 'responsibilities_transferred_at'])
-          .where('id', '=', row.id)
-          .forUpdate()
-          .executeTakeFirst();
+        const person = await store.personForTransfer(tx, row.id, true);
         if (!person?.leaving_on || person.responsibilities_transferred_at) return false;
         const left = daysBetween(today, person.leaving_on);
         const name = `${person.given_name} ${person.family_name}`.trim() || person.username;
@@ -82,54 +67,24 @@ export const brmInactiveAlerts: GovernanceStep = {
   name: 'brm-inactive-alerts',
   run: (sweep) => {
     const cutoff = new Date(sweep.at.getTime() - BRM_INACTIVE_DAYS * DAY_MS);
-    const since = sql<Date>`greatest(a.last_sign_in_at, a.active_since, a.created_at)`;
     return eachRow<{ id: string }>(
       sweep,
       'brm-inactive-alerts',
-      (after, limit) => {
-        let query = sweep.db
-          .selectFrom('accounts as a')
-          .select('a.id')
-          .where('a.status', '=', 'active')
-          .where(hasKindSql('a', 'employeeBrm'))
-          .where(since, '<=', cutoff)
-          .where((eb) =>
-            eb.exists(
-              eb
-                .selectFrom('brm_assignments as b')
-                .innerJoin('request_items as i', 'i.organization_id', 'b.organization_id')
-                .select('b.account_id')
-                .whereRef('b.account_id', '=', 'a.id')
-                .where('i.status', '=', 'pending'),
-            ),
-          );
-        if (after) query = query.where('a.id', '>', after.id);
-        return query.orderBy('a.id').limit(limit).execute();
-      },
+      (after, limit) => store.idleBrmsWithPendingWork(sweep.db, cutoff, after, limit),
       async (tx, row) => {
-        const brm = await tx
-          .selectFrom('accounts as a')
-          .select(['a.id', 'a.username', 'a.given_name', 'a.family_name', since.as('since')])
-          .where('a.id', '=', row.id)
-          .executeTakeFirstOrThrow();
-        const pending = Number(
-          (
-            await tx
-              .selectFrom('request_items as i')
-              .innerJoin('brm_assignments as b', 'b.organization_id', 'i.organization_id')
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .where('b.account_id', '=', brm.id)
-              .where('i.status', '=', 'pending')
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+        const brm = await store.brmPendingWork(tx, row.id);
+        const { pending } = brm;
         if (pending === 0) return false;
         const name = `${brm.given_name} ${brm.family_name}`.trim() || brm.username;
         const mail = inactiveBrmMail(siteOf(sweep), { brm: name, pending });
         // Once per stretch of inactivity: a sign-in starts another.
         const sent = await sendNoticeOnce(
           tx,
-          { kind: 'brm.inactive', subjectId: `${brm.id}/${new Date(brm.since).toISOString()}`, milestone: '60' },
+          {
+            kind: 'brm.inactive',
+            subjectId: `${brm.id}/${brm.since.toISOString()}`,
+            milestone: '60',
+          },
           sweep.at,
           (await infosecEmails(tx, sweep.config)).map((to) => outboxRow(to, mail)),
         );
@@ -139,7 +94,7 @@ export const brmInactiveAlerts: GovernanceStep = {
           outcome: 'success',
           actor: SYSTEM_ACTOR,
           target: { id: brm.id, username: brm.username },
-          details: { pendingItems: pending, since: new Date(brm.since).toISOString() },
+          details: { pendingItems: pending, since: brm.since.toISOString() },
         });
         return true;
       },

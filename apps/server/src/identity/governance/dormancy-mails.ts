@@ -46,7 +46,10 @@ export function inactivityDisabledMail(
 }
 
 /** D3: closed 30 days after an inactivity disable, or never activated. */
-export function dormantClosedMail(site: MailSite, p: { firstName: string; neverActivated: boolean }): MailContent {
+export function dormantClosedMail(
+  site: MailSite,
+  p: { firstName: string; neverActivated: boolean },
+): MailContent {
   return compose(site, 'account-closed', 'Your PRA account has been closed', [
     para(`Hello ${p.firstName},`),
     para(
@@ -62,15 +65,26 @@ export function dormantClosedMail(site: MailSite, p: { firstName: string; neverA
 /** T1: the successor. */
 export function successorMail(
   site: MailSite,
-  p: { organization: string; from: string; pendingApprovals: number; extensionRequests: number; vendors: number },
+  p: {
+    organization: string;
+    from: string;
+    pendingApprovals: number;
+    extensionRequests: number;
+    vendors: number;
+  },
 ): MailContent {
-  return compose(site, 'brm-transfer', `You are now responsible for ${p.organization} at ${site.hospitalName}`, [
-    para(
-      `The responsibilities of ${p.from} for ${p.organization} are now yours: ${p.pendingApprovals} pending approvals, ` +
-        `${p.extensionRequests} extension requests, and ${p.vendors} vendors whose sponsor you now are.`,
-    ),
-    linkPara('Pending approvals:', `${site.publicUrl}${routes.pendingApprovals}`),
-  ]);
+  return compose(
+    site,
+    'brm-transfer',
+    `You are now responsible for ${p.organization} at ${site.hospitalName}`,
+    [
+      para(
+        `The responsibilities of ${p.from} for ${p.organization} are now yours: ${p.pendingApprovals} pending approvals, ` +
+          `${p.extensionRequests} extension requests, and ${p.vendors} vendors whose sponsor you now are.`,
+      ),
+      linkPara('Pending approvals:', `${site.publicUrl}${routes.pendingApprovals}`),
+    ],
+  );
 }
 
 /** T2: a vendor whose sponsor changed. */
@@ -89,12 +103,17 @@ export function newSponsorMail(
 
 /** T3: 14 and 3 days before a BRM leaves with nothing transferred. */
 export function leavingReminderMail(site: MailSite, p: { brm: string; leavingOn: string }): MailContent {
-  return compose(site, 'brm-leaving', `${p.brm} leaves on ${p.leavingOn}: responsibilities not yet transferred`, [
-    para(
-      `${p.brm} leaves ${site.hospitalName} on ${p.leavingOn} and their responsibilities have not been transferred. ` +
-        'Run Transfer Responsibilities on the People page; otherwise the portal transfers them to the default successors on that date.',
-    ),
-  ]);
+  return compose(
+    site,
+    'brm-leaving',
+    `${p.brm} leaves on ${p.leavingOn}: responsibilities not yet transferred`,
+    [
+      para(
+        `${p.brm} leaves ${site.hospitalName} on ${p.leavingOn} and their responsibilities have not been transferred. ` +
+          'Run Transfer Responsibilities on the People page; otherwise the portal transfers them to the default successors on that date.',
+      ),
+    ],
+  );
 }
 
 /** The automatic transfer's result, to InfoSec. */
@@ -103,7 +122,9 @@ export function automaticTransferMail(
   p: { brm: string; lines: readonly string[] },
 ): MailContent {
   return compose(site, 'brm-transfer-automatic', `Responsibilities of ${p.brm} transferred automatically`, [
-    para(`${p.brm} left on their leaving date with their responsibilities not transferred; the portal moved them:`),
+    para(
+      `${p.brm} left on their leaving date with their responsibilities not transferred; the portal moved them:`,
+    ),
     para(p.lines.join('\n')),
   ]);
 }

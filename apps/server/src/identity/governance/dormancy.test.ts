@@ -24,7 +24,11 @@ describe.each(testDatabaseKinds)('dormant accounts on %s', (kind) => {
     t = await createTestApp(kind, {}, { clock });
     orgId = await addOrganization(t, 'Acme Imaging', ['acme.example']);
     highOrgId = await addOrganization(t, 'Sharp Labs', ['sharp.example']);
-    await t.ctx.db.updateTable('organizations').set({ risk_tier: 'high' }).where('id', '=', highOrgId).execute();
+    await t.ctx.db
+      .updateTable('organizations')
+      .set({ risk_tier: 'high' })
+      .where('id', '=', highOrgId)
+      .execute();
     brm = await createAccount(t, { username: 'bruno', type: 'employee', isEmployeeBrm: true });
     await t.ctx.db
       .insertInto('brm_assignments')
@@ -37,7 +41,12 @@ describe.each(testDatabaseKinds)('dormant accounts on %s', (kind) => {
   afterAll(async () => t?.close());
 
   /** A vendor with a grant (a sponsor of record), its clock started at `since`. */
-  async function vendor(username: string, since: Date, organizationId = orgId, status: 'active' | 'pendingActivation' = 'active') {
+  async function vendor(
+    username: string,
+    since: Date,
+    organizationId = orgId,
+    status: 'active' | 'pendingActivation' = 'active',
+  ) {
     const id = await createAccount(t, { username, status });
     await t.ctx.db.updateTable('accounts').set({ created_at: since }).where('id', '=', id).execute();
     await t.ctx.db
@@ -89,7 +98,9 @@ describe.each(testDatabaseKinds)('dormant accounts on %s', (kind) => {
       'Your PRA account was disabled after 90 days without sign-in',
     );
     expect(
-      (await auditActions(t, 'account.inactivity-warning')).filter((e) => e.target_id === id).map((e) => e.details),
+      (await auditActions(t, 'account.inactivity-warning'))
+        .filter((e) => e.target_id === id)
+        .map((e) => e.details),
     ).toMatchObject([{ milestone: 14 }, { milestone: 7 }]);
     expect((await auditActions(t, 'account.disable')).filter((e) => e.target_id === id)).toMatchObject([
       { actor_username: 'system', details: { reason: 'inactive', inactiveDays: 90 } },
@@ -102,7 +113,9 @@ describe.each(testDatabaseKinds)('dormant accounts on %s', (kind) => {
     await sweep();
     expect((await account(id)).status).toBe('terminated');
     expect((await templates('dora')).at(-1)).toBe('account-closed');
-    expect(await t.ctx.db.selectFrom('role_grants').selectAll().where('account_id', '=', id).execute()).toEqual([]);
+    expect(
+      await t.ctx.db.selectFrom('role_grants').selectAll().where('account_id', '=', id).execute(),
+    ).toEqual([]);
     expect((await auditActions(t, 'account.terminate')).filter((e) => e.target_id === id)).toMatchObject([
       { details: { reason: 'inactive30d' } },
     ]);
@@ -151,7 +164,10 @@ describe.each(testDatabaseKinds)('dormant accounts on %s', (kind) => {
     after(40);
     const admin = await createAccount(t, { username: 'ada', type: 'employee', isAdmin: true });
     const client = await signInAs(t, 'ada');
-    const res = await client.post('/api/brm/users/enable-or-disable', { targetUsername: 'hana', enable: true });
+    const res = await client.post('/api/brm/users/enable-or-disable', {
+      targetUsername: 'hana',
+      enable: true,
+    });
     expect(res.statusCode).toBe(200);
     expect(await account(id)).toMatchObject({ status: 'active', disabled_reason: null });
     expect((await auditActions(t, 'user.enable')).filter((e) => e.target_id === id)).toMatchObject([
@@ -193,7 +209,8 @@ describe.each(testDatabaseKinds)('dormant accounts on %s', (kind) => {
       expect(new Date(row.last_sign_in_at!).getTime()).toBe(clock.now().getTime());
     } else {
       expect(row.disabled_reason).toBe('inactive');
-      if (signedIn.status === 'fulfilled') expect((await signedIn.value.get('/api/user')).statusCode).toBe(401);
+      if (signedIn.status === 'fulfilled')
+        expect((await signedIn.value.get('/api/user')).statusCode).toBe(401);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { daysLeft, localDate } from '../../platform/local-time';
 import * as dormancy from '../../store/dormancy';
-import { removeRolesIn } from '../../store/grants';
+import { organizationsOfAccount, removeRolesIn } from '../../store/grants';
 import { sendLatestDueNotice } from '../../store/notices';
 import { cancelPendingForAccount } from '../../store/requests';
 import * as sessions from '../../store/sessions';
@@ -8,7 +8,7 @@ import { recordAudit } from '../audit';
 import { enqueueMail } from '../outbox';
 import { dueNoticeDays, outboxRow, siteOf, SYSTEM_ACTOR } from './access-expiry';
 import { dormantClosedMail, inactivityDisabledMail, inactivityWarningMail } from './dormancy-mails';
-import { eachRow, type GovernanceStep, type Sweep } from './sweep';
+import { eachRow, type GovernanceStep } from './sweep';
 
 // Dormant accounts (GOVERNANCE.md §6.3): vendors without a sign-in for the tier's days are warned
 // twice, then disabled; 30 days after that, or 30 days after approval when never activated, the
@@ -70,7 +70,12 @@ export const inactivity: GovernanceStep = {
           );
           await enqueueMail(tx, {
             to: account.email,
-            ...inactivityDisabledMail(siteOf(sweep), { firstName: account.given_name, days, closesOn, sponsors }),
+            ...inactivityDisabledMail(siteOf(sweep), {
+              firstName: account.given_name,
+              days,
+              closesOn,
+              sponsors,
+            }),
           });
           return true;
         }
@@ -121,9 +126,7 @@ export const closeDormantAccounts: GovernanceStep = {
         const closed = await dormancy.closeDormant(tx, row.id, bounds);
         if (!closed) return false;
         const neverActivated = closed.disabled_reason !== 'inactive';
-        const organizations = (
-          await tx.selectFrom('role_grants').select('organization_id').where('account_id', '=', closed.id).execute()
-        ).map((g) => g.organization_id);
+        const organizations = (await organizationsOfAccount(tx, closed.id)).map((o) => o.id);
         await removeRolesIn(tx, [closed.id], organizations, {
           at: sweep.at,
           endedBy: null,

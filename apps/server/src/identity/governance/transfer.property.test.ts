@@ -16,11 +16,12 @@ const BRMS = 4;
 const ORGS = 3;
 
 const scenario = fc.record({
-  assignments: fc.array(
-    fc.record({ brm: fc.nat(BRMS - 1), org: fc.nat(ORGS - 1), backup: fc.boolean() }),
-    { maxLength: 10 },
-  ),
-  grants: fc.array(fc.record({ org: fc.nat(ORGS - 1), sponsor: fc.option(fc.nat(BRMS - 1)) }), { maxLength: 8 }),
+  assignments: fc.array(fc.record({ brm: fc.nat(BRMS - 1), org: fc.nat(ORGS - 1), backup: fc.boolean() }), {
+    maxLength: 10,
+  }),
+  grants: fc.array(fc.record({ org: fc.nat(ORGS - 1), sponsor: fc.option(fc.nat(BRMS - 1)) }), {
+    maxLength: 8,
+  }),
   items: fc.array(fc.record({ org: fc.nat(ORGS - 1), extend: fc.boolean(), pending: fc.boolean() }), {
     maxLength: 6,
   }),
@@ -53,7 +54,9 @@ describe('Transfer Responsibilities under random data (pglite)', () => {
         const db = t.ctx.db;
         const brms: string[] = [];
         for (let b = 0; b < BRMS; b++)
-          brms.push(await createAccount(t, { username: `p${run}b${b}`, type: 'employee', isEmployeeBrm: true }));
+          brms.push(
+            await createAccount(t, { username: `p${run}b${b}`, type: 'employee', isEmployeeBrm: true }),
+          );
         const orgs: string[] = [];
         for (let o = 0; o < ORGS; o++) orgs.push(await addOrganization(t, `P${run} Org ${o}`));
         const assigned = new Set<string>();
@@ -62,7 +65,11 @@ describe('Transfer Responsibilities under random data (pglite)', () => {
           assigned.add(`${a.brm}/${a.org}`);
           await db
             .insertInto('brm_assignments')
-            .values({ account_id: brms[a.brm]!, organization_id: orgs[a.org]!, kind: a.backup ? 'backup' : 'primary' })
+            .values({
+              account_id: brms[a.brm]!,
+              organization_id: orgs[a.org]!,
+              kind: a.backup ? 'backup' : 'primary',
+            })
             .execute();
         }
         for (const [i, g] of s.grants.entries()) {
@@ -80,8 +87,15 @@ describe('Transfer Responsibilities under random data (pglite)', () => {
             .execute();
         }
         for (const item of s.items) {
-          const id = await addRequest(t, 'Add Access', [[orgs[item.org]!, item.pending ? 'pending' : 'approved']]);
-          if (item.extend) await db.updateTable('request_items').set({ operation: 'Extend' }).where('request_id', '=', id).execute();
+          const id = await addRequest(t, 'Add Access', [
+            [orgs[item.org]!, item.pending ? 'pending' : 'approved'],
+          ]);
+          if (item.extend)
+            await db
+              .updateTable('request_items')
+              .set({ operation: 'Extend' })
+              .where('request_id', '=', id)
+              .execute();
         }
         for (const d of s.delegations) {
           if (d.from === d.to) continue;
@@ -130,9 +144,9 @@ describe('Transfer Responsibilities under random data (pglite)', () => {
         }
         expect(outcome).toEqual(preview);
         // The database agrees.
-        expect(await db.selectFrom('brm_assignments').selectAll().where('account_id', '=', leaving).execute()).toEqual(
-          [],
-        );
+        expect(
+          await db.selectFrom('brm_assignments').selectAll().where('account_id', '=', leaving).execute(),
+        ).toEqual([]);
         if (orgs.length && mine.size) {
           const still = await db
             .selectFrom('role_grants')

@@ -76,7 +76,8 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
         ends_at: new Date(clock.now().getTime() + 20 * 86_400_000),
       })
       .execute();
-    for (const name of ['ada', 'alan', 'audrey', 'lena', 'bob', 'omar', 'dele', 'vic']) clients[name] = await signInAs(t, name);
+    for (const name of ['ada', 'alan', 'audrey', 'lena', 'bob', 'omar', 'dele', 'vic'])
+      clients[name] = await signInAs(t, name);
     clients.anonymous = new TestClient(t.app);
     await clients.anonymous.fetchCsrf();
   });
@@ -123,13 +124,31 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
     const token = async (scopes: ('people:read' | 'people:write')[]) =>
       (
         await clients.ada!.call(admin.createServiceToken, {
-          body: { name: `t ${scopes.join()}`, scopes, expiresAt: new Date(clock.now().getTime() + 86_400_000 * 5).toISOString() },
+          body: {
+            name: `t ${scopes.join()}`,
+            scopes,
+            expiresAt: new Date(clock.now().getTime() + 86_400_000 * 5).toISOString(),
+          },
         })
-      ).json().token as string;
+      ).json().token;
     const writer = await token(['people:write']);
     const reader = await token(['people:read']);
-    expect((await callWithToken(t.app, departure.transferResponsibilities, writer, { params: { id: ids.omar! }, body: { dryRun: true } })).statusCode).toBe(200);
-    expect((await callWithToken(t.app, departure.transferResponsibilities, reader, { params: { id: ids.omar! }, body: { dryRun: true } })).statusCode).toBe(403);
+    expect(
+      (
+        await callWithToken(t.app, departure.transferResponsibilities, writer, {
+          params: { id: ids.omar! },
+          body: { dryRun: true },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await callWithToken(t.app, departure.transferResponsibilities, reader, {
+          params: { id: ids.omar! },
+          body: { dryRun: true },
+        })
+      ).statusCode,
+    ).toBe(403);
     expect((await callWithToken(t.app, departure.getSponsorship, reader)).statusCode).toBe(200);
     expect((await callWithToken(t.app, departure.getMySponsors, writer)).statusCode).toBe(403);
   });
@@ -137,17 +156,25 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
   it('previews the transfer, refuses a leaving successor, and the result equals the preview; the successor sees the moved approval', async () => {
     const requestId = await addRequest(t, 'Add Access', [[ids.beta!, 'pending']], { beneficiaryId: ids.val });
     void requestId;
-    await clients.ada!.call(departure.setLeaving, { params: { id: ids.lena! }, body: { leavingOn: '2027-06-20' } });
+    await clients.ada!.call(departure.setLeaving, {
+      params: { id: ids.lena! },
+      body: { leavingOn: '2027-06-20' },
+    });
     expect((await auditActions(t, 'person.leaving')).filter((e) => e.target_id === ids.lena)).toMatchObject([
       { actor_username: 'ada', details: { leavingOn: '2027-06-20' } },
     ]);
     // Omar leaves too: choosing him is refused.
-    await clients.ada!.call(departure.setLeaving, { params: { id: ids.omar! }, body: { leavingOn: '2027-07-01' } });
+    await clients.ada!.call(departure.setLeaving, {
+      params: { id: ids.omar! },
+      body: { leavingOn: '2027-07-01' },
+    });
     const refused = await plan(clients.ada!, 'lena', true, {
       successors: [{ organizationId: ids.beta!, successorId: ids.omar!, makePrimary: true }],
     });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json<{ errors: string[] }>().errors).toEqual(['Omar Tester is leaving on 2027-07-01; choose another successor']);
+    expect(refused.json<{ errors: string[] }>().errors).toEqual([
+      'Omar Tester is leaving on 2027-07-01; choose another successor',
+    ]);
 
     const choice = { successors: [{ organizationId: ids.beta!, successorId: ids.dele!, makePrimary: true }] };
     const preview = await plan(clients.ada!, 'lena', true, choice);
@@ -166,7 +193,9 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
       ],
     });
     // Nothing moved yet.
-    expect(await t.ctx.db.selectFrom('brm_assignments').selectAll().where('account_id', '=', ids.lena!).execute()).toHaveLength(2);
+    expect(
+      await t.ctx.db.selectFrom('brm_assignments').selectAll().where('account_id', '=', ids.lena!).execute(),
+    ).toHaveLength(2);
 
     // Two admins at once: one transfers, the other finds nothing left (409), nothing twice.
     const [first, second] = await Promise.all([
@@ -183,18 +212,32 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
     const approvals = await clients.dele!.call(getPendingApprovals);
     expect(approvals.statusCode).toBe(200);
     expect(approvals.body).toContain('val');
-    expect(await t.ctx.db.selectFrom('brm_assignments').selectAll().where('account_id', '=', ids.lena!).execute()).toEqual([]);
     expect(
-      await t.ctx.db.selectFrom('brm_assignments').select(['account_id', 'kind']).where('organization_id', '=', ids.acme!).execute(),
+      await t.ctx.db.selectFrom('brm_assignments').selectAll().where('account_id', '=', ids.lena!).execute(),
+    ).toEqual([]);
+    expect(
+      await t.ctx.db
+        .selectFrom('brm_assignments')
+        .select(['account_id', 'kind'])
+        .where('organization_id', '=', ids.acme!)
+        .execute(),
     ).toEqual([{ account_id: ids.bob, kind: 'primary' }]);
-    const delegation = await t.ctx.db.selectFrom('brm_delegations').selectAll().where('delegator_id', '=', ids.lena!).executeTakeFirstOrThrow();
+    const delegation = await t.ctx.db
+      .selectFrom('brm_delegations')
+      .selectAll()
+      .where('delegator_id', '=', ids.lena!)
+      .executeTakeFirstOrThrow();
     expect(delegation.end_reason).toBe('transfer');
     // Vendors told (T2), successors told (T1), sponsors changed with an audit event each.
-    expect((await outbox(t, 'vic@example.test')).map((m) => m.subject)).toContain('Your sponsor for Acme Imaging is now Bob Tester');
+    expect((await outbox(t, 'vic@example.test')).map((m) => m.subject)).toContain(
+      'Your sponsor for Acme Imaging is now Bob Tester',
+    );
     expect((await outbox(t, 'dele@example.test')).map((m) => m.subject)).toContain(
       `You are now responsible for Beta Labs at ${t.ctx.config.HOSPITAL_NAME}`,
     );
-    expect((await auditActions(t, 'sponsor.change')).map((e) => e.target_id).sort()).toEqual([ids.val, ids.vic].sort());
+    expect((await auditActions(t, 'sponsor.change')).map((e) => e.target_id).sort()).toEqual(
+      [ids.val, ids.vic].sort(),
+    );
     expect((await clients.vic!.call(departure.getMySponsors)).json()).toEqual({
       sponsors: [{ organization: 'Acme Imaging', name: 'Bob Tester', email: 'bob@example.test' }],
     });
@@ -206,18 +249,30 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
     clock.set(morningOf('2027-06-17'));
     await sweep();
     const infosec = async () =>
-      (await outbox(t)).filter((m) => m.template === 'brm-leaving' || m.template === 'brm-transfer-automatic');
-    expect((await infosec()).map((m) => m.subject)).toContain('Omar Tester leaves on 2027-07-01: responsibilities not yet transferred');
+      (await outbox(t)).filter(
+        (m) => m.template === 'brm-leaving' || m.template === 'brm-transfer-automatic',
+      );
+    expect((await infosec()).map((m) => m.subject)).toContain(
+      'Omar Tester leaves on 2027-07-01: responsibilities not yet transferred',
+    );
     clock.set(morningOf('2027-06-30'));
     await sweep();
-    expect(await t.ctx.db.selectFrom('brm_assignments').selectAll().where('account_id', '=', ids.omar!).execute()).toHaveLength(1);
+    expect(
+      await t.ctx.db.selectFrom('brm_assignments').selectAll().where('account_id', '=', ids.omar!).execute(),
+    ).toHaveLength(1);
     clock.set(morningOf('2027-07-01'));
     await sweep();
     await sweep();
-    expect(await t.ctx.db.selectFrom('brm_assignments').selectAll().where('account_id', '=', ids.omar!).execute()).toEqual([]);
+    expect(
+      await t.ctx.db.selectFrom('brm_assignments').selectAll().where('account_id', '=', ids.omar!).execute(),
+    ).toEqual([]);
     const events = (await auditActions(t, 'brm.transfer')).filter((e) => e.target_id === ids.omar);
     expect(events).toMatchObject([{ actor_username: 'system', details: { automatic: true, vendors: 1 } }]);
-    const grant = await t.ctx.db.selectFrom('role_grants').selectAll().where('account_id', '=', ids.gus!).executeTakeFirstOrThrow();
+    const grant = await t.ctx.db
+      .selectFrom('role_grants')
+      .selectAll()
+      .where('account_id', '=', ids.gus!)
+      .executeTakeFirstOrThrow();
     expect(grant.sponsor_id).toBeNull();
     expect((await infosec()).filter((m) => m.template === 'brm-transfer-automatic')).not.toHaveLength(0);
     // Now in the sponsorship report.

@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
 import type { Config } from '../../config';
 import { AppError } from '../../platform/app-error';
 import type { Db, Tx } from '../../platform/db';
-import { hasKindSql } from '../../store/account-kinds';
+import { setAssignmentKind } from '../../store/approval-routing';
+import * as store from '../../store/departure';
+import { deleteAssignment } from '../../store/grants';
 import { infosecEmails } from '../approval-routing';
 import { recordAudit, recordAudits } from '../audit';
 import { insertMails } from '../../store/outbox';
@@ -70,107 +71,24 @@ interface OrganizationPart {
   apply(tx: Tx, move: OrganizationMove): Promise<number>;
 }
 
-const pendingItemsOf = async (db: Db | Tx, organizationId: string, extend: boolean) =>
-  Number(
-    (
-      await db
-        .selectFrom('request_items')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('organization_id', '=', organizationId)
-        .where('status', '=', 'pending')
-        .where('operation', extend ? '=' : '<>', 'Extend')
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
-
-const sponsoredGrants = (db: Db | Tx, move: OrganizationMove) =>
-  db
-    .selectFrom('role_grants')
-    .select('account_id')
-    .where('organization_id', '=', move.organizationId)
-    .where('sponsor_id', '=', move.leavingId);
-
 export const organizationParts: readonly OrganizationPart[] = [
   {
     // Pending approvals route by assignment: they move with it (counted, not rewritten).
     key: 'pendingApprovals',
-    count: (db, move) => pendingItemsOf(db, move.organizationId, false),
-    apply: (tx, move) => pendingItemsOf(tx, move.organizationId, false),
+    count: (db, move) => store.countPendingItems(db, move.organizationId, false),
+    apply: (tx, move) => store.countPendingItems(tx, move.organizationId, false),
   },
   {
     key: 'extensionRequests',
-    count: (db, move) => pendingItemsOf(db, move.organizationId, true),
-    apply: (tx, move) => pendingItemsOf(tx, move.organizationId, true),
+    count: (db, move) => store.countPendingItems(db, move.organizationId, true),
+    apply: (tx, move) => store.countPendingItems(tx, move.organizationId, true),
   },
   {
     key: 'vendors',
-    count: async (db, move) => (await sponsoredGrants(db, move).execute()).length,
-    apply: async (tx, move) =>
-      (
-        await tx
-          .updateTable('role_grants')
-          .set({ sponsor_id: move.successorId })
-          .where('organization_id', '=', move.organizationId)
-          .where('sponsor_id', '=', move.leavingId)
-          .returning('account_id')
-          .execute()
-      ).length,
+    count: async (db, move) => (await store.sponsoredVendors(db, move.organizationId, move.leavingId)).length,
+    apply: (tx, move) => store.moveSponsorships(tx, move.organizationId, move.leavingId, move.successorId),
   },
 ];
-
-const openDelegations = (db: Db | Tx, leavingId: string) =>
-  db
-    .selectFrom('brm_delegations')
-    .select('id')
-    .where('ended_at', 'is', null)
-    .where((eb) => eb.or([eb('delegator_id', '=', leavingId), eb('delegate_id', '=', leavingId)]));
-
-async function person(db: Db | Tx, id: string, lock: boolean) {
-  let query = db
-    .selectFrom('accounts as a')
-    .select([
-      'a.id',
-      'a.username',
-      'a.given_name',
-      'a.family_name',
-      'a.email',
-      'a.status',
-      'a.type',
-      'a.leaving_on',
-      'a.responsibilities_transferred_at',
-    ])
-    .where('a.id', '=', id);
-  if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
-}
-
-/** The organizations the person is assigned to, with their kind. */
-async function assignedOrganizations(db: Db | Tx, id: string) {
-  return db
-    .selectFrom('brm_assignments as b')
-    .innerJoin('organizations as o', 'o.id', 'b.organization_id')
-    .select(['o.id', 'o.name', 'b.kind'])
-    .where('b.account_id', '=', id)
-    .orderBy('o.name')
-    .execute();
-}
-
-/** The default successor (§6.2 step 2): a backup BRM, another primary BRM, else InfoSec (null). */
-async function defaultSuccessor(db: Db | Tx, leavingId: string, organizationId: string) {
-  const row = await db
-    .selectFrom('brm_assignments as b')
-    .innerJoin('accounts as a', 'a.id', 'b.account_id')
-    .select(['a.id'])
-    .where('b.organization_id', '=', organizationId)
-    .where('a.id', '<>', leavingId)
-    .where('a.status', '=', 'active')
-    .where('a.leaving_on', 'is', null)
-    .where(hasKindSql('a', 'employeeBrm'))
-    .orderBy(sql`case b.kind when 'backup' then 0 else 1 end`)
-    .orderBy('a.username')
-    .executeTakeFirst();
-  return row?.id ?? null;
-}
 
 /**
  * The transfer as it would run now: one row per organization the person manages, each with its
@@ -183,11 +101,11 @@ export async function planTransfer(
   choices: readonly SuccessorChoice[] = [],
   lock = false,
 ): Promise<TransferPlan & { target: PersonRow }> {
-  const leaving = await person(db, personId, lock);
+  const leaving = await store.personForTransfer(db, personId, lock);
   if (!leaving || leaving.type !== 'employee' || leaving.status === 'terminated') {
     throw new AppError('notFound', 'Person not found.');
   }
-  const assigned = await assignedOrganizations(db, personId);
+  const assigned = await store.assignedOrganizations(db, personId);
   const chosen = new Map(choices.map((c) => [c.organizationId, c]));
   for (const c of choices) {
     if (!assigned.some((o) => o.id === c.organizationId)) {
@@ -201,20 +119,18 @@ export async function planTransfer(
   for (const org of assigned) {
     const choice = chosen.get(org.id);
     const successorId =
-      choice === undefined ? await defaultSuccessor(db, personId, org.id) : choice.successorId;
+      choice === undefined ? await store.defaultSuccessor(db, personId, org.id) : choice.successorId;
     let successor = INFOSEC_NAME;
     if (successorId !== null) {
-      const s = await db
-        .selectFrom('accounts as a')
-        .select(['a.id', 'a.username', 'a.given_name', 'a.family_name', 'a.status', 'a.leaving_on'])
-        .where('a.id', '=', successorId)
-        .where(hasKindSql('a', 'employeeBrm'))
-        .executeTakeFirst();
+      const s = await store.employeeBrm(db, successorId);
       if (!s || s.status !== 'active' || s.id === personId) {
         throw new AppError('badRequest', 'Choose an active BRM other than the person leaving as successor.');
       }
       if (s.leaving_on !== null) {
-        throw new AppError('badRequest', `${nameOf(s)} is leaving on ${s.leaving_on}; choose another successor`);
+        throw new AppError(
+          'badRequest',
+          `${nameOf(s)} is leaving on ${s.leaving_on}; choose another successor`,
+        );
       }
       successor = nameOf(s);
     }
@@ -234,8 +150,14 @@ export async function planTransfer(
     }
     organizations.push(row);
   }
-  const delegations = (await openDelegations(db, personId).execute()).length;
-  return { ...totals(organizations, delegations), personId, person: nameOf(leaving), organizations, target: leaving };
+  const delegations = await store.countOpenDelegations(db, personId);
+  return {
+    ...totals(organizations, delegations),
+    personId,
+    person: nameOf(leaving),
+    organizations,
+    target: leaving,
+  };
 }
 
 function totals(organizations: readonly TransferOrganization[], delegations: number): TransferCounts {
@@ -272,49 +194,20 @@ export async function applyTransfer(tx: Tx, run: TransferRun): Promise<TransferP
   const { target, ...shown } = plan;
   if (plan.organizations.length === 0 && plan.delegations === 0 && plan.vendors === 0) {
     if (run.automatic) {
-      await tx
-        .updateTable('accounts')
-        .set({ responsibilities_transferred_at: run.at })
-        .where('id', '=', target.id)
-        .execute();
+      await store.markTransferred(tx, target.id, run.at);
       return shown;
     }
     throw new AppError('conflict', nothingLeft(plan.person));
   }
   const moved: TransferOrganization[] = [];
   for (const org of plan.organizations) {
-    const before = await tx
-      .selectFrom('brm_assignments')
-      .select('kind')
-      .where('account_id', '=', target.id)
-      .where('organization_id', '=', org.organizationId)
-      .executeTakeFirstOrThrow();
-    const sponsored = await tx
-      .selectFrom('role_grants as g')
-      .innerJoin('accounts as v', 'v.id', 'g.account_id')
-      .select(['v.id', 'v.username', 'v.email', 'v.given_name', 'v.status'])
-      .where('g.organization_id', '=', org.organizationId)
-      .where('g.sponsor_id', '=', target.id)
-      .orderBy('v.id')
-      .execute();
-    await tx
-      .deleteFrom('brm_assignments')
-      .where('account_id', '=', target.id)
-      .where('organization_id', '=', org.organizationId)
-      .execute();
+    const before = await store.assignmentKindOf(tx, target.id, org.organizationId);
+    const sponsored = await store.sponsoredVendors(tx, org.organizationId, target.id);
+    await deleteAssignment(tx, target.id, org.organizationId);
     if (org.successorId !== null) {
-      const current = await tx
-        .selectFrom('brm_assignments')
-        .select('kind')
-        .where('account_id', '=', org.successorId)
-        .where('organization_id', '=', org.organizationId)
-        .executeTakeFirst();
-      const kind = org.makePrimary ? 'primary' : (current?.kind ?? before.kind);
-      await tx
-        .insertInto('brm_assignments')
-        .values({ account_id: org.successorId, organization_id: org.organizationId, kind })
-        .onConflict((oc) => oc.columns(['account_id', 'organization_id']).doUpdateSet({ kind }))
-        .execute();
+      const current = await store.assignmentKindOf(tx, org.successorId, org.organizationId);
+      const kind = org.makePrimary ? 'primary' : (current ?? before ?? 'primary');
+      await setAssignmentKind(tx, { accountId: org.successorId, organizationId: org.organizationId, kind });
     }
     const move = { leavingId: target.id, organizationId: org.organizationId, successorId: org.successorId };
     const done: TransferOrganization = { ...org, pendingApprovals: 0, extensionRequests: 0, vendors: 0 };
@@ -335,11 +228,9 @@ export async function applyTransfer(tx: Tx, run: TransferRun): Promise<TransferP
       })),
     );
     if (org.successorId !== null) {
-      const successor = await tx
-        .selectFrom('accounts')
-        .select(['email', 'given_name', 'family_name', 'username'])
-        .where('id', '=', org.successorId)
-        .executeTakeFirstOrThrow();
+      const successor = await store.employeeBrm(tx, org.successorId);
+      if (!successor)
+        throw new AppError('badRequest', 'Choose an active BRM other than the person leaving as successor.');
       await insertMails(tx, [
         outboxRow(
           successor.email,
@@ -367,19 +258,8 @@ export async function applyTransfer(tx: Tx, run: TransferRun): Promise<TransferP
       ]);
     }
   }
-  const delegations = (
-    await tx
-      .updateTable('brm_delegations')
-      .set({ ended_at: run.at, end_reason: 'transfer' })
-      .where('id', 'in', openDelegations(tx, target.id))
-      .returning('id')
-      .execute()
-  ).length;
-  await tx
-    .updateTable('accounts')
-    .set({ responsibilities_transferred_at: run.at })
-    .where('id', '=', target.id)
-    .execute();
+  const delegations = await store.endOpenDelegations(tx, target.id, run.at, 'transfer');
+  await store.markTransferred(tx, target.id, run.at);
   const result: TransferPlan = {
     ...totals(moved, delegations),
     personId: target.id,

@@ -244,7 +244,7 @@ function PersonRow({ person, people }: { person: AdminPerson; people: AdminPerso
           <Button
             size="sm"
             variant="link"
-            className="px-0"
+            className="px-0 d-block"
             onClick={() => setTransferring(true)}
             aria-label={`Transfer Responsibilities of ${person.username}`}
           >

@@ -81,13 +81,19 @@ export function TransferDialog(p: { person: AdminPerson; people: AdminPerson[]; 
   const toStep3 = () =>
     attempt(async () => {
       setPreview(
-        await callEndpoint(departure.transferResponsibilities, { params: { id: person.id }, body: body(true) }),
+        await callEndpoint(departure.transferResponsibilities, {
+          params: { id: person.id },
+          body: body(true),
+        }),
       );
       setStep(3);
     });
   const transfer = () =>
     attempt(async () => {
-      await callEndpoint(departure.transferResponsibilities, { params: { id: person.id }, body: body(false) });
+      await callEndpoint(departure.transferResponsibilities, {
+        params: { id: person.id },
+        body: body(false),
+      });
       showAlert(departureMessages.transferred(name), 'success');
       await queryClient.invalidateQueries({ queryKey: adminKeys.people });
       p.onClose();

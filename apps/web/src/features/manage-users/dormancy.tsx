@@ -40,7 +40,11 @@ export function UserDetailsModal({ user, onClose }: { user: ManagedUser; onClose
           <dd className="col-sm-8">{user.email}</dd>
           <dt className="col-sm-4">Status</dt>
           <dd className="col-sm-8">
-            {user.status === 'pendingActivation' ? 'Pending activation' : user.active ? 'Enabled' : 'Disabled'}
+            {user.status === 'pendingActivation'
+              ? 'Pending activation'
+              : user.active
+                ? 'Enabled'
+                : 'Disabled'}
             {reason && ` (${reason})`}
           </dd>
           <dt className="col-sm-4">Last sign-in</dt>

@@ -90,12 +90,23 @@ test('after 90 days without sign-in Manage Users shows the vendor disabled for i
   page,
 }) => {
   await page.goto('/home');
-  await dev(page, '/dev/clock', { advance: 'P91D' });
+  // 80 days on: jdoe is warned, and Manage Users says by when to sign in.
+  await dev(page, '/dev/clock', { advance: 'P80D' });
   await dev(page, '/dev/governance/run', {});
   await signInFromHome(page, 'bbrown');
   await page.goto('/brm/manage-users');
   await page.getByLabel('Filter by username, email or name').fill('jdoe');
   const row = page.getByRole('row').filter({ hasText: 'jdoe' });
+  await expect(row.getByText(/^Sign-in due by \d{4}-\d{2}-\d{2}$/)).toBeVisible();
+  await expectAccessible(page, 'Manage Users with a dormant warning');
+  await screenshots(page, 'manage-users-warning');
+  await logOut(page);
+  // 91 days on: disabled for inactivity.
+  await dev(page, '/dev/clock', { advance: 'P11D' });
+  await dev(page, '/dev/governance/run', {});
+  await signInFromHome(page, 'bbrown');
+  await page.goto('/brm/manage-users');
+  await page.getByLabel('Filter by username, email or name').fill('jdoe');
   const status = row.getByText('Disabled', { exact: true });
   await expect(status).toBeVisible();
   await expect(status).toHaveAttribute('title', /^inactive since \d{4}-\d{2}-\d{2}$/);

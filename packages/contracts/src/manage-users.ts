@@ -31,6 +31,8 @@ export const managedUser = z.object({
   /** Why a disabled account is disabled: `manual`, `noAccess`, `inactive`, `departureReported`. */
   disabledReason: z.enum(['manual', 'noAccess', 'inactive', 'departureReported']).nullable().optional(),
   disabledAt: z.string().nullable().optional(),
+  /** An active vendor warned for inactivity: the last day a sign-in keeps the account. */
+  signInDueBy: z.string().optional(),
 });
 export type ManagedUser = z.infer<typeof managedUser>;
 

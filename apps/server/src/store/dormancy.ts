@@ -200,3 +200,20 @@ export async function assignSponsor(
   }
   return changed;
 }
+
+/** The inactivity clock start of active vendor accounts, by username, and whether one holds high-tier access. */
+export async function inactivityClocks(db: Db | Tx, usernames: readonly string[]) {
+  if (usernames.length === 0) return [];
+  return db
+    .selectFrom('accounts as a')
+    .select([
+      'a.username',
+      sql<Date>`greatest(a.last_sign_in_at, a.active_since, a.created_at)`.as('clock_start'),
+      sql<boolean>`exists (select 1 from role_grants g join organizations o on o.id = g.organization_id
+        where g.account_id = a.id and o.risk_tier = 'high')`.as('high'),
+    ])
+    .where('a.username', 'in', usernames)
+    .where('a.type', '=', 'vendor')
+    .where('a.status', '=', 'active')
+    .execute();
+}

@@ -83,6 +83,12 @@ describe.each(testDatabaseKinds)('dormant accounts on %s', (kind) => {
     const [d1] = await outbox(t, 'dora@example.test');
     expect(d1!.subject).toBe('Sign in by 2027-05-30 to keep your PRA account');
     expect(d1!.text_body).toContain('Acme Imaging: Bruno Tester, bruno@example.test');
+    // Manage Users shows the warning: the last day a sign-in keeps the account.
+    await createAccount(t, { username: 'wanda', type: 'employee', isAdmin: true });
+    const users = await (await signInAs(t, 'wanda')).get('/api/brm/users?page=1&filter=dora');
+    expect(users.json<{ items: { username: string; signInDueBy?: string }[] }>().items).toMatchObject([
+      { username: 'dora', signInDueBy: '2027-05-30' },
+    ]);
     at(83);
     await sweep();
     expect(await templates('dora')).toEqual(['inactivity-warning', 'inactivity-warning']);

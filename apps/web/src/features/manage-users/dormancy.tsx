@@ -46,6 +46,7 @@ export function UserDetailsModal({ user, onClose }: { user: ManagedUser; onClose
                 ? 'Enabled'
                 : 'Disabled'}
             {reason && ` (${reason})`}
+            {user.signInDueBy && ` (sign-in due by ${user.signInDueBy})`}
           </dd>
           <dt className="col-sm-4">Last sign-in</dt>
           <dd className="col-sm-8">{day(user.lastSignInAt) ?? 'Never'}</dd>

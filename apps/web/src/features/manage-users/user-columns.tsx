@@ -93,7 +93,14 @@ export function userColumns(handlers: ActionHandlers): DataColumn<ManagedUser>[]
       header: 'Status',
       sortValue: statusText,
       // The reason of a disable is the cell's tooltip (GOVERNANCE.md §6.2); View Details shows it too.
-      render: (u) => <span title={reasonText(u)}>{statusText(u)}</span>,
+      render: (u) => (
+        <>
+          <span title={reasonText(u)}>{statusText(u)}</span>
+          {u.signInDueBy && (
+            <span className="badge text-bg-warning ms-2">Sign-in due by {u.signInDueBy}</span>
+          )}
+        </>
+      ),
     },
   ];
 }

@@ -10,7 +10,7 @@ import type { AppContext } from '../../platform/app-context';
 import { endpointRouter } from '../../http/endpoint-routes';
 import { listManagedUsers, pageManagedUsers } from './list-users';
 import { resetActivationCode, sendOtpEmail, setUserEnabled } from './manage-user';
-import { withSignInDue } from '../departure/sign-in-due';
+import { withSignInDue } from '../../identity/governance/sign-in-due';
 
 export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const route = endpointRouter(app, ctx);
@@ -18,7 +18,8 @@ export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx
   // Without paging parameters: the spec's whole list (older callers); the page otherwise.
   // Each row that is inside its inactivity warning window says by when to sign in (§6.2).
   route(getManagedUsers, {}, async (request) => {
-    if (!asksForPage(request.query)) return withSignInDue(ctx, await listManagedUsers(ctx.db, request.account));
+    if (!asksForPage(request.query))
+      return withSignInDue(ctx, await listManagedUsers(ctx.db, request.account));
     const page = await pageManagedUsers(ctx.db, request.account, request.query);
     return { ...page, items: await withSignInDue(ctx, page.items) };
   });

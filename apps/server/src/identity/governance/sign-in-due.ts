@@ -1,5 +1,5 @@
 import type { ManagedUser } from '@pra/contracts';
-import { readPolicyBook } from '../../identity/governance/sweep';
+import { readPolicyBook } from './sweep';
 import { localDate } from '../../platform/local-time';
 import type { AppContext } from '../../platform/app-context';
 import { inactivityClocks } from '../../store/dormancy';
@@ -22,7 +22,8 @@ export async function withSignInDue<T extends ManagedUser>(ctx: AppContext, user
     const policy = policies[c.high ? 'high' : 'standard'];
     const disableAt = new Date(c.clock_start).getTime() + policy.inactivityDisableDays * DAY_MS;
     const warnFrom = disableAt - Math.max(0, ...policy.inactivityWarningDays) * DAY_MS;
-    if (now.getTime() >= warnFrom) due.set(c.username, localDate(new Date(disableAt - 1), ctx.config.PORTAL_TIME_ZONE));
+    if (now.getTime() >= warnFrom)
+      due.set(c.username, localDate(new Date(disableAt - 1), ctx.config.PORTAL_TIME_ZONE));
   }
   return users.map((u) => (due.has(u.username) ? { ...u, signInDueBy: due.get(u.username) } : u));
 }

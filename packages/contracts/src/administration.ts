@@ -110,6 +110,8 @@ export const adminPerson = z.object({
   isAuditor: z.boolean(),
   status: z.string(),
   organizations: z.array(z.string()),
+  /** The date a person leaves the hospital (GOVERNANCE.md §6.2), if set. */
+  leavingOn: z.string().nullable().optional(),
 });
 export type AdminPerson = z.infer<typeof adminPerson>;
 export const peopleList = z.object({ people: z.array(adminPerson) });

@@ -85,6 +85,7 @@ export type Tag =
   | 'access'
   | 'approvals'
   | 'approval-routing'
+  | 'departure'
   | 'manage-users'
   | 'terminate-vendors'
   | 'administration'
@@ -102,6 +103,7 @@ export const tagDescriptions: Record<Tag, string> = {
   access: 'Manage Access: a vendor’s roles and requests',
   approvals: 'Pending approvals for BRMs and admins',
   'approval-routing': 'Away and Backup delegations, primary and backup BRMs, unreachable approvers',
+  departure: 'Leaving BRMs, Transfer Responsibilities, sponsors of record',
   'manage-users': 'Vendor users managed by BRMs and admins',
   'terminate-vendors': 'Terminating vendor users in bulk (employee BRMs)',
   administration:

@@ -5,6 +5,7 @@ import * as administration from './endpoints/administration';
 import * as approvalRouting from './endpoints/approval-routing';
 import * as approvals from './endpoints/approvals';
 import * as authenticator from './endpoints/authenticator';
+import * as departure from './endpoints/departure';
 import * as governance from './endpoints/governance';
 import * as manageUsers from './endpoints/manage-users';
 import * as profile from './endpoints/profile';
@@ -37,6 +38,7 @@ export const endpointsByCapability = {
   manageUsers,
   terminateVendors,
   administration,
+  departure,
   governance,
 };
 

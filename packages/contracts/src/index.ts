@@ -2,6 +2,7 @@ export * from './account-kinds';
 export * from './activation';
 export * from './approvals';
 export * from './approval-routing';
+export * from './departure';
 export * from './password-policy';
 export * from './paths';
 export * from './registration';

@@ -26,6 +26,13 @@ export const managedUser = z.object({
   canManage: z.boolean(),
   /** Reset the activation code (admins). */
   canResetActivationCode: z.boolean(),
+  /** When the vendor last signed in (GOVERNANCE.md §6.7); null: never. */
+  lastSignInAt: z.string().nullable().optional(),
+  /** Why a disabled account is disabled: `manual`, `noAccess`, `inactive`, `departureReported`. */
+  disabledReason: z.enum(['manual', 'noAccess', 'inactive', 'departureReported']).nullable().optional(),
+  disabledAt: z.string().nullable().optional(),
+  /** An active vendor warned for inactivity: the last day a sign-in keeps the account. */
+  signInDueBy: z.string().optional(),
 });
 export type ManagedUser = z.infer<typeof managedUser>;
 

@@ -50,6 +50,10 @@ export interface AccountsTable {
   disabled_reason: DisabledReason | null;
   disabled_at: NullableTimestamp;
   is_auditor: Generated<boolean>;
+  active_since: NullableTimestamp;
+  leaving_on: DateOnly;
+  leaving_ends_role: Generated<boolean>;
+  responsibilities_transferred_at: NullableTimestamp;
 }
 
 export interface PasswordHistoryTable {

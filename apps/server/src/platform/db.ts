@@ -31,6 +31,7 @@ import * as listIndexes from '../migrations/0013-list-indexes';
 import * as jobs from '../migrations/0014-jobs';
 import * as idpMetadata from '../migrations/0015-idp-metadata';
 import * as peopleIndexes from '../migrations/0020-people-indexes';
+import * as dormancyDeparture from '../migrations/0022-dormancy-departure';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   '0014-jobs': jobs,
   '0015-idp-metadata': idpMetadata,
   '0020-people-indexes': peopleIndexes,
+  '0022-dormancy-departure': dormancyDeparture,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

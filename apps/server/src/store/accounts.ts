@@ -269,6 +269,7 @@ function managedVendors(db: Db | Tx, scope: RawBuilder<boolean>) {
   return db
     .selectFrom('accounts as a')
     .select(['a.username', 'a.given_name', 'a.family_name', 'a.email', 'a.status'])
+    .select(['a.last_sign_in_at', 'a.disabled_reason', 'a.disabled_at'])
     .select(
       sql<string[]>`array(select g.organization_id::text from role_grants g where g.account_id = a.id)`.as(
         'organizationIds',
@@ -392,6 +393,7 @@ function employees(db: Db | Tx) {
       'a.is_admin',
       'a.is_auditor',
       'a.status',
+      'a.leaving_on',
       eb
         .selectFrom('brm_assignments as b')
         .innerJoin('organizations as o', 'o.id', 'b.organization_id')

@@ -63,7 +63,7 @@ export async function removeRolesIn(
   tx: Tx,
   accountIds: readonly string[],
   organizationIds: readonly string[],
-  end: { at: Date; endedBy: string; terminated: readonly string[] },
+  end: { at: Date; endedBy: string | null; terminated: readonly string[] },
 ): Promise<void> {
   if (accountIds.length === 0 || organizationIds.length === 0) return;
   // The ended grants move to grant_history in the same statement (`terminated` for the accounts the

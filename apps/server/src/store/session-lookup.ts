@@ -61,6 +61,10 @@ const accountColumnNames = [
   'disabled_reason',
   'disabled_at',
   'is_auditor',
+  'active_since',
+  'leaving_on',
+  'leaving_ends_role',
+  'responsibilities_transferred_at',
 ] as const satisfies readonly (keyof Account)[];
 type Unlisted = Exclude<keyof Account, (typeof accountColumnNames)[number]>;
 const everyAccountColumnListed: [Unlisted] extends [never] ? true : Unlisted = true;

@@ -71,6 +71,8 @@ export async function createAccount(
       is_admin: fields.isAdmin ?? false,
       status: fields.status ?? 'active',
       password_hash: await cachedHash,
+      // Created by the app's clock: a vendor made under a test clock is not already idle (§6.3).
+      created_at: t.ctx.clock.now(),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

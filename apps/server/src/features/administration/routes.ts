@@ -114,6 +114,7 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
     isAuditor: p.is_auditor,
     status: p.status,
     organizations: p.organizations ?? [],
+    leavingOn: p.leaving_on,
   });
 
   route(calls.listPeople, {}, async (request) => {

@@ -26,6 +26,9 @@ function toManagedUser(row: VendorRow, actor: Actor): ManagedUser {
     status: row.status as ManagedUser['status'],
     canManage: vendor.can(actor, 'manage', row),
     canResetActivationCode: vendor.can(actor, 'resetActivationCode', row),
+    lastSignInAt: row.last_sign_in_at ? new Date(row.last_sign_in_at).toISOString() : null,
+    disabledReason: row.status === 'disabled' ? (row.disabled_reason ?? 'manual') : null,
+    disabledAt: row.disabled_at ? new Date(row.disabled_at).toISOString() : null,
   };
 }
 

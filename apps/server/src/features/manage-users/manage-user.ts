@@ -12,6 +12,7 @@ import type { Account } from '../../platform/db-schema';
 import { loadActor, principalOf, type Actor } from '../../policies/actor';
 import * as vendorPolicy from '../../policies/vendor';
 import { findVendorForUpdate } from '../../store/accounts';
+import { restartInactivityClock } from '../../store/dormancy';
 
 interface ManagerCall {
   ctx: AppContext;
@@ -85,6 +86,9 @@ export async function setUserEnabled(call: ManagerCall & { enable: boolean }): P
     if (target.status === 'pendingActivation') throw new AppError('conflict', m.pendingCannotToggle);
     const status = call.enable ? 'active' : 'disabled';
     if (target.status !== status) await setAccountStatus(tx, target.id, status);
+    // Enabling restarts the inactivity clock (GOVERNANCE.md §6.3).
+    if (call.enable && target.status !== status)
+      await restartInactivityClock(tx, target.id, call.ctx.clock.now());
     if (!call.enable) await sessions.revokeAllOf(tx, target.id);
     await recordAudit(tx, {
       action,
@@ -92,7 +96,10 @@ export async function setUserEnabled(call: ManagerCall & { enable: boolean }): P
       actor,
       target: { id: target.id, username: target.username },
       clientAddress: call.clientAddress,
-      details: { previousStatus: target.status },
+      details: {
+        previousStatus: target.status,
+        ...(target.disabled_reason ? { reason: target.disabled_reason } : {}),
+      },
     });
   });
 }

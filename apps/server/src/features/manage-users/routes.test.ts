@@ -86,6 +86,10 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
       status: 'pendingActivation',
       canManage: true,
       canResetActivationCode: false,
+      // GOVERNANCE.md §6.7: never signed in, not disabled.
+      lastSignInAt: null,
+      disabledReason: null,
+      disabledAt: null,
     });
   });
 

@@ -10,16 +10,19 @@ import type { AppContext } from '../../platform/app-context';
 import { endpointRouter } from '../../http/endpoint-routes';
 import { listManagedUsers, pageManagedUsers } from './list-users';
 import { resetActivationCode, sendOtpEmail, setUserEnabled } from './manage-user';
+import { withSignInDue } from '../../identity/governance/sign-in-due';
 
 export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const route = endpointRouter(app, ctx);
 
   // Without paging parameters: the spec's whole list (older callers); the page otherwise.
-  route(getManagedUsers, {}, async (request) =>
-    asksForPage(request.query)
-      ? pageManagedUsers(ctx.db, request.account, request.query)
-      : listManagedUsers(ctx.db, request.account),
-  );
+  // Each row that is inside its inactivity warning window says by when to sign in (§6.2).
+  route(getManagedUsers, {}, async (request) => {
+    if (!asksForPage(request.query))
+      return withSignInDue(ctx, await listManagedUsers(ctx.db, request.account));
+    const page = await pageManagedUsers(ctx.db, request.account, request.query);
+    return { ...page, items: await withSignInDue(ctx, page.items) };
+  });
 
   route(enableOrDisableUser, {}, async (request) => {
     const { enable, targetUsername } = request.body;

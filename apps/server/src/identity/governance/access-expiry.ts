@@ -30,7 +30,7 @@ export const SYSTEM_ACTOR = { id: null, username: 'system' } as const;
 
 const DAY_MS = 86_400_000;
 
-export const siteOf = (sweep: Sweep): MailSite => ({
+export const siteOf = (sweep: Pick<Sweep, 'config'>): MailSite => ({
   hospitalName: sweep.config.HOSPITAL_NAME,
   publicUrl: sweep.config.publicUrl,
 });

@@ -2,6 +2,8 @@ import { brmDigest } from './access-digest';
 import { closeAccountsWithoutAccess, endExpiredGrants, expiryNotices } from './access-expiry';
 import type { GovernanceStep } from './sweep';
 import { delegationChanges, requestRouting } from '../approval-routing-sweep';
+import { closeDormantAccounts, inactivity } from './dormancy';
+import { brmInactiveAlerts, departures } from './departure';
 
 /**
  * The governance sweep's steps, in the order they run (GOVERNANCE.md §2.2). This list is the one
@@ -17,6 +19,10 @@ export const governanceSteps: readonly GovernanceStep[] = [
   expiryNotices,
   requestRouting,
   closeAccountsWithoutAccess,
+  inactivity,
+  closeDormantAccounts,
+  departures,
+  brmInactiveAlerts,
   delegationChanges,
   brmDigest,
 ];

@@ -16,6 +16,7 @@ import type { DataColumn } from '../../components/data-table/use-data-table';
 import { LoadingStatus } from './loading-status';
 import { RightsConfirmation, type RightsChange } from './rights-confirmation';
 import { adminKeys, useAdminAction } from './use-admin-action';
+import { TransferDialog } from './transfer-dialog';
 
 const refresh = [adminKeys.people, adminKeys.organizationsAll, adminKeys.routing] as const;
 
@@ -90,7 +91,7 @@ function peopleColumns(routing: RoutingOverview | undefined, readOnly: boolean):
       header: 'Organizations',
       render: (p) => <OrganizationsCell person={p} routing={routing} readOnly={readOnly} />,
     },
-    { key: 'actions', header: 'Actions', render: (p) => (readOnly ? null : <RemoveButton person={p} />) },
+    { key: 'actions', header: 'Actions', render: (p) => (readOnly ? null : <PersonActions person={p} />) },
   ];
 }
 
@@ -375,6 +376,29 @@ function OrganizationsCell(props: {
           Change
         </Button>
       )}
+    </>
+  );
+}
+
+/** Remove, the leaving date and Transfer Responsibilities… (GOVERNANCE.md §6.2) of one person. */
+function PersonActions({ person }: { person: AdminPerson }) {
+  const [transferring, setTransferring] = useState(false);
+  return (
+    <>
+      <RemoveButton person={person} />
+      {person.leavingOn && <div className="small text-body-secondary">Leaving on {person.leavingOn}</div>}
+      {person.isEmployeeBrm && (
+        <Button
+          size="sm"
+          variant="link"
+          className="px-0 d-block"
+          onClick={() => setTransferring(true)}
+          aria-label={`Transfer Responsibilities of ${person.username}`}
+        >
+          Transfer Responsibilities…
+        </Button>
+      )}
+      {transferring && <TransferDialog person={person} onClose={() => setTransferring(false)} />}
     </>
   );
 }

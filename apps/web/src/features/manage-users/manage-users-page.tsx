@@ -10,6 +10,7 @@ import { useServerTable } from '../../components/data-table/use-server-table';
 import { queryKeys } from '../../lib/query-keys';
 import { fetchManagedUsersPage, useUserAction } from './use-managed-users';
 import { isDisabledRow, userColumns } from './user-columns';
+import { ReenableModal, UserDetailsModal } from './dormancy';
 
 /** Spec section 9: manage users page size. */
 const USERS_PAGE_SIZE = 10;
@@ -24,14 +25,20 @@ export function ManageUsersPage() {
   const [accessFor, setAccessFor] = useState<ManagedUser | null>(null);
   const onManageAccess = setAccessFor;
   const action = useUserAction();
+  const [detailsFor, setDetailsFor] = useState<ManagedUser | null>(null);
+  const [reenable, setReenable] = useState<ManagedUser | null>(null);
   // The server filters, sorts and pages (a BRM may manage tens of thousands of vendors).
   const users = useServerTable({
     queryKey: queryKeys.managedUsers,
     fetchPage: fetchManagedUsersPage,
     columns: userColumns({
       isBusy: action.isPending,
-      onAction: (kind, target) => action.mutate({ action: kind, user: target }),
+      onAction: (kind, target) =>
+        kind === 'toggle' && target.disabledReason === 'inactive' && !target.active
+          ? setReenable(target)
+          : action.mutate({ action: kind, user: target }),
       onManageAccess,
+      onDetails: setDetailsFor,
     }),
     pageSize: USERS_PAGE_SIZE,
     initialSort: { key: 'username', direction: 'asc' },
@@ -59,6 +66,17 @@ export function ManageUsersPage() {
             rowClassName={(u) => (isDisabledRow(u) ? 'fst-italic' : undefined)}
           />
         </div>
+      )}
+      {detailsFor && <UserDetailsModal user={detailsFor} onClose={() => setDetailsFor(null)} />}
+      {reenable && (
+        <ReenableModal
+          user={reenable}
+          onCancel={() => setReenable(null)}
+          onConfirm={() => {
+            action.mutate({ action: 'toggle', user: reenable });
+            setReenable(null);
+          }}
+        />
       )}
       {accessFor && (
         <ManageAccessModal

@@ -3,6 +3,7 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import type { ManagedUser } from '@pra/contracts';
 import type { DataColumn } from '../../components/data-table/use-data-table';
 import type { UserAction } from './use-managed-users';
+import { reasonText } from './dormancy';
 
 /**
  * The Status column: the spec's Enabled or Disabled, and 'Pending activation' for an account not
@@ -23,6 +24,8 @@ interface ActionHandlers {
   onAction: (action: UserAction, user: ManagedUser) => void;
   /** Opens Manage Access for the user (the modal of the Manage Access feature). */
   onManageAccess: (user: ManagedUser) => void;
+  /** Opens View Details (last sign-in, why disabled). */
+  onDetails?: (user: ManagedUser) => void;
 }
 
 /**
@@ -53,6 +56,11 @@ function UserActions({ user, handlers }: { user: ManagedUser; handlers: ActionHa
         <Dropdown.Item as="button" disabled={isBusy} onClick={() => onManageAccess(user)}>
           Manage Access
         </Dropdown.Item>
+        {handlers.onDetails && (
+          <Dropdown.Item as="button" onClick={() => handlers.onDetails?.(user)}>
+            View Details
+          </Dropdown.Item>
+        )}
         {user.canResetActivationCode && (
           <Dropdown.Item
             as="button"
@@ -84,7 +92,15 @@ export function userColumns(handlers: ActionHandlers): DataColumn<ManagedUser>[]
       key: 'status',
       header: 'Status',
       sortValue: statusText,
-      render: statusText,
+      // The reason of a disable is the cell's tooltip (GOVERNANCE.md §6.2); View Details shows it too.
+      render: (u) => (
+        <>
+          <span title={reasonText(u)}>{statusText(u)}</span>
+          {u.signInDueBy && (
+            <span className="badge text-bg-warning ms-2">Sign-in due by {u.signInDueBy}</span>
+          )}
+        </>
+      ),
     },
   ];
 }

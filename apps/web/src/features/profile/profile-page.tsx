@@ -11,6 +11,7 @@ import { AuthenticatorPairing } from '../../components/authenticator-pairing/aut
 import { PasswordField } from '../../components/password-field/password-field';
 import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';
 import { useChangePassword } from './use-change-password';
+import { SponsorsCard } from './sponsors-card';
 
 /** Manage Profile (/vendor/profile): the vendor's name and job title, and the change-password form. */
 export function ProfilePage() {
@@ -23,6 +24,9 @@ export function ProfilePage() {
         <Row className="g-4">
           <Col lg={5}>
             <ProfileDetails user={user} />
+            <div className="mt-4">
+              <SponsorsCard />
+            </div>
           </Col>
           <Col lg={7}>
             <ChangePasswordForm username={user.username} />

@@ -1,0 +1,44 @@
+import {
+  assignSponsor,
+  getMySponsors,
+  getSponsorship,
+  setLeaving as setLeavingEndpoint,
+  transferResponsibilities,
+} from '@pra/contracts/endpoints/departure';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../platform/app-context';
+import { endpointRouter } from '../../http/endpoint-routes';
+import { assignSponsors, mySponsors, setLeaving, sponsorship, transfer } from './departure';
+
+/** Dormant accounts, sponsors of record, BRM departure (GOVERNANCE.md §6.7). */
+export const departureRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
+  const route = endpointRouter(app, ctx);
+
+  route(setLeavingEndpoint, {}, async (request) => {
+    await setLeaving(ctx, request.account, {
+      personId: request.params.id,
+      body: request.body,
+      clientAddress: request.ip,
+    });
+    return { success: true };
+  });
+
+  route(transferResponsibilities, {}, async (request) =>
+    transfer(ctx, request.account, {
+      personId: request.params.id,
+      dryRun: request.body.dryRun,
+      successors: request.body.successors,
+      notifyVendors: request.body.notifyVendors,
+      clientAddress: request.ip,
+    }),
+  );
+
+  route(getSponsorship, {}, async () => sponsorship(ctx));
+
+  route(assignSponsor, {}, async (request) => ({
+    success: true as const,
+    changed: await assignSponsors(ctx, request.account, { body: request.body, clientAddress: request.ip }),
+  }));
+
+  route(getMySponsors, {}, async (request) => mySponsors(ctx, request.account));
+};

@@ -85,6 +85,7 @@ export type Tag =
   | 'access'
   | 'approvals'
   | 'approval-routing'
+  | 'access-reviews'
   | 'manage-users'
   | 'terminate-vendors'
   | 'administration';
@@ -101,6 +102,7 @@ export const tagDescriptions: Record<Tag, string> = {
   access: 'Manage Access: a vendor’s roles and requests',
   approvals: 'Pending approvals for BRMs and admins',
   'approval-routing': 'Away and Backup delegations, primary and backup BRMs, unreachable approvers',
+  'access-reviews': 'Access reviews: cycles, campaigns, decisions, vendor answers, previews and evidence',
   'manage-users': 'Vendor users managed by BRMs and admins',
   'terminate-vendors': 'Terminating vendor users in bulk (employee BRMs)',
   administration:

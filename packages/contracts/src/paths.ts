@@ -85,6 +85,9 @@ export const routes = {
   manageUsers: '/brm/manage-users',
   terminateVendors: '/brm/terminate-vendors',
   devMailbox: '/dev/mailbox',
+  accessReviews: '/brm/access-reviews',
+  confirmAccess: '/vendor/confirm-access',
+  adminReviews: '/admin/reviews',
 } as const;
 
 /**
@@ -140,4 +143,16 @@ export const routingApi = {
 /** Approval routing's pages. */
 export const routingRoutes = {
   away: '/brm/away',
+} as const;
+
+/** Access reviews (GOVERNANCE.md §4.7). */
+export const reviewsApi = {
+  brm: '/api/brm/access-reviews',
+  decide: '/api/brm/access-reviews/decide',
+  confirmation: '/api/vendor/access-confirmation',
+  admin: '/api/admin/reviews',
+  preview: '/api/admin/reviews/:cycleId/preview',
+  action: '/api/admin/reviews/:campaignId/:action',
+  evidenceCsv: '/api/admin/reviews/:campaignId/evidence.csv',
+  evidenceJson: '/api/admin/reviews/:campaignId/evidence.json',
 } as const;

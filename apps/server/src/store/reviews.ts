@@ -52,6 +52,7 @@ export async function organizationsUnderReview(db: Db | Tx, ids: readonly string
     .select(['o.id', 'o.name'])
     .where('c.organization_id', 'in', ids)
     .where('c.status', 'in', ['scheduled', 'open', 'closing'])
+    .orderBy('o.name')
     .execute();
 }
 

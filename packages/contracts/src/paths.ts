@@ -87,7 +87,6 @@ export const routes = {
   devMailbox: '/dev/mailbox',
   accessReviews: '/brm/access-reviews',
   confirmAccess: '/vendor/confirm-access',
-  adminReviews: '/admin/reviews',
 } as const;
 
 /**
@@ -128,6 +127,7 @@ export const adminRoutes = {
   mail: '/admin/mail',
   audit: '/admin/audit',
   serviceTokens: '/admin/service-tokens',
+  reviews: '/admin/reviews',
 } as const;
 
 /** Approval routing's paths (GOVERNANCE.md §5.7). */

@@ -116,7 +116,14 @@ describe('the app shell', () => {
     // The heading says 'Welcome' until the user record is in, then names the person.
     await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Welcome Bo Rm'));
     const cards = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
-    expect(cards).toEqual(['Approvals', 'Users', 'Terminate Vendors', 'New User', 'User Guides']);
+    expect(cards).toEqual([
+      'Approvals',
+      'Access Reviews',
+      'Users',
+      'Terminate Vendors',
+      'New User',
+      'User Guides',
+    ]);
     expect((await screen.findByText('4')).className).toContain('bg-danger');
     expect(
       screen.getByText('Manage your profile, request additional access or access applications'),

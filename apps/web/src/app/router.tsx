@@ -57,6 +57,13 @@ const adminPages: Route[] = [
     ...page('Mail', async () => (await import('../features/administration/mail-page')).MailPage),
   },
   {
+    path: adminRoutes.reviews,
+    ...page(
+      'Reviews',
+      async () => (await import('../features/access-reviews/admin-reviews-page')).AdminReviewsPage,
+    ),
+  },
+  {
     path: adminRoutes.audit,
     ...page('Audit Trail', async () => (await import('../features/administration/audit-page')).AuditPage),
   },
@@ -133,6 +140,13 @@ const routesInSharedLayout: Route[] = [
       ...page('Manage Profile', async () => (await import('../features/profile/profile-page')).ProfilePage),
     },
     {
+      path: routes.confirmAccess,
+      ...page(
+        'Confirm your access',
+        async () => (await import('../features/access-reviews/confirm-access-page')).ConfirmAccessPage,
+      ),
+    },
+    {
       path: routes.requestAccess,
       ...page(
         'Manage Access',
@@ -141,6 +155,13 @@ const routesInSharedLayout: Route[] = [
     },
   ]),
   guarded('brm', [
+    {
+      path: routes.accessReviews,
+      ...page(
+        'Access Reviews',
+        async () => (await import('../features/access-reviews/access-reviews-page')).AccessReviewsPage,
+      ),
+    },
     {
       path: routes.pendingApprovals,
       ...page(

@@ -10,6 +10,7 @@ const sections = [
   { to: adminRoutes.maintenance, label: 'Maintenance' },
   { to: adminRoutes.mail, label: 'Mail' },
   { to: adminRoutes.audit, label: 'Audit trail' },
+  { to: adminRoutes.reviews, label: 'Reviews' },
   { to: adminRoutes.serviceTokens, label: 'Service tokens' },
 ];
 

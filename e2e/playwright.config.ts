@@ -16,6 +16,8 @@ export const DEMO_PASSWORD = 'E2e-Demo-Portal-2025!';
 export const PORT = Number(process.env.PRA_E2E_PORT ?? 8181);
 /** A second portal whose sessions last one minute, for the session-timer journey. */
 export const SHORT_SESSION_PORT = PORT + 1;
+/** A third portal on the test clock (TEST_CLOCK: /dev/clock and /dev/governance/run), for governance journeys. */
+export const TEST_CLOCK_PORT = PORT + 2;
 
 /**
  * PRA_E2E_ARTIFACT: an unpacked production artifact (`npm run package`, docs/OPERATIONS.md
@@ -67,5 +69,6 @@ export default defineConfig({
   webServer: [
     server(PORT, 'main'),
     server(SHORT_SESSION_PORT, 'short-session', { SESSION_LIFETIME_MINUTES: '1' }),
+    server(TEST_CLOCK_PORT, 'test-clock', { TEST_CLOCK: 'true' }),
   ],
 });

@@ -3,7 +3,6 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import ProgressBar from 'react-bootstrap/ProgressBar';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { reviewMessages, type BrmReviews, type ReviewDecision, type ReviewItem } from '@pra/contracts';
 import * as calls from '@pra/contracts/endpoints/access-reviews';
@@ -100,12 +99,11 @@ export function AccessReviewsPage() {
             </Form.Group>
           )}
           <h2 className="h5">{reviewMessages.tab(campaign.organization, campaign.dueOn)}</h2>
-          <ProgressBar
-            now={campaign.total === 0 ? 0 : (campaign.decided * 100) / campaign.total}
-            label={reviewMessages.progress(campaign.decided, campaign.total)}
+          <progress
+            className="w-100"
+            max={Math.max(1, campaign.total)}
+            value={campaign.decided}
             aria-label={reviewMessages.progress(campaign.decided, campaign.total)}
-            className="mb-2"
-            style={{ height: '1.5rem' }}
           />
           <p className="small">{reviewMessages.progress(campaign.decided, campaign.total)}</p>
           {campaign.defaultAction === 'remove' && (

@@ -263,6 +263,7 @@ function ReviewTable({
               <td>
                 <Form.Select
                   size="sm"
+                  style={{ minWidth: '9.5rem' }}
                   aria-label={`Decision for ${item.name}`}
                   value={item.decision ?? ''}
                   onChange={(e) => {

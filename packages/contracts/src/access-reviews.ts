@@ -198,8 +198,4 @@ export const adminReviews = z.object({ campaigns: z.array(adminCampaign) });
 
 export const cycleParams = z.object({ cycleId: z.string().uuid() });
 export const campaignParams = z.object({ campaignId: z.string().uuid() });
-export const campaignActionParams = z.object({
-  campaignId: z.string().uuid(),
-  action: z.enum(['remind', 'close', 'cancel']),
-});
 export const campaignActionBody = z.object({ reason: reason.optional() });

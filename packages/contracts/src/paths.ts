@@ -152,7 +152,9 @@ export const reviewsApi = {
   confirmation: '/api/vendor/access-confirmation',
   admin: '/api/admin/reviews',
   preview: '/api/admin/reviews/:cycleId/preview',
-  action: '/api/admin/reviews/:campaignId/:action',
+  remind: '/api/admin/reviews/:campaignId/remind',
+  close: '/api/admin/reviews/:campaignId/close',
+  cancel: '/api/admin/reviews/:campaignId/cancel',
   evidenceCsv: '/api/admin/reviews/:campaignId/evidence.csv',
   evidenceJson: '/api/admin/reviews/:campaignId/evidence.json',
 } as const;

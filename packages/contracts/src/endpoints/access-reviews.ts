@@ -4,7 +4,6 @@ import {
   adminReviews,
   brmReviews,
   campaignActionBody,
-  campaignActionParams,
   campaignParams,
   cycleParams,
   decideBody,
@@ -101,18 +100,40 @@ export const previewReviewCycle = endpoint({
   response: { 200: reviewPreview },
 });
 
-export const reviewCampaignAction = endpoint({
-  tag,
-  callers: 'admin',
-  method: 'POST',
-  path: reviewsApi.action,
-  operationId: 'reviewCampaignAction',
-  tokenScope: 'review-cycles:write',
-  summary: 'Send Reminder Now, Close Now (applies decisions and the default) or Cancel (with a reason)',
-  params: campaignActionParams,
-  body: campaignActionBody,
-  response: { 200: successResponse },
-});
+function campaignAction(action: 'remind' | 'close' | 'cancel', summary: string) {
+  return endpoint({
+    tag,
+    callers: 'admin',
+    method: 'POST',
+    path: reviewsApi[action],
+    operationId: `${action}ReviewCampaign`,
+    tokenScope: 'review-cycles:write',
+    summary,
+    params: campaignParams,
+    body: campaignActionBody,
+    response: { 200: successResponse },
+  });
+}
+
+export const remindReviewCampaign = campaignAction(
+  'remind',
+  'Send Reminder Now: R2 to its BRMs, R4 to unanswered vendors',
+);
+export const closeReviewCampaign = campaignAction(
+  'close',
+  'Close Now: applies the decisions and the default',
+);
+export const cancelReviewCampaign = campaignAction(
+  'cancel',
+  'Cancel (a reason required): nothing applied, items withdrawn',
+);
+
+/** The three campaign actions by name (the Reviews page and the CLI pick one). */
+export const reviewCampaignActions = {
+  remind: remindReviewCampaign,
+  close: closeReviewCampaign,
+  cancel: cancelReviewCampaign,
+} as const;
 
 export const reviewEvidenceCsv = endpoint({
   tag,

@@ -7,7 +7,7 @@ import {
   getAccessReviews,
   getAdminReviews,
   previewReviewCycle,
-  reviewCampaignAction,
+  reviewCampaignActions,
   reviewEvidenceCsv,
   reviewEvidenceJson,
   startReviewCycle,
@@ -258,8 +258,8 @@ describe.each(testDatabaseKinds)('access reviews: roles and races on %s', (kind)
       ],
       [
         'POST remind',
-        reviewCampaignAction,
-        () => ({ params: { campaignId, action: 'remind' }, body: {} }),
+        reviewCampaignActions.remind,
+        () => ({ params: { campaignId }, body: {} }),
         {
           vendor: 403,
           brmA: 403,
@@ -320,8 +320,8 @@ describe.each(testDatabaseKinds)('access reviews: roles and races on %s', (kind)
     expect(await seen('brmB')).toEqual([]);
     expect(await seen('backup')).toEqual([]);
     // Cancel needs a reason; Close Now then closes it, and the evidence is there for the admin.
-    const noReason = await c.admin!.call(reviewCampaignAction, {
-      params: { campaignId, action: 'cancel' },
+    const noReason = await c.admin!.call(reviewCampaignActions.cancel, {
+      params: { campaignId },
       body: {},
     });
     expect([noReason.statusCode, noReason.json()]).toEqual([
@@ -329,12 +329,10 @@ describe.each(testDatabaseKinds)('access reviews: roles and races on %s', (kind)
       { errors: [reviewMessages.cancelReasonRequired] },
     ]);
     expect(
-      (await c.auditor!.call(reviewCampaignAction, { params: { campaignId, action: 'close' }, body: {} }))
-        .statusCode,
+      (await c.auditor!.call(reviewCampaignActions.close, { params: { campaignId }, body: {} })).statusCode,
     ).toBe(403);
     expect(
-      (await c.admin!.call(reviewCampaignAction, { params: { campaignId, action: 'close' }, body: {} }))
-        .statusCode,
+      (await c.admin!.call(reviewCampaignActions.close, { params: { campaignId }, body: {} })).statusCode,
     ).toBe(200);
     expect((await c.admin!.call(reviewEvidenceCsv, { params: { campaignId } })).statusCode).toBe(200);
   });
@@ -433,7 +431,7 @@ describe.each(testDatabaseKinds)('access reviews: roles and races on %s', (kind)
       .executeTakeFirstOrThrow();
     expect(campaign.escalated_at).not.toBeNull();
     const [closed] = await Promise.all([
-      c.admin!.call(reviewCampaignAction, { params: { campaignId, action: 'close' }, body: {} }),
+      c.admin!.call(reviewCampaignActions.close, { params: { campaignId }, body: {} }),
       sweep(),
     ]);
     expect(closed.statusCode).toBe(200);

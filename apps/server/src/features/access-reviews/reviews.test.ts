@@ -7,7 +7,7 @@ import {
   getAccessReviews,
   getAdminReviews,
   previewReviewCycle,
-  reviewCampaignAction,
+  reviewCampaignActions,
   reviewEvidenceCsv,
   reviewEvidenceJson,
   startReviewCycle,

@@ -5,7 +5,7 @@ import {
   getAccessReviews,
   getAdminReviews,
   previewReviewCycle,
-  reviewCampaignAction,
+  reviewCampaignActions,
   reviewEvidenceCsv,
   reviewEvidenceJson,
   startReviewCycle,
@@ -71,16 +71,18 @@ export const accessReviewRoutes: FastifyPluginAsync<AppContext> = async (app, ct
     previewCycle(await sweepOf(request), request.params.cycleId, actorOf(request)),
   );
 
-  route(reviewCampaignAction, {}, async (request) => {
-    await campaignAction(
-      await sweepOf(request),
-      actorOf(request),
-      request.params.campaignId,
-      request.params.action,
-      request.body.reason,
-    );
-    return { success: true };
-  });
+  for (const action of ['remind', 'close', 'cancel'] as const) {
+    route(reviewCampaignActions[action], {}, async (request) => {
+      await campaignAction(
+        await sweepOf(request),
+        actorOf(request),
+        request.params.campaignId,
+        action,
+        request.body.reason,
+      );
+      return { success: true };
+    });
+  }
 
   route(reviewEvidenceCsv, {}, async (request, reply) => {
     const { body } = await evidenceOf(

@@ -36,8 +36,8 @@ export function AdminReviewsPage() {
   const refresh = () => client.invalidateQueries({ queryKey: key });
   async function act(campaign: AdminCampaign, action: 'remind' | 'close' | 'cancel', reason?: string) {
     try {
-      await callEndpoint(calls.reviewCampaignAction, {
-        params: { campaignId: campaign.id, action },
+      await callEndpoint(calls.reviewCampaignActions[action], {
+        params: { campaignId: campaign.id },
         body: reason ? { reason } : {},
       });
       showAlert(

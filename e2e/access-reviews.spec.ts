@@ -183,8 +183,8 @@ test('at the due date the undecided vendor loses access, the mailbox holds the n
     page.waitForEvent('download'),
     row.getByRole('link', { name: /Manifest/ }).click(),
   ]);
-  const csv = readFileSync((await csvDownload.path())!);
-  const manifest = JSON.parse(readFileSync((await jsonDownload.path())!, 'utf8')) as {
+  const csv = readFileSync(await csvDownload.path());
+  const manifest = JSON.parse(readFileSync(await jsonDownload.path(), 'utf8')) as {
     files: { name: string; sha256: string }[];
     counts: Record<string, number>;
   };

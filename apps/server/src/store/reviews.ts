@@ -661,3 +661,55 @@ export async function campaignAuditEvents(db: Db | Tx, campaignId: string) {
     .orderBy('id')
     .execute();
 }
+
+/** Active organizations, all or those of `ids`, by name (a cycle's scope). */
+export async function activeOrganizations(db: Db | Tx, ids: readonly string[] | undefined) {
+  let q = db.selectFrom('organizations').select(['id', 'name', 'risk_tier']).where('is_active', '=', true);
+  if (ids && ids.length > 0) q = q.where('id', 'in', [...ids]);
+  return q.orderBy('name').execute();
+}
+
+export async function campaignOfItem(db: Db | Tx, itemId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('review_items')
+    .select('campaign_id')
+    .where('id', '=', itemId)
+    .executeTakeFirst();
+  return row?.campaign_id;
+}
+
+/** Whether the account may decide the campaign's items now (mayDecideSql). */
+export async function mayDecide(
+  db: Db | Tx,
+  campaignId: string,
+  accountId: string,
+  isAdmin: boolean,
+  at: Date,
+) {
+  const row = await db
+    .selectFrom('review_campaigns as c')
+    .select(mayDecideSql(accountId, isAdmin, at).as('ok'))
+    .where('c.id', '=', campaignId)
+    .executeTakeFirst();
+  return row?.ok === true;
+}
+
+/** The current end of the item's grant, if it is still current. */
+export async function currentGrantEnd(db: Db | Tx, item: { account_id: string; organization_id: string }) {
+  return db
+    .selectFrom('role_grants')
+    .select('expires_at')
+    .where('account_id', '=', item.account_id)
+    .where('organization_id', '=', item.organization_id)
+    .executeTakeFirst();
+}
+
+/** Items and decided items per campaign (the admin list's Decided %). */
+export async function campaignProgress(db: Db | Tx) {
+  return db
+    .selectFrom('review_items')
+    .select(['campaign_id', (eb) => eb.fn.countAll<number>().as('total')])
+    .select((eb) => eb.fn.count<number>('decided_at').as('decided'))
+    .groupBy('campaign_id')
+    .execute();
+}

@@ -7,7 +7,6 @@ import {
   getAccessReviews,
   getAdminReviews,
   previewReviewCycle,
-  reviewCampaignActions,
   reviewEvidenceCsv,
   reviewEvidenceJson,
   startReviewCycle,

@@ -61,7 +61,7 @@ describe('access reviews: preview equals outcome (pglite)', () => {
         const far = endOfLocalDay(addDays(localDate(clock.now(), ZONE), 365), ZONE);
         const accounts: string[] = [];
         for (const [i, v] of world.vendors.entries()) {
-          const id = await createAccount(t, { username: `p${run}v${i}`, status: v.status as 'active' });
+          const id = await createAccount(t, { username: `p${run}v${i}`, status: v.status });
           accounts.push(id);
           await db
             .updateTable('accounts')
@@ -92,7 +92,7 @@ describe('access reviews: preview equals outcome (pglite)', () => {
         const { cycleId } = await startCycle(await sweepView(), admin, {
           name: `Prop ${run}`,
           organizationIds: reviewed,
-          defaultAction: world.defaultAction as 'remove',
+          defaultAction: world.defaultAction,
           vendorConfirmation: true,
         });
         const items = await db
@@ -107,7 +107,7 @@ describe('access reviews: preview equals outcome (pglite)', () => {
             const d = v.decisions[orgs.indexOf(item.organization_id)]!;
             if (v.answer)
               await store.setVendorAnswer(tx, item.id, {
-                answer: v.answer as 'yes',
+                answer: v.answer,
                 comment: null,
                 at: clock.now(),
               });

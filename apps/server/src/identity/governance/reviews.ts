@@ -10,7 +10,7 @@ import {
   type StartCycleBody,
 } from '@pra/contracts';
 import { AppError } from '../../platform/app-error';
-import type { Db, Tx } from '../../platform/db';
+import type { Tx } from '../../platform/db';
 import type { Account, ReviewDefaultAction } from '../../platform/db-schema';
 import { addDays, endOfLocalDay, localDate, localInstant, daysBetween } from '../../platform/local-time';
 import { isAdmin } from '../../store/account-kinds';
@@ -198,11 +198,7 @@ function previewCounts(p: ReviewPreview) {
   };
 }
 
-async function chosenOrganizations(db: Db, ids: readonly string[] | undefined) {
-  let q = db.selectFrom('organizations').select(['id', 'name', 'risk_tier']).where('is_active', '=', true);
-  if (ids && ids.length > 0) q = q.where('id', 'in', [...ids]);
-  return q.orderBy('name').execute();
-}
+const chosenOrganizations = store.activeOrganizations;
 
 /** POST /api/admin/reviews (and `admin reviews start|preview`): the preview, and unless previewOnly, the cycle. */
 export async function startCycle(
@@ -755,34 +751,18 @@ export async function decide(
     let deniedIn: string | null = null;
     try {
       await sweep.db.transaction().execute(async (tx) => {
-        const campaignId = (
-          await tx
-            .selectFrom('review_items')
-            .select('campaign_id')
-            .where('id', '=', itemId)
-            .executeTakeFirst()
-        )?.campaign_id;
+        const campaignId = await store.campaignOfItem(tx, itemId);
         if (!campaignId) throw new AppError('notFound', reviewMessages.notFound);
         const c = await store.lockCampaign(tx, campaignId, 'share');
         if (!c || c.status !== 'open') throw new AppError('conflict', reviewMessages.closed);
-        const allowed = await tx
-          .selectFrom('review_campaigns as c')
-          .select(store.mayDecideSql(account.id, isAdmin(account), sweep.at).as('ok'))
-          .where('c.id', '=', c.id)
-          .executeTakeFirst();
-        if (!allowed?.ok) {
+        if (!(await store.mayDecide(tx, c.id, account.id, isAdmin(account), sweep.at))) {
           deniedIn = c.organization_id;
           throw new AppError('forbidden', reviewMessages.notReviewer);
         }
         const [item] = await store.lockItems(tx, [itemId]);
         if (!item || item.status === 'applied' || item.status === 'withdrawn')
           throw new AppError('conflict', reviewMessages.closed);
-        const grant = await tx
-          .selectFrom('role_grants')
-          .select('expires_at')
-          .where('account_id', '=', item.account_id)
-          .where('organization_id', '=', item.organization_id)
-          .executeTakeFirst();
+        const grant = await store.currentGrantEnd(tx, item);
         if (keepUntil && grant && keepUntil > new Date(grant.expires_at))
           throw new AppError('badRequest', reviewMessages.keepUntilLater);
         const status =
@@ -951,12 +931,7 @@ export async function answerConfirmation(
 export async function adminCampaigns(sweep: Sweep) {
   const zone = sweep.config.PORTAL_TIME_ZONE;
   const rows = await store.allCampaigns(sweep.db);
-  const progress = await sweep.db
-    .selectFrom('review_items')
-    .select(['campaign_id', (eb) => eb.fn.countAll<number>().as('total')])
-    .select((eb) => eb.fn.count<number>('decided_at').as('decided'))
-    .groupBy('campaign_id')
-    .execute();
+  const progress = await store.campaignProgress(sweep.db);
   const byId = new Map(progress.map((p) => [p.campaign_id, p]));
   return {
     campaigns: rows.map((c) => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseKinds } from '../../../test/support/databases';
 import { loadConfig, type Config } from '../../config';
 import type { DatabaseHandle } from '../../platform/db';
-import { commands, UsageError, type CliContext } from '../administration/cli-commands';
+import { commands, UsageError, type CliContext } from './cli-commands';
 
 // `npm run admin -- reviews preview|start|close|export` (GOVERNANCE.md §4.7).
 

@@ -196,6 +196,8 @@ export const adminCampaign = z.object({
 export type AdminCampaign = z.infer<typeof adminCampaign>;
 export const adminReviews = z.object({ campaigns: z.array(adminCampaign) });
 
-export const cycleParams = z.object({ cycleId: z.string().uuid() });
-export const campaignParams = z.object({ campaignId: z.string().uuid() });
+/** A cycle (the preview). */
+export const cycleParams = z.object({ id: z.string().uuid() });
+/** A campaign (its actions and evidence). */
+export const campaignParams = z.object({ id: z.string().uuid() });
 export const campaignActionBody = z.object({ reason: reason.optional() });

@@ -145,16 +145,19 @@ export const routingRoutes = {
   away: '/brm/away',
 } as const;
 
-/** Access reviews (GOVERNANCE.md §4.7). */
+/**
+ * Access reviews (GOVERNANCE.md §4.7). `:id` is a cycle's id for the preview and a campaign's for
+ * the others (§4.7's `:cycleId` and `:campaignId`: one position of the path, so one name).
+ */
 export const reviewsApi = {
   brm: '/api/brm/access-reviews',
   decide: '/api/brm/access-reviews/decide',
   confirmation: '/api/vendor/access-confirmation',
   admin: '/api/admin/reviews',
-  preview: '/api/admin/reviews/:cycleId/preview',
-  remind: '/api/admin/reviews/:campaignId/remind',
-  close: '/api/admin/reviews/:campaignId/close',
-  cancel: '/api/admin/reviews/:campaignId/cancel',
-  evidenceCsv: '/api/admin/reviews/:campaignId/evidence.csv',
-  evidenceJson: '/api/admin/reviews/:campaignId/evidence.json',
+  preview: '/api/admin/reviews/:id/preview',
+  remind: '/api/admin/reviews/:id/remind',
+  close: '/api/admin/reviews/:id/close',
+  cancel: '/api/admin/reviews/:id/cancel',
+  evidenceCsv: '/api/admin/reviews/:id/evidence.csv',
+  evidenceJson: '/api/admin/reviews/:id/evidence.json',
 } as const;

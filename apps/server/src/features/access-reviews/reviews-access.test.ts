@@ -245,7 +245,7 @@ describe.each(testDatabaseKinds)('access reviews: roles and races on %s', (kind)
       [
         'GET preview',
         previewReviewCycle,
-        () => ({ params: { cycleId } }),
+        () => ({ params: { id: cycleId } }),
         {
           vendor: 403,
           brmA: 403,
@@ -260,7 +260,7 @@ describe.each(testDatabaseKinds)('access reviews: roles and races on %s', (kind)
       [
         'POST remind',
         reviewCampaignActions.remind,
-        () => ({ params: { campaignId }, body: {} }),
+        () => ({ params: { id: campaignId }, body: {} }),
         {
           vendor: 403,
           brmA: 403,
@@ -276,7 +276,7 @@ describe.each(testDatabaseKinds)('access reviews: roles and races on %s', (kind)
       [
         'GET evidence.csv',
         reviewEvidenceCsv,
-        () => ({ params: { campaignId } }),
+        () => ({ params: { id: campaignId } }),
         {
           vendor: 403,
           brmA: 403,
@@ -291,7 +291,7 @@ describe.each(testDatabaseKinds)('access reviews: roles and races on %s', (kind)
       [
         'GET evidence.json',
         reviewEvidenceJson,
-        () => ({ params: { campaignId } }),
+        () => ({ params: { id: campaignId } }),
         {
           vendor: 403,
           brmA: 403,
@@ -321,7 +321,7 @@ describe.each(testDatabaseKinds)('access reviews: roles and races on %s', (kind)
     expect(await seen('backup')).toEqual([]);
     // Cancel needs a reason; Close Now then closes it, and the evidence is there for the admin.
     const noReason = await c.admin!.call(reviewCampaignActions.cancel, {
-      params: { campaignId },
+      params: { id: campaignId },
       body: {},
     });
     expect([noReason.statusCode, noReason.json()]).toEqual([
@@ -329,12 +329,13 @@ describe.each(testDatabaseKinds)('access reviews: roles and races on %s', (kind)
       { errors: [reviewMessages.cancelReasonRequired] },
     ]);
     expect(
-      (await c.auditor!.call(reviewCampaignActions.close, { params: { campaignId }, body: {} })).statusCode,
+      (await c.auditor!.call(reviewCampaignActions.close, { params: { id: campaignId }, body: {} }))
+        .statusCode,
     ).toBe(403);
     expect(
-      (await c.admin!.call(reviewCampaignActions.close, { params: { campaignId }, body: {} })).statusCode,
+      (await c.admin!.call(reviewCampaignActions.close, { params: { id: campaignId }, body: {} })).statusCode,
     ).toBe(200);
-    expect((await c.admin!.call(reviewEvidenceCsv, { params: { campaignId } })).statusCode).toBe(200);
+    expect((await c.admin!.call(reviewEvidenceCsv, { params: { id: campaignId } })).statusCode).toBe(200);
   });
 
   it('admits service tokens by their scopes only', async () => {
@@ -431,7 +432,7 @@ describe.each(testDatabaseKinds)('access reviews: roles and races on %s', (kind)
       .executeTakeFirstOrThrow();
     expect(campaign.escalated_at).not.toBeNull();
     const [closed] = await Promise.all([
-      c.admin!.call(reviewCampaignActions.close, { params: { campaignId }, body: {} }),
+      c.admin!.call(reviewCampaignActions.close, { params: { id: campaignId }, body: {} }),
       sweep(),
     ]);
     expect(closed.statusCode).toBe(200);

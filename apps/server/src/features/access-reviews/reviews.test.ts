@@ -421,7 +421,7 @@ describe.each(testDatabaseKinds)('access reviews on %s', (kind) => {
 
   it('closes at the due date: decisions and the default applied, last-access accounts disabled, mails sent; a second sweep changes nothing', async () => {
     const previewBefore = (
-      await c.admin!.call(previewReviewCycle, { params: { cycleId } })
+      await c.admin!.call(previewReviewCycle, { params: { id: cycleId } })
     ).json<ReviewPreview>();
     const acme = previewBefore.organizations.find((o) => o.organization === 'Acme Imaging')!;
     // keeper kept; remover and silent removed by decision; answerer and twoorgs by default.
@@ -499,7 +499,7 @@ describe.each(testDatabaseKinds)('access reviews on %s', (kind) => {
   });
 
   it('exports the evidence as CSV and a manifest whose SHA-256 verifies; admins only', async () => {
-    const csv = await c.admin!.call(reviewEvidenceCsv, { params: { campaignId: acmeCampaign } });
+    const csv = await c.admin!.call(reviewEvidenceCsv, { params: { id: acmeCampaign } });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     const lines = csv.body.trim().split('\r\n');
@@ -508,7 +508,7 @@ describe.each(testDatabaseKinds)('access reviews on %s', (kind) => {
     expect(lines.find((l) => l.includes(',remover,'))).toContain('Contract ended');
     expect(lines.find((l) => l.includes(',twoorgs,'))).toContain(',noResponse,');
     const manifest = JSON.parse(
-      (await c.admin!.call(reviewEvidenceJson, { params: { campaignId: acmeCampaign } })).body,
+      (await c.admin!.call(reviewEvidenceJson, { params: { id: acmeCampaign } })).body,
     );
     expect(manifest.files[0].sha256).toBe(createHash('sha256').update(csv.body, 'utf8').digest('hex'));
     expect(manifest.counts).toMatchObject({ items: 5, kept: 1, removed: 2, removedByDefault: 2 });
@@ -516,12 +516,10 @@ describe.each(testDatabaseKinds)('access reviews on %s', (kind) => {
     expect(manifest.previewAtEscalation.organizations[0]).toMatchObject({ decided: 2 });
     expect(manifest.auditEventIds.length).toBeGreaterThan(10);
     for (const who of ['primary', 'keeper', 'auditor']) {
-      expect(
-        (await c[who]!.call(reviewEvidenceCsv, { params: { campaignId: acmeCampaign } })).statusCode,
-      ).toBe(403);
+      expect((await c[who]!.call(reviewEvidenceCsv, { params: { id: acmeCampaign } })).statusCode).toBe(403);
     }
-    expect(
-      (await c.anonymous!.call(reviewEvidenceJson, { params: { campaignId: acmeCampaign } })).statusCode,
-    ).toBe(401);
+    expect((await c.anonymous!.call(reviewEvidenceJson, { params: { id: acmeCampaign } })).statusCode).toBe(
+      401,
+    );
   });
 });

@@ -68,7 +68,7 @@ export const accessReviewRoutes: FastifyPluginAsync<AppContext> = async (app, ct
   }));
 
   route(previewReviewCycle, {}, async (request) =>
-    previewCycle(await sweepOf(request), request.params.cycleId, actorOf(request)),
+    previewCycle(await sweepOf(request), request.params.id, actorOf(request)),
   );
 
   for (const action of ['remind', 'close', 'cancel'] as const) {
@@ -76,7 +76,7 @@ export const accessReviewRoutes: FastifyPluginAsync<AppContext> = async (app, ct
       await campaignAction(
         await sweepOf(request),
         actorOf(request),
-        request.params.campaignId,
+        request.params.id,
         action,
         request.body.reason,
       );
@@ -85,28 +85,18 @@ export const accessReviewRoutes: FastifyPluginAsync<AppContext> = async (app, ct
   }
 
   route(reviewEvidenceCsv, {}, async (request, reply) => {
-    const { body } = await evidenceOf(
-      await sweepOf(request),
-      request.params.campaignId,
-      actorOf(request),
-      'csv',
-    );
+    const { body } = await evidenceOf(await sweepOf(request), request.params.id, actorOf(request), 'csv');
     return reply
       .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="evidence-${request.params.campaignId}.csv"`)
+      .header('content-disposition', `attachment; filename="evidence-${request.params.id}.csv"`)
       .send(body);
   });
 
   route(reviewEvidenceJson, {}, async (request, reply) => {
-    const { body } = await evidenceOf(
-      await sweepOf(request),
-      request.params.campaignId,
-      actorOf(request),
-      'json',
-    );
+    const { body } = await evidenceOf(await sweepOf(request), request.params.id, actorOf(request), 'json');
     return reply
       .type('application/json; charset=utf-8')
-      .header('content-disposition', `attachment; filename="evidence-${request.params.campaignId}.json"`)
+      .header('content-disposition', `attachment; filename="evidence-${request.params.id}.json"`)
       .send(body);
   });
 };

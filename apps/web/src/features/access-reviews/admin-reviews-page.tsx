@@ -37,7 +37,7 @@ export function AdminReviewsPage() {
   async function act(campaign: AdminCampaign, action: 'remind' | 'close' | 'cancel', reason?: string) {
     try {
       await callEndpoint(calls.reviewCampaignActions[action], {
-        params: { campaignId: campaign.id },
+        params: { id: campaign.id },
         body: reason ? { reason } : {},
       });
       showAlert(
@@ -54,7 +54,7 @@ export function AdminReviewsPage() {
     }
   }
   async function previewOf(campaign: AdminCampaign, then?: () => void) {
-    const result = await callEndpoint(calls.previewReviewCycle, { params: { cycleId: campaign.cycleId } });
+    const result = await callEndpoint(calls.previewReviewCycle, { params: { id: campaign.cycleId } });
     setPreview({
       title: then ? `Close ${campaign.organization} now?` : `Preview Default Action: ${campaign.cycle}`,
       preview: {
@@ -125,7 +125,7 @@ export function AdminReviewsPage() {
                         <>
                           <a
                             className="btn btn-sm btn-outline-primary"
-                            href={reviewsApi.evidenceCsv.replace(':campaignId', c.id)}
+                            href={reviewsApi.evidenceCsv.replace(':id', c.id)}
                             download
                           >
                             Download Evidence
@@ -133,7 +133,7 @@ export function AdminReviewsPage() {
                           </a>
                           <a
                             className="btn btn-sm btn-outline-secondary"
-                            href={reviewsApi.evidenceJson.replace(':campaignId', c.id)}
+                            href={reviewsApi.evidenceJson.replace(':id', c.id)}
                             download
                           >
                             Manifest

@@ -9,6 +9,7 @@ import { hashPassword, verifyPassword } from '../apps/server/src/identity/passwo
 import { benchAudit } from './audit';
 import { benchOutboxDrain } from './outbox-drain';
 import { benchGovernanceSweep } from './governance-sweep';
+import { benchAccessReviews } from './access-reviews';
 import { loadDescription, quick } from './load';
 import {
   anchor,
@@ -115,6 +116,7 @@ try {
   // Before the PostgreSQL database goes: the drain runs on it when there is one.
   rows.push(...(await benchOutboxDrain()));
   rows.push(...(await benchGovernanceSweep()));
+  rows.push(...(await benchAccessReviews()));
   // Load shedding on a CPU-starved host, on and off (PostgreSQL only: the embedded database never sheds).
   if (database) rows.push(...(await benchStarvedShedding(database.url, quick ? 1 : 3, quick ? 4 : 8)));
   // Ready means ready: no 503 in the 5 s after each of 10 restarts says ready (PostgreSQL only, as above).

@@ -13,6 +13,7 @@ import { activationRoutes } from './features/activation/routes';
 import { administrationRoutes } from './features/administration/routes';
 import { approvalsRoutes } from './features/approvals/routes';
 import { approvalRoutingRoutes } from './features/approval-routing/routes';
+import { accessReviewRoutes } from './features/access-reviews/routes';
 import { departureRoutes } from './features/departure/routes';
 import { manageUsersRoutes } from './features/manage-users/routes';
 import { terminateVendorsRoutes } from './features/terminate-vendors/routes';
@@ -121,6 +122,7 @@ export async function buildApp(
   await app.register(accessRoutes, ctx);
   await app.register(approvalsRoutes, ctx);
   await app.register(approvalRoutingRoutes, ctx);
+  await app.register(accessReviewRoutes, ctx);
   await app.register(departureRoutes, ctx);
   await app.register(manageUsersRoutes, ctx);
   await app.register(terminateVendorsRoutes, ctx);

@@ -86,6 +86,7 @@ export type Tag =
   | 'approvals'
   | 'approval-routing'
   | 'departure'
+  | 'access-reviews'
   | 'manage-users'
   | 'terminate-vendors'
   | 'administration'
@@ -104,6 +105,7 @@ export const tagDescriptions: Record<Tag, string> = {
   approvals: 'Pending approvals for BRMs and admins',
   'approval-routing': 'Away and Backup delegations, primary and backup BRMs, unreachable approvers',
   departure: 'Leaving BRMs, Transfer Responsibilities, sponsors of record',
+  'access-reviews': 'Access reviews: cycles, campaigns, decisions, vendor answers, previews and evidence',
   'manage-users': 'Vendor users managed by BRMs and admins',
   'terminate-vendors': 'Terminating vendor users in bulk (employee BRMs)',
   administration:

@@ -1,5 +1,6 @@
 import type { Endpoint } from './endpoint';
 import * as access from './endpoints/access';
+import * as accessReviews from './endpoints/access-reviews';
 import * as activation from './endpoints/activation';
 import * as administration from './endpoints/administration';
 import * as approvalRouting from './endpoints/approval-routing';
@@ -35,6 +36,7 @@ export const endpointsByCapability = {
   access,
   approvals,
   approvalRouting,
+  accessReviews,
   manageUsers,
   terminateVendors,
   administration,

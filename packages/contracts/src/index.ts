@@ -24,3 +24,4 @@ export * from './service-tokens';
 export * from './paging';
 export * from './governance';
 export * from './access-expiry';
+export * from './access-reviews';

@@ -88,6 +88,8 @@ export const routes = {
   manageUsers: '/brm/manage-users',
   terminateVendors: '/brm/terminate-vendors',
   devMailbox: '/dev/mailbox',
+  accessReviews: '/brm/access-reviews',
+  confirmAccess: '/vendor/confirm-access',
 } as const;
 
 /**
@@ -135,6 +137,7 @@ export const adminRoutes = {
   serviceTokens: '/admin/service-tokens',
   governance: '/admin/governance',
   reportEnding: '/admin/reports/ending',
+  reviews: '/admin/reviews',
 } as const;
 
 /** Approval routing's paths (GOVERNANCE.md §5.7). */
@@ -150,4 +153,21 @@ export const routingApi = {
 /** Approval routing's pages. */
 export const routingRoutes = {
   away: '/brm/away',
+} as const;
+
+/**
+ * Access reviews (GOVERNANCE.md §4.7). `:id` is a cycle's id for the preview and a campaign's for
+ * the others (§4.7's `:cycleId` and `:campaignId`: one position of the path, so one name).
+ */
+export const reviewsApi = {
+  brm: '/api/brm/access-reviews',
+  decide: '/api/brm/access-reviews/decide',
+  confirmation: '/api/vendor/access-confirmation',
+  admin: '/api/admin/reviews',
+  preview: '/api/admin/reviews/:id/preview',
+  remind: '/api/admin/reviews/:id/remind',
+  close: '/api/admin/reviews/:id/close',
+  cancel: '/api/admin/reviews/:id/cancel',
+  evidenceCsv: '/api/admin/reviews/:id/evidence.csv',
+  evidenceJson: '/api/admin/reviews/:id/evidence.json',
 } as const;

@@ -25,6 +25,10 @@ export const tokenScopeDescriptions = {
   'users:write': 'Enable or disable vendor users, resend activation mail, reset activation codes',
   'access:read': 'Read a vendor’s roles, pending requests and requestable roles',
   'access:write': 'Request, remove or cancel a vendor’s access',
+  'reviews:read': 'List the access reviews to decide and their items',
+  'reviews:write': 'Decide access review items (keep, keep until, remove)',
+  'review-cycles:read': 'List review cycles and campaigns, preview their default action, download evidence',
+  'review-cycles:write': 'Start, remind, close or cancel access reviews',
   'vendors:read': 'Follow the bulk termination jobs the token started',
   'vendors:terminate': 'Terminate vendor users in bulk (only when the token’s admin is also an employee BRM)',
 } as const;
@@ -36,8 +40,10 @@ export const tokenScopes = Object.keys(tokenScopeDescriptions) as TokenScope[];
 
 /** The two families, for grouping on the screen. */
 export const tokenScopeFamilies: Record<'admin' | 'brm', readonly TokenScope[]> = {
-  admin: tokenScopes.filter((s) => /^(organizations|people|settings|mail|directory|audit|reports):/.test(s)),
-  brm: tokenScopes.filter((s) => /^(approvals|users|access|vendors):/.test(s)),
+  admin: tokenScopes.filter((s) =>
+    /^(organizations|people|settings|mail|directory|audit|reports|review-cycles):/.test(s),
+  ),
+  brm: tokenScopes.filter((s) => /^(approvals|users|access|vendors|reviews):/.test(s)),
 };
 
 /** What a token is sent with: `Authorization: Bearer pra_…`. */

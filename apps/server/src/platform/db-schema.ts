@@ -410,6 +410,57 @@ export interface RequestRoutingTable {
   recipients: Generated<string>;
 }
 
+/** Access reviews (GOVERNANCE.md §4, migration 0021). */
+export type ReviewDefaultAction = 'remove' | 'keep' | 'recommendation';
+export interface ReviewCyclesTable {
+  id: Generated<string>;
+  name: string;
+  default_action: ReviewDefaultAction;
+  vendor_confirmation: boolean;
+  opens_at: Timestamp;
+  due_at: Timestamp;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+export type ReviewCampaignStatus = 'scheduled' | 'open' | 'closing' | 'closed' | 'cancelled';
+export interface ReviewCampaignsTable {
+  id: Generated<string>;
+  cycle_id: string;
+  organization_id: string;
+  status: ReviewCampaignStatus;
+  opened_at: NullableTimestamp;
+  reminded_day: Generated<number>;
+  escalated_at: NullableTimestamp;
+  closing_at: NullableTimestamp;
+  closed_at: NullableTimestamp;
+  cancel_reason: string | null;
+  preview_at_start: unknown;
+  preview_at_escalation: unknown;
+}
+export type ReviewItemStatus = 'pending' | 'kept' | 'keptUntil' | 'removed' | 'applied' | 'withdrawn';
+export interface ReviewItemsTable {
+  id: Generated<string>;
+  campaign_id: string;
+  account_id: string;
+  organization_id: string;
+  granted_at: Timestamp;
+  expires_at: Timestamp;
+  status: Generated<ReviewItemStatus>;
+  decision: 'keep' | 'keepUntil' | 'remove' | null;
+  keep_until: NullableTimestamp;
+  reason: string | null;
+  decided_by: string | null;
+  decided_at: NullableTimestamp;
+  vendor_answer: 'yes' | 'no' | null;
+  vendor_comment: string | null;
+  answered_at: NullableTimestamp;
+  vendor_reminded_at: NullableTimestamp;
+  applied_action: 'kept' | 'shortened' | 'removed' | 'withdrawn' | null;
+  by_default: boolean | null;
+  recommendation: string | null;
+  applied_at: NullableTimestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_domains: OrganizationDomainsTable;
@@ -444,6 +495,9 @@ export interface Database {
   governance_notices: GovernanceNoticesTable;
   governance_sweep: GovernanceSweepTable;
   request_routing: RequestRoutingTable;
+  review_cycles: ReviewCyclesTable;
+  review_campaigns: ReviewCampaignsTable;
+  review_items: ReviewItemsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

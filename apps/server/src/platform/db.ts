@@ -31,6 +31,7 @@ import * as listIndexes from '../migrations/0013-list-indexes';
 import * as jobs from '../migrations/0014-jobs';
 import * as idpMetadata from '../migrations/0015-idp-metadata';
 import * as peopleIndexes from '../migrations/0020-people-indexes';
+import * as accessReviews from '../migrations/0021-access-reviews';
 import * as dormancyDeparture from '../migrations/0022-dormancy-departure';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   '0014-jobs': jobs,
   '0015-idp-metadata': idpMetadata,
   '0020-people-indexes': peopleIndexes,
+  '0021-access-reviews': accessReviews,
   '0022-dormancy-departure': dormancyDeparture,
 };
 

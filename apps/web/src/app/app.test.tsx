@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api } from '@pra/contracts';
+import { api, reviewsApi } from '@pra/contracts';
 import { anonymous, bootReplies, installFakeServer, makeUser, signedIn } from '../test/fake-server';
 import { renderApp } from '../test/render-app';
 import { seedBootData } from './boot-data';
@@ -14,6 +14,8 @@ vi.mock('../lib/full-navigation', () => ({ navigateAway: vi.fn() }));
 
 const brm = makeUser({ type: 'employee', isEmployeeBrm: true, givenName: 'Bo', familyName: 'Rm' });
 const countKey = `GET ${api.pendingApprovals}?getCountOnly=true`;
+const reviewsKey = `GET ${reviewsApi.brm}?countOnly=true`;
+const reviewsCount = { [reviewsKey]: { data: { undecided: 3, campaigns: [], items: [], totalItems: 0 } } };
 
 afterEach(() => vi.mocked(navigateAway).mockClear());
 
@@ -105,19 +107,28 @@ describe('the app shell', () => {
   });
 
   it('sends employees away from vendor routes to welcome', async () => {
-    installFakeServer({ ...bootReplies(signedIn(), brm), [countKey]: { data: { count: 0 } } });
+    installFakeServer({
+      ...bootReplies(signedIn(), brm),
+      [countKey]: { data: { count: 0 } },
+      ...reviewsCount,
+    });
     const { history } = renderApp('/vendor/profile');
     await waitFor(() => expect(history.location.pathname).toBe('/welcome'));
   });
 
   it("shows a BRM's welcome cards with the approvals count", async () => {
-    installFakeServer({ ...bootReplies(signedIn(), brm), [countKey]: { data: { count: 4 } } });
+    installFakeServer({
+      ...bootReplies(signedIn(), brm),
+      [countKey]: { data: { count: 4 } },
+      ...reviewsCount,
+    });
     renderApp('/welcome');
     // The heading says 'Welcome' until the user record is in, then names the person.
     await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Welcome Bo Rm'));
     const cards = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
     expect(cards).toEqual([
       'Approvals',
+      'Access Reviews',
       'Users',
       'Terminate Vendors',
       'New User',
@@ -132,7 +143,7 @@ describe('the app shell', () => {
   });
 
   it("draws /welcome from the page's boot data, without asking for the current user", async () => {
-    const server = installFakeServer({ [countKey]: { data: { count: 2 } } });
+    const server = installFakeServer({ [countKey]: { data: { count: 2 } }, ...reviewsCount });
     const client = createQueryClient();
     const page = document.implementation.createHTMLDocument('page');
     const boot = {
@@ -147,6 +158,7 @@ describe('the app shell', () => {
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Welcome Bo Rm');
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
       'Approvals',
+      'Access Reviews',
       'Users',
       'Terminate Vendors',
       'New User',
@@ -154,11 +166,15 @@ describe('the app shell', () => {
       'User Guides',
     ]);
     expect(await screen.findByText('2')).toBeTruthy();
-    expect(server.requests.map((r) => r.key)).toEqual([countKey]);
+    expect(server.requests.map((r) => r.key).sort()).toEqual([countKey, reviewsKey].sort());
   });
 
   it('shows an approvals count of 0 in grey, not alarm red', async () => {
-    installFakeServer({ ...bootReplies(signedIn(), brm), [countKey]: { data: { count: 0 } } });
+    installFakeServer({
+      ...bootReplies(signedIn(), brm),
+      [countKey]: { data: { count: 0 } },
+      ...reviewsCount,
+    });
     renderApp('/welcome');
     const badge = await screen.findByText('0');
     expect(badge.textContent).toBe('0 pending');

@@ -79,6 +79,13 @@ const adminPages: Route[] = [
     ),
   },
   {
+    path: adminRoutes.reviews,
+    ...page(
+      'Reviews',
+      async () => (await import('../features/access-reviews/admin-reviews-page')).AdminReviewsPage,
+    ),
+  },
+  {
     path: adminRoutes.audit,
     ...page('Audit Trail', async () => (await import('../features/administration/audit-page')).AuditPage),
   },
@@ -155,6 +162,13 @@ const routesInSharedLayout: Route[] = [
       ...page('Manage Profile', async () => (await import('../features/profile/profile-page')).ProfilePage),
     },
     {
+      path: routes.confirmAccess,
+      ...page(
+        'Confirm your access',
+        async () => (await import('../features/access-reviews/confirm-access-page')).ConfirmAccessPage,
+      ),
+    },
+    {
       path: routes.requestAccess,
       ...page(
         'Manage Access',
@@ -163,6 +177,13 @@ const routesInSharedLayout: Route[] = [
     },
   ]),
   guarded('brm', [
+    {
+      path: routes.accessReviews,
+      ...page(
+        'Access Reviews',
+        async () => (await import('../features/access-reviews/access-reviews-page')).AccessReviewsPage,
+      ),
+    },
     {
       path: routes.pendingApprovals,
       ...page(

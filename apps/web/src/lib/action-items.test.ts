@@ -20,6 +20,7 @@ describe('actionItems (welcome cards and nav entries)', () => {
   it('gives employee BRMs approvals, users, terminate vendors, new user, away and backup and user guides', () => {
     expect(keys(actionItems(brm))).toEqual([
       'approvals',
+      'accessReviews',
       'users',
       'terminateVendors',
       'newUser',
@@ -31,6 +32,7 @@ describe('actionItems (welcome cards and nav entries)', () => {
   it('gives admins approvals, users, new user and user guides but not terminate vendors', () => {
     expect(keys(actionItems(admin))).toEqual([
       'approvals',
+      'accessReviews',
       'users',
       'newUser',
       'administration',

@@ -5,6 +5,7 @@ import { siteLinks } from './site-links';
 
 export type ActionKey =
   | 'approvals'
+  | 'accessReviews'
   | 'users'
   | 'terminateVendors'
   | 'profile'
@@ -40,6 +41,15 @@ const definitions: ActionDefinition[] = [
     description: 'Approve or deny new user requests',
     target: { kind: 'route', to: routes.pendingApprovals },
     isFor: isBrmOrAdmin,
+  },
+  {
+    key: 'accessReviews',
+    label: 'Access Reviews',
+    description: 'Confirm which vendors still need access',
+    target: { kind: 'route', to: routes.accessReviews },
+    isFor: isBrmOrAdmin,
+    // Decisions are the portal's own data (applied at the close), not IIQ's.
+    alwaysEnabled: true,
   },
   {
     key: 'users',

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { adminSystemMessage } from '@pra/contracts';
 import type { Config } from '../../config';
 import { AppError } from '../../platform/app-error';
@@ -27,6 +28,14 @@ import { createServiceToken, listTokens, revokeToken } from './service-tokens';
 import { createIdentityStore } from '../../platform/directory/create-store';
 import { formatDriftReport, reconcileDirectory } from '../../identity/directory/reconcile';
 import { governanceClock, governanceStatus, sweepNow } from '../../identity/governance/sweeper';
+import {
+  campaignAction,
+  evidenceOf,
+  previewCycle,
+  reviewSweep,
+  startCycle,
+} from '../../identity/governance/reviews';
+import type { ReviewPreview } from '@pra/contracts';
 
 /**
  * The operators' commands (`npm run admin -- <command>`), as functions of the database so tests
@@ -456,6 +465,102 @@ export const commands: Record<string, Command> = {
       );
       ctx.out('Due in the next 24 h:\n');
       for (const [step, count] of Object.entries(status.due)) ctx.out(`  ${step}: ${count}\n`);
+    },
+  },
+  reviews: {
+    summary: 'Access reviews: preview or start a review cycle, close a campaign now, export its evidence',
+    usage:
+      'reviews preview|start [--name N] [--orgs "A, B"] [--due-days 14] [--default remove|keep|recommendation] [--no-vendor-confirmation] | preview --cycle ID | close --campaign ID | export --campaign ID [--out DIR]',
+    args: ['action'],
+    options: {
+      name: { type: 'string', help: 'the cycle’s name (start)' },
+      orgs: { type: 'string', help: 'organization names, comma-separated (default: all active)' },
+      'due-days': { type: 'string', help: 'days until decisions are due (default: from the tier)' },
+      default: { type: 'string', help: 'if no decision: remove (default), keep or recommendation' },
+      'no-vendor-confirmation': { type: 'boolean', help: 'do not ask vendors to confirm' },
+      cycle: { type: 'string', help: 'a cycle id (preview of its open campaigns)' },
+      campaign: { type: 'string', help: 'a campaign id (close, export)' },
+      out: { type: 'string', help: 'folder for evidence.csv and evidence.json (default: current folder)' },
+    },
+    async run(ctx, [action], options) {
+      const log = {
+        info: () => undefined,
+        warn: (_fields: unknown, message?: string) => ctx.out(`warning: ${message ?? ''}\n`),
+        error: (_fields: unknown, message?: string) => ctx.out(`error: ${message ?? ''}\n`),
+      };
+      const sweep = await reviewSweep({
+        db: ctx.db,
+        clock: await governanceClock(ctx.db, ctx.config),
+        config: ctx.config,
+        log,
+      });
+      const printPreview = (preview: ReviewPreview) => {
+        ctx.out(
+          'Organization\tItems\tDecided\tWould be removed if no one decides\tAccounts that would be disabled\tWould be kept\n',
+        );
+        for (const o of preview.organizations)
+          ctx.out(
+            `${o.organization}\t${o.items}\t${o.decided}\t${o.wouldBeRemoved}\t${o.wouldBeDisabled}\t${o.wouldBeKept}\n`,
+          );
+      };
+      const campaignId = () => {
+        const id = str(options.campaign);
+        if (!id || !/^[0-9a-f-]{36}$/i.test(id)) throw new UsageError('--campaign <id> is required');
+        return id;
+      };
+      if (action === 'close') {
+        await campaignAction(sweep, ctx.actor, campaignId(), 'close', undefined);
+        ctx.out('Closed: decisions and the default applied.\n');
+        return;
+      }
+      if (action === 'export') {
+        const id = campaignId();
+        const dir = str(options.out) ?? '.';
+        mkdirSync(dir, { recursive: true });
+        const csv = await evidenceOf(sweep, id, ctx.actor, 'csv');
+        const json = await evidenceOf(sweep, id, ctx.actor, 'json');
+        writeFileSync(join(dir, 'evidence.csv'), csv.body);
+        writeFileSync(join(dir, 'evidence.json'), json.body);
+        ctx.out(
+          `Wrote ${join(dir, 'evidence.csv')} (SHA-256 ${csv.sha256}) and ${join(dir, 'evidence.json')}.\n`,
+        );
+        return;
+      }
+      if (action !== 'preview' && action !== 'start')
+        throw new UsageError('say preview, start, close or export');
+      const cycle = str(options.cycle);
+      if (action === 'preview' && cycle) {
+        printPreview(await previewCycle(sweep, cycle, ctx.actor));
+        return;
+      }
+      const names = (str(options.orgs) ?? '')
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean);
+      const all = await listOrganizations(ctx.db);
+      const organizationIds = names.map((n) => {
+        const found = all.find((o) => o.name.toLowerCase() === n.toLowerCase());
+        if (!found) throw new UsageError(`no organization named ${n}`);
+        return found.id;
+      });
+      const defaultAction = str(options.default) ?? 'remove';
+      if (defaultAction !== 'remove' && defaultAction !== 'keep' && defaultAction !== 'recommendation')
+        throw new UsageError('--default is remove, keep or recommendation');
+      const dueDays = str(options['due-days']);
+      if (dueDays !== undefined && !/^\d{1,2}$/.test(dueDays))
+        throw new UsageError('--due-days is a number of days');
+      const today = sweep.at;
+      const quarter = Math.floor(today.getUTCMonth() / 3) + 1;
+      const result = await startCycle(sweep, ctx.actor, {
+        name: str(options.name) ?? `${today.getUTCFullYear()} Q${quarter} vendor access review`,
+        ...(organizationIds.length > 0 ? { organizationIds } : {}),
+        ...(dueDays ? { dueInDays: Number(dueDays) } : {}),
+        defaultAction,
+        vendorConfirmation: options['no-vendor-confirmation'] !== true,
+        previewOnly: action === 'preview',
+      });
+      printPreview(result.preview);
+      if (result.cycleId) ctx.out(`Started cycle ${result.cycleId}.\n`);
     },
   },
   'audit-export': {

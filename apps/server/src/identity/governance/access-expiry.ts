@@ -78,7 +78,26 @@ export async function expireGrants(sweep: Sweep, tx: Tx, keys: readonly grants.G
       ),
     ),
   );
-  const disabled = await disableLeftWithoutAccess(tx, [...new Set(ended.map((g) => g.account_id))], sweep.at);
+  await disableAccountsLeftWithoutAccess(
+    sweep,
+    tx,
+    ended.map((g) => g.account_id),
+  );
+  return ended.length;
+}
+
+/**
+ * Of the accounts, those left with no grant are disabled for no access, their sessions end, each
+ * with an audit event and a mail (set-based; in the caller's transaction). Returns their ids.
+ */
+export async function disableAccountsLeftWithoutAccess(
+  sweep: Sweep,
+  tx: Tx,
+  accountIds: readonly string[],
+): Promise<string[]> {
+  const zone = sweep.config.PORTAL_TIME_ZONE;
+  const site = siteOf(sweep);
+  const disabled = await disableLeftWithoutAccess(tx, [...new Set(accountIds)], sweep.at);
   if (disabled.length > 0) {
     await sessions.revokeAllOfAccounts(
       tx,
@@ -105,7 +124,7 @@ export async function expireGrants(sweep: Sweep, tx: Tx, keys: readonly grants.G
       ),
     );
   }
-  return ended.length;
+  return disabled.map((a) => a.id);
 }
 
 /** Steps (1) and (2): end expired grants; disable accounts left with no access. */

@@ -1,5 +1,6 @@
 import { brmDigest } from './access-digest';
 import { closeAccountsWithoutAccess, endExpiredGrants, expiryNotices } from './access-expiry';
+import { closeCampaigns, openCampaigns, remindAndEscalate } from './reviews';
 import type { GovernanceStep } from './sweep';
 import { delegationChanges, requestRouting } from '../approval-routing-sweep';
 import { closeDormantAccounts, inactivity } from './dormancy';
@@ -18,6 +19,9 @@ export const governanceSteps: readonly GovernanceStep[] = [
   endExpiredGrants,
   expiryNotices,
   requestRouting,
+  openCampaigns,
+  remindAndEscalate,
+  closeCampaigns,
   closeAccountsWithoutAccess,
   inactivity,
   closeDormantAccounts,

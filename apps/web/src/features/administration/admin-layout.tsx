@@ -13,6 +13,7 @@ const sections = [
   { to: adminRoutes.mail, label: 'Mail' },
   { to: adminRoutes.directory, label: 'Directory' },
   { to: adminRoutes.audit, label: 'Audit trail' },
+  { to: adminRoutes.reviews, label: 'Reviews' },
   { to: adminRoutes.serviceTokens, label: 'Service tokens' },
 ];
 

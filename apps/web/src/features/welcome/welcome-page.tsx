@@ -8,12 +8,14 @@ import { AccessEndingAlert } from './access-ending-alert';
 import { useCurrentUser } from '../../lib/use-current-user';
 import { ActionCard } from './action-card';
 import { usePendingApprovalsCount } from './use-pending-approvals-count';
+import { useReviewsCount, VendorReviewAlert } from './use-reviews-count';
 
 /** The signed-in home: a card for each action the person may take. */
 export function WelcomePage() {
   const { data: user } = useCurrentUser();
   const isManager = user !== undefined && isBrmOrAdmin(user);
   const { data: approvals } = usePendingApprovalsCount(isManager && !!user.username && user.iiqAvailable);
+  const { data: reviews } = useReviewsCount(isManager && !!user.username);
   const name = user ? fullName(user) : '';
 
   return (
@@ -28,6 +30,7 @@ export function WelcomePage() {
         </Alert>
       )}
       {user && isVendor(user) && user.iiqAvailable && <AccessEndingAlert username={user.username} />}
+      {user?.type === 'vendor' && <VendorReviewAlert />}
       {user && (
         <Row xs={1} md={2} className="g-3">
           {actionItems(user).map((item) => (
@@ -36,7 +39,13 @@ export function WelcomePage() {
                 item={item}
                 // The spec passes the current user along; /new-user itself reads the fetched record.
                 state={item.key === 'newUser' ? { currentUser: user } : undefined}
-                count={item.key === 'approvals' ? approvals?.count : undefined}
+                count={
+                  item.key === 'approvals'
+                    ? approvals?.count
+                    : item.key === 'accessReviews'
+                      ? reviews?.undecided
+                      : undefined
+                }
               />
             </Col>
           ))}

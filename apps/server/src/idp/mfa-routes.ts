@@ -16,6 +16,9 @@ import { enrolPage, passcodePage, postResponsePage } from './pages';
 import { samlUrls } from './saml-entities';
 import { createSignedResponse } from './saml-response';
 import { newTotpSecret, secretGroups, totpQrDataUrl } from '../identity/mfa/totp';
+import { countCredentials } from '../store/webauthn';
+import { defaultKeyNickname, keyEnrolSection, keySignInSection } from './webauthn-pages';
+import { registerWebauthnRoutes } from './webauthn-routes';
 
 const mfaForm = z.strictObject({
   csrfToken: z.string(),
@@ -63,6 +66,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
       secretGroups: secretGroups(secret),
       error,
       nickname,
+      keySection: keyEnrolSection(session.csrfToken, defaultKeyNickname(ctx)),
     });
     return sendPage(reply, status, page);
   }
@@ -124,12 +128,24 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     error?: string,
     providerDevice?: MfaDevice | null,
   ) {
-    const device = providerDevice === undefined ? await mfaProvider(ctx).device(account.id) : providerDevice;
+    const [device, keys, totp] = await Promise.all([
+      providerDevice === undefined ? mfaProvider(ctx).device(account.id) : providerDevice,
+      countCredentials(ctx.db, account.id),
+      findActiveAccountAndDevice(ctx, account.id),
+    ]);
+    const passcode = Boolean(totp?.device);
     const pushTo = device?.canPush ? 'your paired phone' : null;
     return sendPage(
       reply,
       status,
-      passcodePage({ hospitalName, csrfToken: session.csrfToken, error, pushTo }),
+      passcodePage({
+        hospitalName,
+        csrfToken: session.csrfToken,
+        error,
+        pushTo,
+        passcode,
+        keySection: keys > 0 ? keySignInSection(session.csrfToken, passcode || Boolean(pushTo)) : undefined,
+      }),
     );
   }
 
@@ -137,12 +153,14 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     const session = request.session;
     const state = readLoginState(session);
     // The provider's view of the device (for Send Push) is read in the same wait.
-    const [found, providerDevice] = await Promise.all([
+    const [found, providerDevice, keys] = await Promise.all([
       stateAccount(ctx, state),
       state?.accountId ? mfaProvider(ctx).device(state.accountId) : null,
+      state?.accountId ? countCredentials(ctx.db, state.accountId) : 0,
     ]);
     if (!session || !state || !found) return sendExpired(ctx, reply);
-    if (found.device) return showPasscode(reply, session, found.account, 200, undefined, providerDevice);
+    if (found.device || keys > 0)
+      return showPasscode(reply, session, found.account, 200, undefined, providerDevice);
     return showEnrol(reply, session, state, found.account);
   });
 
@@ -164,6 +182,9 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
       if (outcome.ok) return finish(reply, session, state, account, outcome.claim);
       return showPasscode(reply, session, account, formatError ? 400 : 401, outcome.message);
     }
+    // An account with a security key but no authenticator app enrols no app here.
+    if ((await countCredentials(ctx.db, account.id)) > 0)
+      return showPasscode(reply, session, account, 400, 'Use your security key or passkey.');
 
     const nickname = form?.nickname?.trim() ?? '';
     const inputError =
@@ -201,4 +222,6 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     if (outcome.ok) return finish(reply, session, state, account, outcome.claim);
     return showPasscode(reply, session, account, 401, outcome.message);
   });
+
+  registerWebauthnRoutes(app, ctx, bodyLimit, { stateAccount, finish, showPasscode, showEnrol });
 }

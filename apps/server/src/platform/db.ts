@@ -29,6 +29,7 @@ import * as provisioning from '../migrations/0012-provisioning';
 import * as listIndexes from '../migrations/0013-list-indexes';
 import * as jobs from '../migrations/0014-jobs';
 import * as idpMetadata from '../migrations/0015-idp-metadata';
+import * as webauthn from '../migrations/0023-webauthn';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   '0013-list-indexes': listIndexes,
   '0014-jobs': jobs,
   '0015-idp-metadata': idpMetadata,
+  '0023-webauthn': webauthn,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

@@ -16,6 +16,7 @@ import { approvalRoutingRoutes } from './features/approval-routing/routes';
 import { manageUsersRoutes } from './features/manage-users/routes';
 import { terminateVendorsRoutes } from './features/terminate-vendors/routes';
 import { authenticatorRoutes } from './features/authenticator/routes';
+import { securityKeyRoutes } from './features/security-keys/routes';
 import { devMailboxRoutes } from './features/dev-mailbox/routes';
 import { governanceDevRoutes } from './features/governance/dev-routes';
 import { recoveryRoutes } from './features/recovery/routes';
@@ -125,6 +126,7 @@ export async function buildApp(
   await app.register(activationRoutes, ctx);
   await app.register(recoveryRoutes, ctx);
   await app.register(authenticatorRoutes, ctx);
+  await app.register(securityKeyRoutes, ctx);
   await app.register(devMailboxRoutes, ctx);
   await app.register(governanceDevRoutes, ctx);
   await app.register(systemRoutes, ctx);

@@ -9,6 +9,7 @@ import * as manageUsers from './endpoints/manage-users';
 import * as profile from './endpoints/profile';
 import * as recovery from './endpoints/recovery';
 import * as registration from './endpoints/registration';
+import * as securityKeys from './endpoints/security-keys';
 import * as session from './endpoints/session';
 import * as system from './endpoints/system';
 import * as terminateVendors from './endpoints/terminate-vendors';
@@ -36,6 +37,7 @@ export const endpointsByCapability = {
   manageUsers,
   terminateVendors,
   administration,
+  securityKeys,
 };
 
 /** Every endpoint of the API. */

@@ -22,3 +22,4 @@ export * from './endpoint';
 export * from './service-tokens';
 export * from './paging';
 export * from './governance';
+export * from './security-keys';

@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/server';
+import { securityKeyMessages, type SecurityKeyList } from '@pra/contracts';
+import * as calls from '@pra/contracts/endpoints/security-keys';
+import { reauthenticate } from '@pra/contracts/endpoints/profile';
+import { TestClock } from '../../platform/clock';
+import { testDatabaseKinds } from '../../../test/support/databases';
+import { createAccount, signInAs, TEST_PASSWORD } from '../../../test/support/sign-in';
+import { SoftAuthenticator } from '../../../test/support/soft-authenticator';
+import { createTestApp, type TestApp, type TestClient } from '../../../test/support/test-app';
+import { addOrganization, auditActions, outbox } from '../../../test/support/world';
+import { webauthnMessages } from '../../identity/mfa/webauthn';
+
+describe.each(testDatabaseKinds)('Profile → security keys and passkeys on %s', (kind) => {
+  let t: TestApp;
+  let origin: string;
+  const clock = new TestClock();
+  let n = 0;
+  beforeAll(async () => {
+    t = await createTestApp(kind, {}, { clock });
+    origin = new URL(t.ctx.config.publicUrl).origin;
+  });
+  afterAll(async () => t?.close());
+
+  async function vendor() {
+    n += 1;
+    const username = `keyvendor${n}${Date.now() % 10000}`;
+    const id = await createAccount(t, { username });
+    const client = await signInAs(t, username);
+    return { id, username, client };
+  }
+
+  async function reauth(client: TestClient, username: string) {
+    const res = await client.call(reauthenticate, { headers: { username, password: TEST_PASSWORD } });
+    expect(res.json()).toEqual({ authentication: 'success' });
+  }
+
+  async function addKey(client: TestClient, authenticator: SoftAuthenticator, nickname = 'Blue key') {
+    const options = await client.call(calls.securityKeyRegistrationOptions);
+    expect(options.statusCode).toBe(200);
+    const { options: json } = options.json<{ options: PublicKeyCredentialCreationOptionsJSON }>();
+    return client.call(calls.addSecurityKey, {
+      body: { credential: authenticator.create(json) as never, nickname },
+    });
+  }
+
+  async function list(client: TestClient) {
+    return (await client.call(calls.getSecurityKeys)).json<SecurityKeyList>();
+  }
+
+  it('adds a key after a fresh re-authentication, lists, renames and removes it, with mails and audit events', async () => {
+    const me = await vendor();
+    const authenticator = new SoftAuthenticator(origin);
+    const before = await me.client.call(calls.securityKeyRegistrationOptions);
+    expect(before.statusCode).toBe(403);
+    expect(before.json<{ errors: string[] }>().errors[0]).toBe(securityKeyMessages.reauthenticate);
+
+    await reauth(me.client, me.username);
+    const added = await addKey(me.client, authenticator);
+    expect(added.statusCode).toBe(200);
+    clock.advance(1000); // the list is oldest first
+    const second = await addKey(me.client, new SoftAuthenticator(origin, { synced: true }), 'Phone passkey');
+    expect(second.statusCode).toBe(200);
+    const keys = await list(me.client);
+    expect(keys.keys.map((k) => [k.nickname, k.type, k.lastUsedAt])).toEqual([
+      ['Blue key', 'thisDevice', null],
+      ['Phone passkey', 'synced', null],
+    ]);
+    expect(keys).toMatchObject({
+      authenticatorApp: null,
+      required: false,
+      needsKeyConfirmation: false,
+      max: 10,
+    });
+
+    const id = keys.keys[0]!.id;
+    const renamed = await me.client.call(calls.renameSecurityKey, {
+      params: { id },
+      body: { nickname: 'Office key' },
+    });
+    expect(renamed.statusCode).toBe(200);
+    const tooLong = await me.client.call(calls.renameSecurityKey, {
+      params: { id },
+      body: { nickname: 'x'.repeat(65) },
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect((await list(me.client)).keys[0]!.nickname).toBe('Office key');
+
+    const removed = await me.client.call(calls.removeSecurityKey, { params: { id } });
+    expect(removed.statusCode).toBe(200);
+    expect((await list(me.client)).keys.map((k) => k.nickname)).toEqual(['Phone passkey']);
+    const subjects = (await outbox(t, `${me.username}@example.test`)).map((m) => m.subject);
+    expect(subjects.filter((s) => s.includes('added'))).toHaveLength(2);
+    expect(subjects.filter((s) => s.includes('removed'))).toHaveLength(1);
+    for (const action of ['passkey.register', 'passkey.rename', 'passkey.remove']) {
+      expect(
+        (await auditActions(t, action)).some((e) => e.target_id === me.id),
+        action,
+      ).toBe(true);
+    }
+  });
+
+  it("cannot rename or remove another vendor's key (404), nor a key after the re-authentication ran out", async () => {
+    const owner = await vendor();
+    await reauth(owner.client, owner.username);
+    await addKey(owner.client, new SoftAuthenticator(origin));
+    const id = (await list(owner.client)).keys[0]!.id;
+    const other = await vendor();
+    await reauth(other.client, other.username);
+    expect(
+      (await other.client.call(calls.renameSecurityKey, { params: { id }, body: { nickname: 'Mine' } }))
+        .statusCode,
+    ).toBe(404);
+    expect((await other.client.call(calls.removeSecurityKey, { params: { id } })).statusCode).toBe(404);
+    clock.advance(6 * 60_000);
+    try {
+      const late = await owner.client.call(calls.removeSecurityKey, { params: { id } });
+      expect(late.statusCode).toBe(403);
+    } finally {
+      clock.set(new Date());
+    }
+    expect((await list(owner.client)).keys).toHaveLength(1);
+  });
+
+  it('needs an assertion with an existing key to add one when the account requires phishing-resistant sign-in, and keeps the last one', async () => {
+    const me = await vendor();
+    const first = new SoftAuthenticator(origin);
+    await reauth(me.client, me.username);
+    expect((await addKey(me.client, first)).statusCode).toBe(200);
+    // A grant in a high-tier organization: that tier requires phishing-resistant sign-in (0010).
+    const orgId = await addOrganization(t, `High ${me.username}`);
+    await t.ctx.db.updateTable('organizations').set({ risk_tier: 'high' }).where('id', '=', orgId).execute();
+    await t.ctx.db
+      .insertInto('role_grants')
+      .values({
+        account_id: me.id,
+        organization_id: orgId,
+        expires_at: new Date(clock.now().getTime() + 86_400_000 * 30),
+      })
+      .execute();
+    expect(await list(me.client)).toMatchObject({ required: true, needsKeyConfirmation: true });
+
+    const refused = await me.client.call(calls.securityKeyRegistrationOptions);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json<{ errors: string[] }>().errors[0]).toBe(securityKeyMessages.confirmWithKey);
+
+    // A bad assertion (no user verification) confirms nothing.
+    let options = (await me.client.call(calls.securityKeyAssertionOptions)).json<{
+      options: PublicKeyCredentialRequestOptionsJSON;
+    }>().options;
+    const bad = await me.client.call(calls.confirmWithSecurityKey, {
+      body: { credential: first.get(options, { noUserVerification: true }) as never },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ errors: string[] }>().errors[0]).toBe(webauthnMessages.noUserVerification);
+    expect((await me.client.call(calls.securityKeyRegistrationOptions)).statusCode).toBe(403);
+
+    options = (await me.client.call(calls.securityKeyAssertionOptions)).json<{
+      options: PublicKeyCredentialRequestOptionsJSON;
+    }>().options;
+    const ok = await me.client.call(calls.confirmWithSecurityKey, {
+      body: { credential: first.get(options) as never },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect((await addKey(me.client, new SoftAuthenticator(origin), 'Spare key')).statusCode).toBe(200);
+
+    const keys = (await list(me.client)).keys;
+    expect((await me.client.call(calls.removeSecurityKey, { params: { id: keys[0]!.id } })).statusCode).toBe(
+      200,
+    );
+    const last = await me.client.call(calls.removeSecurityKey, { params: { id: keys[1]!.id } });
+    expect(last.statusCode).toBe(409);
+    expect(last.json<{ errors: string[] }>().errors[0]).toBe(webauthnMessages.lastRequired);
+    expect((await list(me.client)).keys).toHaveLength(1);
+  });
+
+  it('refuses an attestation made for another origin', async () => {
+    const me = await vendor();
+    await reauth(me.client, me.username);
+    const { options } = (await me.client.call(calls.securityKeyRegistrationOptions)).json<{
+      options: PublicKeyCredentialCreationOptionsJSON;
+    }>();
+    const res = await me.client.call(calls.addSecurityKey, {
+      body: {
+        credential: new SoftAuthenticator(origin).create(options, {
+          origin: 'https://phish.example',
+        }) as never,
+        nickname: 'Phished',
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect((await list(me.client)).keys).toEqual([]);
+  });
+});

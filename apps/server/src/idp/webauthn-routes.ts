@@ -51,6 +51,9 @@ interface MfaSteps {
     state: LoginState,
     account: Account,
     claim: AttemptClaim | undefined,
+    pairPhone?: boolean,
+    clientAddress?: string,
+    method?: 'totp' | 'push' | 'webauthn',
   ): Promise<FastifyReply>;
   showPasscode(
     reply: FastifyReply,
@@ -129,7 +132,7 @@ export function registerWebauthnRoutes(
       clientAddress: request.ip,
       details: { method: 'webauthn' },
     });
-    return steps.finish(reply, session, state, found.account, undefined);
+    return steps.finish(reply, session, state, found.account, undefined, false, request.ip, 'webauthn');
   });
 
   app.post('/idp/mfa/webauthn/register-options', { bodyLimit }, async (request, reply) => {
@@ -208,6 +211,6 @@ export function registerWebauthnRoutes(
       clientAddress: request.ip,
       details: { method: 'webauthn', at: 'enrolment' },
     });
-    return steps.finish(reply, session, state, found.account, undefined);
+    return steps.finish(reply, session, state, found.account, undefined, false, request.ip, 'webauthn');
   });
 }

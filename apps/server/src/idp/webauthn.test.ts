@@ -1,15 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
 import { TestClock } from '../platform/clock';
 import { testDatabaseKinds } from '../../test/support/databases';
-import { createIdpAccount, csrfOf, inputValue, passPasswordStep } from '../../test/support/idp-kit';
+import {
+  createIdpAccount,
+  csrfOf,
+  inputValue,
+  passPasswordStep,
+  secretOf,
+  totpCode,
+} from '../../test/support/idp-kit';
 import { SoftAuthenticator, type Tamper } from '../../test/support/soft-authenticator';
 import { createTestApp, type TestApp, type TestClient } from '../../test/support/test-app';
 import { addOrganization, auditActions, outbox } from '../../test/support/world';
-import { MAX_CREDENTIALS, removeCredential, webauthnMessages } from '../identity/mfa/webauthn';
+import {
+  MAX_CREDENTIALS,
+  registrationOptions,
+  removeCredential,
+  verifyRegistration,
+  webauthnMessages,
+} from '../identity/mfa/webauthn';
+import { keyRequiredMessage } from './mfa-routes';
+import { PHISHING_RESISTANT_CLASS, REFEDS_MFA } from './saml-response';
 import { listCredentials } from '../store/webauthn';
 
 const INFOSEC = 'infosec@hospital.test';
@@ -376,5 +391,103 @@ describe.each(testDatabaseKinds)('security keys and passkeys at the built-in IdP
     expect(res.headers['content-type']).toContain('text/javascript');
     expect(res.body).toContain('SimpleWebAuthnBrowser');
     expect(res.body).toContain('data-webauthn');
+  });
+
+  /** The AuthnContextClassRef of an answer page's SAML response. */
+  function classOf(page: string): string | undefined {
+    const response = Buffer.from(inputValue(page, 'SAMLResponse') ?? '', 'base64').toString('utf8');
+    return /<saml:AuthnContextClassRef>([^<]*)<\/saml:AuthnContextClassRef>/.exec(response)?.[1];
+  }
+
+  /** An account with an authenticator app (enrolled at first sign-in) and a key added beside it. */
+  async function appAndKey() {
+    const account = await createIdpAccount(t);
+    const { client, mfaPage } = await passPasswordStep(t, account.username);
+    const secret = secretOf(mfaPage);
+    const enrolled = await client.postForm('/idp/mfa', {
+      csrfToken: csrfOf(mfaPage),
+      passcode: await totpCode(secret, -1),
+      nickname: 'Work phone',
+    });
+    expect(enrolled.statusCode).toBe(200);
+    expect(classOf(enrolled.body)).toBe(REFEDS_MFA);
+    // The key as the profile adds it (the ceremony's functions, a session of its own).
+    const row = await t.ctx.db
+      .selectFrom('accounts')
+      .select(['id', 'username', 'given_name', 'family_name', 'email'])
+      .where('id', '=', account.id)
+      .executeTakeFirstOrThrow();
+    const session = { idHash: 'profile-session', data: {} };
+    const options = await registrationOptions(t.ctx, session, row);
+    if (!options.ok) throw new Error(options.message);
+    const authenticator = new SoftAuthenticator(origin);
+    const added = await verifyRegistration(t.ctx, session, {
+      account: row,
+      response: authenticator.create(options.options),
+      nickname: 'Blue key',
+      clientAddress: '127.0.0.1',
+    });
+    expect(added.ok).toBe(true);
+    return { account, secret, authenticator };
+  }
+
+  async function requireKeys(accountId: string, name: string) {
+    const orgId = await addOrganization(t, name);
+    await t.ctx.db.updateTable('organizations').set({ risk_tier: 'high' }).where('id', '=', orgId).execute();
+    await t.ctx.db
+      .insertInto('role_grants')
+      .values({
+        account_id: accountId,
+        organization_id: orgId,
+        expires_at: new Date(clock.now().getTime() + 86_400_000 * 30),
+      })
+      .execute();
+  }
+
+  describe('with an authenticator app beside the key', () => {
+    // Codes are computed a step away from now: pin Date mid-step so no test straddles a boundary.
+    beforeAll(() => {
+      vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+      vi.setSystemTime(Math.floor(Date.now() / 30_000) * 30_000 + 15_000);
+    });
+    afterAll(() => vi.useRealTimers());
+
+    it('offers the key first, then the passcode; the answer carries REFEDS MFA for a passcode and the phishing-resistant class for a key', async () => {
+      const { account, secret, authenticator } = await appAndKey();
+      const { client, mfaPage } = await passPasswordStep(t, account.username);
+      expect(mfaPage.indexOf('Use Security Key or Passkey')).toBeGreaterThan(-1);
+      expect(mfaPage.indexOf('Use Security Key or Passkey')).toBeLessThan(mfaPage.indexOf('name="passcode"'));
+      const res = await client.postForm('/idp/mfa', {
+        csrfToken: csrfOf(mfaPage),
+        passcode: await totpCode(secret),
+      });
+      expect(res.statusCode).toBe(200);
+      expect(classOf(res.body)).toBe(REFEDS_MFA);
+      const byKey = await assert(authenticator, account.username);
+      expect(byKey.res.statusCode).toBe(200);
+      expect(classOf(byKey.res.body)).toBe(PHISHING_RESISTANT_CLASS);
+    });
+
+    it('hides and refuses the passcode once an organization requires phishing-resistant sign-in, audited; the key works', async () => {
+      const { account, secret, authenticator } = await appAndKey();
+      await requireKeys(account.id, `High tier ${account.username}`);
+      const { client, mfaPage } = await passPasswordStep(t, account.username);
+      expect(mfaPage).toContain('Use Security Key or Passkey');
+      expect(mfaPage).not.toContain('name="passcode"');
+      const res = await client.postForm('/idp/mfa', {
+        csrfToken: csrfOf(mfaPage),
+        passcode: await totpCode(secret),
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.body).toContain(keyRequiredMessage);
+      expect(inputValue(res.body, 'SAMLResponse')).toBeUndefined();
+      const refused = (await auditActions(t, 'signin.mfa-strength-refused')).filter(
+        (e) => e.target_id === account.id,
+      );
+      expect(refused.map((e) => e.details.method)).toEqual(['totp']);
+      const byKey = await assert(authenticator, account.username);
+      expect(byKey.res.statusCode).toBe(200);
+      expect(classOf(byKey.res.body)).toBe(PHISHING_RESISTANT_CLASS);
+    });
   });
 });

@@ -62,7 +62,12 @@ export function keyEnrolSection(csrfToken: string, nickname: string, heading = t
       </div>
       <button type="submit" class="btn btn-primary w-100">Add Security Key or Passkey</button>
     </form>
-    ${heading ? html`<h2 class="h5">Set up an authenticator app</h2>` : html``}`;
+    ${
+      heading
+        ? html`<hr class="my-4" />
+            <h2 class="h5">Set up an authenticator app</h2>`
+        : html``
+    }`;
 }
 
 /** After a key was enrolled at first sign-in: add another (recommended) or continue. */

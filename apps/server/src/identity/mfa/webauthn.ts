@@ -123,6 +123,9 @@ export async function registrationOptions(
       transports: transportsOf(c.transports),
     })),
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
+    // ES256, Ed25519, RS256: what keys and passkeys use. Not the library's post-quantum default
+    // (ML-DSA): Node's support is experimental and its keys would outgrow the IdP's form posts.
+    supportedAlgorithmIDs: [-7, -8, -257],
     timeout: CHALLENGE_MS,
   });
   await remember(ctx, session, 'register', account.id, options.challenge);

@@ -69,3 +69,19 @@ export const securityKeyMessages = {
   confirmWithKey: 'Confirm with one of your security keys or passkeys first.',
   builtinOnly: 'Security keys are managed by your organization’s sign-in service.',
 } as const;
+
+/** Forgot Password, "Security key or passkey": the bound account's key verifies the session. */
+export const recoverySecurityKeyPaths = {
+  options: '/api/user/forgot-password/security-key/options',
+  verify: '/api/user/forgot-password/security-key/verify',
+} as const;
+export const recoveryKeyOptionsBody = z.strictObject({ username: z.string().min(1).max(255) });
+export const recoveryKeyVerifyBody = z.strictObject({
+  username: z.string().min(1).max(255),
+  credential: webauthnCredential,
+});
+export const recoveryKeyVerifyResponse = z.object({
+  result: z.enum(['success', 'failure', 'tooManyAttempts']),
+  /** Why a failure failed, for the person (the key's own messages). */
+  message: z.string().optional(),
+});

@@ -6,11 +6,12 @@ import type {
 import { securityKeyMessages, type SecurityKeyList } from '@pra/contracts';
 import * as calls from '@pra/contracts/endpoints/security-keys';
 import { reauthenticate } from '@pra/contracts/endpoints/profile';
+import { recoveryKeyOptions, recoveryKeyVerify } from '@pra/contracts/endpoints/recovery';
 import { TestClock } from '../../platform/clock';
 import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs, TEST_PASSWORD } from '../../../test/support/sign-in';
 import { SoftAuthenticator } from '../../../test/support/soft-authenticator';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/support/test-app';
+import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
 import { addOrganization, auditActions, outbox } from '../../../test/support/world';
 import { webauthnMessages } from '../../identity/mfa/webauthn';
 
@@ -194,4 +195,67 @@ describe.each(testDatabaseKinds)('Profile → security keys and passkeys on %s',
     expect(res.statusCode).toBe(400);
     expect((await list(me.client)).keys).toEqual([]);
   });
+
+  it('Forgot Password: the bound account’s key verifies the session, once; then the password is set', async () => {
+    const me = await vendor();
+    const key = new SoftAuthenticator(origin);
+    await reauth(me.client, me.username);
+    await addKey(me.client, key);
+    const stranger = new TestClient(t.app);
+    await stranger.fetchCsrf();
+    // Not identified: no options for the account.
+    expect((await stranger.call(recoveryKeyOptions, { body: { username: me.username } })).statusCode).toBe(
+      403,
+    );
+    const found = await stranger.post('/api/user/forgot-password/identify', {
+      username: me.username,
+      email: `${me.username}@example.test`,
+    });
+    expect(found.json<{ isAccountValid: boolean }>().isAccountValid).toBe(true);
+
+    // Another authenticator's key: refused, nothing verified.
+    let res = await stranger.call(recoveryKeyOptions, { body: { username: me.username } });
+    let options = res.json<{ options: PublicKeyCredentialRequestOptionsJSON }>().options;
+    const other = new SoftAuthenticator(origin);
+    other.create({ ...(await registrationOptionsFor()), challenge: 'x' });
+    const wrong = await stranger.call(recoveryKeyVerify, {
+      body: { username: me.username, credential: other.get(options) as never },
+    });
+    expect(wrong.json()).toEqual({ result: 'failure', message: webauthnMessages.notRegistered });
+    expect(
+      (
+        await stranger.post('/api/user/forgot-password/set-password', {
+          username: me.username,
+          newPassword: 'Tr1cky-Zebra-Lamp',
+        })
+      ).statusCode,
+    ).toBe(403);
+
+    res = await stranger.call(recoveryKeyOptions, { body: { username: me.username } });
+    options = res.json<{ options: PublicKeyCredentialRequestOptionsJSON }>().options;
+    const ok = await stranger.call(recoveryKeyVerify, {
+      body: { username: me.username, credential: key.get(options) as never },
+    });
+    expect(ok.json()).toEqual({ result: 'success' });
+    const set = await stranger.post('/api/user/forgot-password/set-password', {
+      username: me.username,
+      newPassword: 'Tr1cky-Zebra-Lamp',
+    });
+    expect(set.statusCode).toBe(200);
+    const verified = (await auditActions(t, 'password.recovery-verify')).filter((e) => e.target_id === me.id);
+    expect(verified.map((e) => [e.outcome, (e.details).method])).toEqual([
+      ['failure', 'securityKey'],
+      ['success', 'securityKey'],
+    ]);
+  });
+
+  /** Registration options of some account: enough for a soft authenticator to make a key of its own. */
+  async function registrationOptionsFor(): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    return {
+      rp: { name: 'PRA Portal', id: new URL(origin).hostname },
+      user: { id: 'AAAA', name: 'someone', displayName: 'Someone' },
+      challenge: 'AAAA',
+      pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+    };
+  }
 });

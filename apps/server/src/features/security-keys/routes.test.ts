@@ -243,7 +243,7 @@ describe.each(testDatabaseKinds)('Profile → security keys and passkeys on %s',
     });
     expect(set.statusCode).toBe(200);
     const verified = (await auditActions(t, 'password.recovery-verify')).filter((e) => e.target_id === me.id);
-    expect(verified.map((e) => [e.outcome, (e.details).method])).toEqual([
+    expect(verified.map((e) => [e.outcome, e.details.method])).toEqual([
       ['failure', 'securityKey'],
       ['success', 'securityKey'],
     ]);

@@ -6,6 +6,7 @@ import type {
 import { securityKeyMessages, type SecurityKeyList } from '@pra/contracts';
 import * as calls from '@pra/contracts/endpoints/security-keys';
 import { reauthenticate } from '@pra/contracts/endpoints/profile';
+import { confirmOwner } from '@pra/contracts/endpoints/authenticator';
 import { recoveryKeyOptions, recoveryKeyVerify } from '@pra/contracts/endpoints/recovery';
 import { TestClock } from '../../platform/clock';
 import { testDatabaseKinds } from '../../../test/support/databases';
@@ -247,6 +248,27 @@ describe.each(testDatabaseKinds)('Profile → security keys and passkeys on %s',
       ['failure', 'securityKey'],
       ['success', 'securityKey'],
     ]);
+  });
+
+  it('a vendor with only keys confirms a factor change with a key, never the password alone', async () => {
+    const me = await vendor();
+    const key = new SoftAuthenticator(origin);
+    await reauth(me.client, me.username);
+    await addKey(me.client, key);
+    const alone = await me.client.call(confirmOwner, { body: { password: TEST_PASSWORD } });
+    expect(alone.json()).toEqual({ result: 'invalidCode' });
+    const { options } = (await me.client.call(calls.securityKeyAssertionOptions)).json<{
+      options: PublicKeyCredentialRequestOptionsJSON;
+    }>();
+    expect(
+      (
+        await me.client.call(calls.confirmWithSecurityKey, {
+          body: { credential: key.get(options) as never },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const confirmed = await me.client.call(confirmOwner, { body: { password: TEST_PASSWORD } });
+    expect(confirmed.json()).toEqual({ result: 'success' });
   });
 
   /** Registration options of some account: enough for a soft authenticator to make a key of its own. */

@@ -10,6 +10,8 @@ import { endpointRouter } from '../../http/endpoint-routes';
 import {
   authenticationOptions,
   CHALLENGE_MS,
+  KEY_CONFIRMED,
+  keyConfirmationGiven,
   MAX_CREDENTIALS,
   registrationOptions,
   removeCredential,
@@ -20,9 +22,6 @@ import {
 } from '../../identity/mfa/webauthn';
 import { findConfirmedDevice } from '../../store/factors';
 import { listCredentials, requiresPhishingResistant } from '../../store/webauthn';
-
-/** The session key of a confirmation with an existing key: until when it lets a key be added. */
-const KEY_CONFIRMED = 'webauthnConfirmedUntil';
 
 /**
  * Profile → Sign-in methods (GOVERNANCE.md §7.3): the signed-in vendor's security keys and
@@ -52,8 +51,7 @@ export const securityKeyRoutes: FastifyPluginAsync<AppContext> = async (app, ctx
       requiresPhishingResistant(ctx.db, account.id, ctx.clock.now()),
     ]);
     const needed = required && keys.length > 0;
-    const until = session.data[KEY_CONFIRMED];
-    const given = typeof until === 'number' && until > ctx.clock.now().getTime();
+    const given = keyConfirmationGiven(ctx, session);
     return { keys, required, needed, given };
   }
 

@@ -61,6 +61,18 @@ async function setPending(ctx: AppContext, session: Session, value: unknown) {
   session.data = data;
 }
 
+/** The session key of a confirmation with an existing key: until when (ms) it stands. */
+export const KEY_CONFIRMED = 'webauthnConfirmedUntil';
+
+/** Whether the session holds a live confirmation with one of the account's keys. */
+export function keyConfirmationGiven(
+  ctx: Pick<AppContext, 'clock'>,
+  session: Pick<Session, 'data'>,
+): boolean {
+  const until = session.data[KEY_CONFIRMED];
+  return typeof until === 'number' && until > ctx.clock.now().getTime();
+}
+
 /** Relying party: the RP ID is PUBLIC_URL's host, the only accepted origin is PUBLIC_URL's. */
 export function relyingParty(ctx: Pick<AppContext, 'config'>): { rpID: string; origin: string } {
   const url = new URL(ctx.config.publicUrl);

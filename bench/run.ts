@@ -23,6 +23,7 @@ import {
 import { benchFirstPage } from './first-page';
 import { benchPageLoad } from './page-load';
 import { benchSignIn } from './sign-in';
+import { benchSignInWithPasskey } from './sign-in-passkey';
 import { startPortal } from './support/portal';
 import { benchStarvedShedding } from './shedding-starved';
 import { benchReadyAfterStart } from './ready-after-start';
@@ -101,9 +102,11 @@ try {
 
   const signInRuns = quick ? 5 : 20;
   rows.push(...(await benchSignIn('pglite', signInRuns)));
+  rows.push(...(await benchSignInWithPasskey('pglite', signInRuns)));
   if (database) {
     process.env.TEST_DATABASE_URL = database.url;
     rows.push(...(await benchSignIn('postgres', signInRuns)));
+    rows.push(...(await benchSignInWithPasskey('postgres', signInRuns)));
   }
   const hash = await hashPassword('Bench-Password-42');
   rows.push({

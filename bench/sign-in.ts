@@ -15,7 +15,7 @@ import { createTestApp, TestClient } from '../apps/server/test/support/test-app'
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
 /** Seconds the server has recorded answering requests so far, over every route. */
-async function serverSeconds(): Promise<number> {
+export async function serverSeconds(): Promise<number> {
   const { values } = await httpDuration.get();
   return values
     .filter((v) => v.metricName === 'pra_http_request_duration_seconds_sum')

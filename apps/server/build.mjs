@@ -16,6 +16,7 @@ export const runtimePackages = [
   '@authenio/samlify-xmllint-wasm',
   'bootstrap',
   '@fastify/swagger',
+  '@simplewebauthn/browser',
 ];
 
 const external = [

@@ -18,6 +18,7 @@ import { departureRoutes } from './features/departure/routes';
 import { manageUsersRoutes } from './features/manage-users/routes';
 import { terminateVendorsRoutes } from './features/terminate-vendors/routes';
 import { authenticatorRoutes } from './features/authenticator/routes';
+import { securityKeyRoutes } from './features/security-keys/routes';
 import { devMailboxRoutes } from './features/dev-mailbox/routes';
 import { governanceDevRoutes } from './features/governance/dev-routes';
 import { governanceAdminRoutes } from './features/governance/admin-routes';
@@ -130,6 +131,7 @@ export async function buildApp(
   await app.register(activationRoutes, ctx);
   await app.register(recoveryRoutes, ctx);
   await app.register(authenticatorRoutes, ctx);
+  await app.register(securityKeyRoutes, ctx);
   await app.register(devMailboxRoutes, ctx);
   await app.register(governanceDevRoutes, ctx);
   await app.register(systemRoutes, ctx);

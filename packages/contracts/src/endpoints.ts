@@ -12,6 +12,7 @@ import * as manageUsers from './endpoints/manage-users';
 import * as profile from './endpoints/profile';
 import * as recovery from './endpoints/recovery';
 import * as registration from './endpoints/registration';
+import * as securityKeys from './endpoints/security-keys';
 import * as session from './endpoints/session';
 import * as system from './endpoints/system';
 import * as terminateVendors from './endpoints/terminate-vendors';
@@ -42,6 +43,7 @@ export const endpointsByCapability = {
   administration,
   departure,
   governance,
+  securityKeys,
 };
 
 /** Every endpoint of the API. */

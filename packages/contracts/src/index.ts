@@ -25,3 +25,4 @@ export * from './paging';
 export * from './governance';
 export * from './access-expiry';
 export * from './access-reviews';
+export * from './security-keys';

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { webauthnJs } from './webauthn-script';
 
 /** The IdP pages' own styles; served as a file because the CSP allows no inline <style>. */
 const idpCss = `
@@ -28,6 +29,7 @@ export function registerIdpAssets(app: FastifyInstance): void {
   const files = new Map<string, { type: string; body: string }>([
     ['idp.css', { type: 'text/css; charset=utf-8', body: idpCss }],
     ['auto-post.js', { type: 'text/javascript; charset=utf-8', body: autoPostJs }],
+    ['webauthn.js', { type: 'text/javascript; charset=utf-8', body: webauthnJs() }],
   ]);
   app.get<{ Params: { file: string } }>('/idp/assets/:file', async (request, reply) => {
     const file = files.get(request.params.file);

@@ -17,6 +17,8 @@ const loginStateSchema = z.object({
   stage: z.enum(['password', 'mfa']),
   accountId: z.string().optional(),
   pendingSecretEncrypted: z.string().optional(),
+  /** A security key or passkey was enrolled in this sign-in: it may continue without another step. */
+  keyEnrolled: z.boolean().optional(),
 });
 export type LoginState = z.infer<typeof loginStateSchema>;
 

@@ -16,6 +16,10 @@ import { enrolPage, passcodePage, postResponsePage } from './pages';
 import { samlUrls } from './saml-entities';
 import { createSignedResponse } from './saml-response';
 import { newTotpSecret, secretGroups, totpQrDataUrl } from '../identity/mfa/totp';
+import { countCredentials, requiresPhishingResistant } from '../store/webauthn';
+import { recordAudit } from '../identity/audit';
+import { defaultKeyNickname, keyEnrolSection, keySignInSection } from './webauthn-pages';
+import { registerWebauthnRoutes } from './webauthn-routes';
 
 const mfaForm = z.strictObject({
   csrfToken: z.string(),
@@ -63,6 +67,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
       secretGroups: secretGroups(secret),
       error,
       nickname,
+      keySection: keyEnrolSection(session.csrfToken, defaultKeyNickname(ctx)),
     });
     return sendPage(reply, status, page);
   }
@@ -79,6 +84,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     claim: AttemptClaim | undefined,
     pairPhone = false,
     clientAddress = '',
+    method: 'totp' | 'push' | 'webauthn' = 'totp',
   ) {
     const writes = Promise.all([
       claim ? completeAttempt(ctx.db, claim) : undefined,
@@ -89,6 +95,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
       givenName: account.given_name,
       familyName: account.family_name,
       email: account.email,
+      method,
     });
     await writes;
     // The sign-in that just enrolled the account's first factor is the owner's confirmation.
@@ -124,12 +131,26 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     error?: string,
     providerDevice?: MfaDevice | null,
   ) {
-    const device = providerDevice === undefined ? await mfaProvider(ctx).device(account.id) : providerDevice;
-    const pushTo = device?.canPush ? 'your paired phone' : null;
+    const [device, keys, totp, keyOnly] = await Promise.all([
+      providerDevice === undefined ? mfaProvider(ctx).device(account.id) : providerDevice,
+      countCredentials(ctx.db, account.id),
+      findActiveAccountAndDevice(ctx, account.id),
+      onlyKeysSignIn(ctx, account.id),
+    ]);
+    // An account that must sign in phishing-resistantly and has a key sees the key alone.
+    const passcode = Boolean(totp?.device) && !keyOnly;
+    const pushTo = device?.canPush && !keyOnly ? 'your paired phone' : null;
     return sendPage(
       reply,
       status,
-      passcodePage({ hospitalName, csrfToken: session.csrfToken, error, pushTo }),
+      passcodePage({
+        hospitalName,
+        csrfToken: session.csrfToken,
+        error,
+        pushTo,
+        passcode,
+        keySection: keys > 0 ? keySignInSection(session.csrfToken, passcode || Boolean(pushTo)) : undefined,
+      }),
     );
   }
 
@@ -137,12 +158,14 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     const session = request.session;
     const state = readLoginState(session);
     // The provider's view of the device (for Send Push) is read in the same wait.
-    const [found, providerDevice] = await Promise.all([
+    const [found, providerDevice, keys] = await Promise.all([
       stateAccount(ctx, state),
       state?.accountId ? mfaProvider(ctx).device(state.accountId) : null,
+      state?.accountId ? countCredentials(ctx.db, state.accountId) : 0,
     ]);
     if (!session || !state || !found) return sendExpired(ctx, reply);
-    if (found.device) return showPasscode(reply, session, found.account, 200, undefined, providerDevice);
+    if (found.device || keys > 0)
+      return showPasscode(reply, session, found.account, 200, undefined, providerDevice);
     return showEnrol(reply, session, state, found.account);
   });
 
@@ -157,6 +180,10 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     const passcode = form?.passcode.trim() ?? '';
     const formatError = /^\d{6}$/.test(passcode) ? null : 'The passcode must be exactly 6 digits.';
 
+    if (device && (await onlyKeysSignIn(ctx, account.id))) {
+      await refuseWeakMethod(ctx, account, request.ip, 'totp');
+      return showPasscode(reply, session, account, 403, keyRequiredMessage);
+    }
     if (device) {
       const outcome = formatError
         ? { ok: false as const, message: formatError }
@@ -164,6 +191,9 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
       if (outcome.ok) return finish(reply, session, state, account, outcome.claim);
       return showPasscode(reply, session, account, formatError ? 400 : 401, outcome.message);
     }
+    // An account with a security key but no authenticator app enrols no app here.
+    if ((await countCredentials(ctx.db, account.id)) > 0)
+      return showPasscode(reply, session, account, 400, 'Use your security key or passkey.');
 
     const nickname = form?.nickname?.trim() ?? '';
     const inputError =
@@ -193,12 +223,49 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     const found = await stateAccount(ctx, state);
     if (!state || !found?.device || !parseForm(pushForm, request.body)) return sendExpired(ctx, reply);
     const { account } = found;
+    if (await onlyKeysSignIn(ctx, account.id)) {
+      await refuseWeakMethod(ctx, account, request.ip, 'push');
+      return showPasscode(reply, session, account, 403, keyRequiredMessage);
+    }
     const outcome = await verifyPush(ctx, {
       account,
       clientAddress: request.ip,
       signal: abortOnClose(reply),
     });
-    if (outcome.ok) return finish(reply, session, state, account, outcome.claim);
+    if (outcome.ok) return finish(reply, session, state, account, outcome.claim, false, request.ip, 'push');
     return showPasscode(reply, session, account, 401, outcome.message);
+  });
+
+  registerWebauthnRoutes(app, ctx, bodyLimit, { stateAccount, finish, showPasscode, showEnrol });
+}
+
+export const keyRequiredMessage = 'Your organization requires a security key or passkey to sign in.';
+
+/**
+ * Whether only a security key or passkey may sign the account in: an organization where it
+ * holds a grant requires phishing-resistant sign-in and the account has a key.
+ */
+async function onlyKeysSignIn(ctx: AppContext, accountId: string): Promise<boolean> {
+  const [keys, required] = await Promise.all([
+    countCredentials(ctx.db, accountId),
+    requiresPhishingResistant(ctx.db, accountId, ctx.clock.now()),
+  ]);
+  return keys > 0 && required;
+}
+
+async function refuseWeakMethod(
+  ctx: AppContext,
+  account: Pick<Account, 'id' | 'username'>,
+  clientAddress: string,
+  method: 'totp' | 'push',
+) {
+  const who = { id: account.id, username: account.username };
+  await recordAudit(ctx.db, {
+    action: 'signin.mfa-strength-refused',
+    outcome: 'failure',
+    actor: who,
+    target: who,
+    clientAddress,
+    details: { method, reason: 'phishingResistantRequired' },
   });
 }

@@ -1,10 +1,12 @@
-import { html } from '../platform/html';
+import { html, type Html } from '../platform/html';
 import { errorAlert, renderPage } from './layout';
 
 interface Common {
   hospitalName: string;
   csrfToken: string;
   error?: string | null;
+  /** The security key or passkey section (webauthn-pages.ts), first on the page. */
+  keySection?: Html;
 }
 
 function describedBy(error: string | null | undefined) {
@@ -80,7 +82,9 @@ export function enrolPage(
   return renderPage({
     hospitalName: p.hospitalName,
     heading: 'Set up your authenticator app',
-    body: html`<p>
+    scripts: p.keySection ? ['/idp/assets/webauthn.js'] : [],
+    body: html`${p.keySection ?? html``}
+      <p>
         Your account needs multi-factor authentication. Scan this QR code with an authenticator app (for
         example Microsoft Authenticator or Google Authenticator).
       </p>
@@ -126,31 +130,36 @@ export function enrolPage(
 }
 
 /** Later sign-ins: a passcode from the enrolled authenticator, or a push to the paired phone. */
-export function passcodePage(p: Common & { pushTo?: string | null }): string {
+export function passcodePage(p: Common & { pushTo?: string | null; passcode?: boolean }): string {
   return renderPage({
     hospitalName: p.hospitalName,
     heading: 'Verify your identity',
-    body: html`${errorAlert(p.error)}
-      <form method="post" action="/idp/mfa">
-        <input type="hidden" name="csrfToken" value="${p.csrfToken}" />
-        ${passcodeField(p.error, 'Enter the 6-digit passcode from your authenticator app')}
-        <button type="submit" class="btn btn-primary w-100">Verify</button>
-      </form>
-      ${
-        p.pushTo
-          ? html`<p class="text-center my-3 text-body-secondary">or</p>
-              <form method="post" action="/idp/mfa/push">
-                <input type="hidden" name="csrfToken" value="${p.csrfToken}" />
-                <p id="push-help" class="form-text">
-                  Sends a sign-in request to ${p.pushTo}. Approve it on the phone's authenticator page; this
-                  page waits for the answer.
-                </p>
-                <button type="submit" class="btn btn-outline-primary w-100" aria-describedby="push-help">
-                  Send Push
-                </button>
-              </form>`
-          : html``
-      }`,
+    scripts: p.keySection ? ['/idp/assets/webauthn.js'] : [],
+    body: html`${errorAlert(p.error)} ${p.keySection ?? html``}
+    ${
+      p.passcode === false
+        ? html``
+        : html`<form method="post" action="/idp/mfa">
+            <input type="hidden" name="csrfToken" value="${p.csrfToken}" />
+            ${passcodeField(p.error, 'Enter the 6-digit passcode from your authenticator app')}
+            <button type="submit" class="btn btn-primary w-100">Verify</button>
+          </form>`
+    }
+    ${
+      p.pushTo
+        ? html`<p class="text-center my-3 text-body-secondary">or</p>
+            <form method="post" action="/idp/mfa/push">
+              <input type="hidden" name="csrfToken" value="${p.csrfToken}" />
+              <p id="push-help" class="form-text">
+                Sends a sign-in request to ${p.pushTo}. Approve it on the phone's authenticator page; this
+                page waits for the answer.
+              </p>
+              <button type="submit" class="btn btn-outline-primary w-100" aria-describedby="push-help">
+                Send Push
+              </button>
+            </form>`
+        : html``
+    }`,
   });
 }
 

@@ -14,6 +14,23 @@ export interface SignedInAccount {
   givenName: string;
   familyName: string;
   email: string;
+  /** How the second factor was given: the assertion's AuthnContextClassRef follows it. */
+  method?: 'totp' | 'push' | 'webauthn';
+}
+
+/** REFEDS MFA: a password and an authenticator app or push (https://refeds.org/profile/mfa). */
+export const REFEDS_MFA = 'https://refeds.org/profile/mfa';
+/**
+ * A security key or passkey with user verification: phishing-resistant. The value is the ACR
+ * "phr" registered for phishing-resistant authentication (OpenID EAP ACR Values).
+ */
+export const PHISHING_RESISTANT_CLASS = 'phr';
+
+/** The AuthnContextClassRef the built-in IdP writes for a sign-in. */
+export function authnContextClass(method: SignedInAccount['method']): string {
+  if (method === 'webauthn') return PHISHING_RESISTANT_CLASS;
+  if (method === 'totp' || method === 'push') return REFEDS_MFA;
+  return 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
 }
 
 const newId = () => `_${randomUUID()}`;
@@ -89,13 +106,7 @@ function responseTree(ctx: AppContext, pending: PendingAuthnRequest, account: Si
           element(
             'saml:AuthnContext',
             [],
-            [
-              element(
-                'saml:AuthnContextClassRef',
-                [],
-                ['urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport'],
-              ),
-            ],
+            [element('saml:AuthnContextClassRef', [], [authnContextClass(account.method)])],
           ),
         ],
       ),

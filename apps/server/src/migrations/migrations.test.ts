@@ -48,6 +48,8 @@ const tables = [
   'sessions',
   'signing_keys',
   'system_message',
+  'webauthn_credentials',
+  'webauthn_users',
 ];
 
 describe.each(testDatabaseKinds)('migrations on %s', (kind) => {

@@ -316,6 +316,28 @@ export interface AuthenticatorsTable {
   revoked_at: NullableTimestamp;
 }
 
+export interface WebauthnUsersTable {
+  account_id: string;
+  user_handle: string;
+}
+
+export interface WebauthnCredentialsTable {
+  id: Generated<string>;
+  account_id: string;
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  counter: ColumnType<number, number | undefined, number>;
+  /** Comma-separated transports the authenticator reported ("usb,nfc"; empty: none). */
+  transports: ColumnType<string, string | undefined, string>;
+  device_type: 'singleDevice' | 'multiDevice';
+  backed_up: boolean;
+  aaguid: string;
+  nickname: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+}
+
 export interface ServiceTokensTable {
   id: Generated<string>;
   name: string;
@@ -498,6 +520,8 @@ export interface Database {
   review_cycles: ReviewCyclesTable;
   review_campaigns: ReviewCampaignsTable;
   review_items: ReviewItemsTable;
+  webauthn_users: WebauthnUsersTable;
+  webauthn_credentials: WebauthnCredentialsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

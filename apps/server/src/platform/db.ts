@@ -33,6 +33,7 @@ import * as idpMetadata from '../migrations/0015-idp-metadata';
 import * as peopleIndexes from '../migrations/0020-people-indexes';
 import * as accessReviews from '../migrations/0021-access-reviews';
 import * as dormancyDeparture from '../migrations/0022-dormancy-departure';
+import * as webauthn from '../migrations/0023-webauthn';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   '0020-people-indexes': peopleIndexes,
   '0021-access-reviews': accessReviews,
   '0022-dormancy-departure': dormancyDeparture,
+  '0023-webauthn': webauthn,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

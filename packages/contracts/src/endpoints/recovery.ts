@@ -16,6 +16,13 @@ import {
   verifyOtpBody,
   verifyOtpResponse,
 } from '../recovery';
+import {
+  recoveryKeyOptionsBody,
+  recoveryKeyVerifyBody,
+  recoveryKeyVerifyResponse,
+  recoverySecurityKeyPaths,
+  webauthnOptionsResponse,
+} from '../security-keys';
 
 export const searchUserId = endpoint({
   method: 'POST',
@@ -94,4 +101,26 @@ export const setNewPassword = endpoint({
   identityService: true,
   body: setPasswordBody,
   response: { 200: setPasswordResponse },
+});
+
+export const recoveryKeyOptions = endpoint({
+  method: 'POST',
+  path: recoverySecurityKeyPaths.options,
+  operationId: 'recoveryKeyOptions',
+  summary: 'Forgot Password: options for verifying with the bound account’s security key or passkey',
+  tag: 'recovery',
+  callers: 'anyone',
+  body: recoveryKeyOptionsBody,
+  response: { 200: webauthnOptionsResponse },
+});
+
+export const recoveryKeyVerify = endpoint({
+  method: 'POST',
+  path: recoverySecurityKeyPaths.verify,
+  operationId: 'recoveryKeyVerify',
+  summary: 'Forgot Password: checks the security key’s or passkey’s assertion',
+  tag: 'recovery',
+  callers: 'anyone',
+  body: recoveryKeyVerifyBody,
+  response: { 200: recoveryKeyVerifyResponse },
 });

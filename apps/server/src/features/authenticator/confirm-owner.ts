@@ -7,6 +7,8 @@ import { checkCurrentPassword } from '../../identity/current-password';
 import { mfaProvider } from '../../identity/mfa/provider';
 import { enforceRateLimit, type RateLimitRule } from '../../identity/rate-limit';
 import { listAuthenticators } from '../../store/factors';
+import { countCredentials } from '../../store/webauthn';
+import { keyConfirmationGiven } from '../../identity/mfa/webauthn';
 import { FACTOR_CONFIRMATION_KEY, type FactorConfirmation } from './queries';
 
 /** Passcodes tried for a confirmation per account in a window (the password has its own limits). */
@@ -81,6 +83,13 @@ export async function confirmOwner(options: {
     const passcode = options.passcode;
     if (!passcode || (await provider.verifyPasscode(account.id, passcode)) !== 'success') {
       await audit('failure', passcode ? 'wrongPasscode' : 'noPasscode');
+      return 'invalidCode';
+    }
+  }
+  if (!options.push && !(await hasSecondFactor(ctx, account.id))) {
+    // Security keys alone: the password is not enough; a confirmation with a key must be fresh.
+    if ((await countCredentials(ctx.db, account.id)) > 0 && !keyConfirmationGiven(ctx, session)) {
+      await audit('failure', 'noKeyConfirmation');
       return 'invalidCode';
     }
   }

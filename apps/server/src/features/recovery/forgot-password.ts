@@ -28,6 +28,7 @@ import {
   type RecoveryBinding,
 } from '../../identity/recovery-binding';
 import { sendResetLink } from '../../identity/reset-link';
+import { authenticationOptions, verifyAuthentication } from '../../identity/mfa/webauthn';
 
 /** Passcodes tried for one account in a window (recovery only; the IdP counts its own). */
 export const PASSCODE_LIMIT: RateLimitRule = { limit: 5, windowSeconds: 900 };
@@ -234,4 +235,36 @@ export async function setPassword(
   });
   caller.session.data = { ...caller.session.data };
   delete caller.session.data[RECOVERY_KEY];
+}
+
+/** Forgot Password with a security key: options for the bound account's keys (null: it has none). */
+export async function recoveryKeyOptions(ctx: AppContext, caller: Caller, username: string) {
+  const account = await boundAccount(ctx, caller.session, username);
+  return authenticationOptions(ctx, caller.session, account.id, 'reset');
+}
+
+/** The bound account's key verifies the session, like a passcode, PASSCODE_LIMIT tries per window. */
+export async function recoveryKeyVerify(
+  ctx: AppContext,
+  caller: Caller,
+  body: { username: string; credential: unknown },
+): Promise<{ result: 'success' | 'failure' | 'tooManyAttempts'; message?: string }> {
+  const account = await boundAccount(ctx, caller.session, body.username);
+  const limit = await hitRateLimit(ctx.db, `recovery-otp:${account.id}`, PASSCODE_LIMIT);
+  if (!limit.allowed) {
+    await auditRefusal(ctx, caller, account, 'securityKey', 'tooManyAttempts');
+    return { result: 'tooManyAttempts' };
+  }
+  const outcome = await verifyAuthentication(ctx, caller.session, {
+    account,
+    response: body.credential as never,
+    purpose: 'reset',
+    clientAddress: caller.clientAddress,
+  });
+  if (!outcome.ok) {
+    await auditRefusal(ctx, caller, account, 'securityKey', outcome.reason);
+    return { result: 'failure', message: outcome.message };
+  }
+  await markVerified(ctx, caller, account, 'securityKey');
+  return { result: 'success' };
 }

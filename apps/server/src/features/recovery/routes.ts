@@ -10,11 +10,14 @@ import {
   identify,
   identifyByCode,
   pingPush,
+  recoveryKeyOptions,
+  recoveryKeyVerify,
   sendResetEmail,
   setPassword,
   verifyOtp,
 } from './forgot-password';
 import { searchUserId } from './forgot-user-id';
+import { webauthnMessages } from '../../identity/mfa/webauthn';
 
 /** Forgot User ID searches per client address: a person needs a few, a harvester many. */
 export const USER_ID_SEARCH_LIMIT: RateLimitRule = { limit: 10, windowSeconds: 900 };
@@ -65,6 +68,21 @@ export const recoveryRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) =
     const who = caller(request);
     if (!(await addressAllows(request.ip))) return { result: 'tooManyAttempts' as const };
     return { result: await pingPush(ctx, who, request.body.username, abortOnClose(reply)) };
+  });
+
+  route(calls.recoveryKeyOptions, {}, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const who = caller(request);
+    await limitAddress(request.ip);
+    const options = await recoveryKeyOptions(ctx, who, request.body.username);
+    if (!options) throw new AppError('conflict', webauthnMessages.notRegistered);
+    return { options: { ...options } };
+  });
+
+  route(calls.recoveryKeyVerify, {}, async (request) => {
+    const who = caller(request);
+    if (!(await addressAllows(request.ip))) return { result: 'tooManyAttempts' as const };
+    return recoveryKeyVerify(ctx, who, request.body);
   });
 
   route(calls.sendResetEmail, {}, async (request) => {

@@ -1,0 +1,173 @@
+import { sql } from 'kysely';
+import type { Db, Tx } from '../platform/db';
+
+/** The columns of a stored credential the ceremonies and the profile read. */
+const columns = [
+  'id',
+  'account_id',
+  'credential_id',
+  'public_key',
+  'counter',
+  'transports',
+  'device_type',
+  'backed_up',
+  'aaguid',
+  'nickname',
+  'created_at',
+  'last_used_at',
+] as const;
+
+export interface StoredCredential {
+  id: string;
+  account_id: string;
+  credential_id: string;
+  public_key: string;
+  counter: number;
+  transports: string;
+  device_type: 'singleDevice' | 'multiDevice';
+  backed_up: boolean;
+  aaguid: string;
+  nickname: string;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+/** The account's WebAuthn user handle, made (32 random bytes, base64url) on first use. */
+export async function userHandle(db: Db | Tx, accountId: string, fresh: string): Promise<string> {
+  await db
+    .insertInto('webauthn_users')
+    .values({ account_id: accountId, user_handle: fresh })
+    .onConflict((oc) => oc.column('account_id').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('webauthn_users')
+    .select('user_handle')
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return row.user_handle;
+}
+
+/** The account's credentials, oldest first. */
+export async function listCredentials(db: Db | Tx, accountId: string): Promise<StoredCredential[]> {
+  return db
+    .selectFrom('webauthn_credentials')
+    .select(columns)
+    .where('account_id', '=', accountId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** How many credentials the account has. */
+export async function countCredentials(db: Db | Tx, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webauthn_credentials')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A credential by its WebAuthn id, whichever account holds it. */
+export async function findByCredentialId(
+  db: Db | Tx,
+  credentialId: string,
+): Promise<StoredCredential | undefined> {
+  return db
+    .selectFrom('webauthn_credentials')
+    .select(columns)
+    .where('credential_id', '=', credentialId)
+    .executeTakeFirst();
+}
+
+export interface NewCredential {
+  accountId: string;
+  credentialId: string;
+  publicKey: string;
+  counter: number;
+  transports: string;
+  deviceType: 'singleDevice' | 'multiDevice';
+  backedUp: boolean;
+  aaguid: string;
+  nickname: string;
+  at: Date;
+}
+
+/** Stores a verified credential; undefined when its id is already stored (any account). */
+export async function insertCredential(tx: Tx, c: NewCredential): Promise<string | undefined> {
+  const row = await tx
+    .insertInto('webauthn_credentials')
+    .values({
+      account_id: c.accountId,
+      credential_id: c.credentialId,
+      public_key: c.publicKey,
+      counter: c.counter,
+      transports: c.transports,
+      device_type: c.deviceType,
+      backed_up: c.backedUp,
+      aaguid: c.aaguid,
+      nickname: c.nickname,
+      created_at: c.at,
+    })
+    .onConflict((oc) => oc.column('credential_id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/**
+ * Records a use: the new counter, the backup flag and the time. Only when the stored counter is
+ * still below the new one (or both are 0, as synced passkeys report), so that two uses racing
+ * with one counter value cannot both pass. False: the counter did not go up.
+ */
+export async function recordUse(
+  db: Db | Tx,
+  id: string,
+  use: { counter: number; backedUp: boolean; at: Date },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webauthn_credentials')
+    .set({ counter: use.counter, backed_up: use.backedUp, last_used_at: use.at })
+    .where('id', '=', id)
+    .where('counter', use.counter > 0 ? '<' : '=', use.counter)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Renames one of the account's credentials; false when it has no such credential. */
+export async function renameCredential(db: Db | Tx, accountId: string, id: string, nickname: string) {
+  const result = await db
+    .updateTable('webauthn_credentials')
+    .set({ nickname })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Deletes one of the account's credentials, returning it; undefined when there is none. */
+export async function deleteCredential(tx: Tx, accountId: string, id: string) {
+  return tx
+    .deleteFrom('webauthn_credentials')
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .returning(['id', 'nickname', 'credential_id'])
+    .executeTakeFirst();
+}
+
+/**
+ * Whether an organization where the account holds a current grant has a risk tier whose policy
+ * requires phishing-resistant sign-in (`signInStrength: 'phishingResistant'`).
+ */
+export async function requiresPhishingResistant(db: Db | Tx, accountId: string, now: Date): Promise<boolean> {
+  const { rows } = await sql<{ found: number }>`
+    select 1 as found
+      from role_grants g
+      join organizations o on o.id = g.organization_id
+      join governance_policies p on p.tier = o.risk_tier
+     where g.account_id = ${accountId}
+       and g.expires_at > ${now}
+       and p.settings ->> 'signInStrength' = 'phishingResistant'
+     limit 1`.execute(db);
+  return rows.length > 0;
+}

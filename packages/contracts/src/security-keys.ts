@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { successResponse } from './system';
+
+/** Profile → Sign-in methods: the signed-in vendor's security keys and passkeys (WebAuthn). */
+export const securityKeyPaths = {
+  /** GET the list; POST a new key (the browser's attestation and a nickname). */
+  keys: '/api/user/security-keys',
+  /** POST: options for navigator.credentials.create (needs a fresh re-authentication). */
+  registrationOptions: '/api/user/security-keys/registration-options',
+  /** POST: options for navigator.credentials.get, to confirm with an existing key. */
+  assertionOptions: '/api/user/security-keys/assertion-options',
+  /** POST: the browser's assertion; a pass lets this session add a key for 5 minutes. */
+  assertion: '/api/user/security-keys/assertion',
+  /** PATCH (rename) or DELETE one key. */
+  key: '/api/user/security-key/:id',
+} as const;
+
+export const securityKeyNickname = z.string().trim().min(1).max(64);
+
+/** A key as the profile lists it. */
+export const securityKey = z.object({
+  id: z.string(),
+  nickname: z.string(),
+  addedAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  /** "This device" (single-device) or "synced" (a backed-up passkey), from the backup flags. */
+  type: z.enum(['thisDevice', 'synced']),
+});
+
+export const securityKeyList = z.object({
+  keys: z.array(securityKey),
+  /** The enrolled authenticator app's nickname, or null. */
+  authenticatorApp: z.string().nullable(),
+  /** An organization of the account requires phishing-resistant sign-in. */
+  required: z.boolean(),
+  /** Adding a key needs a confirmation with an existing key first (required accounts). */
+  needsKeyConfirmation: z.boolean(),
+  max: z.number().int(),
+});
+export type SecurityKeyList = z.infer<typeof securityKeyList>;
+
+/** WebAuthn options as @simplewebauthn/browser takes them (`optionsJSON`). */
+export const webauthnOptionsResponse = z.object({ options: z.looseObject({ challenge: z.string() }) });
+
+/** The browser's JSON answer (@simplewebauthn/browser's result), checked by the server's verifier. */
+export const webauthnCredential = z.looseObject({
+  id: z.string().min(1).max(1400),
+  rawId: z.string().max(1400),
+  type: z.literal('public-key'),
+  response: z.looseObject({ clientDataJSON: z.string().max(4000) }),
+});
+
+export const addSecurityKeyBody = z.strictObject({
+  credential: webauthnCredential,
+  nickname: securityKeyNickname,
+});
+export const addSecurityKeyResponse = z.object({ id: z.string(), nickname: z.string() });
+
+export const confirmWithSecurityKeyBody = z.strictObject({ credential: webauthnCredential });
+
+export const renameSecurityKeyBody = z.strictObject({ nickname: securityKeyNickname });
+
+export const securityKeyParams = z.object({ id: z.uuid() });
+
+export const securityKeyResponse = successResponse;
+
+export const securityKeyMessages = {
+  reauthenticate: 'Confirm your current password first.',
+  confirmWithKey: 'Confirm with one of your security keys or passkeys first.',
+  builtinOnly: 'Security keys are managed by your organization’s sign-in service.',
+} as const;
+
+/** Forgot Password, "Security key or passkey": the bound account's key verifies the session. */
+export const recoverySecurityKeyPaths = {
+  options: '/api/user/forgot-password/security-key/options',
+  verify: '/api/user/forgot-password/security-key/verify',
+} as const;
+export const recoveryKeyOptionsBody = z.strictObject({ username: z.string().min(1).max(255) });
+export const recoveryKeyVerifyBody = z.strictObject({
+  username: z.string().min(1).max(255),
+  credential: webauthnCredential,
+});
+export const recoveryKeyVerifyResponse = z.object({
+  result: z.enum(['success', 'failure', 'tooManyAttempts']),
+  /** Why a failure failed, for the person (the key's own messages). */
+  message: z.string().optional(),
+});

@@ -72,8 +72,8 @@ export function AdminReviewsPage() {
         {reviewMessages.startCycle}
       </Button>
       {data && data.organizationsWithoutBrm.length > 0 && (
-        <Alert variant="warning" aria-labelledby="no-brm-heading">
-          <h3 id="no-brm-heading" className="h6">
+        <Alert variant="warning" role="region" aria-labelledby="no-brm-heading">
+          <h3 id="no-brm-heading" className="h6 fw-semibold">
             Organizations with no BRM
           </h3>
           <p className="mb-1">InfoSec reviews their vendors&rsquo; access until a BRM is assigned.</p>

@@ -6,7 +6,7 @@ import { expectAccessible } from './support/axe';
 import { signInFromHome } from './support/idp';
 import { waitForMail } from './support/mailbox';
 import { registerOnBehalf, screenshots } from './support/vendors';
-import { logOut } from './support/world';
+import { apiAs, logOut } from './support/world';
 
 // Access reviews (GOVERNANCE.md §4.9) on the test-clock portal: the admin previews and starts a
 // cycle for Acme Imaging; the BRM keeps one vendor and removes another with a reason, keyboard only;
@@ -40,9 +40,16 @@ test('the admin previews a review cycle for Acme Imaging, then starts it', async
   await registerOnBehalf(page, 'bbrown', leaving, 'Acme Imaging');
   await logOut(page);
   await signInFromHome(page, 'admin');
+  // An organization with no BRM is listed on the admin's Reviews page (§4.8).
+  const orphan = `Sterile Supply ${run}`;
+  await (await apiAs(page)).post('/api/admin/organizations', { name: orphan });
   await page.goto('/admin/reviews');
   await expect(page.getByRole('heading', { name: 'Reviews' })).toBeVisible();
+  const noBrm = page.getByRole('region', { name: 'Organizations with no BRM' });
+  await expect(noBrm.getByRole('listitem').filter({ hasText: orphan })).toBeVisible();
+  await expect(noBrm).not.toContainText('Acme Imaging');
   await expectAccessible(page, 'Administration → Reviews');
+  await screenshots(page, 'admin-reviews-no-brm');
   await page.getByRole('button', { name: 'Start Review Cycle' }).click();
   const dialog = page.getByRole('dialog', { name: 'Start Review Cycle' });
   await dialog.getByLabel('Organizations').selectOption({ label: 'Acme Imaging' });

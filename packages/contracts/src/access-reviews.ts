@@ -194,7 +194,11 @@ export const adminCampaign = z.object({
   escalated: z.boolean(),
 });
 export type AdminCampaign = z.infer<typeof adminCampaign>;
-export const adminReviews = z.object({ campaigns: z.array(adminCampaign) });
+export const adminReviews = z.object({
+  campaigns: z.array(adminCampaign),
+  /** Active organizations with no active primary BRM: InfoSec reviews their items (§4.8). */
+  organizationsWithoutBrm: z.array(z.object({ id: z.string(), name: z.string() })),
+});
 
 /** A cycle (the preview). */
 export const cycleParams = z.object({ id: z.string().uuid() });

@@ -404,6 +404,24 @@ export async function withdrawItems(tx: Tx, campaignId: string, at: Date): Promi
  * (Away and Backup); InfoSec (admins) once escalated, when the organization has no active primary
  * BRM, or when a primary BRM delegated to InfoSec.
  */
+/** The organization has no active primary BRM: its review items go straight to InfoSec (§4.8). */
+function noPrimaryBrmSql(organizationId: ReturnType<typeof sql.ref>) {
+  return sql<boolean>`not exists (select 1 from brm_assignments b join accounts a on a.id = b.account_id
+      where b.organization_id = ${organizationId} and b.kind = 'primary' and a.status = 'active'
+        and ${hasKindSql('a', 'employeeBrm')})`;
+}
+
+/** Active organizations with no active primary BRM (the admin's Reviews page lists them, §4.8). */
+export async function organizationsWithoutBrm(db: Db | Tx) {
+  return db
+    .selectFrom('organizations as o')
+    .select(['o.id', 'o.name'])
+    .where('o.is_active', '=', true)
+    .where(noPrimaryBrmSql(sql.ref('o.id')))
+    .orderBy('o.name')
+    .execute();
+}
+
 export function mayDecideSql(accountId: string, isAdmin: boolean, at: Date) {
   const primaryDelegatedTo = (delegate: ReturnType<typeof sql>) => sql`exists (
       select 1 from brm_delegations d join brm_assignments b on b.account_id = d.delegator_id
@@ -414,9 +432,7 @@ export function mayDecideSql(accountId: string, isAdmin: boolean, at: Date) {
         and (b.kind = 'primary' or c.escalated_at is not null) and ${hasKindSql('a', 'employeeBrm')})`;
   const delegate = primaryDelegatedTo(sql`d.delegate_id = ${accountId}`);
   if (!isAdmin) return sql<boolean>`(${own} or ${delegate})`;
-  const noPrimary = sql`not exists (select 1 from brm_assignments b join accounts a on a.id = b.account_id
-      where b.organization_id = c.organization_id and b.kind = 'primary' and a.status = 'active'
-        and ${hasKindSql('a', 'employeeBrm')})`;
+  const noPrimary = noPrimaryBrmSql(sql.ref('c.organization_id'));
   return sql<boolean>`(${own} or ${delegate} or c.escalated_at is not null or ${noPrimary}
     or ${primaryDelegatedTo(sql`d.delegate_id is null`)})`;
 }
@@ -472,6 +488,7 @@ export async function pageItems(
     last_sign_in_at: Date | null;
     account_created_at: Date;
     has_app: boolean;
+    has_key: boolean;
     vendor_answer: 'yes' | 'no' | null;
     vendor_comment: string | null;
     status: string;
@@ -485,6 +502,7 @@ export async function pageItems(
       a.created_at as account_created_at,
       (exists (select 1 from mfa_devices m where m.account_id = a.id and m.confirmed_at is not null)
         or exists (select 1 from authenticators t where t.account_id = a.id)) as has_app,
+      exists (select 1 from webauthn_credentials w where w.account_id = a.id) as has_key,
       i.vendor_answer, i.vendor_comment, i.status, i.keep_until, i.reason,
       (select count(*)::int from role_grants x where x.account_id = i.account_id
         and x.organization_id <> i.organization_id) as other_access,

@@ -338,6 +338,50 @@ describe.each(testDatabaseKinds)('access reviews: roles and races on %s', (kind)
     expect((await c.admin!.call(reviewEvidenceCsv, { params: { id: campaignId } })).statusCode).toBe(200);
   });
 
+  it('answers Close Now and Cancel for every role: only the admin may, and nobody else changes the campaign', async () => {
+    const statusOf = async (id: string) =>
+      (
+        await t.ctx.db
+          .selectFrom('review_campaigns')
+          .select('status')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).status;
+    const actions = [
+      ['POST close', reviewCampaignActions.close, {}, 'closed'],
+      ['POST cancel', reviewCampaignActions.cancel, { reason: 'Started by mistake' }, 'cancelled'],
+    ] as const;
+    for (const [name, endpoint, body, after] of actions) {
+      const { campaignId, items } = await campaignFor(2);
+      const reviewed = await t.ctx.db
+        .selectFrom('accounts')
+        .select('username')
+        .where('id', '=', items[0]!.account_id)
+        .executeTakeFirstOrThrow();
+      c.vendor = await signInAs(t, reviewed.username);
+      const got: Record<string, number> = {};
+      // The admin last, so every refusal is tried on an open campaign.
+      for (const role of [...ROLES.filter((r) => r !== 'admin'), 'admin' as const]) {
+        got[role] = (await c[role]!.call(endpoint, { params: { id: campaignId }, body })).statusCode;
+        if (role !== 'admin') expect([name, role, await statusOf(campaignId)]).toEqual([name, role, 'open']);
+      }
+      expect([name, got]).toEqual([
+        name,
+        {
+          vendor: 403,
+          brmA: 403,
+          brmB: 403,
+          backup: 403,
+          delegate: 403,
+          auditor: 403,
+          anonymous: 401,
+          admin: 200,
+        },
+      ]);
+      expect(await statusOf(campaignId)).toBe(after);
+    }
+  });
+
   it('admits service tokens by their scopes only', async () => {
     const token = async (scopes: string[]) =>
       (

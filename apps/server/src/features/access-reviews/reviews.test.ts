@@ -179,10 +179,18 @@ describe.each(testDatabaseKinds)('access reviews on %s', (kind) => {
     cycleId = started.json<{ cycleId: string }>().cycleId;
     const list = (await c.admin!.call(getAdminReviews)).json<{
       campaigns: { id: string; organization: string; status: string; dueOn: string }[];
+      organizationsWithoutBrm: { id: string; name: string }[];
     }>();
     expect(list.campaigns.map((x) => [x.organization, x.status, x.dueOn])).toEqual([
       ['Acme Imaging', 'open', '2027-04-15'],
       ['Orphan Devices', 'open', '2027-04-15'],
+    ]);
+    // The admin's Reviews page lists the organizations with no BRM (§4.8): InfoSec reviews them.
+    const withoutBrm = list.organizationsWithoutBrm.map((o) => o.id);
+    expect([ids.acme, ids.globex, ids.orphan].map((id) => withoutBrm.includes(id!))).toEqual([
+      false,
+      false,
+      true,
     ]);
     acmeCampaign = list.campaigns[0]!.id;
     const mails = await newMails();
@@ -222,6 +230,20 @@ describe.each(testDatabaseKinds)('access reviews on %s', (kind) => {
 
   it('snapshots the grants at open: a grant given during the campaign is not in it', async () => {
     await grant('late', 'acme');
+    // A registered security key or passkey (webauthn_credentials) is the item's sign-in method.
+    await t.ctx.db
+      .insertInto('webauthn_credentials')
+      .values({
+        account_id: ids.remover!,
+        credential_id: 'cred-remover',
+        public_key: 'pk',
+        device_type: 'singleDevice',
+        backed_up: false,
+        aaguid: '00000000-0000-0000-0000-000000000000',
+        nickname: 'Key',
+        created_at: clock.now(),
+      })
+      .execute();
     const page = await reviewsOf('primary', { pageSize: '100' });
     expect(page.campaigns.map((x) => [x.organization, x.total, x.decided])).toEqual([['Acme Imaging', 5, 0]]);
     expect(page.items.map((i) => i.username).sort()).toEqual([
@@ -242,6 +264,7 @@ describe.each(testDatabaseKinds)('access reviews on %s', (kind) => {
       decision: null,
       accessEnds: '2027-12-31',
     });
+    expect(page.items.find((i) => i.username === 'remover')!.signInMethod).toBe('Security key');
   });
 
   it('lets only the right people decide: BRMs of the organization and the delegate now, backups and InfoSec after escalation', async () => {

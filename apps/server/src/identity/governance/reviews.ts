@@ -846,7 +846,7 @@ export async function brmReviews(
     accessSince: localDate(new Date(r.granted_at), zone),
     accessEnds: localDate(new Date(r.grant_expires_at ?? r.expires_at), zone),
     lastSignIn: r.last_sign_in_at ? localDate(new Date(r.last_sign_in_at), zone) : null,
-    signInMethod: r.has_app ? 'Authenticator app' : 'None',
+    signInMethod: r.has_key ? 'Security key' : r.has_app ? 'Authenticator app' : 'None',
     vendorSays:
       r.vendor_answer === 'yes'
         ? 'Still needed'
@@ -949,6 +949,10 @@ export async function adminCampaigns(sweep: Sweep) {
         escalated: c.escalated_at !== null,
       };
     }),
+    organizationsWithoutBrm: (await store.organizationsWithoutBrm(sweep.db)).map((o) => ({
+      id: o.id,
+      name: o.name,
+    })),
   };
 }
 

@@ -71,6 +71,19 @@ export function AdminReviewsPage() {
       <Button className="mb-3" onClick={() => setStarting(true)}>
         {reviewMessages.startCycle}
       </Button>
+      {data && data.organizationsWithoutBrm.length > 0 && (
+        <Alert variant="warning" role="region" aria-labelledby="no-brm-heading">
+          <h3 id="no-brm-heading" className="h6 fw-semibold">
+            Organizations with no BRM
+          </h3>
+          <p className="mb-1">InfoSec reviews their vendors&rsquo; access until a BRM is assigned.</p>
+          <ul className="mb-0">
+            {data.organizationsWithoutBrm.map((o) => (
+              <li key={o.id}>{o.name}</li>
+            ))}
+          </ul>
+        </Alert>
+      )}
       {data && data.campaigns.length === 0 && <p>No review cycles yet.</p>}
       {data && data.campaigns.length > 0 && (
         <div className="table-responsive">

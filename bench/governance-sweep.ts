@@ -29,13 +29,15 @@ export async function benchGovernanceSweep(): Promise<BenchRow[]> {
   const deps = { db, clock, config: loadConfig({ LOG_LEVEL: 'silent' }), log: silent };
   try {
     const at = clock.now();
-    // Bulk data in a few statements (generate_series), not row by row.
+    // Bulk data in a few statements (generate_series), not row by row. The vendors signed in 10
+    // days ago by the bench's clock: not dormant, so the inactivity step has nothing to do either.
     await sql`insert into organizations (name) select 'Org ' || i from generate_series(1, ${ORGS}) i`.execute(
       db,
     );
     await sql`
-      insert into accounts (username, email, type, status, given_name, family_name)
-      select 'vendor' || i, 'vendor' || i || '@acme.example', 'vendor', 'active', 'V', 'Endor'
+      insert into accounts (username, email, type, status, given_name, family_name, last_sign_in_at)
+      select 'vendor' || i, 'vendor' || i || '@acme.example', 'vendor', 'active', 'V', 'Endor',
+             ${at}::timestamptz - interval '10 days'
       from generate_series(1, ${VENDORS}) i`.execute(db);
     // A primary BRM per organization: the sponsor of its grants and a reader of the daily digest.
     await sql`

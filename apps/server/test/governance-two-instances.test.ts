@@ -49,12 +49,14 @@ describe.skipIf(!canRunOwnPostgres)('the governance sweep on two instances of on
   /**
    * `n` vendors named `prefix1..n`, each with an Acme grant that ended yesterday; every other one
    * also holds a Beta grant for months yet (so half of them are disabled when the first ends).
+   * They signed in yesterday by the test clock, so the inactivity step leaves them alone.
    */
   async function vendorsWithEndedGrants(prefix: string, n: number) {
     const at = clock.now();
     await sql`
-      insert into accounts (username, email, type, status, given_name, family_name)
-      select ${prefix} || i, ${prefix} || i || '@example.test', 'vendor', 'active', 'V' || i, 'Endor'
+      insert into accounts (username, email, type, status, given_name, family_name, last_sign_in_at)
+      select ${prefix} || i, ${prefix} || i || '@example.test', 'vendor', 'active', 'V' || i, 'Endor',
+             ${at}::timestamptz - interval '1 day'
       from generate_series(1, ${n}) i`.execute(a.db);
     await sql`
       insert into role_grants (account_id, organization_id, granted_at, expires_at, sponsor_id)

@@ -64,11 +64,7 @@ export const securityKeyParams = z.object({ id: z.uuid() });
 
 export const securityKeyResponse = successResponse;
 
-export const securityKeyMessages = {
-  reauthenticate: 'Confirm your current password first.',
-  confirmWithKey: 'Confirm with one of your security keys or passkeys first.',
-  builtinOnly: 'Security keys are managed by your organization’s sign-in service.',
-} as const;
+export { securityKeyMessages } from './plain-texts';
 
 /** Forgot Password, "Security key or passkey": the bound account's key verifies the session. */
 export const recoverySecurityKeyPaths = {

@@ -13,6 +13,7 @@ import { callEndpoint } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
+import { SecurityKeyPanel } from './security-key-panel';
 import { useVerification, type Method } from './use-verification';
 
 interface VerifyStepProps {
@@ -24,7 +25,10 @@ interface VerifyStepProps {
   onBack: () => void;
 }
 
-/** Step 2: push (with a paired phone) or passcode from the MFA device, or a reset link by email. */
+/**
+ * Step 2: a security key or passkey, push (with a paired phone) or passcode from the MFA device, or
+ * a reset link by email.
+ */
 export function VerifyStep({ account, device, onVerified, onEmailSent, onBack }: VerifyStepProps) {
   const verification = useVerification(account.username, onVerified);
   const sendEmail = useMutation({
@@ -43,6 +47,7 @@ export function VerifyStep({ account, device, onVerified, onEmailSent, onBack }:
 
   return (
     <>
+      <SecurityKeyPanel username={account.username} onVerified={onVerified} />
       {device ? (
         <div className="row g-3 mb-3">
           {device.canPush && (

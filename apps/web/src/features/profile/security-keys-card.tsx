@@ -8,14 +8,17 @@ import Modal from 'react-bootstrap/Modal';
 import Table from 'react-bootstrap/Table';
 import type { SecurityKeyList } from '@pra/contracts';
 import { profileMessages, securityKeyMessages } from '@pra/contracts/plain-texts';
-import * as calls from '@pra/contracts/endpoints/security-keys';
-import { ApiError, callEndpoint } from '../../api/client';
+import { securityKeyPaths } from '@pra/contracts/paths';
+import { securityKeyListBody } from '../../api/boot-parsers';
+import { ApiError, call, callEndpoint } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../lib/alerts';
 import { runCeremony } from '../../lib/security-key-ceremony';
 import { IncorrectPassword, reauthenticate } from './reauthenticate';
 
 const queryKey = ['profile', 'security-keys'] as const;
+/** The calls' definitions (and the schema library) load when someone acts, not with the page. */
+const keyCalls = () => import('@pra/contracts/endpoints/security-keys');
 const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { dateStyle: 'medium' });
 const NICKNAME_MAX = 64;
 
@@ -38,7 +41,7 @@ export function SecurityKeysCard({ username }: { username: string }) {
   const id = useId();
   const list = useQuery({
     queryKey,
-    queryFn: ({ signal }) => callEndpoint(calls.getSecurityKeys, { signal }),
+    queryFn: ({ signal }) => call(securityKeyListBody, { method: 'get', url: securityKeyPaths.keys, signal }),
     retry: false,
   });
   const [dialog, setDialog] = useState<Dialog>();
@@ -249,13 +252,15 @@ function AddKeyDialog(props: { username: string; needsKeyConfirmation: boolean; 
     async () => {
       await reauthenticate(props.username, password);
       if (props.needsKeyConfirmation) {
-        const { options } = await callEndpoint(calls.securityKeyAssertionOptions);
+        const { options } = await callEndpoint((await keyCalls()).securityKeyAssertionOptions);
         const credential = await runCeremony('get', options);
-        await callEndpoint(calls.confirmWithSecurityKey, { body: { credential } });
+        await callEndpoint((await keyCalls()).confirmWithSecurityKey, { body: { credential } });
       }
-      const { options } = await callEndpoint(calls.securityKeyRegistrationOptions);
+      const { options } = await callEndpoint((await keyCalls()).securityKeyRegistrationOptions);
       const credential = await runCeremony('create', options);
-      await callEndpoint(calls.addSecurityKey, { body: { credential, nickname: nickname.trim() } });
+      await callEndpoint((await keyCalls()).addSecurityKey, {
+        body: { credential, nickname: nickname.trim() },
+      });
     },
     `"${nickname.trim()}" can now sign you in.`,
     props.onClose,
@@ -286,8 +291,8 @@ function AddKeyDialog(props: { username: string; needsKeyConfirmation: boolean; 
 function RenameKeyDialog({ keyToRename, onClose }: { keyToRename: Key; onClose: () => void }) {
   const [nickname, setNickname] = useState(keyToRename.nickname);
   const rename = useKeyChange(
-    () =>
-      callEndpoint(calls.renameSecurityKey, {
+    async () =>
+      callEndpoint((await keyCalls()).renameSecurityKey, {
         params: { id: keyToRename.id },
         body: { nickname: nickname.trim() },
       }),
@@ -314,7 +319,7 @@ function RemoveKeyDialog(props: { username: string; keyToRemove: Key; onClose: (
   const remove = useKeyChange(
     async () => {
       await reauthenticate(props.username, password);
-      await callEndpoint(calls.removeSecurityKey, { params: { id: props.keyToRemove.id } });
+      await callEndpoint((await keyCalls()).removeSecurityKey, { params: { id: props.keyToRemove.id } });
     },
     'Security key removed',
     props.onClose,

@@ -84,24 +84,25 @@ export function SecurityKeysCard({ username }: { username: string }) {
                         <td>{day(key.addedAt)}</td>
                         <td>{key.lastUsedAt ? day(key.lastUsedAt) : 'Never'}</td>
                         <td>{key.type === 'synced' ? 'Synced' : 'This device'}</td>
-                        <td className="text-end text-nowrap">
-                          <Button
-                            size="sm"
-                            variant="outline-secondary"
-                            className="me-2"
-                            aria-label={`Rename ${key.nickname}`}
-                            onClick={() => setDialog({ kind: 'rename', key })}
-                          >
-                            Rename
-                          </Button>
-                          <Button
-                            size="sm"
-                            variant="outline-danger"
-                            aria-label={`Remove ${key.nickname}`}
-                            onClick={() => setDialog({ kind: 'remove', key })}
-                          >
-                            Remove
-                          </Button>
+                        <td>
+                          <div className="d-flex flex-wrap gap-2 justify-content-end">
+                            <Button
+                              size="sm"
+                              variant="outline-secondary"
+                              aria-label={`Rename ${key.nickname}`}
+                              onClick={() => setDialog({ kind: 'rename', key })}
+                            >
+                              Rename
+                            </Button>
+                            <Button
+                              size="sm"
+                              variant="outline-danger"
+                              aria-label={`Remove ${key.nickname}`}
+                              onClick={() => setDialog({ kind: 'remove', key })}
+                            >
+                              Remove
+                            </Button>
+                          </div>
                         </td>
                       </tr>
                     ))}

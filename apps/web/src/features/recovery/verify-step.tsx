@@ -20,6 +20,8 @@ interface VerifyStepProps {
   account: AccountSummary;
   /** The account's device; the push panel only when a paired phone can receive one. */
   device: { nickname: string; canPush: boolean } | undefined;
+  /** The account has a security key or passkey: its panel comes first. */
+  hasSecurityKey: boolean;
   onVerified: () => void;
   onEmailSent: () => void;
   onBack: () => void;
@@ -29,7 +31,14 @@ interface VerifyStepProps {
  * Step 2: a security key or passkey, push (with a paired phone) or passcode from the MFA device, or
  * a reset link by email.
  */
-export function VerifyStep({ account, device, onVerified, onEmailSent, onBack }: VerifyStepProps) {
+export function VerifyStep({
+  account,
+  device,
+  hasSecurityKey,
+  onVerified,
+  onEmailSent,
+  onBack,
+}: VerifyStepProps) {
   const verification = useVerification(account.username, onVerified);
   const sendEmail = useMutation({
     mutationFn: () =>
@@ -47,7 +56,7 @@ export function VerifyStep({ account, device, onVerified, onEmailSent, onBack }:
 
   return (
     <>
-      <SecurityKeyPanel username={account.username} onVerified={onVerified} />
+      {hasSecurityKey && <SecurityKeyPanel username={account.username} onVerified={onVerified} />}
       {device ? (
         <div className="row g-3 mb-3">
           {device.canPush && (
@@ -69,7 +78,7 @@ export function VerifyStep({ account, device, onVerified, onEmailSent, onBack }:
           </div>
         </div>
       ) : (
-        <Alert variant="info">{recoveryMessages.noDevice}</Alert>
+        !hasSecurityKey && <Alert variant="info">{recoveryMessages.noDevice}</Alert>
       )}
       {verification.failure && (
         <Alert variant="warning" role="alert">

@@ -72,7 +72,7 @@ export function SecurityKeysCard({ username }: { username: string }) {
                       <th scope="col">Added</th>
                       <th scope="col">Last used</th>
                       <th scope="col">Type</th>
-                      <th scope="col">
+                      <th scope="col" className="d-none d-md-table-cell">
                         <span className="visually-hidden">Actions</span>
                       </th>
                     </tr>
@@ -80,29 +80,26 @@ export function SecurityKeysCard({ username }: { username: string }) {
                   <tbody>
                     {data.keys.map((key) => (
                       <tr key={key.id}>
-                        <td className="text-break">{key.nickname}</td>
+                        <td className="text-break">
+                          {key.nickname}
+                          {/* On a phone the actions sit under the nickname: five columns do not fit. */}
+                          <div className="d-md-none mt-1">
+                            <KeyActions
+                              keyName={key.nickname}
+                              onRename={() => setDialog({ kind: 'rename', key })}
+                              onRemove={() => setDialog({ kind: 'remove', key })}
+                            />
+                          </div>
+                        </td>
                         <td>{day(key.addedAt)}</td>
                         <td>{key.lastUsedAt ? day(key.lastUsedAt) : 'Never'}</td>
                         <td>{key.type === 'synced' ? 'Synced' : 'This device'}</td>
-                        <td>
-                          <div className="d-flex flex-wrap gap-2 justify-content-end">
-                            <Button
-                              size="sm"
-                              variant="outline-secondary"
-                              aria-label={`Rename ${key.nickname}`}
-                              onClick={() => setDialog({ kind: 'rename', key })}
-                            >
-                              Rename
-                            </Button>
-                            <Button
-                              size="sm"
-                              variant="outline-danger"
-                              aria-label={`Remove ${key.nickname}`}
-                              onClick={() => setDialog({ kind: 'remove', key })}
-                            >
-                              Remove
-                            </Button>
-                          </div>
+                        <td className="d-none d-md-table-cell">
+                          <KeyActions
+                            keyName={key.nickname}
+                            onRename={() => setDialog({ kind: 'rename', key })}
+                            onRemove={() => setDialog({ kind: 'remove', key })}
+                          />
                         </td>
                       </tr>
                     ))}
@@ -135,6 +132,29 @@ export function SecurityKeysCard({ username }: { username: string }) {
         <RemoveKeyDialog username={username} keyToRemove={dialog.key} onClose={close} />
       )}
     </Card>
+  );
+}
+
+function KeyActions(props: { keyName: string; onRename: () => void; onRemove: () => void }) {
+  return (
+    <div className="d-flex flex-wrap gap-2 justify-content-md-end">
+      <Button
+        size="sm"
+        variant="outline-secondary"
+        aria-label={`Rename ${props.keyName}`}
+        onClick={props.onRename}
+      >
+        Rename
+      </Button>
+      <Button
+        size="sm"
+        variant="outline-danger"
+        aria-label={`Remove ${props.keyName}`}
+        onClick={props.onRemove}
+      >
+        Remove
+      </Button>
+    </div>
   );
 }
 

@@ -171,3 +171,17 @@ export const reviewsApi = {
   evidenceCsv: '/api/admin/reviews/:id/evidence.csv',
   evidenceJson: '/api/admin/reviews/:id/evidence.json',
 } as const;
+
+/** Profile → Sign-in methods: the signed-in vendor's security keys and passkeys (WebAuthn). */
+export const securityKeyPaths = {
+  /** GET the list; POST a new key (the browser's attestation and a nickname). */
+  keys: '/api/user/security-keys',
+  /** POST: options for navigator.credentials.create (needs a fresh re-authentication). */
+  registrationOptions: '/api/user/security-keys/registration-options',
+  /** POST: options for navigator.credentials.get, to confirm with an existing key. */
+  assertionOptions: '/api/user/security-keys/assertion-options',
+  /** POST: the browser's assertion; a pass lets this session add a key for 5 minutes. */
+  assertion: '/api/user/security-keys/assertion',
+  /** PATCH (rename) or DELETE one key. */
+  key: '/api/user/security-key/:id',
+} as const;

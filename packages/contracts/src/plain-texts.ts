@@ -71,3 +71,17 @@ export const factorMessages = {
     'This phone was paired less than 24 hours ago, so it cannot approve a password reset by itself. ' +
     'Use Send Password Reset Email: the link in the email completes the reset.',
 } as const;
+
+/** Profile → Sign-in methods and the browser's WebAuthn refusals (GOVERNANCE.md §7.3). */
+export const securityKeyMessages = {
+  reauthenticate: 'Confirm your current password first.',
+  confirmWithKey: 'Confirm with one of your security keys or passkeys first.',
+  builtinOnly: 'Security keys are managed by your organization’s sign-in service.',
+  /** The browser's own refusals, as the IdP's pages word them (identity/mfa/webauthn.ts). */
+  cancelled: 'Sign-in with a security key was cancelled or timed out',
+  alreadyRegistered: 'That security key or passkey is already registered',
+  unsupported: 'This browser cannot use security keys or passkeys.',
+  unexpected: 'The security key could not be checked. Try again.',
+  addSecond: 'Add a second security key or passkey so you can still sign in if you lose this one.',
+  required: 'An organization you work with requires a security key or passkey.',
+} as const;

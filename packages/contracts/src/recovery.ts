@@ -42,6 +42,8 @@ export const identifyResponse = z.object({
    * phone can receive a push, so Send Push is offered only then.
    */
   device: z.object({ nickname: z.string(), canPush: z.boolean() }).optional(),
+  /** The bound account has a security key or passkey: Forgot Password offers "Verify with Security Key". */
+  hasSecurityKey: z.boolean().optional(),
   account: accountSummary.optional(),
   invalidReason: z.string().optional(),
 });

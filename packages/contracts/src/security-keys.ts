@@ -1,19 +1,7 @@
 import { z } from 'zod';
 import { successResponse } from './system';
 
-/** Profile → Sign-in methods: the signed-in vendor's security keys and passkeys (WebAuthn). */
-export const securityKeyPaths = {
-  /** GET the list; POST a new key (the browser's attestation and a nickname). */
-  keys: '/api/user/security-keys',
-  /** POST: options for navigator.credentials.create (needs a fresh re-authentication). */
-  registrationOptions: '/api/user/security-keys/registration-options',
-  /** POST: options for navigator.credentials.get, to confirm with an existing key. */
-  assertionOptions: '/api/user/security-keys/assertion-options',
-  /** POST: the browser's assertion; a pass lets this session add a key for 5 minutes. */
-  assertion: '/api/user/security-keys/assertion',
-  /** PATCH (rename) or DELETE one key. */
-  key: '/api/user/security-key/:id',
-} as const;
+export { securityKeyPaths } from './paths';
 
 export const securityKeyNickname = z.string().trim().min(1).max(64);
 
@@ -64,11 +52,7 @@ export const securityKeyParams = z.object({ id: z.uuid() });
 
 export const securityKeyResponse = successResponse;
 
-export const securityKeyMessages = {
-  reauthenticate: 'Confirm your current password first.',
-  confirmWithKey: 'Confirm with one of your security keys or passkeys first.',
-  builtinOnly: 'Security keys are managed by your organization’s sign-in service.',
-} as const;
+export { securityKeyMessages } from './plain-texts';
 
 /** Forgot Password, "Security key or passkey": the bound account's key verifies the session. */
 export const recoverySecurityKeyPaths = {

@@ -6,6 +6,7 @@ import {
   defaultPasswordComplexity,
   pairedAuthenticators,
   passwordRequirements,
+  securityKeyList,
   systemMessage,
 } from '@pra/contracts';
 import { makeUser } from '../test/fake-server';
@@ -15,6 +16,7 @@ import {
   currentUserBody,
   pairedAuthenticatorsBody,
   passwordRequirementsBody,
+  securityKeyListBody,
   systemMessageBody,
 } from './boot-parsers';
 import type { ResponseParser } from './client';
@@ -36,6 +38,15 @@ const rules = {
   rejectCommonPasswords: true,
 };
 const phone = { id: 'a1', nickname: 'Work phone', pairedAt: '2026-11-20T08:00:00.000Z', isRecent: false };
+
+const key = {
+  id: 'k1',
+  nickname: 'Laptop',
+  addedAt: '2026-11-20T08:00:00.000Z',
+  lastUsedAt: '2026-11-21T08:00:00.000Z',
+  type: 'thisDevice',
+};
+const keyList = { authenticatorApp: null, required: true, needsKeyConfirmation: true, max: 10 };
 
 const message = { enabled: true, loggedInOnly: false, severity: 'warning', title: 'T', text: 'x' };
 
@@ -126,6 +137,22 @@ const cases: Array<[string, ResponseParser<unknown>, ResponseParser<unknown>, un
       { needsPasscode: 'false', authenticators: [] },
       { needsPasscode: true, authenticators: {} },
       { needsPasscode: true },
+    ],
+  ],
+  [
+    'security keys',
+    securityKeyListBody,
+    securityKeyList,
+    [
+      { keys: [], authenticatorApp: null, required: false, needsKeyConfirmation: false, max: 10 },
+      { keys: [key, { ...key, id: 'k2', lastUsedAt: null, type: 'synced' }], ...keyList },
+      { keys: [{ ...key, type: 'cloud' }], ...keyList },
+      { keys: [{ ...key, lastUsedAt: 3 }], ...keyList },
+      { keys: [{ ...key, nickname: undefined }], ...keyList },
+      { keys: [key], ...keyList, authenticatorApp: 'Phone' },
+      { keys: [key], ...keyList, required: 'yes' },
+      { keys: [key], ...keyList, max: -1 },
+      { keys: {}, ...keyList },
     ],
   ],
 ];

@@ -1,7 +1,7 @@
 // Hand-written checks for the answers the first page waits for (CSRF token, auth status, system
 // message, and the current user that a signed-in page's boot data carries), so the first page does
 // not load the schema library; and for those Manage Profile asks for on arrival (the password
-// rules, the paired phones), so that page loads it only once someone acts. Each mirrors its contract schema in
+// rules, the paired phones, the security keys), so that page loads it only once someone acts. Each mirrors its contract schema in
 // @pra/contracts; boot-parsers.test.ts runs both over the same bodies to keep them in step.
 import type {
   AuthStatusResponse,
@@ -9,6 +9,7 @@ import type {
   CurrentUser,
   PairedAuthenticators,
   PasswordRequirements,
+  SecurityKeyList,
   SystemMessage,
 } from '@pra/contracts';
 import type { ResponseParser } from './client';
@@ -151,6 +152,35 @@ export const pairedAuthenticatorsBody: ResponseParser<PairedAuthenticators> = {
           isRecent: field(phone, 'isRecent', isBoolean, 'a boolean'),
         };
       }),
+    };
+  },
+};
+
+const isKeyType = (value: unknown): value is SecurityKeyList['keys'][number]['type'] =>
+  value === 'thisDevice' || value === 'synced';
+const isNullableString = (value: unknown): value is string | null => value === null || isString(value);
+
+/** GET /api/user/security-keys (Manage Profile's Sign-in methods card asks on arrival). */
+export const securityKeyListBody: ResponseParser<SecurityKeyList> = {
+  parse(data) {
+    const body = object(data);
+    const list = body.keys;
+    if (!Array.isArray(list)) throw new TypeError('keys: expected a list');
+    return {
+      keys: list.map((entry) => {
+        const key = object(entry);
+        return {
+          id: field(key, 'id', isString, 'a string'),
+          nickname: field(key, 'nickname', isString, 'a string'),
+          addedAt: field(key, 'addedAt', isString, 'a string'),
+          lastUsedAt: field(key, 'lastUsedAt', isNullableString, 'a string or null'),
+          type: field(key, 'type', isKeyType, '"thisDevice" or "synced"'),
+        };
+      }),
+      authenticatorApp: field(body, 'authenticatorApp', isNullableString, 'a string or null'),
+      required: field(body, 'required', isBoolean, 'a boolean'),
+      needsKeyConfirmation: field(body, 'needsKeyConfirmation', isBoolean, 'a boolean'),
+      max: field(body, 'max', Number.isInteger as (value: unknown) => value is number, 'an integer'),
     };
   },
 };

@@ -29,6 +29,7 @@ import {
 } from '../../identity/recovery-binding';
 import { sendResetLink } from '../../identity/reset-link';
 import { authenticationOptions, verifyAuthentication } from '../../identity/mfa/webauthn';
+import { listCredentials } from '../../store/webauthn';
 
 /** Passcodes tried for one account in a window (recovery only; the IdP counts its own). */
 export const PASSCODE_LIMIT: RateLimitRule = { limit: 5, windowSeconds: 900 };
@@ -80,11 +81,15 @@ export async function identify(
     return { isAccountValid: false, isDeviceValid: false, invalidReason: recoveryMessages.noSuchAccount };
   }
   await bind(ctx, caller.session, { accountId: account.id });
-  const device = await mfaProvider(ctx).device(account.id);
+  const [device, keys] = await Promise.all([
+    mfaProvider(ctx).device(account.id),
+    listCredentials(ctx.db, account.id),
+  ]);
   return {
     isAccountValid: true,
     isDeviceValid: device !== null,
     ...(device ? { device: { nickname: device.nickname, canPush: device.canPush } } : {}),
+    hasSecurityKey: keys.length > 0,
     account: accountSummary(account),
   };
 }

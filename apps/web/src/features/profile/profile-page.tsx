@@ -12,6 +12,7 @@ import { PasswordField } from '../../components/password-field/password-field';
 import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';
 import { useChangePassword } from './use-change-password';
 import { SponsorsCard } from './sponsors-card';
+import { SecurityKeysCard } from './security-keys-card';
 
 /** Manage Profile (/vendor/profile): the vendor's name and job title, and the change-password form. */
 export function ProfilePage() {
@@ -30,6 +31,9 @@ export function ProfilePage() {
           </Col>
           <Col lg={7}>
             <ChangePasswordForm username={user.username} />
+          </Col>
+          <Col lg={12}>
+            <SecurityKeysCard username={user.username} />
           </Col>
           <Col lg={12}>
             <AuthenticatorPairing />

@@ -1,11 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { profileMessages, reauthenticateHeaders } from '@pra/contracts/plain-texts';
+import { profileMessages } from '@pra/contracts/plain-texts';
 import { ApiError, callEndpoint } from '../../api/client';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
-
-/** A wrong current password, as the form reports it. */
-class IncorrectPassword extends Error {}
+import { IncorrectPassword, reauthenticate } from './reauthenticate';
 
 /**
  * Confirms the current password (GET /api/user/auth), then sets the new one. The server's own
@@ -16,15 +14,8 @@ export function useChangePassword(username: string, onChanged: () => void) {
   return useMutation({
     mutationFn: ({ currentPassword, newPassword }: { currentPassword: string; newPassword: string }) =>
       withLoading(async () => {
-        // The calls' definitions (and the schema library) load when someone submits, not with the page.
+        await reauthenticate(username, currentPassword);
         const calls = await import('@pra/contracts/endpoints/profile');
-        const confirmed = await callEndpoint(calls.reauthenticate, {
-          headers: {
-            [reauthenticateHeaders.username]: username,
-            [reauthenticateHeaders.password]: currentPassword,
-          },
-        });
-        if (confirmed.authentication !== 'success') throw new IncorrectPassword();
         return callEndpoint(calls.changePassword, { body: { newPassword } });
       }),
     onSuccess: (result) => {

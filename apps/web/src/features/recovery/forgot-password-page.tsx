@@ -89,6 +89,7 @@ function ForgotPasswordWizard({ link, linkProblem }: WizardProps) {
             <VerifyStep
               account={account}
               device={state.device}
+              hasSecurityKey={state.hasSecurityKey}
               onVerified={onVerified}
               onEmailSent={() => dispatch({ type: 'emailSent' })}
               onBack={back}

@@ -13,19 +13,32 @@ import { callEndpoint } from '../../api/client';
 import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
+import { SecurityKeyPanel } from './security-key-panel';
 import { useVerification, type Method } from './use-verification';
 
 interface VerifyStepProps {
   account: AccountSummary;
   /** The account's device; the push panel only when a paired phone can receive one. */
   device: { nickname: string; canPush: boolean } | undefined;
+  /** The account has a security key or passkey: its panel comes first. */
+  hasSecurityKey: boolean;
   onVerified: () => void;
   onEmailSent: () => void;
   onBack: () => void;
 }
 
-/** Step 2: push (with a paired phone) or passcode from the MFA device, or a reset link by email. */
-export function VerifyStep({ account, device, onVerified, onEmailSent, onBack }: VerifyStepProps) {
+/**
+ * Step 2: a security key or passkey, push (with a paired phone) or passcode from the MFA device, or
+ * a reset link by email.
+ */
+export function VerifyStep({
+  account,
+  device,
+  hasSecurityKey,
+  onVerified,
+  onEmailSent,
+  onBack,
+}: VerifyStepProps) {
   const verification = useVerification(account.username, onVerified);
   const sendEmail = useMutation({
     mutationFn: () =>
@@ -43,6 +56,7 @@ export function VerifyStep({ account, device, onVerified, onEmailSent, onBack }:
 
   return (
     <>
+      {hasSecurityKey && <SecurityKeyPanel username={account.username} onVerified={onVerified} />}
       {device ? (
         <div className="row g-3 mb-3">
           {device.canPush && (
@@ -64,7 +78,7 @@ export function VerifyStep({ account, device, onVerified, onEmailSent, onBack }:
           </div>
         </div>
       ) : (
-        <Alert variant="info">{recoveryMessages.noDevice}</Alert>
+        !hasSecurityKey && <Alert variant="info">{recoveryMessages.noDevice}</Alert>
       )}
       {verification.failure && (
         <Alert variant="warning" role="alert">

@@ -18,6 +18,8 @@ export interface WizardState {
   account: AccountSummary | undefined;
   /** The account's MFA device (identify), if it has one; `canPush` when a paired phone takes pushes. */
   device: { nickname: string; canPush: boolean } | undefined;
+  /** The account has a security key or passkey (identify): "Verify with Security Key" is offered. */
+  hasSecurityKey: boolean;
   /** What was typed at step 0: Back to it shows it again. */
   typed: IdentifyBody;
   /** Arrived with a valid reset code: Set New Password's Back goes to step 1. */
@@ -36,6 +38,7 @@ export const initialState: WizardState = {
   step: STEP.identify,
   account: undefined,
   device: undefined,
+  hasSecurityKey: false,
   typed: { username: '', email: '' },
   viaLink: false,
 };
@@ -57,6 +60,7 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
         step: STEP.verify,
         account: result.account,
         device: result.isDeviceValid ? (result.device ?? { nickname: '', canPush: false }) : undefined,
+        hasSecurityKey: result.hasSecurityKey === true,
         typed: action.typed,
         viaLink: false,
       };

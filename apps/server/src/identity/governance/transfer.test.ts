@@ -7,6 +7,7 @@ import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { callWithToken, createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
 import { addOrganization, addRequest, auditActions, outbox } from '../../../test/support/world';
 import { TestClock } from '../../platform/clock';
+import { mayDecide } from '../../store/reviews';
 import { localInstant } from '../../platform/local-time';
 import { sweepNow } from './sweeper';
 
@@ -41,6 +42,42 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
         expires_at: new Date(clock.now().getTime() + 100 * 86_400_000),
       })
       .execute();
+  }
+  /** An open campaign of `org` with one item per vendor in the state given. */
+  async function openReview(org: string, items: [string, 'pending' | 'kept'][]) {
+    const db = t.ctx.db;
+    const now = clock.now();
+    const cycle = await db
+      .insertInto('review_cycles')
+      .values({
+        name: 'Q2',
+        default_action: 'keep',
+        vendor_confirmation: false,
+        opens_at: now,
+        due_at: new Date(now.getTime() + 14 * 86_400_000),
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const campaign = await db
+      .insertInto('review_campaigns')
+      .values({ cycle_id: cycle.id, organization_id: ids[org]!, status: 'open', opened_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('review_items')
+      .values(
+        items.map(([vendor, status]) => ({
+          campaign_id: campaign.id,
+          account_id: ids[vendor]!,
+          organization_id: ids[org]!,
+          granted_at: now,
+          expires_at: new Date(now.getTime() + 100 * 86_400_000),
+          status,
+        })),
+      )
+      .execute();
+    return campaign.id;
   }
   const plan = (client: TestClient, who: string, dryRun: boolean, extra: object = {}) =>
     client.call(departure.transferResponsibilities, {
@@ -156,6 +193,11 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
   it('previews the transfer, refuses a leaving successor, and the result equals the preview; the successor sees the moved approval', async () => {
     const requestId = await addRequest(t, 'Add Access', [[ids.beta!, 'pending']], { beneficiaryId: ids.val });
     void requestId;
+    // An open access review of Beta: Val's item undecided (Lena decides it), Vic's decided.
+    const campaignId = await openReview('beta', [
+      ['val', 'pending'],
+      ['vic', 'kept'],
+    ]);
     await clients.ada!.call(departure.setLeaving, {
       params: { id: ids.lena! },
       body: { leavingOn: '2027-06-20' },
@@ -184,12 +226,18 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
       dryRun: true,
       pendingApprovals: 1,
       extensionRequests: 0,
-      openReviewItems: 0,
+      openReviewItems: 1,
       delegations: 1,
       vendors: 2,
       organizations: [
         { organization: 'Acme Imaging', successor: 'Bob Tester', vendors: 1, pendingApprovals: 0 },
-        { organization: 'Beta Labs', successor: 'Dele Tester', vendors: 1, pendingApprovals: 1 },
+        {
+          organization: 'Beta Labs',
+          successor: 'Dele Tester',
+          vendors: 1,
+          pendingApprovals: 1,
+          openReviewItems: 1,
+        },
       ],
     });
     // Nothing moved yet.
@@ -212,6 +260,9 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
     const approvals = await clients.dele!.call(getPendingApprovals);
     expect(approvals.statusCode).toBe(200);
     expect(approvals.body).toContain('val');
+    // The open review item moved with the assignment: Dele decides it now, Lena no longer.
+    expect(await mayDecide(t.ctx.db, campaignId, ids.dele!, false, clock.now())).toBe(true);
+    expect(await mayDecide(t.ctx.db, campaignId, ids.lena!, false, clock.now())).toBe(false);
     expect(
       await t.ctx.db.selectFrom('brm_assignments').selectAll().where('account_id', '=', ids.lena!).execute(),
     ).toEqual([]);

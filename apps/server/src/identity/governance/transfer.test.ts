@@ -294,11 +294,27 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
     });
   });
 
-  it('transfers automatically on the leaving date when nobody did, after reminding InfoSec', async () => {
+  it('transfers automatically on the leaving date when nobody did, after reminding InfoSec, then ends the BRM role when asked', async () => {
     // Omar leaves on 2027-07-01 with Gamma and nothing transferred: InfoSec (no backup) takes it.
     await vendorOf('gus', 'gamma', 'omar');
+    // Kim leaves on 2027-06-25 too, managing nothing, and keeps the BRM role (asked so).
+    await brm('kim', []);
+    await clients.ada!.call(departure.setLeaving, {
+      params: { id: ids.kim! },
+      body: { leavingOn: '2027-06-25', endsRole: false },
+    });
+    const isBrm = async (who: string) =>
+      (
+        await t.ctx.db
+          .selectFrom('accounts')
+          .select('is_employee_brm')
+          .where('id', '=', ids[who]!)
+          .executeTakeFirstOrThrow()
+      ).is_employee_brm;
     clock.set(morningOf('2027-06-17'));
     await sweep();
+    // Lena's responsibilities moved on 2027-06-01; her role ends on her date (2027-06-20), not before.
+    expect(await isBrm('lena')).toBe(true);
     const infosec = async () =>
       (await outbox(t)).filter(
         (m) => m.template === 'brm-leaving' || m.template === 'brm-transfer-automatic',
@@ -308,6 +324,9 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
     );
     clock.set(morningOf('2027-06-30'));
     await sweep();
+    expect(await isBrm('lena')).toBe(false);
+    expect(await isBrm('kim')).toBe(true);
+    expect(await isBrm('omar')).toBe(true);
     expect(
       await t.ctx.db.selectFrom('brm_assignments').selectAll().where('account_id', '=', ids.omar!).execute(),
     ).toHaveLength(1);
@@ -319,6 +338,17 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
     ).toEqual([]);
     const events = (await auditActions(t, 'brm.transfer')).filter((e) => e.target_id === ids.omar);
     expect(events).toMatchObject([{ actor_username: 'system', details: { automatic: true, vendors: 1 } }]);
+    // After the automatic transfer, the same sweep ended Omar's BRM role, audited once.
+    expect(await isBrm('omar')).toBe(false);
+    const ended = (await auditActions(t, 'person.change')).filter(
+      (e) => e.actor_username === 'system' && (e.target_id === ids.omar || e.target_id === ids.lena),
+    );
+    expect(ended.map((e) => [e.target_id, e.details]).sort()).toEqual(
+      [
+        [ids.lena, { is_employee_brm: false, cause: 'leaving', leavingOn: '2027-06-20' }],
+        [ids.omar, { is_employee_brm: false, cause: 'leaving', leavingOn: '2027-07-01' }],
+      ].sort(),
+    );
     const grant = await t.ctx.db
       .selectFrom('role_grants')
       .selectAll()

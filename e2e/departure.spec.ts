@@ -128,3 +128,32 @@ test('after 90 days without sign-in Manage Users shows the vendor disabled for i
   await ask.getByRole('button', { name: 'Enable User' }).click();
   await expect(row.getByText('Enabled', { exact: true })).toBeVisible();
 });
+
+test('the Sponsorship report lists grants without a current sponsor and assigns one in bulk, by keyboard', async ({
+  page,
+}) => {
+  await signInFromHome(page, 'admin');
+  await page.goto('/admin/reports/sponsorship');
+  await expect(page.getByRole('heading', { level: 2, name: 'Sponsorship' })).toBeVisible();
+  const globex = page.getByRole('row').filter({ hasText: 'Globex Health IT' });
+  await expect(globex.first()).toBeVisible();
+  const before = await globex.count();
+  const vendor = (await globex.first().getByRole('cell').nth(1).innerText()).split('\n')[0]!;
+  await expectAccessible(page, 'Sponsorship report');
+  await screenshots(page, 'sponsorship-report');
+
+  // Keyboard only: choose the grant, the sponsor (Beatrice now manages Globex), assign.
+  await globex.first().getByRole('checkbox').focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByText('1 chosen.', { exact: false })).toBeVisible();
+  await page.getByLabel('Sponsor', { exact: true }).focus();
+  await page.getByLabel('Sponsor', { exact: true }).selectOption({ label: 'Beatrice Brown' });
+  await tabTo(page, 'Assign sponsor');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Sponsor assigned to 1 grant')).toBeVisible();
+  await expect(globex).toHaveCount(before - 1);
+  await expect(
+    page.getByRole('row').filter({ hasText: vendor }).filter({ hasText: 'Globex Health IT' }),
+  ).toHaveCount(0);
+  await expectAccessible(page, 'Sponsorship report after assigning');
+});

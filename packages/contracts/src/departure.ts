@@ -49,6 +49,7 @@ export type TransferBody = z.input<typeof transferBody>;
 
 const counts = {
   pendingApprovals: z.number().int(),
+  openReviewItems: z.number().int(),
   extensionRequests: z.number().int(),
   vendors: z.number().int(),
 };
@@ -58,7 +59,6 @@ export const transferPlan = z.object({
   person: z.string(),
   dryRun: z.boolean(),
   ...counts,
-  openReviewItems: z.number().int(),
   delegations: z.number().int(),
   organizations: z.array(
     z.object({

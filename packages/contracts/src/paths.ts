@@ -137,6 +137,7 @@ export const adminRoutes = {
   serviceTokens: '/admin/service-tokens',
   governance: '/admin/governance',
   reportEnding: '/admin/reports/ending',
+  reportSponsorship: '/admin/reports/sponsorship',
   reviews: '/admin/reviews',
 } as const;
 

@@ -4,7 +4,8 @@ import type { Db, Tx } from '../platform/db';
 // The reads behind the BRMs' daily digest (GOVERNANCE.md §2.6, X3): who gets one today, and what
 // it lists. A recipient is an active employee who is a primary BRM of the grant's organization or
 // the grant's sponsor of record. A grant "ended" at its end date when it expired (the sweep moves
-// it a little later) and at its removal otherwise: least(expires_at, ended_at).
+// it a little later) and at its removal otherwise: least(expires_at, ended_at). Vendors disabled for
+// inactivity (§6.5 D2) are listed to the same recipients of their grants (accounts_disabled_idx).
 
 /** The digest series in governance_notices: one row per recipient (subject) and local date (milestone). */
 export const DIGEST_KIND = 'digest.brm';
@@ -65,7 +66,12 @@ export async function digestRecipients(
         select h.organization_id, h.sponsor_id, h.expires_at, h.ended_at
         from grant_history h
         where h.organization_id = o.id and h.ended_at >= ${weekStart}) h
-      where least(h.expires_at, h.ended_at) >= ${weekStart} and least(h.expires_at, h.ended_at) < ${w.dayStart}),
+      where least(h.expires_at, h.ended_at) >= ${weekStart} and least(h.expires_at, h.ended_at) < ${w.dayStart}
+      union all
+      select g.organization_id, g.sponsor_id, a.disabled_at
+      from accounts a join role_grants g on g.account_id = a.id
+      where a.status = 'disabled' and a.disabled_reason = 'inactive'
+        and a.disabled_at >= ${weekStart} and a.disabled_at < ${w.dayStart}),
     pairs as (
       select b.account_id as recipient_id, i.ended
       from items i join brm_assignments b on b.organization_id = i.organization_id and b.kind = 'primary'
@@ -151,5 +157,34 @@ export async function digestEnded(
         select 1 from brm_assignments b
         where b.organization_id = h.organization_id and b.account_id = ${recipientId} and b.kind = 'primary'))
     order by least(h.expires_at, h.ended_at), o.name, a.username`.execute(tx);
+  return rows;
+}
+
+/**
+ * Vendors of the recipient's organizations (or sponsored by it) disabled for inactivity from
+ * `since` to the start of the digest's day, and still disabled: one line per account.
+ */
+export async function digestInactive(
+  tx: Tx,
+  recipientId: string,
+  w: DigestWindow,
+  since: Date,
+): Promise<{ vendor: string; username: string; disabled_at: Date; last_sign_in_at: Date | null }[]> {
+  const { rows } = await sql<{
+    vendor: string;
+    username: string;
+    disabled_at: Date;
+    last_sign_in_at: Date | null;
+  }>`
+    select a.given_name || ' ' || a.family_name as vendor, a.username, a.disabled_at, a.last_sign_in_at
+    from accounts a
+    where a.status = 'disabled' and a.disabled_reason = 'inactive'
+      and a.disabled_at >= ${since} and a.disabled_at < ${w.dayStart}
+      and exists (
+        select 1 from role_grants g
+        where g.account_id = a.id and (g.sponsor_id = ${recipientId} or exists (
+          select 1 from brm_assignments b
+          where b.organization_id = g.organization_id and b.account_id = ${recipientId} and b.kind = 'primary')))
+    order by a.disabled_at, a.username`.execute(tx);
   return rows;
 }

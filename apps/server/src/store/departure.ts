@@ -182,6 +182,31 @@ export async function leavingUntransferred(
   return query.orderBy('id').limit(limit).execute();
 }
 
+/** Leavers whose date has come and whose BRM role ends with it, the transfer done, by id. */
+export async function leaversWithBrmRole(db: Db, today: string, after: { id: string } | null, limit: number) {
+  let query = db
+    .selectFrom('accounts')
+    .select('id')
+    .where('leaving_on', '<=', today)
+    .where('leaving_ends_role', '=', true)
+    .where('is_employee_brm', '=', true)
+    .where('responsibilities_transferred_at', 'is not', null)
+    .where('status', '<>', 'terminated');
+  if (after) query = query.where('id', '>', after.id);
+  return query.orderBy('id').limit(limit).execute();
+}
+
+/** Ends the BRM role (answers whether it was held). */
+export async function endBrmRole(tx: Tx, id: string): Promise<boolean> {
+  const res = await tx
+    .updateTable('accounts')
+    .set({ is_employee_brm: false })
+    .where('id', '=', id)
+    .where('is_employee_brm', '=', true)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
 const brmSince = sql<Date>`greatest(a.last_sign_in_at, a.active_since, a.created_at)`;
 
 /** Active employee BRMs idle since `cutoff` with a pending item in an organization they manage. */

@@ -731,3 +731,26 @@ export async function campaignProgress(db: Db | Tx) {
     .groupBy('campaign_id')
     .execute();
 }
+
+/**
+ * Undecided items of the organization's open campaigns that a BRM holding an assignment of `kind`
+ * decides as its own (mayDecideSql: a primary BRM always, a backup BRM once escalated). They
+ * route by assignment, so a transfer moves them with it.
+ */
+export async function countReviewerItems(
+  db: Db | Tx,
+  organizationId: string,
+  kind: 'primary' | 'backup' | undefined,
+): Promise<number> {
+  if (kind === undefined) return 0;
+  const row = await db
+    .selectFrom('review_items as i')
+    .innerJoin('review_campaigns as c', 'c.id', 'i.campaign_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('c.organization_id', '=', organizationId)
+    .where('c.status', '=', 'open')
+    .where('i.status', '=', 'pending')
+    .$if(kind === 'backup', (q) => q.where('c.escalated_at', 'is not', null))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -54,6 +54,13 @@ const adminPages: Route[] = [
     ),
   },
   {
+    path: adminRoutes.reportSponsorship,
+    ...page(
+      'Sponsorship',
+      async () => (await import('../features/administration/sponsorship-page')).SponsorshipPage,
+    ),
+  },
+  {
     path: adminRoutes.systemMessage,
     ...page(
       'System Message',

@@ -36,6 +36,8 @@ import {
   startCycle,
 } from '../../identity/governance/reviews';
 import type { ReviewPreview } from '@pra/contracts';
+import { siteOf } from '../../identity/governance/access-expiry';
+import { applyTransfer, planTransfer, type SuccessorChoice } from '../../identity/governance/transfer';
 
 /**
  * The operators' commands (`npm run admin -- <command>`), as functions of the database so tests
@@ -561,6 +563,76 @@ export const commands: Record<string, Command> = {
       });
       printPreview(result.preview);
       if (result.cycleId) ctx.out(`Started cycle ${result.cycleId}.\n`);
+    },
+  },
+  people: {
+    summary:
+      "Transfer a leaving BRM's responsibilities (organizations, approvals, review items, sponsorships)",
+    usage:
+      'people transfer <username> [--to "<organization>=<username>" …] [--infosec <organization> …] [--keep-kind] [--no-notify] [--dry-run]',
+    args: ['action', 'username'],
+    options: {
+      to: {
+        type: 'string',
+        multiple: true,
+        help: 'a successor for one organization (default: backup, other BRM, InfoSec)',
+      },
+      infosec: {
+        type: 'string',
+        multiple: true,
+        help: 'an organization the Information Security team takes',
+      },
+      'keep-kind': { type: 'boolean', help: 'do not make the successors primary BRMs' },
+      'no-notify': { type: 'boolean', help: 'do not tell the vendors who their new sponsor is' },
+      'dry-run': { type: 'boolean', help: 'show what would move, change nothing' },
+    },
+    async run(ctx, [action, username], options) {
+      if (action !== 'transfer') throw new UsageError('say transfer');
+      const person = await requireEmployee(ctx.db, { username: username! });
+      const all = await listOrganizations(ctx.db);
+      const orgNamed = (name: string) => {
+        const found = all.find((o) => o.name.toLowerCase() === name.trim().toLowerCase());
+        if (!found) throw new UsageError(`no organization named ${name.trim()}`);
+        return found.id;
+      };
+      const makePrimary = options['keep-kind'] !== true;
+      const choices: SuccessorChoice[] = [];
+      for (const pair of strs(options.to)) {
+        const at = pair.lastIndexOf('=');
+        if (at <= 0 || at === pair.length - 1) throw new UsageError('--to is "<organization>=<username>"');
+        const successor = await findAccountByUsername(ctx.db, pair.slice(at + 1).trim());
+        if (!successor) throw new UsageError(`no person named ${pair.slice(at + 1).trim()}`);
+        choices.push({ organizationId: orgNamed(pair.slice(0, at)), successorId: successor.id, makePrimary });
+      }
+      for (const name of strs(options.infosec))
+        choices.push({ organizationId: orgNamed(name), successorId: null, makePrimary });
+      if (new Set(choices.map((c) => c.organizationId)).size !== choices.length)
+        throw new UsageError('name each organization once');
+      const dryRun = options['dry-run'] === true;
+      const at = (ctx.clock ?? (await governanceClock(ctx.db, ctx.config))).now();
+      const plan = dryRun
+        ? await planTransfer(ctx.db, person.id, choices)
+        : await ctx.db.transaction().execute((tx) =>
+            applyTransfer(tx, {
+              personId: person.id,
+              choices,
+              notifyVendors: options['no-notify'] !== true,
+              actor: ctx.actor,
+              at,
+              clientAddress: ctx.actor.clientAddress,
+              site: siteOf({ config: ctx.config }),
+            }),
+          );
+      ctx.out('Organization\tSuccessor\tPending approvals\tOpen review items\tExtension requests\tVendors\n');
+      for (const o of plan.organizations)
+        ctx.out(
+          `${o.organization}\t${o.successor}${o.makePrimary ? ' (primary)' : ''}\t${o.pendingApprovals}\t${o.openReviewItems}\t${o.extensionRequests}\t${o.vendors}\n`,
+        );
+      ctx.out(
+        `${dryRun ? 'Would move' : 'Moved'}: ${plan.pendingApprovals} pending approvals, ${plan.openReviewItems} open review items, ` +
+          `${plan.extensionRequests} extension requests and ${plan.delegations} delegations; ${plan.vendors} vendors get a new sponsor.\n`,
+      );
+      ctx.out(dryRun ? 'Dry run: nothing changed.\n' : `Responsibilities of ${plan.person} transferred.\n`);
     },
   },
   'audit-export': {

@@ -10,6 +10,7 @@ import {
   DIGEST_KIND,
   digestEnded,
   digestEnding,
+  digestInactive,
   digestRecipients,
   digestSince,
   type DigestRecipient,
@@ -23,7 +24,8 @@ import { eachRow, type GovernanceStep, type Sweep } from './sweep';
 
 // The BRMs' daily digest (GOVERNANCE.md §2.6, §3.5 X3): from 08:00 in the hospital's zone, one
 // mail a day to each primary BRM and sponsor of record with something to read: access ending in
-// their organizations in the next 14 days, access that ended, accounts disabled for no access.
+// their organizations in the next 14 days, access that ended, accounts disabled for no access and,
+// §6.5 D2, for inactivity.
 // Idempotent: governance_notices holds (digest.brm, recipient, date) and the mail is queued only
 // when that row is new, in the same transaction. Catch-up: a day the sweeper missed gets no digest
 // of its own; the next one lists what ended since the last one (at most a week back).
@@ -57,7 +59,8 @@ async function sendDigest(sweep: Sweep, w: DigestWindow, tx: Tx, to: DigestRecip
   const since = await digestSince(tx, to.id, w);
   const ending = await digestEnding(tx, to.id, w);
   const ended = await digestEnded(tx, to.id, w, since);
-  if (ending.length === 0 && ended.length === 0) return false;
+  const inactive = await digestInactive(tx, to.id, w, since);
+  if (ending.length === 0 && ended.length === 0 && inactive.length === 0) return false;
   const closeAfter = sweep.policies.standard.terminateAfterDisableDays;
   const disabled = new Map<string, { vendor: string; closesOn: string }>();
   for (const row of ended) {
@@ -80,6 +83,11 @@ async function sendDigest(sweep: Sweep, w: DigestWindow, tx: Tx, to: DigestRecip
       reason: r.end_reason,
     })),
     disabled: [...disabled.values()],
+    inactive: inactive.map((r) => ({
+      vendor: r.vendor,
+      disabledOn: localDate(new Date(r.disabled_at), zone),
+      closesOn: localDate(new Date(new Date(r.disabled_at).getTime() + closeAfter * DAY_MS), zone),
+    })),
     since: since.getTime() === w.yesterdayStart.getTime() ? null : localDate(since, zone),
   });
   return sendNoticeOnce(tx, { kind: DIGEST_KIND, subjectId: to.id, milestone: w.date }, sweep.at, [

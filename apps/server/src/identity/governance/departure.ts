@@ -62,6 +62,38 @@ export const departures: GovernanceStep = {
   },
 };
 
+/**
+ * On the leaving date, after the transfer (by an admin earlier, or automatic in the step before),
+ * the BRM role ends when the admin asked for it ("end their BRM role on that date"), audited as a
+ * person change by the system. A leaver given an organization again after the transfer keeps the
+ * role until that organization has another BRM (the last-BRM rule), and is retried each sweep.
+ */
+export const leavingRoleEnds: GovernanceStep = {
+  name: 'leaving-role-ends',
+  run: (sweep) => {
+    const today = localDate(sweep.at, sweep.config.PORTAL_TIME_ZONE);
+    return eachRow<{ id: string }>(
+      sweep,
+      'leaving-role-ends',
+      (after, limit) => store.leaversWithBrmRole(sweep.db, today, after, limit),
+      async (tx, row) => {
+        const person = await store.personForTransfer(tx, row.id, true);
+        if (!person?.leaving_on || person.leaving_on > today || !person.leaving_ends_role) return false;
+        if ((await store.assignedOrganizations(tx, person.id)).length > 0) return false;
+        if (!(await store.endBrmRole(tx, person.id))) return false;
+        await recordAudit(tx, {
+          action: 'person.change',
+          outcome: 'success',
+          actor: SYSTEM_ACTOR,
+          target: { id: person.id, username: person.username },
+          details: { is_employee_brm: false, cause: 'leaving', leavingOn: person.leaving_on },
+        });
+        return true;
+      },
+    );
+  },
+};
+
 /** T4: a BRM with pending items in an organization they manage, no sign-in for 60 days. */
 export const brmInactiveAlerts: GovernanceStep = {
   name: 'brm-inactive-alerts',

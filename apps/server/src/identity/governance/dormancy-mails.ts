@@ -69,6 +69,7 @@ export function successorMail(
     organization: string;
     from: string;
     pendingApprovals: number;
+    openReviewItems: number;
     extensionRequests: number;
     vendors: number;
   },
@@ -80,7 +81,7 @@ export function successorMail(
     [
       para(
         `The responsibilities of ${p.from} for ${p.organization} are now yours: ${p.pendingApprovals} pending approvals, ` +
-          `${p.extensionRequests} extension requests, and ${p.vendors} vendors whose sponsor you now are.`,
+          `${p.openReviewItems} open review items, ${p.extensionRequests} extension requests, and ${p.vendors} vendors whose sponsor you now are.`,
       ),
       linkPara('Pending approvals:', `${site.publicUrl}${routes.pendingApprovals}`),
     ],

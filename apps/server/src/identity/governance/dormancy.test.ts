@@ -111,6 +111,15 @@ describe.each(testDatabaseKinds)('dormant accounts on %s', (kind) => {
     expect((await auditActions(t, 'account.disable')).filter((e) => e.target_id === id)).toMatchObject([
       { actor_username: 'system', details: { reason: 'inactive', inactiveDays: 90 } },
     ]);
+    // The next day's digest tells Bruno (her primary BRM and sponsor), once.
+    at(91);
+    await sweep();
+    await sweep();
+    const digests = (await outbox(t, 'bruno@example.test')).filter((m) => m.template === 'access-digest');
+    expect(digests.filter((m) => m.text_body.includes('Dora Tester'))).toHaveLength(1);
+    expect(digests.at(-1)!.text_body).toContain(
+      'Accounts disabled after too long without a sign-in (Enable User re-enables one; closed otherwise):\n- Dora Tester: disabled on 2027-05-30, closes on 2027-06-29\n',
+    );
     at(119);
     await sweep();
     expect((await account(id)).status).toBe('disabled');

@@ -105,8 +105,8 @@ const endWords: Record<string, string> = {
 
 /**
  * X3: the BRMs' daily digest (one a day per recipient, non-urgent): access ending in the next 14
- * days, access that ended since the last digest (yesterday, or since `since` after a gap), and
- * accounts disabled because no access remains.
+ * days, access that ended since the last digest (yesterday, or since `since` after a gap),
+ * accounts disabled because no access remains, and accounts disabled for inactivity.
  */
 export function accessDigestMail(
   site: MailSite,
@@ -115,6 +115,8 @@ export function accessDigestMail(
     ending: { vendor: string; organization: string; endsOn: string; daysLeft: number }[];
     ended: { vendor: string; organization: string; endedOn: string; reason: string }[];
     disabled: { vendor: string; closesOn: string }[];
+    /** Accounts disabled for inactivity (§6.5 D2); absent: none. */
+    inactive?: { vendor: string; disabledOn: string; closesOn: string }[];
     /** The first day the "ended" section covers when it is not just yesterday. */
     since: string | null;
   },
@@ -151,6 +153,16 @@ export function accessDigestMail(
           listPara(
             'Accounts disabled because no access remains (closed unless given access again):',
             capped(p.disabled.map((r) => `${r.vendor}: closes on ${r.closesOn}`)),
+          ),
+        ]
+      : []),
+    ...(p.inactive && p.inactive.length > 0
+      ? [
+          listPara(
+            'Accounts disabled after too long without a sign-in (Enable User re-enables one; closed otherwise):',
+            capped(
+              p.inactive.map((r) => `${r.vendor}: disabled on ${r.disabledOn}, closes on ${r.closesOn}`),
+            ),
           ),
         ]
       : []),

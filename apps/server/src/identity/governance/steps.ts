@@ -4,7 +4,7 @@ import { closeCampaigns, openCampaigns, remindAndEscalate } from './reviews';
 import type { GovernanceStep } from './sweep';
 import { delegationChanges, requestRouting } from '../approval-routing-sweep';
 import { closeDormantAccounts, inactivity } from './dormancy';
-import { brmInactiveAlerts, departures } from './departure';
+import { brmInactiveAlerts, departures, leavingRoleEnds } from './departure';
 
 /**
  * The governance sweep's steps, in the order they run (GOVERNANCE.md §2.2). This list is the one
@@ -26,6 +26,7 @@ export const governanceSteps: readonly GovernanceStep[] = [
   inactivity,
   closeDormantAccounts,
   departures,
+  leavingRoleEnds,
   brmInactiveAlerts,
   delegationChanges,
   brmDigest,

@@ -1,6 +1,6 @@
 // Transfer Responsibilities' dry run equals its result (GOVERNANCE.md §6.9): over random BRMs,
 // assignments (primary or backup), vendors with sponsors, pending approvals and extension
-// requests, delegations and successor choices, the counts the preview shows are exactly what the
+// requests, open and closed access reviews (escalated or not), delegations and successor choices, the counts the preview shows are exactly what the
 // transfer then reports, and the database after it agrees (the leaving BRM manages nothing,
 // sponsors nothing in the organizations moved, holds no open delegation). On the embedded
 // database; a failure prints fast-check's seed: replay with TRANSFER_PROPERTY_SEED=<seed>.
@@ -25,6 +25,16 @@ const scenario = fc.record({
   items: fc.array(fc.record({ org: fc.nat(ORGS - 1), extend: fc.boolean(), pending: fc.boolean() }), {
     maxLength: 6,
   }),
+  reviews: fc.array(
+    fc.record({
+      org: fc.nat(ORGS - 1),
+      open: fc.boolean(),
+      escalated: fc.boolean(),
+      pending: fc.nat(2),
+      decided: fc.nat(1),
+    }),
+    { maxLength: 3 },
+  ),
   delegations: fc.array(fc.record({ from: fc.nat(BRMS - 1), to: fc.nat(BRMS - 1), ended: fc.boolean() }), {
     maxLength: 3,
   }),
@@ -95,6 +105,43 @@ describe('Transfer Responsibilities under random data (pglite)', () => {
               .updateTable('request_items')
               .set({ operation: 'Extend' })
               .where('request_id', '=', id)
+              .execute();
+        }
+        for (const r of s.reviews) {
+          const cycle = await db
+            .insertInto('review_cycles')
+            .values({
+              name: 'Random',
+              default_action: 'keep',
+              vendor_confirmation: false,
+              opens_at: clock.now(),
+              due_at: new Date(clock.now().getTime() + 86_400_000),
+              created_at: clock.now(),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          const campaign = await db
+            .insertInto('review_campaigns')
+            .values({
+              cycle_id: cycle.id,
+              organization_id: orgs[r.org]!,
+              status: r.open ? 'open' : 'closed',
+              opened_at: clock.now(),
+              escalated_at: r.escalated ? clock.now() : null,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          for (let i = 0; i < r.pending + r.decided; i++)
+            await db
+              .insertInto('review_items')
+              .values({
+                campaign_id: campaign.id,
+                account_id: await createAccount(t, { username: `p${run}r${cycle.id.slice(0, 8)}${i}` }),
+                organization_id: orgs[r.org]!,
+                granted_at: clock.now(),
+                expires_at: new Date(clock.now().getTime() + 86_400_000),
+                status: i < r.pending ? 'pending' : 'kept',
+              })
               .execute();
         }
         for (const d of s.delegations) {

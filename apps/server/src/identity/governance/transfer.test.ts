@@ -7,6 +7,7 @@ import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { callWithToken, createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
 import { addOrganization, addRequest, auditActions, outbox } from '../../../test/support/world';
 import { TestClock } from '../../platform/clock';
+import { mayDecide } from '../../store/reviews';
 import { localInstant } from '../../platform/local-time';
 import { sweepNow } from './sweeper';
 
@@ -41,6 +42,42 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
         expires_at: new Date(clock.now().getTime() + 100 * 86_400_000),
       })
       .execute();
+  }
+  /** An open campaign of `org` with one item per vendor in the state given. */
+  async function openReview(org: string, items: [string, 'pending' | 'kept'][]) {
+    const db = t.ctx.db;
+    const now = clock.now();
+    const cycle = await db
+      .insertInto('review_cycles')
+      .values({
+        name: 'Q2',
+        default_action: 'keep',
+        vendor_confirmation: false,
+        opens_at: now,
+        due_at: new Date(now.getTime() + 14 * 86_400_000),
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const campaign = await db
+      .insertInto('review_campaigns')
+      .values({ cycle_id: cycle.id, organization_id: ids[org]!, status: 'open', opened_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('review_items')
+      .values(
+        items.map(([vendor, status]) => ({
+          campaign_id: campaign.id,
+          account_id: ids[vendor]!,
+          organization_id: ids[org]!,
+          granted_at: now,
+          expires_at: new Date(now.getTime() + 100 * 86_400_000),
+          status,
+        })),
+      )
+      .execute();
+    return campaign.id;
   }
   const plan = (client: TestClient, who: string, dryRun: boolean, extra: object = {}) =>
     client.call(departure.transferResponsibilities, {
@@ -156,6 +193,11 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
   it('previews the transfer, refuses a leaving successor, and the result equals the preview; the successor sees the moved approval', async () => {
     const requestId = await addRequest(t, 'Add Access', [[ids.beta!, 'pending']], { beneficiaryId: ids.val });
     void requestId;
+    // An open access review of Beta: Val's item undecided (Lena decides it), Vic's decided.
+    const campaignId = await openReview('beta', [
+      ['val', 'pending'],
+      ['vic', 'kept'],
+    ]);
     await clients.ada!.call(departure.setLeaving, {
       params: { id: ids.lena! },
       body: { leavingOn: '2027-06-20' },
@@ -184,12 +226,18 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
       dryRun: true,
       pendingApprovals: 1,
       extensionRequests: 0,
-      openReviewItems: 0,
+      openReviewItems: 1,
       delegations: 1,
       vendors: 2,
       organizations: [
         { organization: 'Acme Imaging', successor: 'Bob Tester', vendors: 1, pendingApprovals: 0 },
-        { organization: 'Beta Labs', successor: 'Dele Tester', vendors: 1, pendingApprovals: 1 },
+        {
+          organization: 'Beta Labs',
+          successor: 'Dele Tester',
+          vendors: 1,
+          pendingApprovals: 1,
+          openReviewItems: 1,
+        },
       ],
     });
     // Nothing moved yet.
@@ -212,6 +260,9 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
     const approvals = await clients.dele!.call(getPendingApprovals);
     expect(approvals.statusCode).toBe(200);
     expect(approvals.body).toContain('val');
+    // The open review item moved with the assignment: Dele decides it now, Lena no longer.
+    expect(await mayDecide(t.ctx.db, campaignId, ids.dele!, false, clock.now())).toBe(true);
+    expect(await mayDecide(t.ctx.db, campaignId, ids.lena!, false, clock.now())).toBe(false);
     expect(
       await t.ctx.db.selectFrom('brm_assignments').selectAll().where('account_id', '=', ids.lena!).execute(),
     ).toEqual([]);
@@ -243,11 +294,27 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
     });
   });
 
-  it('transfers automatically on the leaving date when nobody did, after reminding InfoSec', async () => {
+  it('transfers automatically on the leaving date when nobody did, after reminding InfoSec, then ends the BRM role when asked', async () => {
     // Omar leaves on 2027-07-01 with Gamma and nothing transferred: InfoSec (no backup) takes it.
     await vendorOf('gus', 'gamma', 'omar');
+    // Kim leaves on 2027-06-25 too, managing nothing, and keeps the BRM role (asked so).
+    await brm('kim', []);
+    await clients.ada!.call(departure.setLeaving, {
+      params: { id: ids.kim! },
+      body: { leavingOn: '2027-06-25', endsRole: false },
+    });
+    const isBrm = async (who: string) =>
+      (
+        await t.ctx.db
+          .selectFrom('accounts')
+          .select('is_employee_brm')
+          .where('id', '=', ids[who]!)
+          .executeTakeFirstOrThrow()
+      ).is_employee_brm;
     clock.set(morningOf('2027-06-17'));
     await sweep();
+    // Lena's responsibilities moved on 2027-06-01; her role ends on her date (2027-06-20), not before.
+    expect(await isBrm('lena')).toBe(true);
     const infosec = async () =>
       (await outbox(t)).filter(
         (m) => m.template === 'brm-leaving' || m.template === 'brm-transfer-automatic',
@@ -257,6 +324,9 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
     );
     clock.set(morningOf('2027-06-30'));
     await sweep();
+    expect(await isBrm('lena')).toBe(false);
+    expect(await isBrm('kim')).toBe(true);
+    expect(await isBrm('omar')).toBe(true);
     expect(
       await t.ctx.db.selectFrom('brm_assignments').selectAll().where('account_id', '=', ids.omar!).execute(),
     ).toHaveLength(1);
@@ -268,6 +338,17 @@ describe.each(testDatabaseKinds)('BRM departure on %s', (kind) => {
     ).toEqual([]);
     const events = (await auditActions(t, 'brm.transfer')).filter((e) => e.target_id === ids.omar);
     expect(events).toMatchObject([{ actor_username: 'system', details: { automatic: true, vendors: 1 } }]);
+    // After the automatic transfer, the same sweep ended Omar's BRM role, audited once.
+    expect(await isBrm('omar')).toBe(false);
+    const ended = (await auditActions(t, 'person.change')).filter(
+      (e) => e.actor_username === 'system' && (e.target_id === ids.omar || e.target_id === ids.lena),
+    );
+    expect(ended.map((e) => [e.target_id, e.details]).sort()).toEqual(
+      [
+        [ids.lena, { is_employee_brm: false, cause: 'leaving', leavingOn: '2027-06-20' }],
+        [ids.omar, { is_employee_brm: false, cause: 'leaving', leavingOn: '2027-07-01' }],
+      ].sort(),
+    );
     const grant = await t.ctx.db
       .selectFrom('role_grants')
       .selectAll()

@@ -3,6 +3,7 @@ import { AppError } from '../../platform/app-error';
 import type { Db, Tx } from '../../platform/db';
 import { setAssignmentKind } from '../../store/approval-routing';
 import * as store from '../../store/departure';
+import { countReviewerItems } from '../../store/reviews';
 import { deleteAssignment } from '../../store/grants';
 import { infosecEmails } from '../approval-routing';
 import { recordAudit, recordAudits } from '../audit';
@@ -28,14 +29,14 @@ export interface SuccessorChoice {
 
 export interface TransferCounts {
   pendingApprovals: number;
-  /** Open access-review items (access reviews add their part to `transferParts`). */
+  /** Undecided items of open access reviews the leaving BRM decides (they move with the assignment). */
   openReviewItems: number;
   extensionRequests: number;
   delegations: number;
   vendors: number;
 }
 
-export interface TransferOrganization extends Omit<TransferCounts, 'delegations' | 'openReviewItems'> {
+export interface TransferOrganization extends Omit<TransferCounts, 'delegations'> {
   organizationId: string;
   organization: string;
   successorId: string | null;
@@ -58,12 +59,13 @@ interface OrganizationMove {
   leavingId: string;
   organizationId: string;
   successorId: string | null;
+  /** The leaving BRM's assignment to the organization before the transfer. */
+  leavingKind: 'primary' | 'backup' | undefined;
 }
 
 /**
  * The parts of a transfer per organization: `count` is the dry run, `apply` makes the change and
- * answers what it moved. A capability that holds more of a BRM's work (access reviews' open items)
- * adds its part here.
+ * answers what it moved. A capability that holds more of a BRM's work adds its part here.
  */
 interface OrganizationPart {
   key: 'pendingApprovals' | 'extensionRequests' | 'vendors' | 'openReviewItems';
@@ -87,6 +89,12 @@ export const organizationParts: readonly OrganizationPart[] = [
     key: 'vendors',
     count: async (db, move) => (await store.sponsoredVendors(db, move.organizationId, move.leavingId)).length,
     apply: (tx, move) => store.moveSponsorships(tx, move.organizationId, move.leavingId, move.successorId),
+  },
+  {
+    // Access reviews decide by assignment (primary; backup once escalated): the items move with it.
+    key: 'openReviewItems',
+    count: (db, move) => countReviewerItems(db, move.organizationId, move.leavingKind),
+    apply: (tx, move) => countReviewerItems(tx, move.organizationId, move.leavingKind),
   },
 ];
 
@@ -134,7 +142,8 @@ export async function planTransfer(
       }
       successor = nameOf(s);
     }
-    const move = { leavingId: personId, organizationId: org.id, successorId };
+    const leavingKind = await store.assignmentKindOf(db, personId, org.id);
+    const move = { leavingId: personId, organizationId: org.id, successorId, leavingKind };
     const row: TransferOrganization = {
       organizationId: org.id,
       organization: org.name,
@@ -142,12 +151,11 @@ export async function planTransfer(
       successor,
       makePrimary: choice?.makePrimary ?? true,
       pendingApprovals: 0,
+      openReviewItems: 0,
       extensionRequests: 0,
       vendors: 0,
     };
-    for (const part of organizationParts) {
-      if (part.key !== 'openReviewItems') row[part.key] = await part.count(db, move);
-    }
+    for (const part of organizationParts) row[part.key] = await part.count(db, move);
     organizations.push(row);
   }
   const delegations = await store.countOpenDelegations(db, personId);
@@ -161,11 +169,11 @@ export async function planTransfer(
 }
 
 function totals(organizations: readonly TransferOrganization[], delegations: number): TransferCounts {
-  const sum = (key: 'pendingApprovals' | 'extensionRequests' | 'vendors') =>
+  const sum = (key: 'pendingApprovals' | 'openReviewItems' | 'extensionRequests' | 'vendors') =>
     organizations.reduce((n, o) => n + o[key], 0);
   return {
     pendingApprovals: sum('pendingApprovals'),
-    openReviewItems: 0,
+    openReviewItems: sum('openReviewItems'),
     extensionRequests: sum('extensionRequests'),
     delegations,
     vendors: sum('vendors'),
@@ -209,11 +217,20 @@ export async function applyTransfer(tx: Tx, run: TransferRun): Promise<TransferP
       const kind = org.makePrimary ? 'primary' : (current ?? before ?? 'primary');
       await setAssignmentKind(tx, { accountId: org.successorId, organizationId: org.organizationId, kind });
     }
-    const move = { leavingId: target.id, organizationId: org.organizationId, successorId: org.successorId };
-    const done: TransferOrganization = { ...org, pendingApprovals: 0, extensionRequests: 0, vendors: 0 };
-    for (const part of organizationParts) {
-      if (part.key !== 'openReviewItems') done[part.key] = await part.apply(tx, move);
-    }
+    const move = {
+      leavingId: target.id,
+      organizationId: org.organizationId,
+      successorId: org.successorId,
+      leavingKind: before,
+    };
+    const done: TransferOrganization = {
+      ...org,
+      pendingApprovals: 0,
+      openReviewItems: 0,
+      extensionRequests: 0,
+      vendors: 0,
+    };
+    for (const part of organizationParts) done[part.key] = await part.apply(tx, move);
     moved.push(done);
     await recordAudits(
       tx,
@@ -238,6 +255,7 @@ export async function applyTransfer(tx: Tx, run: TransferRun): Promise<TransferP
             organization: org.organization,
             from: plan.person,
             pendingApprovals: done.pendingApprovals,
+            openReviewItems: done.openReviewItems,
             extensionRequests: done.extensionRequests,
             vendors: done.vendors,
           }),
@@ -292,7 +310,7 @@ export async function mailAutomaticTransfer(
   const lines = [
     ...result.organizations.map(
       (o) =>
-        `${o.organization}: ${o.successor} (${o.pendingApprovals} pending approvals, ${o.extensionRequests} extension requests, ${o.vendors} vendors)`,
+        `${o.organization}: ${o.successor} (${o.pendingApprovals} pending approvals, ${o.openReviewItems} open review items, ${o.extensionRequests} extension requests, ${o.vendors} vendors)`,
     ),
     `${result.delegations} delegations ended.`,
   ];

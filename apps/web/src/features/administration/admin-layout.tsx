@@ -8,6 +8,7 @@ const sections = [
   { to: adminRoutes.people, label: 'People' },
   { to: adminRoutes.governance, label: 'Governance policies' },
   { to: adminRoutes.reportEnding, label: 'Access ending' },
+  { to: adminRoutes.reportSponsorship, label: 'Sponsorship' },
   { to: adminRoutes.systemMessage, label: 'System message' },
   { to: adminRoutes.maintenance, label: 'Maintenance' },
   { to: adminRoutes.mail, label: 'Mail' },

@@ -20,6 +20,7 @@ export const adminKeys = {
   serviceTokens: ['admin', 'service-tokens'] as const,
   policies: ['admin', 'governance', 'policies'] as const,
   reportEnding: ['admin', 'reports', 'ending'] as const,
+  reportSponsorship: ['admin', 'reports', 'sponsorship'] as const,
   routing: ['admin', 'approval-routing'] as const,
 };
 

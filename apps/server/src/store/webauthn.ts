@@ -155,19 +155,67 @@ export async function deleteCredential(tx: Tx, accountId: string, id: string) {
     .executeTakeFirst();
 }
 
+/** The organization that makes the account sign in phishing-resistantly, and its tier's grace. */
+export interface KeyRequirement {
+  organizationName: string;
+  /** Days to add a key once the requirement is raised (the tier's `passkeyGraceDays`, else 30). */
+  graceDays: number;
+}
+
 /**
- * Whether an organization where the account holds a current grant has a risk tier whose policy
- * requires phishing-resistant sign-in (`signInStrength: 'phishingResistant'`).
+ * The first (by name) organization where the account holds a current grant whose risk tier's
+ * policy requires phishing-resistant sign-in (`signInStrength: 'phishingResistant'`), or null.
  */
-export async function requiresPhishingResistant(db: Db | Tx, accountId: string, now: Date): Promise<boolean> {
-  const { rows } = await sql<{ found: number }>`
-    select 1 as found
+export async function keyRequirement(db: Db | Tx, accountId: string, now: Date): Promise<KeyRequirement | null> {
+  const { rows } = await sql<{ name: string; grace_days: string | null }>`
+    select o.name, p.settings ->> 'passkeyGraceDays' as grace_days
       from role_grants g
       join organizations o on o.id = g.organization_id
       join governance_policies p on p.tier = o.risk_tier
      where g.account_id = ${accountId}
        and g.expires_at > ${now}
        and p.settings ->> 'signInStrength' = 'phishingResistant'
+     order by o.name
      limit 1`.execute(db);
-  return rows.length > 0;
+  const row = rows[0];
+  if (!row) return null;
+  const days = Number(row.grace_days);
+  return { organizationName: row.name, graceDays: row.grace_days !== null && days >= 0 ? days : 30 };
+}
+
+/**
+ * Whether an organization where the account holds a current grant has a risk tier whose policy
+ * requires phishing-resistant sign-in (`signInStrength: 'phishingResistant'`).
+ */
+export async function requiresPhishingResistant(db: Db | Tx, accountId: string, now: Date): Promise<boolean> {
+  return (await keyRequirement(db, accountId, now)) !== null;
+}
+
+/**
+ * When the account's grace to add a key started: the first time asked while required (`now` is
+ * then stored and `started` is true). With `required` false the row goes (the requirement dropped).
+ */
+export async function graceStart(
+  db: Db | Tx,
+  accountId: string,
+  required: boolean,
+  now: Date,
+): Promise<{ since: Date; started: boolean } | null> {
+  if (!required) {
+    await db.deleteFrom('passkey_requirements').where('account_id', '=', accountId).execute();
+    return null;
+  }
+  const inserted = await db
+    .insertInto('passkey_requirements')
+    .values({ account_id: accountId, since: now })
+    .onConflict((oc) => oc.column('account_id').doNothing())
+    .returning('since')
+    .executeTakeFirst();
+  if (inserted) return { since: inserted.since, started: true };
+  const row = await db
+    .selectFrom('passkey_requirements')
+    .select('since')
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return { since: row.since, started: false };
 }

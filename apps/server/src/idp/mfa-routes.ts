@@ -141,7 +141,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     // An account that must sign in phishing-resistantly (it has a key or its grace is over) sees
     // the key alone; without a key, only the sponsor's reset lets it in again.
     const keyOnly = policy.kind === 'keysOnly';
-    if (keyOnly && keys === 0) error ??= keyRequiredMessage;
+    if (keyOnly && keys === 0) error = noKeyMessage;
     const passcode = Boolean(totp?.device) && !keyOnly;
     const pushTo = device?.canPush && !keyOnly ? 'your paired phone' : null;
     return sendPage(
@@ -334,6 +334,8 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
 }
 
 export const keyRequiredMessage = 'Your organization requires a security key or passkey to sign in.';
+/** After the grace, to an account without a key (GOVERNANCE.md §7.8's words for the reset). */
+export const noKeyMessage = `${keyRequiredMessage} Contact your sponsor to reset your sign-in methods.`;
 
 async function refuseWeakMethod(
   ctx: AppContext,

@@ -531,7 +531,12 @@ describe.each(testDatabaseKinds)('security keys and passkeys at the built-in IdP
       expect(first.res.body).not.toContain('<script>');
       expect(inputValue(first.res.body, 'SAMLResponse')).toBeUndefined();
       // The grace started once: one W3 mail, one audit event, whatever the sign-ins that follow.
-      expect((await outbox(t, account.email)).filter((m) => m.subject === notice)).toHaveLength(1);
+      const { email } = await t.ctx.db
+        .selectFrom('accounts')
+        .select('email')
+        .where('id', '=', account.id)
+        .executeTakeFirstOrThrow();
+      expect((await outbox(t, email)).filter((m) => m.subject === notice)).toHaveLength(1);
       const started = (await auditActions(t, 'mfa.requirement-change')).filter((e) => e.target_id === account.id);
       expect(started.map((e) => e.details.requirement)).toEqual(['phishingResistantPending']);
 

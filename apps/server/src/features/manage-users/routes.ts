@@ -2,6 +2,7 @@ import {
   enableOrDisableUser,
   getManagedUsers,
   resetActivationCode as resetActivationCodeCall,
+  resetSignInMethods as resetSignInMethodsCall,
   sendOtpEmail as sendOtpEmailCall,
 } from '@pra/contracts/endpoints/manage-users';
 import { asksForPage } from '@pra/contracts/paging';
@@ -9,7 +10,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
 import { endpointRouter } from '../../http/endpoint-routes';
 import { listManagedUsers, pageManagedUsers } from './list-users';
-import { resetActivationCode, sendOtpEmail, setUserEnabled } from './manage-user';
+import { resetActivationCode, resetSignInMethods, sendOtpEmail, setUserEnabled } from './manage-user';
 import { withSignInDue } from '../../identity/governance/sign-in-due';
 
 export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
@@ -45,6 +46,12 @@ export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx
   route(resetActivationCodeCall, {}, async (request) => {
     const { username } = request.body;
     await resetActivationCode({ ctx, actor: request.account, username, clientAddress: request.ip });
+    return { success: true };
+  });
+
+  route(resetSignInMethodsCall, {}, async (request) => {
+    const { username, identityVerified } = request.body;
+    await resetSignInMethods({ ctx, actor: request.account, username, identityVerified, clientAddress: request.ip });
     return { success: true };
   });
 };

@@ -43,6 +43,7 @@ describe.each(testDatabaseKinds)('Reset Sign-in Methods on %s', (kind) => {
         credential_id: `cred-${accountId}`,
         public_key: 'pk',
         device_type: 'singleDevice',
+        backed_up: false,
         aaguid: '00000000-0000-0000-0000-000000000000',
         nickname: 'Blue key',
         created_at: clock.now(),

@@ -77,7 +77,10 @@ export type ResetActivationCodeBody = z.infer<typeof resetActivationCodeBody>;
  * required when the account must sign in phishing-resistantly (that account also gets a new
  * activation code instead of enrolling again at its next sign-in).
  */
-export const resetSignInMethodsBody = z.strictObject({ username: targetUsername, identityVerified: z.boolean() });
+export const resetSignInMethodsBody = z.strictObject({
+  username: targetUsername,
+  identityVerified: z.boolean(),
+});
 export type ResetSignInMethodsBody = z.infer<typeof resetSignInMethodsBody>;
 
 /** The answer of the three manager actions. */

@@ -19,7 +19,12 @@ import { newTotpSecret, secretGroups, totpQrDataUrl } from '../identity/mfa/totp
 import { countCredentials } from '../store/webauthn';
 import { graceDate, keyPolicy, type KeyPolicy } from '../identity/mfa/key-policy';
 import { recordAudit } from '../identity/audit';
-import { defaultKeyNickname, graceInterstitialPage, keyEnrolSection, keySignInSection } from './webauthn-pages';
+import {
+  defaultKeyNickname,
+  graceInterstitialPage,
+  keyEnrolSection,
+  keySignInSection,
+} from './webauthn-pages';
 import { registerWebauthnRoutes } from './webauthn-routes';
 
 const mfaForm = z.strictObject({
@@ -307,14 +312,32 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     const policy = await keyPolicy(ctx, step.account);
     // The grace ended (or the requirement dropped) since the passcode: answer as Later would.
     if (policy.kind !== 'grace')
-      return finish(reply, step.session, step.state, step.account, undefined, false, request.ip, step.passedWith);
+      return finish(
+        reply,
+        step.session,
+        step.state,
+        step.account,
+        undefined,
+        false,
+        request.ip,
+        step.passedWith,
+      );
     return showGrace(reply, step.session, policy, true);
   });
 
   app.post('/idp/mfa/grace/later', { bodyLimit }, async (request, reply) => {
     const step = await graceStep(request, reply);
     if (!step) return reply;
-    return finish(reply, step.session, step.state, step.account, undefined, false, request.ip, step.passedWith);
+    return finish(
+      reply,
+      step.session,
+      step.state,
+      step.account,
+      undefined,
+      false,
+      request.ip,
+      step.passedWith,
+    );
   });
 
   /** The interstitial again (after a failed key ceremony), or the passcode page when it no longer applies. */
@@ -330,7 +353,13 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     return showPasscode(reply, session, account, status, error);
   }
 
-  registerWebauthnRoutes(app, ctx, bodyLimit, { stateAccount, finish, showPasscode, showEnrol, showGraceAgain });
+  registerWebauthnRoutes(app, ctx, bodyLimit, {
+    stateAccount,
+    finish,
+    showPasscode,
+    showEnrol,
+    showGraceAgain,
+  });
 }
 
 export const keyRequiredMessage = 'Your organization requires a security key or passkey to sign in.';

@@ -537,11 +537,15 @@ describe.each(testDatabaseKinds)('security keys and passkeys at the built-in IdP
         .where('id', '=', account.id)
         .executeTakeFirstOrThrow();
       expect((await outbox(t, email)).filter((m) => m.subject === notice)).toHaveLength(1);
-      const started = (await auditActions(t, 'mfa.requirement-change')).filter((e) => e.target_id === account.id);
+      const started = (await auditActions(t, 'mfa.requirement-change')).filter(
+        (e) => e.target_id === account.id,
+      );
       expect(started.map((e) => e.details.requirement)).toEqual(['phishingResistantPending']);
 
       // Later answers the SP as the passcode would have.
-      const later = await first.client.postForm('/idp/mfa/grace/later', { csrfToken: csrfOf(first.res.body) });
+      const later = await first.client.postForm('/idp/mfa/grace/later', {
+        csrfToken: csrfOf(first.res.body),
+      });
       expect(later.statusCode).toBe(200);
       expect(classOf(later.body)).toBe(REFEDS_MFA);
       // Without the passcode first, neither answer is open.
@@ -597,12 +601,19 @@ describe.each(testDatabaseKinds)('security keys and passkeys at the built-in IdP
       // The page offers nothing to type into; a passcode posted anyway is refused.
       const { client, loginPage } = await startSignIn(t);
       const csrf = csrfOf(loginPage);
-      await client.postForm('/idp/login', { csrfToken: csrf, username: account.username, password: PASSWORD });
+      await client.postForm('/idp/login', {
+        csrfToken: csrf,
+        username: account.username,
+        password: PASSWORD,
+      });
       const mfaPage = (await client.get('/idp/mfa')).body;
       expect(mfaPage).not.toContain('name="passcode"');
       expect(mfaPage).not.toContain('Send Push');
       expect(mfaPage).toContain(noKeyMessage);
-      const after = await client.postForm('/idp/mfa', { csrfToken: csrf, passcode: await totpCode(secret, 1) });
+      const after = await client.postForm('/idp/mfa', {
+        csrfToken: csrf,
+        passcode: await totpCode(secret, 1),
+      });
       expect(after.statusCode).toBe(403);
       expect(inputValue(after.body, 'SAMLResponse')).toBeUndefined();
       const refused = (await auditActions(t, 'signin.mfa-strength-refused')).filter(

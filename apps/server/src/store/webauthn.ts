@@ -166,7 +166,11 @@ export interface KeyRequirement {
  * The first (by name) organization where the account holds a current grant whose risk tier's
  * policy requires phishing-resistant sign-in (`signInStrength: 'phishingResistant'`), or null.
  */
-export async function keyRequirement(db: Db | Tx, accountId: string, now: Date): Promise<KeyRequirement | null> {
+export async function keyRequirement(
+  db: Db | Tx,
+  accountId: string,
+  now: Date,
+): Promise<KeyRequirement | null> {
   const { rows } = await sql<{ name: string; grace_days: string | null }>`
     select o.name, p.settings ->> 'passkeyGraceDays' as grace_days
       from role_grants g
@@ -218,4 +222,13 @@ export async function graceStart(
     .where('account_id', '=', accountId)
     .executeTakeFirstOrThrow();
   return { since: row.since, started: false };
+}
+
+/** Removes every security key and passkey of the account (Reset Sign-in Methods); how many went. */
+export async function removeAllCredentials(tx: Tx, accountId: string): Promise<number> {
+  const result = await tx
+    .deleteFrom('webauthn_credentials')
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

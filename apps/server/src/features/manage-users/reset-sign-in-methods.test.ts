@@ -52,14 +52,23 @@ describe.each(testDatabaseKinds)('Reset Sign-in Methods on %s', (kind) => {
   }
 
   const factorsOf = async (accountId: string) => ({
-    apps: (await t.ctx.db.selectFrom('mfa_devices').select('id').where('account_id', '=', accountId).execute())
-      .length,
+    apps: (
+      await t.ctx.db.selectFrom('mfa_devices').select('id').where('account_id', '=', accountId).execute()
+    ).length,
     keys: (
-      await t.ctx.db.selectFrom('webauthn_credentials').select('id').where('account_id', '=', accountId).execute()
+      await t.ctx.db
+        .selectFrom('webauthn_credentials')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .execute()
     ).length,
   });
   const accountOf = (id: string) =>
-    t.ctx.db.selectFrom('accounts').select(['status', 'email']).where('id', '=', id).executeTakeFirstOrThrow();
+    t.ctx.db
+      .selectFrom('accounts')
+      .select(['status', 'email'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
 
   beforeAll(async () => {
     t = await createTestApp(kind, {}, { clock });
@@ -80,7 +89,8 @@ describe.each(testDatabaseKinds)('Reset Sign-in Methods on %s', (kind) => {
     await grant(ids.keyed, high);
     ids.pending = await createAccount(t, { username: 'rpending', status: 'pendingActivation' });
     await grant(ids.pending, standard);
-    for (const name of ['rbrm', 'radmin', 'rauditor', 'remployee', 'rplain']) c[name] = await signInAs(t, name);
+    for (const name of ['rbrm', 'radmin', 'rauditor', 'remployee', 'rplain'])
+      c[name] = await signInAs(t, name);
     await giveFactors(ids.plain);
     await giveFactors(ids.keyed);
   });

@@ -51,7 +51,13 @@ export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx
 
   route(resetSignInMethodsCall, {}, async (request) => {
     const { username, identityVerified } = request.body;
-    await resetSignInMethods({ ctx, actor: request.account, username, identityVerified, clientAddress: request.ip });
+    await resetSignInMethods({
+      ctx,
+      actor: request.account,
+      username,
+      identityVerified,
+      clientAddress: request.ip,
+    });
     return { success: true };
   });
 };

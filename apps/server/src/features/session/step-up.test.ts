@@ -6,14 +6,18 @@ import { createAccount, startLogin, validResponseOptions } from '../../../test/s
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
 import { addOrganization, auditActions } from '../../../test/support/world';
 import { TestClock } from '../../platform/clock';
-import { PHISHING_RESISTANT_CLASS, REFEDS_MFA } from '../../idp/saml-response';
 import { AUTHN_CONTEXT_FAILURE_PAGE } from './sign-in';
 
 const requestXml = (location: string) =>
-  inflateRawSync(Buffer.from(new URL(location).searchParams.get('SAMLRequest') ?? '', 'base64')).toString('utf8');
+  inflateRawSync(Buffer.from(new URL(location).searchParams.get('SAMLRequest') ?? '', 'base64')).toString(
+    'utf8',
+  );
 
 describe.each(testDatabaseKinds)('the SP’s step-up to a phishing-resistant class on %s', (kind) => {
   let t: TestApp;
+  // What the built-in IdP writes for a key (the default setting) and for an app or push.
+  const PHISHING_RESISTANT_CLASS = 'phr';
+  const REFEDS_MFA = 'https://refeds.org/profile/mfa';
   const clock = new TestClock();
   const ids: Record<string, string> = {};
 
@@ -27,10 +31,15 @@ describe.each(testDatabaseKinds)('the SP’s step-up to a phishing-resistant cla
       ['fresh', high],
       ['plain', standard],
     ] as const) {
-      ids[name] = await createAccount(t, { username: `su${name}` });
+      const id = await createAccount(t, { username: `su${name}` });
+      ids[name] = id;
       await t.ctx.db
         .insertInto('role_grants')
-        .values({ account_id: ids[name]!, organization_id: org, expires_at: new Date(clock.now().getTime() + 90 * 86_400_000) })
+        .values({
+          account_id: id,
+          organization_id: org,
+          expires_at: new Date(clock.now().getTime() + 90 * 86_400_000),
+        })
         .execute();
     }
     await t.ctx.db
@@ -51,7 +60,10 @@ describe.each(testDatabaseKinds)('the SP’s step-up to a phishing-resistant cla
 
   async function answer(client: TestClient, username: string, requestId: string, classRef: string) {
     return client.postForm('/api/saml/acs', {
-      SAMLResponse: forgeResponse({ ...validResponseOptions(t, username, requestId), authnContextClassRef: classRef }),
+      SAMLResponse: forgeResponse({
+        ...validResponseOptions(t, username, requestId),
+        authnContextClassRef: classRef,
+      }),
       RelayState: '/welcome',
     });
   }
@@ -75,7 +87,9 @@ describe.each(testDatabaseKinds)('the SP’s step-up to a phishing-resistant cla
     expect((await client.get('/api/user')).statusCode).toBe(401);
     const steps = (await auditActions(t, 'signin.step-up')).filter((e) => e.target_id === ids.keyed);
     expect(steps.map((e) => e.details.authnContext)).toEqual([REFEDS_MFA]);
-    const refused = (await auditActions(t, 'signin.mfa-strength-refused')).filter((e) => e.target_id === ids.keyed);
+    const refused = (await auditActions(t, 'signin.mfa-strength-refused')).filter(
+      (e) => e.target_id === ids.keyed,
+    );
     expect(refused.map((e) => e.details.reason)).toEqual(['mfaStrength']);
   });
 
@@ -83,7 +97,12 @@ describe.each(testDatabaseKinds)('the SP’s step-up to a phishing-resistant cla
     const client = new TestClient(t.app);
     await client.fetchCsrf();
     const first = await answer(client, 'sukeyed', await startLogin(t, client), REFEDS_MFA);
-    const second = await answer(client, 'sukeyed', authnRequestIdFromUrl(String(first.headers.location)), PHISHING_RESISTANT_CLASS);
+    const second = await answer(
+      client,
+      'sukeyed',
+      authnRequestIdFromUrl(String(first.headers.location)),
+      PHISHING_RESISTANT_CLASS,
+    );
     expect(second.headers.location).toBe('/welcome');
     expect((await client.get('/api/user')).statusCode).toBe(200);
   });

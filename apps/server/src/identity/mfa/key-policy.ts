@@ -83,6 +83,9 @@ export function keyRequiredMail(
     para(
       `${subject}. Until then you can still sign in to your account ${account.username} with your authenticator app; after that only a security key or passkey signs you in.`,
     ),
-    linkPara('Add one at your next sign-in (Add One Now) or from your profile:', `${site.publicUrl}${loginUrl(routes.profile)}`),
+    linkPara(
+      'Add one at your next sign-in (Add One Now) or from your profile:',
+      `${site.publicUrl}${loginUrl(routes.profile)}`,
+    ),
   ]);
 }

@@ -6,7 +6,8 @@ import { enqueueMail } from '../outbox';
 import { mailActivationCode } from '../activation-mail';
 import * as sessions from '../../store/sessions';
 import { setAccountStatus } from '../../store/accounts';
-import { keyRequirement } from '../../store/webauthn';
+import { keyRequirement, removeAllCredentials } from '../../store/webauthn';
+import { removeAllFactors } from '../../store/factors';
 import { loginUrl, routes } from '@pra/contracts';
 
 /**
@@ -23,21 +24,15 @@ export async function resetSignInMethods(
   account: Pick<Account, 'id' | 'username' | 'given_name' | 'email'>,
 ): Promise<{ keysRemoved: number; newActivationCode: boolean }> {
   const required = (await keyRequirement(tx, account.id, ctx.clock.now())) !== null;
-  const keys = await tx.deleteFrom('webauthn_credentials').where('account_id', '=', account.id).executeTakeFirst();
-  await tx.deleteFrom('mfa_devices').where('account_id', '=', account.id).execute();
-  await tx
-    .updateTable('authenticators')
-    .set({ revoked_at: ctx.clock.now() })
-    .where('account_id', '=', account.id)
-    .where('revoked_at', 'is', null)
-    .execute();
+  const keysRemoved = await removeAllCredentials(tx, account.id);
+  await removeAllFactors(tx, account.id, ctx.clock.now());
   await sessions.revokeAllOf(tx, account.id);
   await enqueueMail(tx, { to: account.email, ...signInMethodsResetMail(mailSite(ctx), account, required) });
   if (required) {
     await setAccountStatus(tx, account.id, 'pendingActivation');
     await mailActivationCode(tx, ctx, account);
   }
-  return { keysRemoved: Number(keys.numDeletedRows), newActivationCode: required };
+  return { keysRemoved, newActivationCode: required };
 }
 
 /** W4: to the vendor, when an administrator reset its sign-in methods. */
@@ -52,8 +47,13 @@ export function signInMethodsResetMail(
       `An administrator removed the security keys, passkeys and authenticator apps of your PRA account ${account.username}.`,
     ),
     newActivationCode
-      ? para('A separate e-mail brings a new activation code: activate your account again, then add a security key or passkey at your first sign-in.')
+      ? para(
+          'A separate e-mail brings a new activation code: activate your account again, then add a security key or passkey at your first sign-in.',
+        )
       : para('You will set up a new sign-in method at your next sign-in.'),
-    linkPara('If you did not ask for this, contact the PRA support team at once. Sign in:', `${site.publicUrl}${loginUrl(routes.profile)}`),
+    linkPara(
+      'If you did not ask for this, contact the PRA support team at once. Sign in:',
+      `${site.publicUrl}${loginUrl(routes.profile)}`,
+    ),
   ]);
 }

@@ -33,8 +33,17 @@ export const managedUser = z.object({
   disabledAt: z.string().nullable().optional(),
   /** An active vendor warned for inactivity: the last day a sign-in keeps the account. */
   signInDueBy: z.string().optional(),
+  /** The strongest second factor the vendor has (GOVERNANCE.md §7.3); labels: `signInMethodLabels`. */
+  signInMethod: z.enum(['securityKey', 'authenticatorApp', 'none']).optional(),
 });
 export type ManagedUser = z.infer<typeof managedUser>;
+
+/** View Details' "Sign-in method" values (GOVERNANCE.md §7.3). */
+export const signInMethodLabels = {
+  securityKey: 'Security key',
+  authenticatorApp: 'Authenticator app',
+  none: 'None',
+} as const;
 
 /** GET /api/brm/users: the vendors the caller manages (a BRM: of its organizations; an admin: all). */
 export const managedUsersResponse = z.array(managedUser);

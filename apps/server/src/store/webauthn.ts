@@ -232,3 +232,18 @@ export async function removeAllCredentials(tx: Tx, accountId: string): Promise<n
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Per username: whether the account has a security key or passkey, and a confirmed authenticator app. */
+export async function factorsOfUsernames(
+  db: Db | Tx,
+  usernames: readonly string[],
+): Promise<{ username: string; has_key: boolean; has_app: boolean }[]> {
+  if (usernames.length === 0) return [];
+  const { rows } = await sql<{ username: string; has_key: boolean; has_app: boolean }>`
+    select a.username,
+           exists (select 1 from webauthn_credentials w where w.account_id = a.id) as has_key,
+           exists (select 1 from mfa_devices d where d.account_id = a.id and d.confirmed_at is not null) as has_app
+      from accounts a
+     where a.username in (${sql.join(usernames)})`.execute(db);
+  return rows;
+}

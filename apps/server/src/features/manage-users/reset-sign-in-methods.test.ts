@@ -1,5 +1,5 @@
 import { manageUsersMessages as m } from '@pra/contracts';
-import { resetSignInMethods } from '@pra/contracts/endpoints/manage-users';
+import { getManagedUsers, resetSignInMethods } from '@pra/contracts/endpoints/manage-users';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
@@ -123,8 +123,15 @@ describe.each(testDatabaseKinds)('Reset Sign-in Methods on %s', (kind) => {
     expect((await reset('radmin', 'rpending', true)).statusCode).toBe(409);
   });
 
+  const methodOf = async (username: string) => {
+    const res = await c.radmin!.call(getManagedUsers, { query: { page: 1, filter: username } });
+    return res.json<{ items: { username: string; signInMethod?: string }[] }>().items[0]?.signInMethod;
+  };
+
   it('resets an MFA account: factors gone, sessions ended, W4 mailed, audited with the identity check', async () => {
+    expect(await methodOf('rplain')).toBe('securityKey');
     const res = await reset('radmin', 'rplain');
+    expect(await methodOf('rplain')).toBe('none');
     expect(res.statusCode).toBe(200);
     expect(await factorsOf(ids.plain!)).toEqual({ apps: 0, keys: 0 });
     const { status, email } = await accountOf(ids.plain!);

@@ -12,6 +12,7 @@ import { endpointRouter } from '../../http/endpoint-routes';
 import { listManagedUsers, pageManagedUsers } from './list-users';
 import { resetActivationCode, resetSignInMethods, sendOtpEmail, setUserEnabled } from './manage-user';
 import { withSignInDue } from '../../identity/governance/sign-in-due';
+import { withSignInMethods } from '../../identity/mfa/key-policy';
 
 export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const route = endpointRouter(app, ctx);
@@ -20,9 +21,12 @@ export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx
   // Each row that is inside its inactivity warning window says by when to sign in (§6.2).
   route(getManagedUsers, {}, async (request) => {
     if (!asksForPage(request.query))
-      return withSignInDue(ctx, await listManagedUsers(ctx.db, request.account));
+      return withSignInMethods(
+        ctx,
+        await withSignInDue(ctx, await listManagedUsers(ctx.db, request.account)),
+      );
     const page = await pageManagedUsers(ctx.db, request.account, request.query);
-    return { ...page, items: await withSignInDue(ctx, page.items) };
+    return { ...page, items: await withSignInMethods(ctx, await withSignInDue(ctx, page.items)) };
   });
 
   route(enableOrDisableUser, {}, async (request) => {

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../platform/app-context';
 import type { Account } from '../../platform/db-schema';
-import { countCredentials, graceStart, keyRequirement } from '../../store/webauthn';
+import { countCredentials, factorsOfUsernames, graceStart, keyRequirement } from '../../store/webauthn';
+import type { ManagedUser } from '@pra/contracts';
 import { recordAudit } from '../audit';
 import { compose, linkPara, mailSite, para, type MailContent, type MailSite } from '../mail-templates';
 import { enqueueMail } from '../outbox';
@@ -88,4 +89,18 @@ export function keyRequiredMail(
       `${site.publicUrl}${loginUrl(routes.profile)}`,
     ),
   ]);
+}
+
+/** Manage Users: each vendor's sign-in method (a key counts first), one statement for the page. */
+export async function withSignInMethods<T extends ManagedUser>(ctx: AppContext, users: T[]): Promise<T[]> {
+  const rows = await factorsOfUsernames(
+    ctx.db,
+    users.map((u) => u.username),
+  );
+  const method = new Map(
+    rows.map(
+      (r) => [r.username, r.has_key ? 'securityKey' : r.has_app ? 'authenticatorApp' : 'none'] as const,
+    ),
+  );
+  return users.map((u) => ({ ...u, signInMethod: method.get(u.username) ?? 'none' }));
 }

@@ -124,6 +124,8 @@ export const adminApi = {
   governancePolicies: '/api/admin/governance/policies',
   reportEnding: '/api/admin/reports/ending',
   reportEndingCsv: '/api/admin/reports/ending.csv',
+  /** Per organization, the share of vendors who sign in with a security key or passkey (§7.1). */
+  reportSignInStrength: '/api/admin/reports/sign-in-strength',
 } as const;
 
 /** The Administration screens (admins only). */

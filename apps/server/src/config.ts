@@ -301,6 +301,14 @@ const settingsSchema = z.object({
     .describe(
       'Comma-separated AuthnContextClassRef values (e.g. https://refeds.org/profile/mfa): asked for in every AuthnRequest and the only ones an assertion may carry; unset: any',
     ),
+  SAML_PHISHING_RESISTANT_CLASSES: z
+    .string()
+    .min(1)
+    .max(2000)
+    .default('phr')
+    .describe(
+      'Comma-separated AuthnContextClassRef values that count as phishing-resistant sign-in (security key or passkey) for accounts whose organization requires it; a weaker assertion gets one step-up (ForceAuthn), then /auth-failure. Default: phr, what the built-in IdP writes; with the hospital IdP, the classes it writes for keys',
+    ),
   IDP_ATTR_USERNAME: z
     .string()
     .min(1)
@@ -366,6 +374,8 @@ export interface Config extends Omit<Settings, 'HOST' | 'METRICS_PORT'> {
   idp: 'builtin' | 'external';
   /** IDP_REQUIRED_AUTHN_CONTEXT as a list (empty: any authentication context is accepted). */
   requiredAuthnContext: string[];
+  /** SAML_PHISHING_RESISTANT_CLASSES as a list. */
+  phishingResistantClasses: string[];
   /** Where the metrics listener listens; null: no metrics listener. */
   metrics: { port: number; host: string; byDefault: boolean } | null;
   /** Plain http on localhost: the session cookie cannot be Secure nor carry the __Host- prefix. */
@@ -548,6 +558,9 @@ export function loadConfig(env: Record<string, string | undefined>, use: ConfigU
     idp,
     requiredAuthnContext: (settings.IDP_REQUIRED_AUTHN_CONTEXT ?? '')
       .split(',')
+      .map((value) => value.trim())
+      .filter(Boolean),
+    phishingResistantClasses: settings.SAML_PHISHING_RESISTANT_CLASSES.split(',')
       .map((value) => value.trim())
       .filter(Boolean),
     insecureCookies: url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname),

@@ -33,8 +33,17 @@ export const managedUser = z.object({
   disabledAt: z.string().nullable().optional(),
   /** An active vendor warned for inactivity: the last day a sign-in keeps the account. */
   signInDueBy: z.string().optional(),
+  /** The strongest second factor the vendor has (GOVERNANCE.md §7.3); labels: `signInMethodLabels`. */
+  signInMethod: z.enum(['securityKey', 'authenticatorApp', 'none']).optional(),
 });
 export type ManagedUser = z.infer<typeof managedUser>;
+
+/** View Details' "Sign-in method" values (GOVERNANCE.md §7.3). */
+export const signInMethodLabels = {
+  securityKey: 'Security key',
+  authenticatorApp: 'Authenticator app',
+  none: 'None',
+} as const;
 
 /** GET /api/brm/users: the vendors the caller manages (a BRM: of its organizations; an admin: all). */
 export const managedUsersResponse = z.array(managedUser);
@@ -71,6 +80,18 @@ export type SendOtpEmailBody = z.infer<typeof sendOtpEmailBody>;
 export const resetActivationCodeBody = z.strictObject({ username: targetUsername });
 export type ResetActivationCodeBody = z.infer<typeof resetActivationCodeBody>;
 
+/**
+ * POST /api/brm/users/reset-sign-in-methods (admins): removes the vendor's security keys,
+ * passkeys and authenticator apps. `identityVerified` records the admin's identity check; it is
+ * required when the account must sign in phishing-resistantly (that account also gets a new
+ * activation code instead of enrolling again at its next sign-in).
+ */
+export const resetSignInMethodsBody = z.strictObject({
+  username: targetUsername,
+  identityVerified: z.boolean(),
+});
+export type ResetSignInMethodsBody = z.infer<typeof resetSignInMethodsBody>;
+
 /** The answer of the three manager actions. */
 export const manageUserResponse = successResponse;
 export type ManageUserResponse = z.infer<typeof manageUserResponse>;
@@ -92,4 +113,8 @@ export const manageUsersMessages = {
   notActive: 'The account is not active.',
   pendingCannotToggle: 'The account is waiting for activation: it cannot be enabled or disabled yet.',
   emailMismatch: 'The email does not match the account.',
+  signInMethodsReset: (username: string) => `Sign-in methods of ${username} reset`,
+  notAdminSignInReset: 'Only an administrator can reset sign-in methods.',
+  identityCheckRequired:
+    'This account requires a security key or passkey: confirm that you verified the person’s identity.',
 } as const;

@@ -31,6 +31,8 @@ export const api = {
   enableOrDisableUser: '/api/brm/users/enable-or-disable',
   sendOtpEmail: '/api/brm/users/send-otp-email',
   resetActivationCode: '/api/brm/users/reset-activation-code',
+  /** Reset Sign-in Methods (GOVERNANCE.md §7.3, admins): removes every second factor. */
+  resetSignInMethods: '/api/brm/users/reset-sign-in-methods',
   terminateVendors: '/api/brm/terminate-vendors',
   /** Terminate Vendors as a background job the page follows (an addition to the spec). */
   terminateJobs: '/api/brm/terminate-vendors/jobs',
@@ -122,6 +124,8 @@ export const adminApi = {
   governancePolicies: '/api/admin/governance/policies',
   reportEnding: '/api/admin/reports/ending',
   reportEndingCsv: '/api/admin/reports/ending.csv',
+  /** Per organization, the share of vendors who sign in with a security key or passkey (§7.1). */
+  reportSignInStrength: '/api/admin/reports/sign-in-strength',
 } as const;
 
 /** The Administration screens (admins only). */

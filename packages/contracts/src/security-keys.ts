@@ -69,3 +69,22 @@ export const recoveryKeyVerifyResponse = z.object({
   /** Why a failure failed, for the person (the key's own messages). */
   message: z.string().optional(),
 });
+
+/**
+ * GET /api/admin/reports/sign-in-strength (admins and auditors): per organization with active
+ * vendors, how many there are and how many have a security key or passkey (sign in
+ * phishing-resistantly); `share` is that fraction (0 to 1).
+ */
+export const signInStrengthReport = z.object({
+  organizations: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      riskTier: z.enum(['standard', 'high']),
+      vendors: z.number().int(),
+      phishingResistant: z.number().int(),
+      share: z.number(),
+    }),
+  ),
+});
+export type SignInStrengthReport = z.infer<typeof signInStrengthReport>;

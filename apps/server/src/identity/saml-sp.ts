@@ -121,10 +121,11 @@ export function createServiceProvider(
   db: Db,
   spKeys: KeyPair,
   idp: IdpDescription,
-  options: { browserHash?: string; consumedLater?: boolean } = {},
+  options: { browserHash?: string; consumedLater?: boolean; stepUp?: boolean } = {},
 ): SAML {
   const { entityId, acsUrl, sloUrl } = spEndpoints(config.publicUrl);
-  const authnContext = config.requiredAuthnContext;
+  // A step-up (GOVERNANCE.md §7.6) asks for a fresh sign-in with a phishing-resistant class.
+  const authnContext = options.stepUp ? config.phishingResistantClasses : config.requiredAuthnContext;
   return new PortalSaml(
     {
       callbackUrl: acsUrl,
@@ -149,6 +150,7 @@ export function createServiceProvider(
       ...(authnContext.length > 0
         ? { disableRequestedAuthnContext: false, authnContext, racComparison: 'exact' as const }
         : { disableRequestedAuthnContext: true }),
+      ...(options.stepUp ? { forceAuthn: true } : {}),
       logoutCallbackUrl: sloUrl,
       ...(idp.logoutUrl ? { logoutUrl: idp.logoutUrl } : {}),
     },

@@ -19,6 +19,8 @@ const loginStateSchema = z.object({
   pendingSecretEncrypted: z.string().optional(),
   /** A security key or passkey was enrolled in this sign-in: it may continue without another step. */
   keyEnrolled: z.boolean().optional(),
+  /** A passcode or push passed during the grace: the "Add One Now" interstitial waits for a choice. */
+  passedWith: z.enum(['totp', 'push']).optional(),
 });
 export type LoginState = z.infer<typeof loginStateSchema>;
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inputText } from '@pra/contracts';
 import { z } from 'zod';
 import type { AppContext } from '../platform/app-context';
@@ -16,9 +16,15 @@ import { enrolPage, passcodePage, postResponsePage } from './pages';
 import { samlUrls } from './saml-entities';
 import { createSignedResponse } from './saml-response';
 import { newTotpSecret, secretGroups, totpQrDataUrl } from '../identity/mfa/totp';
-import { countCredentials, requiresPhishingResistant } from '../store/webauthn';
+import { countCredentials } from '../store/webauthn';
+import { graceDate, keyPolicy, type KeyPolicy } from '../identity/mfa/key-policy';
 import { recordAudit } from '../identity/audit';
-import { defaultKeyNickname, keyEnrolSection, keySignInSection } from './webauthn-pages';
+import {
+  defaultKeyNickname,
+  graceInterstitialPage,
+  keyEnrolSection,
+  keySignInSection,
+} from './webauthn-pages';
 import { registerWebauthnRoutes } from './webauthn-routes';
 
 const mfaForm = z.strictObject({
@@ -131,13 +137,16 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     error?: string,
     providerDevice?: MfaDevice | null,
   ) {
-    const [device, keys, totp, keyOnly] = await Promise.all([
+    const [device, keys, totp, policy] = await Promise.all([
       providerDevice === undefined ? mfaProvider(ctx).device(account.id) : providerDevice,
       countCredentials(ctx.db, account.id),
       findActiveAccountAndDevice(ctx, account.id),
-      onlyKeysSignIn(ctx, account.id),
+      keyPolicy(ctx, account),
     ]);
-    // An account that must sign in phishing-resistantly and has a key sees the key alone.
+    // An account that must sign in phishing-resistantly (it has a key or its grace is over) sees
+    // the key alone; without a key, only the sponsor's reset lets it in again.
+    const keyOnly = policy.kind === 'keysOnly';
+    if (keyOnly && keys === 0) error = noKeyMessage;
     const passcode = Boolean(totp?.device) && !keyOnly;
     const pushTo = device?.canPush && !keyOnly ? 'your paired phone' : null;
     return sendPage(
@@ -180,7 +189,8 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     const passcode = form?.passcode.trim() ?? '';
     const formatError = /^\d{6}$/.test(passcode) ? null : 'The passcode must be exactly 6 digits.';
 
-    if (device && (await onlyKeysSignIn(ctx, account.id))) {
+    const policy = device ? await keyPolicy(ctx, account) : null;
+    if (device && policy?.kind === 'keysOnly') {
       await refuseWeakMethod(ctx, account, request.ip, 'totp');
       return showPasscode(reply, session, account, 403, keyRequiredMessage);
     }
@@ -188,6 +198,8 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
       const outcome = formatError
         ? { ok: false as const, message: formatError }
         : await verifyPasscode(ctx, { account, device, code: passcode, clientAddress: request.ip });
+      if (outcome.ok && policy?.kind === 'grace')
+        return holdForKey(reply, session, state, policy, outcome.claim, 'totp');
       if (outcome.ok) return finish(reply, session, state, account, outcome.claim);
       return showPasscode(reply, session, account, formatError ? 400 : 401, outcome.message);
     }
@@ -223,7 +235,8 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     const found = await stateAccount(ctx, state);
     if (!state || !found?.device || !parseForm(pushForm, request.body)) return sendExpired(ctx, reply);
     const { account } = found;
-    if (await onlyKeysSignIn(ctx, account.id)) {
+    const policy = await keyPolicy(ctx, account);
+    if (policy.kind === 'keysOnly') {
       await refuseWeakMethod(ctx, account, request.ip, 'push');
       return showPasscode(reply, session, account, 403, keyRequiredMessage);
     }
@@ -232,26 +245,126 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
       clientAddress: request.ip,
       signal: abortOnClose(reply),
     });
+    if (outcome.ok && policy.kind === 'grace')
+      return holdForKey(reply, session, state, policy, outcome.claim, 'push');
     if (outcome.ok) return finish(reply, session, state, account, outcome.claim, false, request.ip, 'push');
     return showPasscode(reply, session, account, 401, outcome.message);
   });
 
-  registerWebauthnRoutes(app, ctx, bodyLimit, { stateAccount, finish, showPasscode, showEnrol });
+  /**
+   * A passcode or push passed during the grace: the attempt completes, the sign-in waits on the
+   * "Add One Now" interstitial (Later answers the SP as the passcode or push would have).
+   */
+  async function holdForKey(
+    reply: FastifyReply,
+    session: Session,
+    state: LoginState,
+    policy: Extract<KeyPolicy, { kind: 'grace' }>,
+    claim: AttemptClaim | undefined,
+    passedWith: 'totp' | 'push',
+  ) {
+    await Promise.all([
+      claim ? completeAttempt(ctx.db, claim) : undefined,
+      writeLoginState(ctx.db, session, { ...state, passedWith }),
+    ]);
+    return showGrace(reply, session, policy, false);
+  }
+
+  function showGrace(
+    reply: FastifyReply,
+    session: Session,
+    policy: Extract<KeyPolicy, { kind: 'grace' }>,
+    adding: boolean,
+    status = 200,
+    error?: string,
+  ) {
+    return sendPage(
+      reply,
+      status,
+      graceInterstitialPage({
+        hospitalName,
+        csrfToken: session.csrfToken,
+        organizationName: policy.organizationName,
+        date: graceDate(policy.until),
+        defaultNickname: defaultKeyNickname(ctx),
+        adding,
+        error,
+      }),
+    );
+  }
+
+  /** The interstitial's two answers, only after a passcode or push passed in this sign-in. */
+  async function graceStep(request: FastifyRequest, reply: FastifyReply) {
+    const session = request.session;
+    if (!checkCsrf(ctx, session, request.body, reply)) return null;
+    const state = readLoginState(session);
+    const found = await stateAccount(ctx, state);
+    if (!session || !state?.passedWith || !found || !parseForm(pushForm, request.body)) {
+      sendExpired(ctx, reply);
+      return null;
+    }
+    return { session, state, account: found.account, passedWith: state.passedWith };
+  }
+
+  app.post('/idp/mfa/grace/add', { bodyLimit }, async (request, reply) => {
+    const step = await graceStep(request, reply);
+    if (!step) return reply;
+    const policy = await keyPolicy(ctx, step.account);
+    // The grace ended (or the requirement dropped) since the passcode: answer as Later would.
+    if (policy.kind !== 'grace')
+      return finish(
+        reply,
+        step.session,
+        step.state,
+        step.account,
+        undefined,
+        false,
+        request.ip,
+        step.passedWith,
+      );
+    return showGrace(reply, step.session, policy, true);
+  });
+
+  app.post('/idp/mfa/grace/later', { bodyLimit }, async (request, reply) => {
+    const step = await graceStep(request, reply);
+    if (!step) return reply;
+    return finish(
+      reply,
+      step.session,
+      step.state,
+      step.account,
+      undefined,
+      false,
+      request.ip,
+      step.passedWith,
+    );
+  });
+
+  /** The interstitial again (after a failed key ceremony), or the passcode page when it no longer applies. */
+  async function showGraceAgain(
+    reply: FastifyReply,
+    session: Session,
+    account: Account,
+    status: number,
+    error: string,
+  ) {
+    const policy = await keyPolicy(ctx, account);
+    if (policy.kind === 'grace') return showGrace(reply, session, policy, true, status, error);
+    return showPasscode(reply, session, account, status, error);
+  }
+
+  registerWebauthnRoutes(app, ctx, bodyLimit, {
+    stateAccount,
+    finish,
+    showPasscode,
+    showEnrol,
+    showGraceAgain,
+  });
 }
 
 export const keyRequiredMessage = 'Your organization requires a security key or passkey to sign in.';
-
-/**
- * Whether only a security key or passkey may sign the account in: an organization where it
- * holds a grant requires phishing-resistant sign-in and the account has a key.
- */
-async function onlyKeysSignIn(ctx: AppContext, accountId: string): Promise<boolean> {
-  const [keys, required] = await Promise.all([
-    countCredentials(ctx.db, accountId),
-    requiresPhishingResistant(ctx.db, accountId, ctx.clock.now()),
-  ]);
-  return keys > 0 && required;
-}
+/** After the grace, to an account without a key (GOVERNANCE.md §7.8's words for the reset). */
+export const noKeyMessage = `${keyRequiredMessage} Contact your sponsor to reset your sign-in methods.`;
 
 async function refuseWeakMethod(
   ctx: AppContext,

@@ -93,3 +93,37 @@ export function keyAddedPage(p: {
       </form>`,
   });
 }
+
+/**
+ * During the grace after a passcode or push sign-in: "{Org} requires a security key or passkey
+ * from {date}." with Add One Now (the key enrolment, then Continue) and Later (on to the portal).
+ */
+export function graceInterstitialPage(p: {
+  hospitalName: string;
+  csrfToken: string;
+  organizationName: string;
+  date: string;
+  defaultNickname: string;
+  adding?: boolean;
+  error?: string | null;
+}): string {
+  return renderPage({
+    hospitalName: p.hospitalName,
+    heading: 'Add a security key or passkey',
+    scripts: p.adding ? ['/idp/assets/webauthn.js'] : [],
+    body: html`${p.error ? html`<div class="alert alert-danger" role="alert" id="form-error">${p.error}</div>` : html``}
+      <p id="grace-notice">${p.organizationName} requires a security key or passkey from ${p.date}.</p>
+      ${
+        p.adding
+          ? keyEnrolSection(p.csrfToken, p.defaultNickname, false)
+          : html`<form method="post" action="/idp/mfa/grace/add" class="mb-3">
+              <input type="hidden" name="csrfToken" value="${p.csrfToken}" />
+              <button type="submit" class="btn btn-primary w-100">Add One Now</button>
+            </form>`
+      }
+      <form method="post" action="/idp/mfa/grace/later">
+        <input type="hidden" name="csrfToken" value="${p.csrfToken}" />
+        <button type="submit" class="btn btn-outline-primary w-100">Later</button>
+      </form>`,
+  });
+}

@@ -71,6 +71,13 @@ interface MfaSteps {
     status?: number,
     error?: string,
   ): Promise<FastifyReply>;
+  showGraceAgain(
+    reply: FastifyReply,
+    session: Session,
+    account: Account,
+    status: number,
+    error: string,
+  ): Promise<FastifyReply>;
 }
 
 /**
@@ -92,7 +99,8 @@ export function registerWebauthnRoutes(
     state: LoginState,
     found: { account: Account; device: ConfirmedDevice | undefined },
   ) {
-    if (state.keyEnrolled) return true;
+    // A passcode or push just passed during the grace ("Add One Now"), or a key was just enrolled.
+    if (state.keyEnrolled || state.passedWith) return true;
     return !found.device && (await countCredentials(ctx.db, found.account.id)) === 0;
   }
 
@@ -169,6 +177,7 @@ export function registerWebauthnRoutes(
       : ({ ok: false, message: webauthnMessages.cancelled } as const);
     if (!outcome.ok) {
       if (state.keyEnrolled) return sendAdded(reply, session, '', 400, outcome.message);
+      if (state.passedWith) return steps.showGraceAgain(reply, session, found.account, 400, outcome.message);
       return steps.showEnrol(reply, session, state, found.account, 400, outcome.message);
     }
     await writeLoginState(ctx.db, session, { ...state, keyEnrolled: true });

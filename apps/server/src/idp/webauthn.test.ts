@@ -10,7 +10,9 @@ import {
   csrfOf,
   inputValue,
   passPasswordStep,
+  PASSWORD,
   secretOf,
+  startSignIn,
   totpCode,
 } from '../../test/support/idp-kit';
 import { SoftAuthenticator, type Tamper } from '../../test/support/soft-authenticator';
@@ -23,7 +25,7 @@ import {
   verifyRegistration,
   webauthnMessages,
 } from '../identity/mfa/webauthn';
-import { keyRequiredMessage } from './mfa-routes';
+import { keyRequiredMessage, noKeyMessage } from './mfa-routes';
 import { PHISHING_RESISTANT_CLASS, REFEDS_MFA } from './saml-response';
 import { listCredentials } from '../store/webauthn';
 
@@ -488,6 +490,147 @@ describe.each(testDatabaseKinds)('security keys and passkeys at the built-in IdP
       const byKey = await assert(authenticator, account.username);
       expect(byKey.res.statusCode).toBe(200);
       expect(classOf(byKey.res.body)).toBe(PHISHING_RESISTANT_CLASS);
+    });
+
+    /** An account with an authenticator app only, enrolled at first sign-in. */
+    async function appOnly() {
+      const account = await createIdpAccount(t);
+      const { client, mfaPage } = await passPasswordStep(t, account.username);
+      const secret = secretOf(mfaPage);
+      const enrolled = await client.postForm('/idp/mfa', {
+        csrfToken: csrfOf(mfaPage),
+        passcode: await totpCode(secret, -1),
+        nickname: 'Work phone',
+      });
+      expect(enrolled.statusCode).toBe(200);
+      return { account, secret };
+    }
+
+    /** A passcode sign-in; `steps` picks an unused code (a code passes once). */
+    async function passcodeSignIn(username: string, secret: string, steps = 0) {
+      const { client, mfaPage } = await passPasswordStep(t, username);
+      const res = await client.postForm('/idp/mfa', {
+        csrfToken: csrfOf(mfaPage),
+        passcode: await totpCode(secret, steps),
+      });
+      return { client, mfaPage, res };
+    }
+
+    it('gives an account without a key 30 days (W3, audited): Add One Now or Later after the passcode', async () => {
+      const { account, secret } = await appOnly();
+      const org = `Grace tier ${account.username}`;
+      await requireKeys(account.id, org);
+      const until = new Date(clock.now().getTime() + 30 * 86_400_000).toISOString().slice(0, 10);
+      const notice = `${org} requires a security key or passkey from ${until}`;
+
+      const first = await passcodeSignIn(account.username, secret);
+      expect(first.mfaPage).toContain('name="passcode"');
+      expect(first.res.statusCode).toBe(200);
+      expect(first.res.body).toContain(`${notice}.`);
+      expect(first.res.body).toContain('Add One Now');
+      expect(first.res.body).not.toContain('<script>');
+      expect(inputValue(first.res.body, 'SAMLResponse')).toBeUndefined();
+      // The grace started once: one W3 mail, one audit event, whatever the sign-ins that follow.
+      const { email } = await t.ctx.db
+        .selectFrom('accounts')
+        .select('email')
+        .where('id', '=', account.id)
+        .executeTakeFirstOrThrow();
+      expect((await outbox(t, email)).filter((m) => m.subject === notice)).toHaveLength(1);
+      const started = (await auditActions(t, 'mfa.requirement-change')).filter(
+        (e) => e.target_id === account.id,
+      );
+      expect(started.map((e) => e.details.requirement)).toEqual(['phishingResistantPending']);
+
+      // Later answers the SP as the passcode would have.
+      const later = await first.client.postForm('/idp/mfa/grace/later', {
+        csrfToken: csrfOf(first.res.body),
+      });
+      expect(later.statusCode).toBe(200);
+      expect(classOf(later.body)).toBe(REFEDS_MFA);
+      // Without the passcode first, neither answer is open.
+      const { client: stranger, mfaPage } = await passPasswordStep(t, account.username);
+      const skipped = await stranger.postForm('/idp/mfa/grace/later', { csrfToken: csrfOf(mfaPage) });
+      expect(inputValue(skipped.body, 'SAMLResponse')).toBeUndefined();
+      const noAdd = await jsonPost(stranger, '/idp/mfa/webauthn/register-options', csrfOf(mfaPage));
+      expect(noAdd.status).toBe(403);
+
+      // Add One Now: the key ceremony, then Continue with the key's class.
+      clock.advance(10 * 86_400_000);
+      const second = await passcodeSignIn(account.username, secret, 1);
+      expect(second.res.body).toContain(`${notice}.`);
+      const csrf = csrfOf(second.res.body);
+      const adding = await second.client.postForm('/idp/mfa/grace/add', { csrfToken: csrf });
+      expect(adding.statusCode).toBe(200);
+      expect(adding.body).toContain('Add Security Key or Passkey');
+      expect(adding.body).toContain('/idp/assets/webauthn.js');
+      const authenticator = new SoftAuthenticator(origin);
+      const { body } = await jsonPost<{ options: PublicKeyCredentialCreationOptionsJSON }>(
+        second.client,
+        '/idp/mfa/webauthn/register-options',
+        csrf,
+      );
+      const added = await second.client.postForm('/idp/mfa/webauthn/register', {
+        csrfToken: csrf,
+        credential: JSON.stringify(authenticator.create(body.options)),
+        nickname: 'Grace key',
+      });
+      expect(added.statusCode).toBe(200);
+      expect(added.body).toContain('Security key added');
+      const done = await second.client.postForm('/idp/mfa/continue', { csrfToken: csrf });
+      expect(classOf(done.body)).toBe(PHISHING_RESISTANT_CLASS);
+      // With a key, the passcode is refused at once (grace or not); the key signs in.
+      const third = await passcodeSignIn(account.username, secret);
+      expect(third.res.statusCode).toBe(403);
+      expect((await assert(authenticator, account.username)).res.statusCode).toBe(200);
+      clock.set(new Date());
+    });
+
+    it('refuses the passcode after the grace, audited, and the sign-in page says why; a lowered tier lets it in at once', async () => {
+      const { account, secret } = await appOnly();
+      await requireKeys(account.id, `Late tier ${account.username}`);
+      const during = await passcodeSignIn(account.username, secret);
+      expect(during.res.body).toContain('Add One Now');
+      clock.advance(30 * 86_400_000 + 60_000);
+      // The grant must still run past the grace for the requirement to hold.
+      await t.ctx.db
+        .updateTable('role_grants')
+        .set({ expires_at: new Date(clock.now().getTime() + 86_400_000) })
+        .where('account_id', '=', account.id)
+        .execute();
+      // The page offers nothing to type into; a passcode posted anyway is refused.
+      const { client, loginPage } = await startSignIn(t);
+      const csrf = csrfOf(loginPage);
+      await client.postForm('/idp/login', {
+        csrfToken: csrf,
+        username: account.username,
+        password: PASSWORD,
+      });
+      const mfaPage = (await client.get('/idp/mfa')).body;
+      expect(mfaPage).not.toContain('name="passcode"');
+      expect(mfaPage).not.toContain('Send Push');
+      expect(mfaPage).toContain(noKeyMessage);
+      const after = await client.postForm('/idp/mfa', {
+        csrfToken: csrf,
+        passcode: await totpCode(secret, 1),
+      });
+      expect(after.statusCode).toBe(403);
+      expect(inputValue(after.body, 'SAMLResponse')).toBeUndefined();
+      const refused = (await auditActions(t, 'signin.mfa-strength-refused')).filter(
+        (e) => e.target_id === account.id,
+      );
+      expect(refused.map((e) => e.details.method)).toEqual(['totp']);
+
+      // The grant ends: the requirement drops at once and the passcode signs in again.
+      await t.ctx.db
+        .updateTable('role_grants')
+        .set({ expires_at: new Date(clock.now().getTime() - 1000) })
+        .where('account_id', '=', account.id)
+        .execute();
+      const lowered = await passcodeSignIn(account.username, secret, 1);
+      expect(lowered.res.statusCode).toBe(200);
+      expect(classOf(lowered.res.body)).toBe(REFEDS_MFA);
+      clock.set(new Date());
     });
   });
 });

@@ -30,6 +30,7 @@ const tables = [
   'organization_domains',
   'organizations',
   'outbox',
+  'passkey_requirements',
   'password_history',
   'portal_settings',
   'provisioning',

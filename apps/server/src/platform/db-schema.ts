@@ -316,6 +316,11 @@ export interface AuthenticatorsTable {
   revoked_at: NullableTimestamp;
 }
 
+export interface PasskeyRequirementsTable {
+  account_id: string;
+  since: Date;
+}
+
 export interface WebauthnUsersTable {
   account_id: string;
   user_handle: string;
@@ -522,6 +527,7 @@ export interface Database {
   review_items: ReviewItemsTable;
   webauthn_users: WebauthnUsersTable;
   webauthn_credentials: WebauthnCredentialsTable;
+  passkey_requirements: PasskeyRequirementsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

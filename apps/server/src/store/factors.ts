@@ -272,3 +272,14 @@ export async function prunePushChallenges(db: Db): Promise<void> {
     .where('expires_at', '<', sql<Date>`now() - interval '1 day'`)
     .execute();
 }
+
+/** Removes the account's authenticator apps and revokes its paired phones (Reset Sign-in Methods). */
+export async function removeAllFactors(tx: Tx, accountId: string, now: Date): Promise<void> {
+  await tx.deleteFrom('mfa_devices').where('account_id', '=', accountId).execute();
+  await tx
+    .updateTable('authenticators')
+    .set({ revoked_at: now })
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -155,19 +155,120 @@ export async function deleteCredential(tx: Tx, accountId: string, id: string) {
     .executeTakeFirst();
 }
 
+/** The organization that makes the account sign in phishing-resistantly, and its tier's grace. */
+export interface KeyRequirement {
+  organizationName: string;
+  /** Days to add a key once the requirement is raised (the tier's `passkeyGraceDays`, else 30). */
+  graceDays: number;
+}
+
 /**
- * Whether an organization where the account holds a current grant has a risk tier whose policy
- * requires phishing-resistant sign-in (`signInStrength: 'phishingResistant'`).
+ * The first (by name) organization where the account holds a current grant whose risk tier's
+ * policy requires phishing-resistant sign-in (`signInStrength: 'phishingResistant'`), or null.
  */
-export async function requiresPhishingResistant(db: Db | Tx, accountId: string, now: Date): Promise<boolean> {
-  const { rows } = await sql<{ found: number }>`
-    select 1 as found
+export async function keyRequirement(
+  db: Db | Tx,
+  accountId: string,
+  now: Date,
+): Promise<KeyRequirement | null> {
+  const { rows } = await sql<{ name: string; grace_days: string | null }>`
+    select o.name, p.settings ->> 'passkeyGraceDays' as grace_days
       from role_grants g
       join organizations o on o.id = g.organization_id
       join governance_policies p on p.tier = o.risk_tier
      where g.account_id = ${accountId}
        and g.expires_at > ${now}
        and p.settings ->> 'signInStrength' = 'phishingResistant'
+     order by o.name
      limit 1`.execute(db);
-  return rows.length > 0;
+  const row = rows[0];
+  if (!row) return null;
+  const days = Number(row.grace_days);
+  return { organizationName: row.name, graceDays: row.grace_days !== null && days >= 0 ? days : 30 };
+}
+
+/**
+ * Whether an organization where the account holds a current grant has a risk tier whose policy
+ * requires phishing-resistant sign-in (`signInStrength: 'phishingResistant'`).
+ */
+export async function requiresPhishingResistant(db: Db | Tx, accountId: string, now: Date): Promise<boolean> {
+  return (await keyRequirement(db, accountId, now)) !== null;
+}
+
+/**
+ * When the account's grace to add a key started: the first time asked while required (`now` is
+ * then stored and `started` is true). With `required` false the row goes (the requirement dropped).
+ */
+export async function graceStart(
+  db: Db | Tx,
+  accountId: string,
+  required: boolean,
+  now: Date,
+): Promise<{ since: Date; started: boolean } | null> {
+  if (!required) {
+    await db.deleteFrom('passkey_requirements').where('account_id', '=', accountId).execute();
+    return null;
+  }
+  const inserted = await db
+    .insertInto('passkey_requirements')
+    .values({ account_id: accountId, since: now })
+    .onConflict((oc) => oc.column('account_id').doNothing())
+    .returning('since')
+    .executeTakeFirst();
+  if (inserted) return { since: inserted.since, started: true };
+  const row = await db
+    .selectFrom('passkey_requirements')
+    .select('since')
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return { since: row.since, started: false };
+}
+
+/** Removes every security key and passkey of the account (Reset Sign-in Methods); how many went. */
+export async function removeAllCredentials(tx: Tx, accountId: string): Promise<number> {
+  const result = await tx
+    .deleteFrom('webauthn_credentials')
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Per username: whether the account has a security key or passkey, and a confirmed authenticator app. */
+export async function factorsOfUsernames(
+  db: Db | Tx,
+  usernames: readonly string[],
+): Promise<{ username: string; has_key: boolean; has_app: boolean }[]> {
+  if (usernames.length === 0) return [];
+  const { rows } = await sql<{ username: string; has_key: boolean; has_app: boolean }>`
+    select a.username,
+           exists (select 1 from webauthn_credentials w where w.account_id = a.id) as has_key,
+           exists (select 1 from mfa_devices d where d.account_id = a.id and d.confirmed_at is not null) as has_app
+      from accounts a
+     where a.username in (${sql.join(usernames)})`.execute(db);
+  return rows;
+}
+
+/**
+ * Per organization with active vendors holding a current grant: how many, and how many of them
+ * have a security key or passkey (the auditor's sign-in strength report).
+ */
+export async function signInStrengthByOrganization(db: Db | Tx, now: Date) {
+  const { rows } = await sql<{
+    id: string;
+    name: string;
+    risk_tier: 'standard' | 'high';
+    vendors: number;
+    with_key: number;
+  }>`
+    select o.id, o.name, o.risk_tier,
+           count(distinct a.id)::int as vendors,
+           count(distinct a.id) filter (
+             where exists (select 1 from webauthn_credentials w where w.account_id = a.id)
+           )::int as with_key
+      from organizations o
+      join role_grants g on g.organization_id = o.id and g.expires_at > ${now}
+      join accounts a on a.id = g.account_id and a.type = 'vendor' and a.status = 'active'
+     group by o.id, o.name, o.risk_tier
+     order by o.name`.execute(db);
+  return rows;
 }

@@ -1,6 +1,7 @@
 import { endingCsvQuery, endingPage, endingQuery, governancePolicies, savePolicyBody } from '../governance';
 import { endpoint, media } from '../endpoint';
 import { adminApi } from '../paths';
+import { signInStrengthReport } from '../security-keys';
 import { successResponse } from '../system';
 
 // Governance's admin calls (GOVERNANCE.md §2.3, §3.2, §3.7). Auditors (admins with the auditor
@@ -49,4 +50,14 @@ export const exportAccessEnding = endpoint({
   summary: 'The vendor access ending in the next days as a CSV file',
   query: endingCsvQuery,
   response: { 200: media('text/csv', 'One line per grant ending, formula-safe cells') },
+});
+
+export const getSignInStrength = endpoint({
+  ...admin,
+  method: 'GET',
+  path: adminApi.reportSignInStrength,
+  operationId: 'getSignInStrength',
+  tokenScope: 'reports:read',
+  summary: 'Per organization, the share of active vendors who sign in with a security key or passkey',
+  response: { 200: signInStrengthReport },
 });

@@ -7,6 +7,7 @@ import {
   managedUsersResponse,
   manageUserResponse,
   resetActivationCodeBody,
+  resetSignInMethodsBody,
   sendOtpEmailBody,
 } from '../manage-users';
 import { api } from '../paths';
@@ -59,5 +60,18 @@ export const resetActivationCode = endpoint({
   callers: 'brmOrAdmin',
   identityService: true,
   body: resetActivationCodeBody,
+  response: { 200: manageUserResponse },
+});
+
+export const resetSignInMethods = endpoint({
+  method: 'POST',
+  path: api.resetSignInMethods,
+  operationId: 'resetSignInMethods',
+  tokenScope: 'users:write',
+  summary: 'Removes a vendor user’s security keys, passkeys and authenticator apps (admins)',
+  tag: 'manage-users',
+  callers: 'brmOrAdmin',
+  identityService: true,
+  body: resetSignInMethodsBody,
   response: { 200: manageUserResponse },
 });

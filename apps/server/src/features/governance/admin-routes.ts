@@ -6,6 +6,7 @@ import { endpointRouter } from '../../http/endpoint-routes';
 import { isAuditor } from '../../store/account-kinds';
 import { listPolicies, savePolicy } from './policies';
 import { accessEndingCsv, accessEndingFileName, accessEndingPage } from './access-ending';
+import { signInStrengthByOrganization } from '../../store/webauthn';
 
 /**
  * Governance's admin calls (GOVERNANCE.md §2.3, §3.2): the risk tiers' policies (read by admins
@@ -27,6 +28,21 @@ export const governanceAdminRoutes: FastifyPluginAsync<AppContext> = async (app,
   });
 
   route(calls.getAccessEnding, {}, async (request) => accessEndingPage(ctx.db, request.query, time()));
+
+  // GOVERNANCE.md §7.1: the auditor's view of how many vendors sign in phishing-resistantly.
+  route(calls.getSignInStrength, {}, async () => {
+    const rows = await signInStrengthByOrganization(ctx.db, ctx.clock.now());
+    return {
+      organizations: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        riskTier: r.risk_tier,
+        vendors: r.vendors,
+        phishingResistant: r.with_key,
+        share: r.vendors > 0 ? r.with_key / r.vendors : 0,
+      })),
+    };
+  });
 
   route(calls.exportAccessEnding, {}, async (request, reply) => {
     const at = time();

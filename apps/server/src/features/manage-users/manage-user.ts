@@ -13,6 +13,8 @@ import { loadActor, principalOf, type Actor } from '../../policies/actor';
 import * as vendorPolicy from '../../policies/vendor';
 import { findVendorForUpdate } from '../../store/accounts';
 import { restartInactivityClock } from '../../store/dormancy';
+import { resetSignInMethods as resetFactors } from '../../identity/mfa/reset-sign-in-methods';
+import { requiresPhishingResistant } from '../../store/webauthn';
 
 interface ManagerCall {
   ctx: AppContext;
@@ -143,6 +145,42 @@ export async function resetActivationCode(call: ManagerCall): Promise<void> {
       actor,
       target: { id: target.id, username: target.username },
       clientAddress: call.clientAddress,
+    });
+  });
+}
+
+/**
+ * Reset Sign-in Methods (GOVERNANCE.md §7.3): an admin removes an active vendor's security keys,
+ * passkeys and authenticator apps after checking who asks. For an account that must sign in
+ * phishing-resistantly the identity check is required and recorded, and a new activation code
+ * replaces plain re-enrolment. Audited as `mfa.reset` (by, identityVerified) and mailed (W4).
+ */
+export async function resetSignInMethods(call: ManagerCall & { identityVerified: boolean }): Promise<void> {
+  if (!vendorPolicy.resetsActivationCodes(principalOf(call.actor))) {
+    await recordAudit(call.ctx.db, {
+      action: 'mfa.reset',
+      outcome: 'denied',
+      actor: { id: call.actor.id, username: call.actor.username },
+      target: { id: null, username: call.username },
+      clientAddress: call.clientAddress,
+      details: { reason: 'notAdmin' },
+    });
+    throw new AppError('forbidden', m.notAdminSignInReset);
+  }
+  await onManagedVendor(call, 'mfa.reset', async (tx, target, { actor, deny }) => {
+    if (target.status !== 'active') throw new AppError('conflict', m.notActive);
+    if (!call.identityVerified && (await requiresPhishingResistant(tx, target.id, call.ctx.clock.now()))) {
+      deny('identityNotVerified');
+      throw new AppError('badRequest', m.identityCheckRequired);
+    }
+    const outcome = await resetFactors(tx, call.ctx, target);
+    await recordAudit(tx, {
+      action: 'mfa.reset',
+      outcome: 'success',
+      actor,
+      target: { id: target.id, username: target.username },
+      clientAddress: call.clientAddress,
+      details: { by: actor.username, identityVerified: call.identityVerified, ...outcome },
     });
   });
 }

@@ -90,6 +90,8 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
       lastSignInAt: null,
       disabledReason: null,
       disabledAt: null,
+      // GOVERNANCE.md §7.3: no second factor yet.
+      signInMethod: 'none',
     });
   });
 

@@ -2,6 +2,7 @@ import {
   enableOrDisableUser,
   getManagedUsers,
   resetActivationCode as resetActivationCodeCall,
+  resetSignInMethods as resetSignInMethodsCall,
   sendOtpEmail as sendOtpEmailCall,
 } from '@pra/contracts/endpoints/manage-users';
 import { asksForPage } from '@pra/contracts/paging';
@@ -9,8 +10,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
 import { endpointRouter } from '../../http/endpoint-routes';
 import { listManagedUsers, pageManagedUsers } from './list-users';
-import { resetActivationCode, sendOtpEmail, setUserEnabled } from './manage-user';
+import { resetActivationCode, resetSignInMethods, sendOtpEmail, setUserEnabled } from './manage-user';
 import { withSignInDue } from '../../identity/governance/sign-in-due';
+import { withSignInMethods } from '../../identity/mfa/key-policy';
 
 export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const route = endpointRouter(app, ctx);
@@ -19,9 +21,12 @@ export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx
   // Each row that is inside its inactivity warning window says by when to sign in (§6.2).
   route(getManagedUsers, {}, async (request) => {
     if (!asksForPage(request.query))
-      return withSignInDue(ctx, await listManagedUsers(ctx.db, request.account));
+      return withSignInMethods(
+        ctx,
+        await withSignInDue(ctx, await listManagedUsers(ctx.db, request.account)),
+      );
     const page = await pageManagedUsers(ctx.db, request.account, request.query);
-    return { ...page, items: await withSignInDue(ctx, page.items) };
+    return { ...page, items: await withSignInMethods(ctx, await withSignInDue(ctx, page.items)) };
   });
 
   route(enableOrDisableUser, {}, async (request) => {
@@ -45,6 +50,18 @@ export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx
   route(resetActivationCodeCall, {}, async (request) => {
     const { username } = request.body;
     await resetActivationCode({ ctx, actor: request.account, username, clientAddress: request.ip });
+    return { success: true };
+  });
+
+  route(resetSignInMethodsCall, {}, async (request) => {
+    const { username, identityVerified } = request.body;
+    await resetSignInMethods({
+      ctx,
+      actor: request.account,
+      username,
+      identityVerified,
+      clientAddress: request.ip,
+    });
     return { success: true };
   });
 };

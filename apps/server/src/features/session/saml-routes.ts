@@ -70,6 +70,10 @@ export const samlRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
         clientAddress: request.ip,
         userAgent: String(request.headers['user-agent'] ?? ''),
       });
+      if ('stepUp' in result) {
+        request.log.info('sign-in stepped up');
+        return reply.redirect(result.stepUp, 303);
+      }
       setSessionCookie(reply, ctx.session, result.rawSessionId, result.expiresAt);
       request.log.info('sign-in completed');
       return reply.redirect(result.next, 303);

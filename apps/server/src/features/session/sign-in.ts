@@ -1,6 +1,7 @@
 import { emailAddress, personName, routes } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
-import { newSession, type Session } from '../../http/session';
+import { newSession, setSessionValue, type Session } from '../../http/session';
+import { keyPolicy } from '../../identity/mfa/key-policy';
 import { auditRow, recordAudit, type AuditEvent } from '../../identity/audit';
 import { announceAudit } from '../../identity/audit-log';
 import { consumeRequestAndRecordAssertion } from '../../store/saml';
@@ -40,6 +41,14 @@ export interface SignInResult {
   expiresAt: Date;
   next: string;
 }
+
+/** The assertion was weaker than the account needs: the browser goes to the IdP once more. */
+export interface StepUp {
+  stepUp: string;
+}
+
+/** The session key marking the account a step-up was asked for (one round per sign-in). */
+const STEP_UP_KEY = 'samlStepUp';
 
 function attribute(profile: Record<string, unknown>, name: string): string {
   const value = profile[name];
@@ -92,7 +101,7 @@ function idpProfile(ctx: AppContext, attrs: Record<string, unknown>, account: Ac
  * request and finds the active account it names (one round trip), and replaces the caller's
  * session with a new signed-in one (one more).
  */
-export async function completeSignIn(ctx: AppContext, input: SignInInput): Promise<SignInResult> {
+export async function completeSignIn(ctx: AppContext, input: SignInInput): Promise<SignInResult | StepUp> {
   const sp = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp, { consumedLater: true });
   if (hasForbiddenMarkup(input.samlResponse)) throw new SignInRefused('DOCTYPE or ENTITY in SAML response');
   let profile;
@@ -156,6 +165,41 @@ export async function completeSignIn(ctx: AppContext, input: SignInInput): Promi
       details: { reason: account ? `account ${account.status}` : 'unknown account' },
     });
     throw new SignInRefused(account ? `account is ${account.status}` : 'unknown account', true);
+  }
+
+  // An account whose organization requires phishing-resistant sign-in (it has a key, or its grace
+  // is over) needs one of SAML_PHISHING_RESISTANT_CLASSES: one step-up, then /auth-failure.
+  const strong = facts.authnContextClassRefs.some((ref) => ctx.config.phishingResistantClasses.includes(ref));
+  if (!strong && (await keyPolicy(ctx, account)).kind === 'keysOnly') {
+    const received = facts.authnContextClassRefs.join(' ').slice(0, 500) || '(none)';
+    const who = { id: account.id, username: account.username };
+    const previous = input.previousSession;
+    if (previous && previous.data[STEP_UP_KEY] !== account.id) {
+      await setSessionValue(ctx.db, previous, STEP_UP_KEY, account.id);
+      await recordAudit(ctx.db, {
+        action: 'signin.step-up',
+        outcome: 'success',
+        actor: who,
+        target: who,
+        clientAddress: input.clientAddress,
+        details: { authnContext: received },
+      });
+      const sp = createServiceProvider(ctx.config, ctx.db, ctx.keys.sp, ctx.idp, {
+        browserHash: input.browserHash,
+        stepUp: true,
+      });
+      return { stepUp: await sp.getAuthorizeUrlAsync(safeNextPath(input.relayState), undefined, {}) };
+    }
+    if (previous) await setSessionValue(ctx.db, previous, STEP_UP_KEY, undefined);
+    await recordAudit(ctx.db, {
+      action: 'signin.mfa-strength-refused',
+      outcome: 'failure',
+      actor: who,
+      target: who,
+      clientAddress: input.clientAddress,
+      details: { reason: 'mfaStrength', authnContext: received },
+    });
+    throw new SignInRefused(`authentication context too weak: ${received}`, true, AUTHN_CONTEXT_FAILURE_PAGE);
   }
 
   const created = newSession(ctx.session.secret, {

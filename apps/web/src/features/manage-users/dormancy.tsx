@@ -1,6 +1,6 @@
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import type { ManagedUser } from '@pra/contracts';
+import { signInMethodLabels, type ManagedUser } from '@pra/contracts';
 
 // Dormant accounts in Manage Users (GOVERNANCE.md §6.2): why a disabled account is disabled (the
 // Status cell's tooltip and View Details, with the last sign-in), and the re-enable question for
@@ -50,6 +50,12 @@ export function UserDetailsModal({ user, onClose }: { user: ManagedUser; onClose
           </dd>
           <dt className="col-sm-4">Last sign-in</dt>
           <dd className="col-sm-8">{day(user.lastSignInAt) ?? 'Never'}</dd>
+          {user.signInMethod && (
+            <>
+              <dt className="col-sm-4">Sign-in method</dt>
+              <dd className="col-sm-8">{signInMethodLabels[user.signInMethod]}</dd>
+            </>
+          )}
         </dl>
       </Modal.Body>
       <Modal.Footer>

@@ -1,0 +1,34 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { ManagedUser } from '@pra/contracts';
+import { UserDetailsModal } from './dormancy';
+
+const user: ManagedUser = {
+  username: 'vkey',
+  givenName: 'Vera',
+  familyName: 'Key',
+  email: 'vkey@example.test',
+  active: true,
+  status: 'active',
+  canManage: true,
+  canResetActivationCode: false,
+  lastSignInAt: null,
+};
+
+describe('View Details', () => {
+  it('shows the vendor’s sign-in method when the server names it (GOVERNANCE.md §7.3)', () => {
+    const { unmount } = render(
+      <UserDetailsModal user={{ ...user, signInMethod: 'securityKey' }} onClose={() => {}} />,
+    );
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).toContain('Sign-in methodSecurity key');
+    unmount();
+    render(<UserDetailsModal user={{ ...user, signInMethod: 'none' }} onClose={() => {}} />);
+    expect(screen.getByRole('dialog').textContent).toContain('Sign-in methodNone');
+  });
+
+  it('leaves the row out for an older server that does not name it', () => {
+    render(<UserDetailsModal user={user} onClose={() => {}} />);
+    expect(screen.getByRole('dialog').textContent).not.toContain('Sign-in method');
+  });
+});

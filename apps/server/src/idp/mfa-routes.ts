@@ -17,7 +17,7 @@ import { samlUrls } from './saml-entities';
 import { createSignedResponse } from './saml-response';
 import { newTotpSecret, secretGroups, totpQrDataUrl } from '../identity/mfa/totp';
 import { countCredentials } from '../store/webauthn';
-import { graceDate, keyPolicy, type KeyPolicy } from '../identity/mfa/key-policy';
+import { graceDate, keyPolicy, keyPolicyAndKeys, type KeyPolicy } from '../identity/mfa/key-policy';
 import { recordAudit } from '../identity/audit';
 import {
   defaultKeyNickname,
@@ -136,18 +136,19 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     status = 200,
     error?: string,
     providerDevice?: MfaDevice | null,
+    hasPasscodeDevice?: boolean,
   ) {
-    const [device, keys, totp, policy] = await Promise.all([
+    const [device, { keys, policy }, passcodeDevice] = await Promise.all([
       providerDevice === undefined ? mfaProvider(ctx).device(account.id) : providerDevice,
-      countCredentials(ctx.db, account.id),
-      findActiveAccountAndDevice(ctx, account.id),
-      keyPolicy(ctx, account),
+      keyPolicyAndKeys(ctx, account),
+      hasPasscodeDevice ??
+        findActiveAccountAndDevice(ctx, account.id).then((found) => Boolean(found?.device)),
     ]);
     // An account that must sign in phishing-resistantly (it has a key or its grace is over) sees
     // the key alone; without a key, only the sponsor's reset lets it in again.
     const keyOnly = policy.kind === 'keysOnly';
     if (keyOnly && keys === 0) error = noKeyMessage;
-    const passcode = Boolean(totp?.device) && !keyOnly;
+    const passcode = passcodeDevice && !keyOnly;
     const pushTo = device?.canPush && !keyOnly ? 'your paired phone' : null;
     return sendPage(
       reply,
@@ -174,7 +175,15 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     ]);
     if (!session || !state || !found) return sendExpired(ctx, reply);
     if (found.device || keys > 0)
-      return showPasscode(reply, session, found.account, 200, undefined, providerDevice);
+      return showPasscode(
+        reply,
+        session,
+        found.account,
+        200,
+        undefined,
+        providerDevice,
+        Boolean(found.device),
+      );
     return showEnrol(reply, session, state, found.account);
   });
 

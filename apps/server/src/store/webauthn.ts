@@ -188,6 +188,47 @@ export async function keyRequirement(
 }
 
 /**
+ * In one statement: the account's key requirement (as `keyRequirement`), how many keys it has and
+ * whether a grace row is kept for it (so a sign-in that finds nothing required deletes nothing).
+ */
+export async function keyStanding(
+  db: Db | Tx,
+  accountId: string,
+  now: Date,
+): Promise<{ requirement: KeyRequirement | null; keys: number; graceKept: boolean }> {
+  const { rows } = await sql<{
+    name: string | null;
+    grace_days: string | null;
+    keys: number;
+    grace_kept: boolean;
+  }>`
+    select r.name, r.grace_days,
+           (select count(*)::int from webauthn_credentials w where w.account_id = ${accountId}) as keys,
+           exists (select 1 from passkey_requirements q where q.account_id = ${accountId}) as grace_kept
+      from (select 1) as one
+      left join lateral (
+        select o.name, p.settings ->> 'passkeyGraceDays' as grace_days
+          from role_grants g
+          join organizations o on o.id = g.organization_id
+          join governance_policies p on p.tier = o.risk_tier
+         where g.account_id = ${accountId}
+           and g.expires_at > ${now}
+           and p.settings ->> 'signInStrength' = 'phishingResistant'
+         order by o.name
+         limit 1) as r on true`.execute(db);
+  const row = rows[0];
+  const keys = Number(row?.keys ?? 0);
+  const graceKept = Boolean(row?.grace_kept);
+  if (!row || row.name === null) return { requirement: null, keys, graceKept };
+  const days = Number(row.grace_days);
+  return {
+    requirement: { organizationName: row.name, graceDays: row.grace_days !== null && days >= 0 ? days : 30 },
+    keys,
+    graceKept,
+  };
+}
+
+/**
  * Whether an organization where the account holds a current grant has a risk tier whose policy
  * requires phishing-resistant sign-in (`signInStrength: 'phishingResistant'`).
  */

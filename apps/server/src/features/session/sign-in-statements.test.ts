@@ -24,14 +24,17 @@ const budget = {
   // the session lookup, the account, both attempt counters in one upsert, then (side by side)
   // the attempt given back and the login state kept in the session
   password: 5,
-  // the session lookup, and side by side the account with its device and the provider's device
-  'passcode page': 3,
-  // the session lookup, the account with its device, the counters, the code's step recorded,
-  // the counters cleared, the login state dropped
-  passcode: 6,
+  // the session lookup, and side by side the account with its device, the provider's device and
+  // the number of keys (which page to show); then the key policy: the tier's requirement, the keys
+  // and whether a grace is kept, in one statement (GOVERNANCE.md §7.4)
+  'passcode page': 5,
+  // the session lookup, the account with its device, the key policy (one statement, §7.4), the
+  // counters, the code's step recorded, the counters cleared, the login state dropped
+  passcode: 7,
   // the session lookup; the request consumed, the assertion recorded and the account read in
-  // one statement; the new session, the last sign-in and the audit event in one statement
-  ACS: 3,
+  // one statement; the key policy when the assertion's class is not phishing-resistant (one
+  // statement, §7.4); the new session, the last sign-in and the audit event in one statement
+  ACS: 4,
   // the page drawn with its boot data: the session lookup with the user and the system message in
   // one statement (none when the web app is not built and there is no page to draw)
   '/welcome': 1,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/app-context';
 import type { Account } from '../../platform/db-schema';
-import { countCredentials, factorsOfUsernames, graceStart, keyRequirement } from '../../store/webauthn';
+import { factorsOfUsernames, graceStart, keyStanding } from '../../store/webauthn';
 import type { ManagedUser } from '@pra/contracts';
 import { recordAudit } from '../audit';
 import { compose, linkPara, mailSite, para, type MailContent, type MailSite } from '../mail-templates';
@@ -29,16 +29,21 @@ export async function keyPolicy(
   ctx: AppContext,
   account: Pick<Account, 'id' | 'username' | 'email' | 'given_name'>,
 ): Promise<KeyPolicy> {
+  return (await keyPolicyAndKeys(ctx, account)).policy;
+}
+
+/** `keyPolicy`, with the number of keys the account has (read in the same statement). */
+export async function keyPolicyAndKeys(
+  ctx: AppContext,
+  account: Pick<Account, 'id' | 'username' | 'email' | 'given_name'>,
+): Promise<{ policy: KeyPolicy; keys: number }> {
   const now = ctx.clock.now();
-  const [requirement, keys] = await Promise.all([
-    keyRequirement(ctx.db, account.id, now),
-    countCredentials(ctx.db, account.id),
-  ]);
+  const { requirement, keys, graceKept } = await keyStanding(ctx.db, account.id, now);
   if (!requirement) {
-    await graceStart(ctx.db, account.id, false, now);
-    return { kind: 'mfa' };
+    if (graceKept) await graceStart(ctx.db, account.id, false, now);
+    return { policy: { kind: 'mfa' }, keys };
   }
-  if (keys > 0) return { kind: 'keysOnly', organizationName: requirement.organizationName };
+  if (keys > 0) return { policy: { kind: 'keysOnly', organizationName: requirement.organizationName }, keys };
   const until = await ctx.db.transaction().execute(async (tx) => {
     const grace = await graceStart(tx, account.id, true, now);
     const end = new Date((grace?.since ?? now).getTime() + requirement.graceDays * DAY_MS);
@@ -62,8 +67,9 @@ export async function keyPolicy(
     }
     return end;
   });
-  if (now < until) return { kind: 'grace', organizationName: requirement.organizationName, until };
-  return { kind: 'keysOnly', organizationName: requirement.organizationName };
+  if (now < until)
+    return { policy: { kind: 'grace', organizationName: requirement.organizationName, until }, keys };
+  return { policy: { kind: 'keysOnly', organizationName: requirement.organizationName }, keys };
 }
 
 /** The date a grace ends, as the interstitial and W3 show it (UTC, YYYY-MM-DD). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { TEST_CLOCK_PORT } from './playwright.config';
+import { REVIEWS_CLOCK_PORT } from './playwright.config';
 import { expectAccessible } from './support/axe';
 import { signInFromHome } from './support/idp';
 import { waitForMail } from './support/mailbox';
@@ -14,7 +14,7 @@ import { apiAs, logOut } from './support/world';
 // mailbox holds the notice; the admin downloads the evidence and its manifest verifies.
 
 test.describe.configure({ mode: 'serial' });
-test.use({ baseURL: `http://localhost:${TEST_CLOCK_PORT}` });
+test.use({ baseURL: `http://localhost:${REVIEWS_CLOCK_PORT}` });
 
 const run = Date.now().toString(36);
 const leaving = { first: 'Rita', last: 'Vance', email: `rita.vance.${run}@acme-imaging.example` };

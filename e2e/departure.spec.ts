@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { TEST_CLOCK_PORT } from './playwright.config';
+import { DEPARTURE_CLOCK_PORT } from './playwright.config';
 import { expectAccessible } from './support/axe';
 import { signInFromHome } from './support/idp';
 import { apiAs, logOut, screenshots } from './support/world';
@@ -9,7 +9,7 @@ import { apiAs, logOut, screenshots } from './support/world';
 // 90 days and Manage Users shows the vendor disabled for inactivity, with the reason and the last
 // sign-in, and asks before re-enabling.
 test.describe.configure({ mode: 'serial' });
-test.use({ baseURL: `http://localhost:${TEST_CLOCK_PORT}` });
+test.use({ baseURL: `http://localhost:${DEPARTURE_CLOCK_PORT}` });
 test.setTimeout(240_000);
 
 /** Presses Tab until the focused element's text is `name` (a keyboard-only path). */

@@ -14,7 +14,8 @@ const dataRoot = process.env.PRA_E2E_DIR;
 export const DEMO_PASSWORD = 'E2e-Demo-Portal-2025!';
 /**
  * PRA_E2E_PORT lets two checkouts run their journeys at once; the short-session portal takes the
- * next port, the test-clock portal the one after, and directory-admin.spec.ts's own portal PORT + 3.
+ * next port, the test-clock portal the one after, directory-admin.spec.ts's own portal PORT + 3, and
+ * two more test-clock portals PORT + 4 and + 5.
  */
 export const PORT = Number(process.env.PRA_E2E_PORT ?? 8181);
 /** A second portal whose sessions last one minute, for the session-timer journey. */
@@ -24,6 +25,13 @@ export const SHORT_SESSION_PORT = PORT + 1;
  * /dev/governance/run), for the governance journeys that move time without moving the others'.
  */
 export const TEST_CLOCK_PORT = PORT + 2;
+/**
+ * The access-review and BRM-departure journeys each move their own test-clock portal's time by
+ * months, which would change what the other journeys on a shared one find (dormant accounts,
+ * grants ending): each gets a portal of its own (PORT + 3 is directory-admin.spec.ts's).
+ */
+export const REVIEWS_CLOCK_PORT = PORT + 4;
+export const DEPARTURE_CLOCK_PORT = PORT + 5;
 
 /**
  * PRA_E2E_ARTIFACT: an unpacked production artifact (`npm run package`, docs/OPERATIONS.md
@@ -87,5 +95,7 @@ export default defineConfig({
     server(PORT, 'main'),
     server(SHORT_SESSION_PORT, 'short-session', { SESSION_LIFETIME_MINUTES: '1' }),
     server(TEST_CLOCK_PORT, 'test-clock', { TEST_CLOCK: '1' }),
+    server(REVIEWS_CLOCK_PORT, 'test-clock-reviews', { TEST_CLOCK: '1' }),
+    server(DEPARTURE_CLOCK_PORT, 'test-clock-departure', { TEST_CLOCK: '1' }),
   ],
 });

@@ -31,7 +31,7 @@ test('a vendor changes its password on Manage Profile and signs in with the new 
   await expect(page).toHaveURL(/\/vendor\/profile$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Manage Profile' })).toBeVisible();
   await expect(page.getByText('Paula')).toBeVisible();
-  await expect(page.getByText('Reyes')).toBeVisible();
+  await expect(page.getByText('Reyes', { exact: true })).toBeVisible();
 
   // A wrong current password is refused and changes nothing.
   await page.getByLabel('Current Password').fill('Not-My-Password-1!');

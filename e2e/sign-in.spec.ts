@@ -10,7 +10,15 @@ test.describe('sign-in through the built-in identity provider', () => {
     { username: 'jdoe', cards: ['Credential Vault', 'Manage Access', 'Profile', 'User Guides'] },
     {
       username: 'bbrown',
-      cards: ['Approvals', 'Away and Backup', 'New User', 'Terminate Vendors', 'User Guides', 'Users'],
+      cards: [
+        'Access Reviews',
+        'Approvals',
+        'Away and Backup',
+        'New User',
+        'Terminate Vendors',
+        'User Guides',
+        'Users',
+      ],
     },
     { username: 'admin', cards: ['Administration', 'Approvals', 'New User', 'User Guides', 'Users'] },
   ];

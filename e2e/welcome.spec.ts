@@ -2,7 +2,15 @@ import { expect, test } from '@playwright/test';
 import { expectAccessible } from './support/axe';
 import { signInFromHome, welcomeCards } from './support/idp';
 
-const BRM_CARDS = ['Approvals', 'Away and Backup', 'New User', 'Terminate Vendors', 'User Guides', 'Users'];
+const BRM_CARDS = [
+  'Access Reviews',
+  'Approvals',
+  'Away and Backup',
+  'New User',
+  'Terminate Vendors',
+  'User Guides',
+  'Users',
+];
 
 test('/welcome arrives drawn for the signed-in person, and the app takes it over without asking who it is', async ({
   page,

@@ -20,7 +20,10 @@ test.describe('sign-in through the built-in identity provider', () => {
         'Users',
       ],
     },
-    { username: 'admin', cards: ['Administration', 'Approvals', 'New User', 'User Guides', 'Users'] },
+    {
+      username: 'admin',
+      cards: ['Access Reviews', 'Administration', 'Approvals', 'New User', 'User Guides', 'Users'],
+    },
   ];
 
   for (const { username, cards } of roles) {

@@ -7,15 +7,13 @@
 // (default 1) shrinks the data for a quick try. Alone: `node --import tsx bench/access-reviews.ts`.
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { createTestDatabase } from '../apps/server/test/support/databases';
-import { TestClock } from '../apps/server/src/platform/clock';
 import {
   brmReviews,
   closeCampaigns,
   reviewSweep,
   startCycle,
 } from '../apps/server/src/identity/governance/reviews';
-import { loadConfig } from '../apps/server/src/config';
+import { countRows, governanceBenchDatabase, seedVendorsAndGrants } from './support/governance-data';
 import { printTable, type BenchRow } from './table';
 
 const scale = Number(process.env.REVIEW_BENCH_SCALE ?? '1');
@@ -25,43 +23,20 @@ const BIG = Math.round(2_000 * scale);
 const ORGS = 50;
 
 export async function benchAccessReviews(): Promise<BenchRow[]> {
-  const kind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
-  const database = await createTestDatabase(kind);
-  const db = database.db;
-  const clock = new TestClock(new Date('2027-01-10T15:00:00Z'));
-  const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const deps = { db, clock, config: loadConfig({ LOG_LEVEL: 'silent' }), log: silent };
-  const label = kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
+  const { database, db, clock, deps, label } = await governanceBenchDatabase(
+    new Date('2027-01-10T15:00:00Z'),
+  );
   try {
     const at = clock.now();
-    await sql`insert into organizations (name) select 'Org ' || i from generate_series(1, ${ORGS}) i`.execute(
-      db,
-    );
-    await sql`
-      insert into accounts (username, email, type, status, given_name, family_name, last_sign_in_at)
-      select 'vendor' || i, 'vendor' || i || '@acme.example', 'vendor', 'active', 'V', 'Endor' || i,
-             ${at}::timestamptz - make_interval(days => (i % 120)::int)
-      from generate_series(1, ${VENDORS}) i`.execute(db);
-    await sql`
-      insert into accounts (username, email, type, status, given_name, family_name, is_employee_brm)
-      select 'brm' || i, 'brm' || i || '@hospital.example', 'employee', 'active', 'B', 'Rm', true
-      from generate_series(1, ${ORGS}) i`.execute(db);
-    await sql`
-      insert into brm_assignments (account_id, organization_id)
-      select b.id, o.id from accounts b join organizations o on o.name = 'Org ' || substring(b.username from 4)
-      where b.username like 'brm%'`.execute(db);
     // Two grants per vendor in two organizations: 20,000 grants.
-    await sql`
-      insert into role_grants (account_id, organization_id, granted_at, expires_at, sponsor_id)
-      select a.id, o.id, ${at}::timestamptz - interval '100 days', ${at}::timestamptz + interval '300 days', o.brm
-      from (select id, row_number() over (order by id) as n from accounts where type = 'vendor') a
-      cross join generate_series(0, 1) k
-      join (select o.id, b.account_id as brm, row_number() over (order by o.id) - 1 as m
-            from organizations o join brm_assignments b on b.organization_id = o.id) o
-        on o.m = (a.n * 2 + k) % ${ORGS}`.execute(db);
-    const grants = Number(
-      (await sql<{ n: number }>`select count(*)::int as n from role_grants`.execute(db)).rows[0]?.n ?? 0,
-    );
+    const grants = await seedVendorsAndGrants(db, {
+      organizations: ORGS,
+      vendors: VENDORS,
+      familyName: sql`'Endor' || i`,
+      lastSignInAt: sql`${at}::timestamptz - make_interval(days => (i % 120)::int)`,
+      grantedAt: sql`${at}::timestamptz - interval '100 days'`,
+      expiresAt: sql`${at}::timestamptz + interval '300 days'`,
+    });
     const actor = { id: null, username: 'bench' };
 
     let started = performance.now();
@@ -71,9 +46,7 @@ export async function benchAccessReviews(): Promise<BenchRow[]> {
       vendorConfirmation: true,
     });
     const openMs = performance.now() - started;
-    const items = Number(
-      (await sql<{ n: number }>`select count(*)::int as n from review_items`.execute(db)).rows[0]?.n ?? 0,
-    );
+    const items = await countRows(db, 'review_items');
     // All but DEFAULTS items decided Keep; the rest go to the default (Remove).
     await sql`
       update review_items set status = 'kept', decision = 'keep', decided_at = ${at}::timestamptz
@@ -92,13 +65,7 @@ export async function benchAccessReviews(): Promise<BenchRow[]> {
     started = performance.now();
     const result = await closeCampaigns.run(closing);
     const closeMs = performance.now() - started;
-    const removed = Number(
-      (
-        await sql<{
-          n: number;
-        }>`select count(*)::int as n from grant_history where end_reason = 'defaultRemoved'`.execute(db)
-      ).rows[0]?.n ?? 0,
-    );
+    const removed = await countRows(db, 'grant_history', sql`end_reason = 'defaultRemoved'`);
 
     // The BRM's page over one campaign of 2,000 items.
     clock.set(at);

@@ -2,7 +2,8 @@
 // 20,000 grants with nothing due (goal at most 1 s), and with 1,000 grants whose end has come (goal
 // at most 10 s: set-based, a transaction per batch of 500 with each grant's audit event and mail,
 // row by row only when a batch fails; the BRMs' digest of what ended goes out in the same sweep,
-// which runs at 10:00 in the hospital). On PostgreSQL when
+// which runs at 10:00 in the hospital); and with 1,000 idle vendors to warn or disable (goal at
+// most 10 s, as for the expiries). On PostgreSQL when
 // TEST_DATABASE_URL is set, else on the embedded database. GOVERNANCE_BENCH_SCALE (default 1)
 // shrinks the data for a quick try (0.05: 500 vendors, 1,000 grants, 50 expiries).
 // Alone: `node --import tsx bench/governance-sweep.ts`.
@@ -15,6 +16,7 @@ import { printTable, type BenchRow } from './table';
 const scale = Number(process.env.GOVERNANCE_BENCH_SCALE ?? '1');
 const VENDORS = Math.round(10_000 * scale);
 const EXPIRIES = Math.round(1_000 * scale);
+const IDLE = Math.round(1_000 * scale);
 const ORGS = 50;
 const DAY = 86_400_000;
 
@@ -51,6 +53,23 @@ export async function benchGovernanceSweep(): Promise<BenchRow[]> {
     started = performance.now();
     const result = await sweepNow(deps, 'bench');
     const dueMs = performance.now() - started;
+
+    // 1,000 active vendors idle (GOVERNANCE.md §6.3, standard tier: 90 days, warned 14 and 7 days
+    // before): half last signed in 80 days ago (the 14-day warning is due), half 95 days ago (the
+    // disable is due). The next day's sweep, so that the digest is not in the figure.
+    clock.set(new Date(at.getTime() + DAY));
+    await sweepNow(deps, 'bench'); // the day's digest (the disables of the expiries above)
+    clock.set(new Date(clock.now().getTime() + 60_000));
+    await sql`
+      update accounts set last_sign_in_at = ${clock.now()}::timestamptz
+          - make_interval(days => case when n % 2 = 0 then 80 else 95 end),
+        created_at = ${clock.now()}::timestamptz - interval '100 days'
+      from (select id, row_number() over (order by id desc) as n from accounts
+            where type = 'vendor' and status = 'active' order by id desc limit ${IDLE}) idle
+      where accounts.id = idle.id`.execute(db);
+    started = performance.now();
+    const idled = await sweepNow(deps, 'bench');
+    const idleVendorsMs = performance.now() - started;
     return [
       {
         figure: `governance sweep, nothing due, ${VENDORS} vendors / ${grants} grants, ${label}`,
@@ -65,6 +84,13 @@ export async function benchGovernanceSweep(): Promise<BenchRow[]> {
         unit: 'ms',
         ...(scale === 1 ? { goal: { atMost: 10_000 } } : {}),
         note: `a transaction per batch of 500 ended grants with their audit events and mails; ended ${JSON.stringify(result.steps['end-expired-grants'])}, digests ${JSON.stringify(result.steps['brm-digest'])}`,
+      },
+      {
+        figure: `governance sweep, ${IDLE} idle vendors (half warned, half disabled), ${label}`,
+        value: idleVendorsMs,
+        unit: 'ms',
+        ...(scale === 1 ? { goal: { atMost: 10_000 } } : {}),
+        note: `the inactivity step with its audit events and mails; ${JSON.stringify(idled.steps['inactivity'])}`,
       },
     ];
   } finally {

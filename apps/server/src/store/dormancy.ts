@@ -19,42 +19,57 @@ export async function idleVendors(db: Db, startedBy: Date, after: { id: string }
   return query.orderBy('id').limit(limit).execute();
 }
 
-/** An active vendor account locked for the inactivity decision, with its clock start and tier. */
-export async function idleVendorForUpdate(tx: Tx, id: string) {
-  const row = await tx
+/**
+ * Of `ids`, the vendor accounts still active, locked for the inactivity decision (in id order, so
+ * two sweeps over the same batch wait for each other instead of deadlocking), with their clock
+ * start and tier: one account-level clock (§6.8), the strictest tier among the organizations the
+ * account has access to. One statement for a whole batch.
+ */
+export async function idleVendorsForUpdate(tx: Tx, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  const rows = await tx
     .selectFrom('accounts')
-    .select(['id', 'username', 'email', 'given_name', clockStartSql.as('clock_start')])
-    .where('id', '=', id)
+    .select((eb) => [
+      'id',
+      'username',
+      'email',
+      'given_name',
+      clockStartSql.as('clock_start'),
+      eb
+        .exists(
+          eb
+            .selectFrom('role_grants as g')
+            .innerJoin('organizations as o', 'o.id', 'g.organization_id')
+            .select('g.account_id')
+            .whereRef('g.account_id', '=', 'accounts.id')
+            .where('o.risk_tier', '=', 'high'),
+        )
+        .as('high'),
+    ])
+    .where('id', 'in', ids)
     .where('type', '=', 'vendor')
     .where('status', '=', 'active')
-    .forUpdate()
-    .executeTakeFirst();
-  if (!row) return undefined;
-  // One account-level clock (§6.8): the strictest tier among the organizations it has access to.
-  const high = await tx
-    .selectFrom('role_grants as g')
-    .innerJoin('organizations as o', 'o.id', 'g.organization_id')
-    .select('g.account_id')
-    .where('g.account_id', '=', id)
-    .where('o.risk_tier', '=', 'high')
-    .executeTakeFirst();
-  return {
+    .orderBy('id')
+    .forUpdate('accounts')
+    .execute();
+  return rows.map(({ high, ...row }) => ({
     ...row,
     clock_start: new Date(row.clock_start),
     tier: high ? ('high' as const) : ('standard' as const),
-  };
+  }));
 }
 
-/** Disables an account for inactivity if it is still active; whether it did. */
-export async function disableInactive(tx: Tx, id: string, at: Date): Promise<boolean> {
+/** Disables for inactivity those of the accounts still active (one statement); the ids it disabled. */
+export async function disableInactive(tx: Tx, ids: readonly string[], at: Date): Promise<string[]> {
+  if (ids.length === 0) return [];
   const rows = await tx
     .updateTable('accounts')
     .set({ status: 'disabled', disabled_reason: 'inactive', disabled_at: at, updated_at: at })
-    .where('id', '=', id)
+    .where('id', 'in', ids)
     .where('status', '=', 'active')
     .returning('id')
     .execute();
-  return rows.length > 0;
+  return rows.map((r) => r.id);
 }
 
 /**
@@ -113,11 +128,18 @@ export async function restartInactivityClock(tx: Tx, id: string, at: Date): Prom
 
 /** The sponsors of record of an account's current grants, by organization name. */
 export async function sponsorsOf(db: Db | Tx, accountId: string) {
+  return sponsorsOfAccounts(db, [accountId]);
+}
+
+/** The sponsors of record of the accounts' current grants, by organization name (one statement). */
+export async function sponsorsOfAccounts(db: Db | Tx, accountIds: readonly string[]) {
+  if (accountIds.length === 0) return [];
   return db
     .selectFrom('role_grants as g')
     .innerJoin('organizations as o', 'o.id', 'g.organization_id')
     .leftJoin('accounts as s', 's.id', 'g.sponsor_id')
     .select([
+      'g.account_id',
       'o.id as organization_id',
       'o.name as organization',
       's.id as sponsor_id',
@@ -125,7 +147,7 @@ export async function sponsorsOf(db: Db | Tx, accountId: string) {
       's.family_name',
       's.email',
     ])
-    .where('g.account_id', '=', accountId)
+    .where('g.account_id', 'in', accountIds)
     .orderBy('o.name')
     .execute();
 }

@@ -1,5 +1,5 @@
 import type { Tx } from '../platform/db';
-import { insertMail } from './outbox';
+import { insertMail, insertMails } from './outbox';
 
 // The owner of `governance_notices`: which milestone mails (expiry notices, reminders, digests)
 // went out, once each. The unique key (kind, subject_id, milestone) is what makes a notice
@@ -56,26 +56,62 @@ export async function sendLatestDueNotice(
   at: Date,
   mailsFor: (milestone: string) => NoticeMail[],
 ): Promise<string | null> {
-  const latest = due.at(-1);
-  if (latest === undefined) return null;
-  const earlier = due.slice(0, -1);
-  if (earlier.length > 0) {
+  const [sent] = await sendLatestDueNotices(tx, [{ series, due }], at, (_, milestone) => mailsFor(milestone));
+  return sent?.milestone ?? null;
+}
+
+/**
+ * sendLatestDueNotice for many series at once (each its own subject), in a statement for the
+ * skipped milestones, one for the latest and one for the mails, whatever the number of series.
+ * Returns the series whose latest milestone was new (sent now), with that milestone.
+ */
+export async function sendLatestDueNotices<
+  Item extends { series: { kind: string; subjectId: string }; due: readonly string[] },
+>(
+  tx: Tx,
+  items: readonly Item[],
+  at: Date,
+  mailsFor: (item: Item, milestone: string) => NoticeMail[],
+): Promise<{ item: Item; milestone: string }[]> {
+  const due = items.filter((item) => item.due.length > 0);
+  const skipped = due.flatMap(({ series, due: milestones }) =>
+    milestones.slice(0, -1).map((milestone) => ({
+      kind: series.kind,
+      subject_id: series.subjectId,
+      milestone,
+      sent_at: at,
+      skipped: true,
+    })),
+  );
+  if (skipped.length > 0)
     await tx
       .insertInto('governance_notices')
-      .values(
-        earlier.map((milestone) => ({
-          kind: series.kind,
-          subject_id: series.subjectId,
-          milestone,
-          sent_at: at,
-          skipped: true,
-        })),
-      )
+      .values(skipped)
       .onConflict((oc) => oc.columns(['kind', 'subject_id', 'milestone']).doNothing())
       .execute();
-  }
-  const sent = await sendNoticeOnce(tx, { ...series, milestone: latest }, at, mailsFor(latest));
-  return sent ? latest : null;
+  if (due.length === 0) return [];
+  const inserted = await tx
+    .insertInto('governance_notices')
+    .values(
+      due.map(({ series, due: milestones }) => ({
+        kind: series.kind,
+        subject_id: series.subjectId,
+        milestone: milestones.at(-1)!,
+        sent_at: at,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['kind', 'subject_id', 'milestone']).doNothing())
+    .returning(['kind', 'subject_id'])
+    .execute();
+  const isNew = new Set(inserted.map((row) => `${row.kind}\n${row.subject_id}`));
+  const sent = due
+    .filter(({ series }) => isNew.has(`${series.kind}\n${series.subjectId}`))
+    .map((item) => ({ item, milestone: item.due.at(-1)! }));
+  await insertMails(
+    tx,
+    sent.flatMap(({ item, milestone }) => mailsFor(item, milestone)),
+  );
+  return sent;
 }
 
 /** The milestones of a subject's series already recorded (sent or skipped). */

@@ -5,6 +5,9 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { addOrganization, auditActions, outbox } from '../../../test/support/world';
 import { TestClock } from '../../platform/clock';
 import { localInstant } from '../../platform/local-time';
+import { sql } from 'kysely';
+import { inactivity } from './dormancy';
+import { readPolicyBook } from './sweep';
 import { sweepNow } from './sweeper';
 
 const ZONE = 'America/New_York';
@@ -227,5 +230,71 @@ describe.each(testDatabaseKinds)('dormant accounts on %s', (kind) => {
       if (signedIn.status === 'fulfilled')
         expect((await signedIn.value.get('/api/user')).statusCode).toBe(401);
     }
+  });
+
+  /** The step alone, as an instance holding no lease runs it (two may, after a lost lease). */
+  const inactivityAlone = async () =>
+    inactivity.run({
+      db: t.ctx.db,
+      clock,
+      config: t.ctx.config,
+      log: t.app.log,
+      at: clock.now(),
+      policies: await readPolicyBook(t.ctx.db),
+      keepLease: async () => undefined,
+    });
+  const eventsOf = async (action: string, ids: string[]) =>
+    (await auditActions(t, action)).filter((e) => ids.includes(e.target_id!));
+
+  it('two instances at once over the same idle vendors warn or disable each once: one event and one mail each', async () => {
+    const base = new Date(start.getTime() + 1100 * DAY);
+    clock.set(base);
+    const later = new Date(base.getTime() + 5 * DAY);
+    const warned = [await vendor('wes', later), await vendor('wyn', later), await vendor('wil', later)];
+    const disabled = [await vendor('dax', base), await vendor('dev', base)];
+    clock.set(new Date(base.getTime() + 90 * DAY)); // day 85 of the first three's clock
+    const [a, b] = await Promise.all([inactivityAlone(), inactivityAlone()]);
+    expect(a.failed + b.failed).toBe(0);
+    for (const id of disabled) expect(await account(id)).toMatchObject({ status: 'disabled' });
+    for (const id of warned) expect((await account(id)).status).toBe('active');
+    expect(await eventsOf('account.disable', disabled)).toHaveLength(2);
+    expect(await eventsOf('account.inactivity-warning', warned)).toHaveLength(3);
+    for (const username of ['dax', 'dev'])
+      expect(await templates(username)).toEqual(['account-disabled-inactive']);
+    for (const username of ['wes', 'wyn', 'wil'])
+      expect(await templates(username)).toEqual(['inactivity-warning']);
+    // Again: nothing more.
+    await Promise.all([inactivityAlone(), inactivityAlone()]);
+    expect(await eventsOf('account.disable', disabled)).toHaveLength(2);
+    expect(await eventsOf('account.inactivity-warning', warned)).toHaveLength(3);
+  });
+
+  it('a batch stopped midway leaves nothing half-done: its vendors go one by one, the one that fails is done next sweep, once', async () => {
+    const base = new Date(start.getTime() + 1300 * DAY);
+    clock.set(base);
+    const ids = [await vendor('kai', base), await vendor('kim', base), await vendor('kit', base)];
+    clock.set(new Date(base.getTime() + 90 * DAY));
+    // Kim's mail fails (as a stop would, after the batch wrote the others' rows): the batch's
+    // transaction rolls back whole.
+    await sql`create function pra_test_refuse_kim() returns trigger language plpgsql as $$
+      begin if new.recipient = 'kim@example.test' then raise exception 'refused'; end if; return new; end $$`.execute(
+      t.ctx.db,
+    );
+    await sql`create trigger pra_test_refuse_kim before insert on outbox
+      for each row execute function pra_test_refuse_kim()`.execute(t.ctx.db);
+    try {
+      expect(await inactivityAlone()).toMatchObject({ failed: 1 });
+    } finally {
+      await sql`drop trigger pra_test_refuse_kim on outbox`.execute(t.ctx.db);
+      await sql`drop function pra_test_refuse_kim()`.execute(t.ctx.db);
+    }
+    expect((await account(ids[1]!)).status).toBe('active');
+    expect(await eventsOf('account.disable', [ids[1]!])).toEqual([]);
+    for (const id of [ids[0]!, ids[2]!]) expect((await account(id)).status).toBe('disabled');
+    expect(await inactivityAlone()).toMatchObject({ failed: 0 });
+    for (const id of ids) expect((await account(id)).status).toBe('disabled');
+    expect(await eventsOf('account.disable', ids)).toHaveLength(3);
+    for (const username of ['kai', 'kim', 'kit'])
+      expect(await templates(username)).toEqual(['account-disabled-inactive']);
   });
 });

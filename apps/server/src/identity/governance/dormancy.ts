@@ -1,14 +1,16 @@
 import { daysLeft, localDate } from '../../platform/local-time';
 import * as dormancy from '../../store/dormancy';
 import { organizationsOfAccount, removeRolesIn } from '../../store/grants';
-import { sendLatestDueNotice } from '../../store/notices';
+import { sendLatestDueNotices } from '../../store/notices';
+import { insertMails } from '../../store/outbox';
+import type { Tx } from '../../platform/db';
 import { cancelPendingForAccount } from '../../store/requests';
 import * as sessions from '../../store/sessions';
-import { recordAudit } from '../audit';
+import { recordAudit, recordAudits } from '../audit';
 import { enqueueMail } from '../outbox';
 import { dueNoticeDays, outboxRow, siteOf, SYSTEM_ACTOR } from './access-expiry';
 import { dormantClosedMail, inactivityDisabledMail, inactivityWarningMail } from './dormancy-mails';
-import { eachRow, type GovernanceStep } from './sweep';
+import { eachBatch, eachRow, type GovernanceStep, type Sweep } from './sweep';
 
 // Dormant accounts (GOVERNANCE.md §6.3): vendors without a sign-in for the tier's days are warned
 // twice, then disabled; 30 days after that, or 30 days after approval when never activated, the
@@ -26,16 +28,123 @@ export const inactivitySeries = (accountId: string, clockStart: Date) => ({
 
 /** "Org: Name, email" for each sponsor of the account (D1, D2, the Profile). */
 export async function sponsorLines(db: Parameters<typeof dormancy.sponsorsOf>[0], accountId: string) {
-  return (await dormancy.sponsorsOf(db, accountId))
-    .filter((s) => s.sponsor_id !== null)
-    .map((s) => `${s.organization}: ${s.given_name} ${s.family_name}, ${s.email}`);
+  return linesOf(await dormancy.sponsorsOf(db, accountId));
 }
 
-/** Step (6): inactivity warnings (D1) and the disable (D2). */
+const linesOf = (sponsors: Awaited<ReturnType<typeof dormancy.sponsorsOf>>) =>
+  sponsors
+    .filter((s) => s.sponsor_id !== null)
+    .map((s) => `${s.organization}: ${s.given_name} ${s.family_name}, ${s.email}`);
+
+/**
+ * Warns (D1) or disables (D2) the batch's vendors still idle, set-based in the caller's
+ * transaction: one statement locks and reads them all, one reads their sponsors, one disables,
+ * one records the warnings; audit events and mails go in a statement each. A vendor is warned or
+ * disabled at most once (the notice's unique key, the disable's `status = 'active'`), whichever
+ * instance gets to it first. Returns how many vendors were warned or disabled.
+ */
+async function warnOrDisable(sweep: Sweep, tx: Tx, ids: readonly string[]): Promise<number> {
+  const zone = sweep.config.PORTAL_TIME_ZONE;
+  const site = siteOf(sweep);
+  const accounts = (await dormancy.idleVendorsForUpdate(tx, ids)).map((account) => ({
+    ...account,
+    policy: sweep.policies[account.tier],
+    disableAt: new Date(
+      account.clock_start.getTime() + sweep.policies[account.tier].inactivityDisableDays * DAY_MS,
+    ),
+  }));
+  if (accounts.length === 0) return 0;
+  const sponsors = await dormancy.sponsorsOfAccounts(
+    tx,
+    accounts.map((a) => a.id),
+  );
+  const sponsorsOf = (id: string) => linesOf(sponsors.filter((s) => s.account_id === id));
+
+  const toDisable = accounts.filter((a) => sweep.at >= a.disableAt);
+  const disabledIds = new Set(
+    await dormancy.disableInactive(
+      tx,
+      toDisable.map((a) => a.id),
+      sweep.at,
+    ),
+  );
+  const disabled = toDisable
+    .filter((a) => disabledIds.has(a.id))
+    .map((a) => ({ ...a, days: Math.floor((sweep.at.getTime() - a.clock_start.getTime()) / DAY_MS) }));
+  await sessions.revokeAllOfAccounts(
+    tx,
+    disabled.map((a) => a.id),
+  );
+  await recordAudits(
+    tx,
+    disabled.map((a) => ({
+      action: 'account.disable',
+      outcome: 'success' as const,
+      actor: SYSTEM_ACTOR,
+      target: { id: a.id, username: a.username },
+      details: { reason: 'inactive', inactiveDays: a.days, since: a.clock_start.toISOString() },
+    })),
+  );
+  await insertMails(
+    tx,
+    disabled.map((a) =>
+      outboxRow(
+        a.email,
+        inactivityDisabledMail(site, {
+          firstName: a.given_name,
+          days: a.days,
+          closesOn: localDate(
+            new Date(sweep.at.getTime() + a.policy.terminateAfterDisableDays * DAY_MS),
+            zone,
+          ),
+          sponsors: sponsorsOf(a.id),
+        }),
+      ),
+    ),
+  );
+
+  const warned = await sendLatestDueNotices(
+    tx,
+    accounts
+      .filter((a) => sweep.at < a.disableAt)
+      .map((a) => ({
+        account: a,
+        series: inactivitySeries(a.id, a.clock_start),
+        due: dueNoticeDays(a.policy.inactivityWarningDays, daysLeft(sweep.at, a.disableAt, zone)).map(String),
+        signInBy: localDate(new Date(a.disableAt.getTime() - 1), zone),
+      })),
+    sweep.at,
+    ({ account, signInBy }) => [
+      outboxRow(
+        account.email,
+        inactivityWarningMail(site, {
+          firstName: account.given_name,
+          signInBy,
+          sponsors: sponsorsOf(account.id),
+        }),
+      ),
+    ],
+  );
+  await recordAudits(
+    tx,
+    warned.map(({ item, milestone }) => ({
+      action: 'account.inactivity-warning',
+      outcome: 'success' as const,
+      actor: SYSTEM_ACTOR,
+      target: { id: item.account.id, username: item.account.username },
+      details: { milestone: Number(milestone), disableOn: item.signInBy },
+    })),
+  );
+  return disabled.length + warned.length;
+}
+
+/**
+ * Step (6): inactivity warnings (D1) and the disable (D2), a transaction per batch of idle
+ * vendors (eachBatch: a batch that fails goes again a vendor per transaction).
+ */
 export const inactivity: GovernanceStep = {
   name: 'inactivity',
   run: (sweep) => {
-    const zone = sweep.config.PORTAL_TIME_ZONE;
     // The earliest a warning can be due: the smallest "disable minus first warning" of any tier.
     const lead = Math.min(
       ...Object.values(sweep.policies).map(
@@ -43,67 +152,16 @@ export const inactivity: GovernanceStep = {
       ),
     );
     const startedBy = new Date(sweep.at.getTime() - lead * DAY_MS);
-    return eachRow<{ id: string }>(
+    return eachBatch<{ id: string }>(
       sweep,
       'inactivity',
       (after, limit) => dormancy.idleVendors(sweep.db, startedBy, after, limit),
-      async (tx, row) => {
-        const account = await dormancy.idleVendorForUpdate(tx, row.id);
-        if (!account) return false;
-        const policy = sweep.policies[account.tier];
-        const disableAt = new Date(account.clock_start.getTime() + policy.inactivityDisableDays * DAY_MS);
-        const sponsors = await sponsorLines(tx, account.id);
-        if (sweep.at >= disableAt) {
-          if (!(await dormancy.disableInactive(tx, account.id, sweep.at))) return false;
-          await sessions.revokeAllOfAccounts(tx, [account.id]);
-          const days = Math.floor((sweep.at.getTime() - account.clock_start.getTime()) / DAY_MS);
-          await recordAudit(tx, {
-            action: 'account.disable',
-            outcome: 'success',
-            actor: SYSTEM_ACTOR,
-            target: { id: account.id, username: account.username },
-            details: { reason: 'inactive', inactiveDays: days, since: account.clock_start.toISOString() },
-          });
-          const closesOn = localDate(
-            new Date(sweep.at.getTime() + policy.terminateAfterDisableDays * DAY_MS),
-            zone,
-          );
-          await enqueueMail(tx, {
-            to: account.email,
-            ...inactivityDisabledMail(siteOf(sweep), {
-              firstName: account.given_name,
-              days,
-              closesOn,
-              sponsors,
-            }),
-          });
-          return true;
-        }
-        const left = daysLeft(sweep.at, disableAt, zone);
-        const due = dueNoticeDays(policy.inactivityWarningDays, left).map(String);
-        const signInBy = localDate(new Date(disableAt.getTime() - 1), zone);
-        const sent = await sendLatestDueNotice(
+      (tx, rows) =>
+        warnOrDisable(
+          sweep,
           tx,
-          inactivitySeries(account.id, account.clock_start),
-          due,
-          sweep.at,
-          () => [
-            outboxRow(
-              account.email,
-              inactivityWarningMail(siteOf(sweep), { firstName: account.given_name, signInBy, sponsors }),
-            ),
-          ],
-        );
-        if (sent === null) return false;
-        await recordAudit(tx, {
-          action: 'account.inactivity-warning',
-          outcome: 'success',
-          actor: SYSTEM_ACTOR,
-          target: { id: account.id, username: account.username },
-          details: { milestone: Number(sent), disableOn: signInBy },
-        });
-        return true;
-      },
+          rows.map((r) => r.id),
+        ),
     );
   },
 };

@@ -1,9 +1,10 @@
 // The sweep's invariants under random sequences (GOVERNANCE.md §3.9): advance the clock, approve
 // (grant), extend, remove and sweep in any order; after every sweep no grant is current past its
-// end, no milestone mail went out twice, and an account is disabled for no access exactly when it
+// end, no milestone mail went out twice (expiry notices and inactivity warnings), and an account is disabled for no access exactly when it
 // holds no current grant. On the embedded database (fast); a failure prints fast-check's seed and
 // path: replay with GOVERNANCE_PROPERTY_SEED=<seed> (and GOVERNANCE_PROPERTY_PATH=<path>).
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
@@ -156,6 +157,24 @@ describe('the governance sweep under random sequences (pglite)', () => {
               .execute();
             expect(count('account-disabled-no-access')).toBe(disables.length);
             expect(count('account-closed')).toBe(a.status === 'terminated' ? 1 : 0);
+            // 4. Inactivity (§6.3, set-based batches): a warning mail per warning recorded as sent,
+            // a disable mail per inactivity disable event.
+            const warnings = await db
+              .selectFrom('governance_notices')
+              .select('milestone')
+              .where('kind', '=', 'account.inactivity')
+              .where('subject_id', 'like', `${v.id}/%`)
+              .where('skipped', '=', false)
+              .execute();
+            expect(count('inactivity-warning')).toBe(warnings.length);
+            const inactive = await db
+              .selectFrom('audit_events')
+              .select('id')
+              .where('action', '=', 'account.disable')
+              .where('target_id', '=', v.id)
+              .where(sql`details->>'reason'`, '=', 'inactive')
+              .execute();
+            expect(count('account-disabled-inactive')).toBe(inactive.length);
           }
           // The BRM's digest: at most one a day, each recorded once.
           const digests = await db

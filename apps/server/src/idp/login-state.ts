@@ -21,6 +21,17 @@ const loginStateSchema = z.object({
   keyEnrolled: z.boolean().optional(),
   /** A passcode or push passed during the grace: the "Add One Now" interstitial waits for a choice. */
   passedWith: z.enum(['totp', 'push']).optional(),
+  /**
+   * The key policy the passcode page read (GOVERNANCE.md §7.4), for the passcode or push that
+   * follows: read once per sign-in (key-policy.ts's keptKeyPolicy says why that is safe).
+   */
+  keyPolicy: z
+    .discriminatedUnion('kind', [
+      z.object({ kind: z.literal('mfa') }),
+      z.object({ kind: z.literal('grace'), organizationName: z.string(), until: z.number() }),
+      z.object({ kind: z.literal('keysOnly'), organizationName: z.string() }),
+    ])
+    .optional(),
 });
 export type LoginState = z.infer<typeof loginStateSchema>;
 

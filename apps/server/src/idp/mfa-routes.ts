@@ -17,7 +17,17 @@ import { samlUrls } from './saml-entities';
 import { createSignedResponse } from './saml-response';
 import { newTotpSecret, secretGroups, totpQrDataUrl } from '../identity/mfa/totp';
 import { countCredentials } from '../store/webauthn';
-import { graceDate, keyPolicy, keyPolicyAndKeys, type KeyPolicy } from '../identity/mfa/key-policy';
+import {
+  graceDate,
+  keptKeyPolicy,
+  keyPolicy,
+  keyPolicyAndKeys,
+  readKeyStanding,
+  settleKeyPolicy,
+  storeKeyPolicy,
+  type KeyPolicy,
+  type KeyStanding,
+} from '../identity/mfa/key-policy';
 import { recordAudit } from '../identity/audit';
 import {
   defaultKeyNickname,
@@ -137,13 +147,15 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     error?: string,
     providerDevice?: MfaDevice | null,
     hasPasscodeDevice?: boolean,
+    standing?: KeyStanding,
   ) {
     const [device, { keys, policy }, passcodeDevice] = await Promise.all([
       providerDevice === undefined ? mfaProvider(ctx).device(account.id) : providerDevice,
-      keyPolicyAndKeys(ctx, account),
+      standing ? settleKeyPolicy(ctx, account, standing) : keyPolicyAndKeys(ctx, account),
       hasPasscodeDevice ??
         findActiveAccountAndDevice(ctx, account.id).then((found) => Boolean(found?.device)),
     ]);
+    await keepKeyPolicy(session, account, policy);
     // An account that must sign in phishing-resistantly (it has a key or its grace is over) sees
     // the key alone; without a key, only the sponsor's reset lets it in again.
     const keyOnly = policy.kind === 'keysOnly';
@@ -164,17 +176,36 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     );
   }
 
+  /**
+   * Keeps the policy the passcode page showed in the sign-in's state for the passcode or push
+   * that follows (written only when it changed).
+   */
+  async function keepKeyPolicy(session: Session, account: Pick<Account, 'id'>, policy: KeyPolicy) {
+    const state = readLoginState(session);
+    if (!state || state.stage !== 'mfa' || state.accountId !== account.id) return;
+    const stored = storeKeyPolicy(policy);
+    if (JSON.stringify(state.keyPolicy) === JSON.stringify(stored)) return;
+    await writeLoginState(ctx.db, session, { ...state, keyPolicy: stored });
+  }
+
+  /** The policy the passcode page kept in the sign-in's state, or (without one) read now. */
+  async function policyOfSignIn(state: LoginState, account: Account): Promise<KeyPolicy> {
+    return state.keyPolicy ? keptKeyPolicy(state.keyPolicy, ctx.clock.now()) : keyPolicy(ctx, account);
+  }
+
   app.get('/idp/mfa', async (request, reply) => {
     const session = request.session;
     const state = readLoginState(session);
-    // The provider's view of the device (for Send Push) is read in the same wait.
-    const [found, providerDevice, keys] = await Promise.all([
+    // The provider's view of the device (for Send Push) and what decides the key policy (with
+    // the number of keys) are read in the same wait; the policy is settled only for the passcode
+    // page, as before.
+    const [found, providerDevice, standing] = await Promise.all([
       stateAccount(ctx, state),
       state?.accountId ? mfaProvider(ctx).device(state.accountId) : null,
-      state?.accountId ? countCredentials(ctx.db, state.accountId) : 0,
+      state?.accountId ? readKeyStanding(ctx, state.accountId) : null,
     ]);
     if (!session || !state || !found) return sendExpired(ctx, reply);
-    if (found.device || keys > 0)
+    if (found.device || (standing?.keys ?? 0) > 0)
       return showPasscode(
         reply,
         session,
@@ -183,6 +214,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
         undefined,
         providerDevice,
         Boolean(found.device),
+        standing ?? undefined,
       );
     return showEnrol(reply, session, state, found.account);
   });
@@ -198,7 +230,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     const passcode = form?.passcode.trim() ?? '';
     const formatError = /^\d{6}$/.test(passcode) ? null : 'The passcode must be exactly 6 digits.';
 
-    const policy = device ? await keyPolicy(ctx, account) : null;
+    const policy = device ? await policyOfSignIn(state, account) : null;
     if (device && policy?.kind === 'keysOnly') {
       await refuseWeakMethod(ctx, account, request.ip, 'totp');
       return showPasscode(reply, session, account, 403, keyRequiredMessage);
@@ -244,7 +276,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     const found = await stateAccount(ctx, state);
     if (!state || !found?.device || !parseForm(pushForm, request.body)) return sendExpired(ctx, reply);
     const { account } = found;
-    const policy = await keyPolicy(ctx, account);
+    const policy = await policyOfSignIn(state, account);
     if (policy.kind === 'keysOnly') {
       await refuseWeakMethod(ctx, account, request.ip, 'push');
       return showPasscode(reply, session, account, 403, keyRequiredMessage);

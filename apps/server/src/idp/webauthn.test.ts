@@ -16,7 +16,7 @@ import {
   totpCode,
 } from '../../test/support/idp-kit';
 import { SoftAuthenticator, type Tamper } from '../../test/support/soft-authenticator';
-import { createTestApp, type TestApp, type TestClient } from '../../test/support/test-app';
+import { createTestApp, TestClient, type TestApp } from '../../test/support/test-app';
 import { addOrganization, auditActions, outbox } from '../../test/support/world';
 import {
   MAX_CREDENTIALS,
@@ -583,6 +583,68 @@ describe.each(testDatabaseKinds)('security keys and passkeys at the built-in IdP
       const third = await passcodeSignIn(account.username, secret);
       expect(third.res.statusCode).toBe(403);
       expect((await assert(authenticator, account.username)).res.statusCode).toBe(200);
+      clock.set(new Date());
+    });
+
+    /** Through the portal: its login, the password step and the passcode page (which keeps the key policy). */
+    async function portalPasscodePage(username: string) {
+      const client = new TestClient(t.app);
+      await client.fetchCsrf();
+      const login = await client.get('/api/saml/login/standard?next=%2Fwelcome');
+      const sso = new URL(String(login.headers.location));
+      await client.get(`${sso.pathname}${sso.search}`);
+      const loginPage = await client.get('/idp/login');
+      await client.postForm('/idp/login', {
+        csrfToken: csrfOf(loginPage.body),
+        username,
+        password: PASSWORD,
+      });
+      return { client, mfaPage: (await client.get('/idp/mfa')).body };
+    }
+
+    it('a tier raised after the passcode page (the policy the page kept says any factor): the portal reads it afresh and asks for the key; no session', async () => {
+      const { account, secret, authenticator } = await appAndKey();
+      const { client, mfaPage } = await portalPasscodePage(account.username);
+      expect(mfaPage).toContain('name="passcode"');
+      await requireKeys(account.id, `Raised tier ${account.username}`);
+      const posted = await client.postForm('/idp/mfa', {
+        csrfToken: csrfOf(mfaPage),
+        passcode: await totpCode(secret),
+      });
+      const samlResponse = inputValue(posted.body, 'SAMLResponse');
+      expect(samlResponse).toBeTruthy(); // the IdP went by the policy its passcode page kept
+      const acs = await client.postForm('/api/saml/acs', {
+        SAMLResponse: samlResponse!,
+        RelayState: inputValue(posted.body, 'RelayState') ?? '/welcome',
+      });
+      // The ACS asks once more for the phishing-resistant class: no session with the passcode.
+      expect(String(acs.headers.location).startsWith(t.ctx.idp.ssoUrl)).toBe(true);
+      expect((await client.get('/api/user')).statusCode).toBe(401);
+      expect(
+        (await auditActions(t, 'signin.step-up')).filter((e) => e.target_id === account.id),
+      ).toHaveLength(1);
+      expect((await assert(authenticator, account.username)).res.statusCode).toBe(200);
+    });
+
+    it('a grace that ends between the passcode page and the passcode: the kept policy is read at the passcode’s time and refuses it', async () => {
+      const { account, secret } = await appOnly();
+      await requireKeys(account.id, `Ending tier ${account.username}`);
+      const { client, mfaPage } = await passPasswordStep(t, account.username);
+      expect(mfaPage).toContain('name="passcode"');
+      // The grant runs past the grace, so the requirement holds when it ends.
+      await t.ctx.db
+        .updateTable('role_grants')
+        .set({ expires_at: new Date(clock.now().getTime() + 60 * 86_400_000) })
+        .where('account_id', '=', account.id)
+        .execute();
+      clock.advance(30 * 86_400_000 + 60_000);
+      const posted = await client.postForm('/idp/mfa', {
+        csrfToken: csrfOf(mfaPage),
+        passcode: await totpCode(secret),
+      });
+      expect(posted.statusCode).toBe(403);
+      expect(posted.body).toContain(keyRequiredMessage);
+      expect(inputValue(posted.body, 'SAMLResponse')).toBeUndefined();
       clock.set(new Date());
     });
 

@@ -37,8 +37,26 @@ export async function keyPolicyAndKeys(
   ctx: AppContext,
   account: Pick<Account, 'id' | 'username' | 'email' | 'given_name'>,
 ): Promise<{ policy: KeyPolicy; keys: number }> {
-  const now = ctx.clock.now();
-  const { requirement, keys, graceKept } = await keyStanding(ctx.db, account.id, now);
+  return settleKeyPolicy(ctx, account, await readKeyStanding(ctx, account.id));
+}
+
+export type KeyStanding = Awaited<ReturnType<typeof keyStanding>> & { at: Date };
+
+/** What decides the key policy, read in one statement and nothing written: see settleKeyPolicy. */
+export async function readKeyStanding(ctx: AppContext, accountId: string): Promise<KeyStanding> {
+  const at = ctx.clock.now();
+  return { ...(await keyStanding(ctx.db, accountId, at)), at };
+}
+
+/**
+ * The key policy of a standing read by readKeyStanding (keyPolicy's rules): starts the grace the
+ * first time (audited, W3) or forgets it when no organization requires a key any more.
+ */
+export async function settleKeyPolicy(
+  ctx: AppContext,
+  account: Pick<Account, 'id' | 'username' | 'email' | 'given_name'>,
+  { requirement, keys, graceKept, at: now }: KeyStanding,
+): Promise<{ policy: KeyPolicy; keys: number }> {
   if (!requirement) {
     if (graceKept) await graceStart(ctx.db, account.id, false, now);
     return { policy: { kind: 'mfa' }, keys };
@@ -67,9 +85,32 @@ export async function keyPolicyAndKeys(
     }
     return end;
   });
-  if (now < until)
-    return { policy: { kind: 'grace', organizationName: requirement.organizationName, until }, keys };
-  return { policy: { kind: 'keysOnly', organizationName: requirement.organizationName }, keys };
+  return { policy: graceOrKeysOnly(requirement.organizationName, until, now), keys };
+}
+
+/** During the grace (before `until`) a passcode or push still signs in; after it, a key only. */
+function graceOrKeysOnly(organizationName: string, until: Date, now: Date): KeyPolicy {
+  return now < until ? { kind: 'grace', organizationName, until } : { kind: 'keysOnly', organizationName };
+}
+
+/** A key policy as a sign-in's state keeps it (JSON: the grace's end in milliseconds). */
+export type StoredKeyPolicy =
+  | { kind: 'mfa' }
+  | { kind: 'grace'; organizationName: string; until: number }
+  | { kind: 'keysOnly'; organizationName: string };
+
+export function storeKeyPolicy(policy: KeyPolicy): StoredKeyPolicy {
+  return policy.kind === 'grace' ? { ...policy, until: policy.until.getTime() } : policy;
+}
+
+/**
+ * The policy a sign-in's passcode page read, as it stands at `now`: a grace that has ended since
+ * is a key only. What the page could not see (a tier raised, a key added elsewhere) is the
+ * portal's ACS's to catch: it reads the policy afresh before any session is made (sign-in.ts).
+ */
+export function keptKeyPolicy(stored: StoredKeyPolicy, now: Date): KeyPolicy {
+  if (stored.kind !== 'grace') return stored;
+  return graceOrKeysOnly(stored.organizationName, new Date(stored.until), now);
 }
 
 /** The date a grace ends, as the interstitial and W3 show it (UTC, YYYY-MM-DD). */

@@ -11,7 +11,13 @@ import { loadConfig } from '../../apps/server/src/config';
 /** The database, a test clock at `now` and the dependencies the sweep's steps take. */
 export async function governanceBenchDatabase(now: Date) {
   const kind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
-  const database = await createTestDatabase(kind);
+  // Without the portal's statement timeout (1.5 s): on a loaded machine the seeding's bulk inserts
+  // (the grants' with their provisioning trigger) take longer than a request may.
+  const database = await createTestDatabase(kind, {
+    statementMs: 0,
+    idleInTransactionMs: 0,
+    connectionWaitMs: 5_000,
+  });
   const db = database.db;
   const clock = new TestClock(now);
   const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -40,35 +46,30 @@ export interface VendorsAndGrants {
  * each sponsored by its organization's BRM. Returns the number of grants.
  */
 export async function seedVendorsAndGrants(db: Db, data: VendorsAndGrants): Promise<number> {
-  // In one transaction without the portal's statement timeout: on a loaded machine the grants'
-  // insert (with its provisioning trigger) can take longer than a request may.
-  await db.transaction().execute(async (tx) => {
-    await sql`set local statement_timeout = 0`.execute(tx);
-    await sql`insert into organizations (name) select 'Org ' || i from generate_series(1, ${data.organizations}) i`.execute(
-      tx,
-    );
-    await sql`
+  await sql`insert into organizations (name) select 'Org ' || i from generate_series(1, ${data.organizations}) i`.execute(
+    db,
+  );
+  await sql`
     insert into accounts (username, email, type, status, given_name, family_name, last_sign_in_at)
     select 'vendor' || i, 'vendor' || i || '@acme.example', 'vendor', 'active', 'V', ${data.familyName},
            ${data.lastSignInAt}
-    from generate_series(1, ${data.vendors}) i`.execute(tx);
-    await sql`
+    from generate_series(1, ${data.vendors}) i`.execute(db);
+  await sql`
     insert into accounts (username, email, type, status, given_name, family_name, is_employee_brm)
     select 'brm' || i, 'brm' || i || '@hospital.example', 'employee', 'active', 'B', 'Rm', true
-    from generate_series(1, ${data.organizations}) i`.execute(tx);
-    await sql`
+    from generate_series(1, ${data.organizations}) i`.execute(db);
+  await sql`
     insert into brm_assignments (account_id, organization_id)
     select b.id, o.id from accounts b join organizations o on o.name = 'Org ' || substring(b.username from 4)
-    where b.username like 'brm%'`.execute(tx);
-    await sql`
+    where b.username like 'brm%'`.execute(db);
+  await sql`
     insert into role_grants (account_id, organization_id, granted_at, expires_at, sponsor_id)
     select a.id, o.id, ${data.grantedAt}, ${data.expiresAt}, o.brm
     from (select id, row_number() over (order by id) as n from accounts where type = 'vendor') a
     cross join generate_series(0, 1) k
     join (select o.id, b.account_id as brm, row_number() over (order by o.id) - 1 as m
           from organizations o join brm_assignments b on b.organization_id = o.id) o
-      on o.m = (a.n * 2 + k) % ${data.organizations}`.execute(tx);
-  });
+      on o.m = (a.n * 2 + k) % ${data.organizations}`.execute(db);
   return countRows(db, 'role_grants');
 }
 

@@ -18,9 +18,18 @@ import { approveOrDeny, getPendingApprovals } from '@pra/contracts/endpoints/app
 import { setDelegation } from '@pra/contracts/endpoints/approval-routing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../../../test/support/databases';
-import { createAccount, signInAs } from '../../../test/support/sign-in';
+import {
+  addStaff,
+  assignBrms,
+  clearPendingAndDelegations,
+  mailsSince,
+  setEmail,
+  signInAll,
+  type StaffFlags,
+} from '../../../test/support/brm-world';
+import { createAccount } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
-import { addOrganization, auditActions, outbox } from '../../../test/support/world';
+import { addOrganization, auditActions } from '../../../test/support/world';
 import { TestClock } from '../../platform/clock';
 import { addDays, endOfLocalDay, localInstant } from '../../platform/local-time';
 import { sweepNow } from '../../identity/governance/sweeper';
@@ -47,20 +56,8 @@ describe.each(testDatabaseKinds)('time-limited access calls on %s', (kind) => {
   const clock = new TestClock(morningOf(TODAY));
   const ids: Record<string, string> = {};
   const clients: Record<string, TestClient> = {};
-  let seen = new Set<string>();
-
   /** The mails queued since the last call. */
-  async function newMails() {
-    const all = await outbox(t);
-    const fresh = all.filter((m) => !seen.has(m.id));
-    seen = new Set(all.map((m) => m.id));
-    return fresh.map((m) => ({
-      to: m.recipient,
-      template: m.template,
-      subject: m.subject,
-      text: m.text_body,
-    }));
-  }
+  const newMails = mailsSince(() => t);
   const grantOf = (account: string, org: string) =>
     t.ctx.db
       .selectFrom('role_grants')
@@ -113,7 +110,7 @@ describe.each(testDatabaseKinds)('time-limited access calls on %s', (kind) => {
     ids.globex = await addOrganization(t, 'Globex Health IT', ['acme.example']);
     ids.initech = await addOrganization(t, 'Initech Devices', ['acme.example']);
     ids.dormant = await addOrganization(t, 'Dormant Labs', ['acme.example']);
-    const people: [string, { isEmployeeBrm?: boolean; isAdmin?: boolean }][] = [
+    const people: [string, StaffFlags][] = [
       ['primary', { isEmployeeBrm: true }],
       ['backup', { isEmployeeBrm: true }],
       ['deleg', { isEmployeeBrm: true }],
@@ -121,43 +118,26 @@ describe.each(testDatabaseKinds)('time-limited access calls on %s', (kind) => {
       ['admin', { isAdmin: true }],
       ['auditor', { isAdmin: true, isEmployeeBrm: true }],
     ];
-    for (const [username, flags] of people) {
-      ids[username] = await createAccount(t, { username, type: 'employee', ...flags });
-    }
+    await addStaff(t, ids, people);
     await t.ctx.db.updateTable('accounts').set({ is_auditor: true }).where('id', '=', ids.auditor!).execute();
     for (const name of ['vendor', 'other']) {
       ids[name] = await createAccount(t, { username: name });
-      await t.ctx.db
-        .updateTable('accounts')
-        .set({ email: `${name}@acme.example` })
-        .where('id', '=', ids[name])
-        .execute();
+      await setEmail(t, ids[name], `${name}@acme.example`);
     }
-    const assign = (account: string, org: string, kind: 'primary' | 'backup') =>
-      t.ctx.db
-        .insertInto('brm_assignments')
-        .values({ account_id: ids[account]!, organization_id: ids[org]!, kind })
-        .execute();
-    await assign('primary', 'acme', 'primary');
-    await assign('primary', 'dormant', 'primary');
-    await assign('backup', 'acme', 'backup');
-    await assign('deleg', 'acme', 'backup');
-    await assign('globexbrm', 'globex', 'primary');
-    for (const name of [...people.map(([n]) => n), 'vendor', 'other'])
-      clients[name] = await signInAs(t, name);
+    await assignBrms(t, ids, [
+      ['primary', 'acme', 'primary'],
+      ['primary', 'dormant', 'primary'],
+      ['backup', 'acme', 'backup'],
+      ['deleg', 'acme', 'backup'],
+      ['globexbrm', 'globex', 'primary'],
+    ]);
+    await signInAll(t, clients, [...people.map(([n]) => n), 'vendor', 'other']);
     clients.anonymous = new TestClient(t.app);
     await clients.anonymous.fetchCsrf();
   });
   beforeEach(async () => {
     clock.set(morningOf(TODAY));
-    for (const table of ['request_items', 'requests'] as const) {
-      await t.ctx.db
-        .updateTable(table)
-        .set({ status: 'cancelled' })
-        .where('status', '=', 'pending')
-        .execute();
-    }
-    await t.ctx.db.deleteFrom('brm_delegations').execute();
+    await clearPendingAndDelegations(t);
     await t.ctx.db.updateTable('accounts').set({ status: 'active', disabled_reason: null }).execute();
     await t.ctx.db.updateTable('organizations').set({ is_active: true }).execute();
     await t.ctx.db.deleteFrom('role_grants').execute();

@@ -13,9 +13,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TestClock } from '../../platform/clock';
 import { runApprovalRouting } from '../../identity/approval-routing-sweep';
 import { testDatabaseKinds } from '../../../test/support/databases';
-import { createAccount, signInAs } from '../../../test/support/sign-in';
+import {
+  addStaff,
+  assignBrms,
+  clearPendingAndDelegations,
+  mailsSince,
+  setEmail,
+  signInAll,
+  type StaffFlags,
+} from '../../../test/support/brm-world';
+import { createAccount } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
-import { addOrganization, auditActions, outbox } from '../../../test/support/world';
+import { addOrganization, auditActions } from '../../../test/support/world';
 
 // Approval routing (GOVERNANCE.md §5) with the test clock: deadlines, reminders, forwards, expiry,
 // primary and backup BRMs, Away and Backup delegations; each milestone's mails exactly once.
@@ -28,20 +37,8 @@ describe.each(testDatabaseKinds)('approval routing on %s', (kind) => {
   const clock = new TestClock(START);
   const ids: Record<string, string> = {};
   const clients: Record<string, TestClient> = {};
-  let seen = new Set<string>();
-
-  /** The mails queued since the last call, as [recipient, template, subject]. */
-  async function newMails() {
-    const all = await outbox(t);
-    const fresh = all.filter((m) => !seen.has(m.id));
-    seen = new Set(all.map((m) => m.id));
-    return fresh.map((m) => ({
-      to: m.recipient,
-      template: m.template,
-      subject: m.subject,
-      text: m.text_body,
-    }));
-  }
+  /** The mails queued since the last call. */
+  const newMails = mailsSince(() => t);
   const sweep = () => runApprovalRouting(t.ctx);
   const anonymous = async () => {
     const client = new TestClient(t.app);
@@ -87,7 +84,7 @@ describe.each(testDatabaseKinds)('approval routing on %s', (kind) => {
       .set({ risk_tier: 'high' })
       .where('id', '=', ids.globex)
       .execute();
-    const people: [string, { isEmployeeBrm?: boolean; isAdmin?: boolean }][] = [
+    const people: [string, StaffFlags][] = [
       ['primary', { isEmployeeBrm: true }],
       ['backup', { isEmployeeBrm: true }],
       ['deleg', { isEmployeeBrm: true }],
@@ -95,41 +92,22 @@ describe.each(testDatabaseKinds)('approval routing on %s', (kind) => {
       ['globexbrm', { isEmployeeBrm: true }],
       ['admin', { isAdmin: true }],
     ];
-    for (const [username, flags] of people) {
-      ids[username] = await createAccount(t, { username, type: 'employee', ...flags });
-    }
+    await addStaff(t, ids, people);
     ids.vendor = await createAccount(t, { username: 'vendor' });
-    await t.ctx.db
-      .updateTable('accounts')
-      .set({ email: 'vendor@acme.example' })
-      .where('id', '=', ids.vendor)
-      .execute();
-    const assign = (account: string, org: string, kind: 'primary' | 'backup') =>
-      t.ctx.db
-        .insertInto('brm_assignments')
-        .values({ account_id: ids[account]!, organization_id: ids[org]!, kind })
-        .execute();
-    await assign('primary', 'acme', 'primary');
-    await assign('backup', 'acme', 'backup');
-    await assign('deleg', 'acme', 'backup');
-    await assign('deleg', 'globex', 'primary');
-    await assign('other', 'globex', 'primary');
-    await assign('globexbrm', 'globex', 'primary');
-    for (const name of [...people.map(([n]) => n), 'vendor']) clients[name] = await signInAs(t, name);
+    await setEmail(t, ids.vendor, 'vendor@acme.example');
+    await assignBrms(t, ids, [
+      ['primary', 'acme', 'primary'],
+      ['backup', 'acme', 'backup'],
+      ['deleg', 'acme', 'backup'],
+      ['deleg', 'globex', 'primary'],
+      ['other', 'globex', 'primary'],
+      ['globexbrm', 'globex', 'primary'],
+    ]);
+    await signInAll(t, clients, [...people.map(([n]) => n), 'vendor']);
   });
   beforeEach(async () => {
     // Each test starts with nothing pending, no delegation, the clock at START and no mail unseen.
-    await t.ctx.db
-      .updateTable('request_items')
-      .set({ status: 'cancelled' })
-      .where('status', '=', 'pending')
-      .execute();
-    await t.ctx.db
-      .updateTable('requests')
-      .set({ status: 'cancelled' })
-      .where('status', '=', 'pending')
-      .execute();
-    await t.ctx.db.deleteFrom('brm_delegations').execute();
+    await clearPendingAndDelegations(t);
     await t.ctx.db.deleteFrom('rate_limits').execute();
     clock.set(START);
     await newMails();

@@ -20,8 +20,6 @@ export const activityReviewMessages = {
   alreadyReviewed: (name: string, date: string) =>
     `This week was already marked reviewed by ${name} on ${date}.`,
   notFound: 'Weekly digest not found.',
-  nothing: 'Nothing in this week.',
-  viewInAuditTrail: 'View in the audit trail',
   /** Mail A1's subject (§9.4). */
   readySubject: (period: string) => `Weekly PRA access activity review for ${period} is ready`,
   /** Mail A2's subject: the reminder after 3 days (our wording; §9.4 names only the reminder). */
@@ -67,7 +65,11 @@ export const activityEvent = z.object({
 export type ActivityEvent = z.infer<typeof activityEvent>;
 
 /** How many events of one action the section holds, and the audit trail filtered to them. */
-export const activityActionCount = z.object({ action: z.string(), count: z.number().int(), link: z.string() });
+export const activityActionCount = z.object({
+  action: z.string(),
+  count: z.number().int(),
+  link: z.string(),
+});
 
 /** Failed sign-ins and lockouts of one vendor in the week. */
 export const activitySignInTally = z.object({

@@ -192,10 +192,7 @@ export type ActivityReviewRow = Awaited<ReturnType<typeof listActivityReviews>>[
 
 /** One week's digest with its snapshot. */
 export async function findActivityReview(db: Db | Tx, periodStart: string) {
-  return selectReviews(db)
-    .select('r.digest')
-    .where('r.period_start', '=', periodStart)
-    .executeTakeFirst();
+  return selectReviews(db).select('r.digest').where('r.period_start', '=', periodStart).executeTakeFirst();
 }
 
 /**
@@ -232,12 +229,13 @@ export async function unreviewedAnnounced(
     .select(['r.period_start', 'r.period_end', 'r.generated_at'])
     .where('r.reviewed_at', 'is', null)
     .where('r.generated_at', '<=', cutoff)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('governance_notices as n')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('governance_notices as n')
           .select('n.kind')
           .where('n.kind', '=', noticeKind)
-          .whereRef('n.subject_id', '=', sql<string>`r.period_start::text`)
+          .where('n.subject_id', '=', sql<string>`r.period_start::text`)
           .where('n.milestone', '=', 'ready')
           .where('n.skipped', '=', false),
       ),

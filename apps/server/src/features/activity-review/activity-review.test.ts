@@ -1,4 +1,8 @@
-import { activityReviewMessages as text, type ActivityReviewDetail, type ActivityReviewList } from '@pra/contracts';
+import {
+  activityReviewMessages as text,
+  type ActivityReviewDetail,
+  type ActivityReviewList,
+} from '@pra/contracts';
 import {
   getActivityReview,
   listActivityReviews,
@@ -17,7 +21,8 @@ import { sweepNow } from '../../identity/governance/sweeper';
 // required note, the sign-off shown as "Reviewed by {name} on {date}", and two admins at once.
 
 const ZONE = 'America/New_York';
-const local = (date: string, hour: number, minute = 0) => localInstant(date, { hour, minute, second: 0 }, ZONE);
+const local = (date: string, hour: number, minute = 0) =>
+  localInstant(date, { hour, minute, second: 0 }, ZONE);
 
 describe.each(testDatabaseKinds)('the Activity Review calls on %s', (kind) => {
   let t: TestApp;
@@ -34,7 +39,8 @@ describe.each(testDatabaseKinds)('the Activity Review calls on %s', (kind) => {
     for (const name of ['ada', 'abe', 'auditor'])
       ids[name] = await createAccount(t, { username: name, type: 'employee', isAdmin: true });
     await t.ctx.db.updateTable('accounts').set({ is_auditor: true }).where('id', '=', ids.auditor!).execute();
-    for (const name of ['vendor', 'brm', 'employee', 'ada', 'abe', 'auditor']) c[name] = await signInAs(t, name);
+    for (const name of ['vendor', 'brm', 'employee', 'ada', 'abe', 'auditor'])
+      c[name] = await signInAs(t, name);
     c.anonymous = new TestClient(t.app);
     await c.anonymous.fetchCsrf();
     await sweepNow({ db: t.ctx.db, clock, config: t.ctx.config, log: t.app.log });
@@ -48,7 +54,10 @@ describe.each(testDatabaseKinds)('the Activity Review calls on %s', (kind) => {
         await c[who]!.call(getActivityReview, { params: week }),
         await c[who]!.call(signOffActivityReview, { params: week, body: { note: 'Looked.' } }),
       ])
-        expect([res.statusCode, res.json()], who).toEqual([403, { errors: ['Unauthorized: User is not an admin'] }]);
+        expect([res.statusCode, res.json()], who).toEqual([
+          403,
+          { errors: ['Unauthorized: User is not an admin'] },
+        ]);
     }
     const anonymous = await c.anonymous!.call(listActivityReviews);
     expect(anonymous.statusCode).toBe(401);
@@ -82,15 +91,24 @@ describe.each(testDatabaseKinds)('the Activity Review calls on %s', (kind) => {
   it('requires a note, refuses bad input and unknown weeks, and changes nothing then', async () => {
     for (const note of ['', '   ', '\n\n']) {
       const res = await c.ada!.call(signOffActivityReview, { params: week, body: { note } });
-      expect([res.statusCode, res.json()], JSON.stringify(note)).toEqual([400, { errors: [text.noteRequired] }]);
+      expect([res.statusCode, res.json()], JSON.stringify(note)).toEqual([
+        400,
+        { errors: [text.noteRequired] },
+      ]);
     }
     const long = await c.ada!.call(signOffActivityReview, { params: week, body: { note: 'x'.repeat(2001) } });
     expect(long.statusCode).toBe(400);
     const control = await c.ada!.call(signOffActivityReview, { params: week, body: { note: 'a\u0007b' } });
     expect(control.statusCode).toBe(400);
-    const badWeek = await c.ada!.call(signOffActivityReview, { params: { week: 'monday' }, body: { note: 'x' } });
+    const badWeek = await c.ada!.call(signOffActivityReview, {
+      params: { week: 'monday' },
+      body: { note: 'x' },
+    });
     expect(badWeek.statusCode).toBe(400);
-    const missing = await c.ada!.call(signOffActivityReview, { params: { week: '2020-01-06' }, body: { note: 'x' } });
+    const missing = await c.ada!.call(signOffActivityReview, {
+      params: { week: '2020-01-06' },
+      body: { note: 'x' },
+    });
     expect([missing.statusCode, missing.json()]).toEqual([404, { errors: [text.notFound] }]);
     const unknown = await c.ada!.call(getActivityReview, { params: { week: '2020-01-06' } });
     expect([unknown.statusCode, unknown.json()]).toEqual([404, { errors: [text.notFound] }]);
@@ -114,7 +132,9 @@ describe.each(testDatabaseKinds)('the Activity Review calls on %s', (kind) => {
       status: 'reviewed',
       reviewed: { name: winner, on: '2027-05-11', at: local('2027-05-11', 9, 30).toISOString() },
     });
-    expect(text.reviewed(detail.reviewed!.name, detail.reviewed!.on)).toBe(`Reviewed by ${winner} on 2027-05-11`);
+    expect(text.reviewed(detail.reviewed!.name, detail.reviewed!.on)).toBe(
+      `Reviewed by ${winner} on 2027-05-11`,
+    );
     const audits = await auditActions(t, 'activity-review.sign-off');
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({
@@ -128,7 +148,10 @@ describe.each(testDatabaseKinds)('the Activity Review calls on %s', (kind) => {
     });
     // Signing off again later: the same refusal, nothing changed.
     const again = await c.ada!.call(signOffActivityReview, { params: week, body: { note: 'Again.' } });
-    expect([again.statusCode, again.json()]).toEqual([409, { errors: [text.alreadyReviewed(winner, '2027-05-11')] }]);
+    expect([again.statusCode, again.json()]).toEqual([
+      409,
+      { errors: [text.alreadyReviewed(winner, '2027-05-11')] },
+    ]);
     expect(await auditActions(t, 'activity-review.sign-off')).toHaveLength(1);
   });
 });

@@ -110,7 +110,8 @@ describe.each(testDatabaseKinds)('the weekly activity review on %s', (kind) => {
     await event('account.disable', mid(11), { target: 'vic', details: { reason: 'inactive' } });
     await event('account.disable', mid(11), { target: 'val', details: { reason: 'noAccess' } });
     await event('account.disable', mid(11), { target: 'val', details: { reason: 'departureReported' } });
-    for (let i = 0; i < 3; i += 1) await event('signin.password', mid(12), { outcome: 'failure', target: 'vic' });
+    for (let i = 0; i < 3; i += 1)
+      await event('signin.password', mid(12), { outcome: 'failure', target: 'vic' });
     await event('signin.mfa', mid(12), { outcome: 'failure', target: 'vic' });
     await event('signin.lockout', mid(12), { outcome: 'failure', target: 'vic' });
     await event('signin.password', mid(12), { outcome: 'failure', target: 'val' });
@@ -120,10 +121,18 @@ describe.each(testDatabaseKinds)('the weekly activity review on %s', (kind) => {
     await event('mfa.reset', mid(13), { actor: 'bea', target: 'vic' });
     await event('passkey.register', mid(13), { actor: 'val', target: 'val' });
     await event('passkey.remove', mid(13), { actor: 'val', target: 'val' });
-    await event('emergency.grant', mid(14), { actor: 'infosec', target: 'vic', details: { ticket: 'INC-1' } });
+    await event('emergency.grant', mid(14), {
+      actor: 'infosec',
+      target: 'vic',
+      details: { ticket: 'INC-1' },
+    });
     await event('emergency.end', mid(15), { target: 'vic' });
     // Rita reported two colleagues before the week; both reports were dismissed in it (abuse?).
-    await event('departure.report', local('2027-03-05', 9), { actor: 'rita', target: 'vic', details: { reportId: 'r1' } });
+    await event('departure.report', local('2027-03-05', 9), {
+      actor: 'rita',
+      target: 'vic',
+      details: { reportId: 'r1' },
+    });
     await event('departure.report', mid(9), { actor: 'rita', target: 'val', details: { reportId: 'r2' } });
     await event('departure.dismiss', mid(16), { actor: 'bea', target: 'vic', details: { reportId: 'r1' } });
     await event('departure.dismiss', mid(17), { actor: 'bea', target: 'val', details: { reportId: 'r2' } });
@@ -183,12 +192,15 @@ describe.each(testDatabaseKinds)('the weekly activity review on %s', (kind) => {
     expect(section(d, 'newGrants').events[0]!.detail).not.toContain('sponsorId'); // ids left out
     expect(section(d, 'expiries').events.map((e) => e.at)).toEqual(['2027-03-15T03:59:59.000Z']);
     expect(section(d, 'reviewDefaults').events.map((e) => e.target)).toEqual(['vic']);
-    expect(section(d, 'disables').events.map((e) => e.detail.split(',')[0]).sort()).toEqual([
-      'reason: inactive',
-      'reason: noAccess',
-    ]);
+    expect(
+      section(d, 'disables')
+        .events.map((e) => e.detail.split(',')[0])
+        .sort(),
+    ).toEqual(['reason: inactive', 'reason: noAccess']);
     const failed = section(d, 'failedSignIns');
-    expect(failed.perVendor?.map(({ username, failures, lockouts }) => ({ username, failures, lockouts }))).toEqual([
+    expect(
+      failed.perVendor?.map(({ username, failures, lockouts }) => ({ username, failures, lockouts })),
+    ).toEqual([
       { username: 'vic', failures: 4, lockouts: 1 },
       { username: 'val', failures: 1, lockouts: 0 },
     ]);
@@ -274,7 +286,7 @@ describe.each(testDatabaseKinds)('the weekly activity review on %s', (kind) => {
       sweep(),
       sweep(),
     ]);
-    expect(a!.failed + b!.failed).toBe(0);
+    expect(a.failed + b.failed).toBe(0);
     const rows = await t.ctx.db.selectFrom('activity_reviews').select('period_start').execute();
     expect(rows.map((r) => r.period_start).sort()).toEqual(['2027-03-01', '2027-03-08', '2027-03-15']);
     const generated = await auditActions(t, 'activity-review.generate');

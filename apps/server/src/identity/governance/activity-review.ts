@@ -227,7 +227,9 @@ export function digestReadyMail(site: MailSite, digest: ActivityDigest): MailCon
   const counts = digest.sections.filter((s) => s.count > 0).map((s) => `- ${s.title}: ${s.count}`);
   return compose(site, 'activity-review-ready', text.readySubject(period), [
     para(`The digest of vendor-access activity for ${period} (${digest.zone}) is ready for your review.`),
-    para(counts.length > 0 ? `In this week:\n${counts.join('\n')}` : 'No vendor-access activity was recorded.'),
+    para(
+      counts.length > 0 ? `In this week:\n${counts.join('\n')}` : 'No vendor-access activity was recorded.',
+    ),
     linkPara('Review it and mark it reviewed with a note:', weekLink(site, digest.periodStart)),
   ]);
 }
@@ -251,7 +253,7 @@ async function weeksToGenerate(sweep: Sweep): Promise<Week[]> {
   if (latest !== null && latest >= due.start) return [];
   const weeks: Week[] = [due];
   if (latest === null) return weeks;
-  for (let monday = addDays(due.start, -7); monday > latest && weeks.length < MAX_CATCH_UP_WEEKS; ) {
+  for (let monday = addDays(due.start, -7); monday > latest && weeks.length < MAX_CATCH_UP_WEEKS;) {
     weeks.unshift(weekOf(monday, zone));
     monday = addDays(monday, -7);
   }
@@ -298,7 +300,8 @@ export const activityReviewDigest: GovernanceStep = {
     for (const [index, week] of weeks.entries()) {
       const newest = index === weeks.length - 1;
       try {
-        if (await sweep.db.transaction().execute((tx) => generate(sweep, tx, week, newest))) outcome.done += 1;
+        if (await sweep.db.transaction().execute((tx) => generate(sweep, tx, week, newest)))
+          outcome.done += 1;
       } catch (error) {
         outcome.failed += 1;
         sweep.log.error({ err: error, step: 'activity-review' }, 'governance sweep: a weekly digest failed');

@@ -32,6 +32,8 @@ export const TEST_CLOCK_PORT = PORT + 2;
  */
 export const REVIEWS_CLOCK_PORT = PORT + 4;
 export const DEPARTURE_CLOCK_PORT = PORT + 5;
+/** The weekly activity review's journey moves its portal's clock to the next Monday. */
+export const ACTIVITY_CLOCK_PORT = PORT + 7;
 
 /**
  * PRA_E2E_ARTIFACT: an unpacked production artifact (`npm run package`, docs/OPERATIONS.md
@@ -97,5 +99,6 @@ export default defineConfig({
     server(TEST_CLOCK_PORT, 'test-clock', { TEST_CLOCK: '1' }),
     server(REVIEWS_CLOCK_PORT, 'test-clock-reviews', { TEST_CLOCK: '1' }),
     server(DEPARTURE_CLOCK_PORT, 'test-clock-departure', { TEST_CLOCK: '1' }),
+    server(ACTIVITY_CLOCK_PORT, 'test-clock-activity', { TEST_CLOCK: '1' }),
   ],
 });

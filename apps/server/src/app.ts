@@ -14,6 +14,7 @@ import { administrationRoutes } from './features/administration/routes';
 import { approvalsRoutes } from './features/approvals/routes';
 import { approvalRoutingRoutes } from './features/approval-routing/routes';
 import { accessReviewRoutes } from './features/access-reviews/routes';
+import { activityReviewRoutes } from './features/activity-review/routes';
 import { departureRoutes } from './features/departure/routes';
 import { manageUsersRoutes } from './features/manage-users/routes';
 import { terminateVendorsRoutes } from './features/terminate-vendors/routes';
@@ -137,6 +138,7 @@ export async function buildApp(
   await app.register(systemRoutes, ctx);
   await app.register(administrationRoutes, ctx);
   await app.register(governanceAdminRoutes, ctx);
+  await app.register(activityReviewRoutes, ctx);
   if (ctx.config.idp === 'builtin') await app.register(builtinIdpRoutes, ctx);
   await registerWebApp(app, ctx);
   return app;

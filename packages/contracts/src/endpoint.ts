@@ -90,7 +90,8 @@ export type Tag =
   | 'manage-users'
   | 'terminate-vendors'
   | 'administration'
-  | 'governance';
+  | 'governance'
+  | 'activity-review';
 
 /** What each tag groups (the OpenAPI document's tag descriptions). */
 export const tagDescriptions: Record<Tag, string> = {
@@ -111,6 +112,7 @@ export const tagDescriptions: Record<Tag, string> = {
   administration:
     'Organizations, people, system message, maintenance, mail, audit trail and service tokens (admins)',
   governance: 'Risk-tier policies and the Access ending report (admins; auditors read)',
+  'activity-review': 'The weekly activity review: digests of the audit trail and their sign-off (admins; auditors read)',
 };
 
 export interface Endpoint {

@@ -2,6 +2,7 @@ import type { Endpoint } from './endpoint';
 import * as access from './endpoints/access';
 import * as accessReviews from './endpoints/access-reviews';
 import * as activation from './endpoints/activation';
+import * as activityReview from './endpoints/activity-review';
 import * as administration from './endpoints/administration';
 import * as approvalRouting from './endpoints/approval-routing';
 import * as approvals from './endpoints/approvals';
@@ -43,6 +44,7 @@ export const endpointsByCapability = {
   administration,
   departure,
   governance,
+  activityReview,
   securityKeys,
 };
 

@@ -143,6 +143,15 @@ export const adminRoutes = {
   reportEnding: '/admin/reports/ending',
   reportSponsorship: '/admin/reports/sponsorship',
   reviews: '/admin/reviews',
+  /** The weekly activity review (GOVERNANCE.md §9.2); `?week=YYYY-MM-DD` opens one week's digest. */
+  reportActivity: '/admin/reports/activity',
+} as const;
+
+/** The weekly activity review's calls (GOVERNANCE.md §9.4); `:week` is the week's Monday. */
+export const activityReviewApi = {
+  list: '/api/admin/reports/activity',
+  week: '/api/admin/reports/activity/:week',
+  signOff: '/api/admin/reports/activity/:week/sign-off',
 } as const;
 
 /** Approval routing's paths (GOVERNANCE.md §5.7). */

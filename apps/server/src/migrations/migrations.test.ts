@@ -13,6 +13,7 @@ import {
 
 const tables = [
   'accounts',
+  'activity_reviews',
   'audit_events',
   'authenticators',
   'brm_assignments',

@@ -316,6 +316,24 @@ export interface AuthenticatorsTable {
   revoked_at: NullableTimestamp;
 }
 
+/** A week's activity review (migration 0029): its digest snapshot and InfoSec's sign-off. */
+export interface ActivityReviewsTable {
+  /** The Monday (hospital time) the week starts on. */
+  period_start: string;
+  /** The Sunday it ends on. */
+  period_end: string;
+  starts_at: Timestamp;
+  /** The next Monday's midnight (exclusive). */
+  ends_at: Timestamp;
+  generated_at: Timestamp;
+  digest: Json;
+  /** How many events the digest counts (the list shows it without reading the digest). */
+  total: number;
+  reviewed_by: string | null;
+  reviewed_at: NullableTimestamp;
+  note: string | null;
+}
+
 export interface PasskeyRequirementsTable {
   account_id: string;
   since: Date;
@@ -528,6 +546,7 @@ export interface Database {
   webauthn_users: WebauthnUsersTable;
   webauthn_credentials: WebauthnCredentialsTable;
   passkey_requirements: PasskeyRequirementsTable;
+  activity_reviews: ActivityReviewsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -61,6 +61,13 @@ const adminPages: Route[] = [
     ),
   },
   {
+    path: adminRoutes.reportActivity,
+    ...page(
+      'Activity Review',
+      async () => (await import('../features/activity-review/activity-review-page')).ActivityReviewPage,
+    ),
+  },
+  {
     path: adminRoutes.systemMessage,
     ...page(
       'System Message',

@@ -5,6 +5,7 @@ import type { GovernanceStep } from './sweep';
 import { delegationChanges, requestRouting } from '../approval-routing-sweep';
 import { closeDormantAccounts, inactivity } from './dormancy';
 import { brmInactiveAlerts, departures, leavingRoleEnds } from './departure';
+import { activityReviewDigest, activityReviewReminders } from './activity-review';
 
 /**
  * The governance sweep's steps, in the order they run (GOVERNANCE.md §2.2). This list is the one
@@ -12,7 +13,8 @@ import { brmInactiveAlerts, departures, leavingRoleEnds } from './departure';
  * access (one step: the disable is in the same transaction as the last grant ending); (3) expiry
  * notices; (4) request reminders, forwards, expiries; (5) review campaigns; (6) inactivity; (7)
  * close accounts disabled by automation for 30 days; (8) delegations start/end; and the BRMs' daily
- * digest (access-digest.ts), last, so that it lists what this sweep ended. Each step works in
+ * digest (access-digest.ts), so that it lists what this sweep ended; (13) the weekly activity
+ * review (activity-review.ts: Monday 06:00, and its reminder). Each step works in
  * batches with a transaction per row (sweep.ts's `eachRow`).
  */
 export const governanceSteps: readonly GovernanceStep[] = [
@@ -30,4 +32,6 @@ export const governanceSteps: readonly GovernanceStep[] = [
   brmInactiveAlerts,
   delegationChanges,
   brmDigest,
+  activityReviewDigest,
+  activityReviewReminders,
 ];

@@ -9,6 +9,7 @@ const sections = [
   { to: adminRoutes.governance, label: 'Governance policies' },
   { to: adminRoutes.reportEnding, label: 'Access ending' },
   { to: adminRoutes.reportSponsorship, label: 'Sponsorship' },
+  { to: adminRoutes.reportActivity, label: 'Activity Review' },
   { to: adminRoutes.systemMessage, label: 'System message' },
   { to: adminRoutes.maintenance, label: 'Maintenance' },
   { to: adminRoutes.mail, label: 'Mail' },

@@ -7,6 +7,7 @@ import type { AuditEventView, AuditQuery } from '@pra/contracts';
 import * as admin from '@pra/contracts/endpoints/administration';
 import { auditExportUrl } from '../../api/administration';
 import { callEndpoint } from '../../api/client';
+import { useSearchParams } from '../../lib/routing/router';
 import { adminKeys } from './use-admin-action';
 
 type Filters = Required<Pick<AuditQuery, 'person' | 'actor' | 'target' | 'organization' | 'action'>> & {
@@ -15,16 +16,32 @@ type Filters = Required<Pick<AuditQuery, 'person' | 'actor' | 'target' | 'organi
   to: string;
 };
 
-const noFilters: Filters = {
-  person: '',
-  actor: '',
-  target: '',
-  organization: '',
-  action: '',
-  outcome: '',
-  from: '',
-  to: '',
-};
+/** An ISO instant as a datetime-local value in the browser's zone ('' when it is not one). */
+function localInputValue(iso: string | null): string {
+  const at = iso ? new Date(iso) : null;
+  if (!at || Number.isNaN(at.getTime())) return '';
+  const two = (n: number) => String(n).padStart(2, '0');
+  const minutes = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}T${two(at.getHours())}:${two(at.getMinutes())}`;
+  return at.getSeconds() === 0 ? minutes : `${minutes}:${two(at.getSeconds())}`;
+}
+
+/**
+ * The filters a link gives in its query (`?action=grant.expire&from=…&to=…`, as the weekly
+ * activity review links here): the page opens filtered.
+ */
+function filtersOf(search: URLSearchParams): Filters {
+  const outcome = search.get('outcome');
+  return {
+    person: search.get('person') ?? '',
+    actor: search.get('actor') ?? '',
+    target: search.get('target') ?? '',
+    organization: search.get('organization') ?? '',
+    action: search.get('action') ?? '',
+    outcome: outcome === 'success' || outcome === 'failure' || outcome === 'denied' ? outcome : '',
+    from: localInputValue(search.get('from')),
+    to: localInputValue(search.get('to')),
+  };
+}
 
 /** The form's values as the API's query (times as ISO, empty fields left out). */
 function toQuery(f: Filters): AuditQuery {
@@ -43,8 +60,9 @@ function toQuery(f: Filters): AuditQuery {
 
 /** Audit trail: filters, newest first, pages fetched by keyset, details per event, CSV download. */
 export function AuditPage() {
-  const [draft, setDraft] = useState(noFilters);
-  const [query, setQuery] = useState<AuditQuery>({});
+  const [search] = useSearchParams();
+  const [draft, setDraft] = useState(() => filtersOf(search));
+  const [query, setQuery] = useState<AuditQuery>(() => toQuery(filtersOf(search)));
   const pages = useInfiniteQuery({
     queryKey: [...adminKeys.audit, query],
     queryFn: ({ pageParam, signal }) =>

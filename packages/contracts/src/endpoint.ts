@@ -90,7 +90,8 @@ export type Tag =
   | 'manage-users'
   | 'terminate-vendors'
   | 'administration'
-  | 'governance';
+  | 'governance'
+  | 'policy-attestation';
 
 /** What each tag groups (the OpenAPI document's tag descriptions). */
 export const tagDescriptions: Record<Tag, string> = {
@@ -111,6 +112,8 @@ export const tagDescriptions: Record<Tag, string> = {
   administration:
     'Organizations, people, system message, maintenance, mail, audit trail and service tokens (admins)',
   governance: 'Risk-tier policies and the Access ending report (admins; auditors read)',
+  'policy-attestation':
+    'The Acceptable Use Policy: versions, a vendor’s acceptance, who has not accepted and the auditors’ report',
 };
 
 export interface Endpoint {

@@ -13,6 +13,8 @@ import {
 
 const tables = [
   'accounts',
+  'aup_acceptances',
+  'aup_versions',
   'audit_events',
   'authenticators',
   'brm_assignments',

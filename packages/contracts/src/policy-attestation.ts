@@ -15,7 +15,8 @@ export const aupMessages = {
   accepted: 'Thank you. Your acceptance was recorded.',
   /** The answer to every other call while a vendor's acceptance is overdue. */
   blocked: 'Accept the Acceptable Use Policy to continue',
-  welcomeAlert: (date: string) => `Please review the Acceptable Use Policy by ${date} to keep using the portal.`,
+  welcomeAlert: (date: string) =>
+    `Please review the Acceptable Use Policy by ${date} to keep using the portal.`,
   reviewNow: 'Review now',
   profileCard: (version: number, acceptedOn: string, dueOn: string) =>
     `Acceptable Use Policy: version ${version} accepted on ${acceptedOn}; next review due ${dueOn}.`,
@@ -86,7 +87,10 @@ export const publishAupBody = z.strictObject({
   bodyMd: inputText()
     .refine((text) => text.trim().length > 0, aupMessages.bodyRequired)
     .refine((text) => text.length <= 100_000, aupMessages.bodyTooLong),
-  effectiveOn: z.string({ error: aupMessages.effectiveRequired }).min(1, aupMessages.effectiveRequired).pipe(calendarDate),
+  effectiveOn: z
+    .string({ error: aupMessages.effectiveRequired })
+    .min(1, aupMessages.effectiveRequired)
+    .pipe(calendarDate),
 });
 export type PublishAupBody = z.infer<typeof publishAupBody>;
 

@@ -29,7 +29,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       accepted_at timestamptz not null,
       client_address text
     )`.execute(db);
-  await sql`create index aup_acceptances_account on aup_acceptances (account_id, accepted_at desc)`.execute(db);
+  await sql`create index aup_acceptances_account on aup_acceptances (account_id, accepted_at desc)`.execute(
+    db,
+  );
   await sql`alter table accounts add column aup_overdue_since timestamptz`.execute(db);
   const sha256 = createHash('sha256').update(VERSION_1_BODY, 'utf8').digest('hex');
   await sql`

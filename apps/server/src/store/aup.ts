@@ -62,7 +62,11 @@ export async function insertNextVersion(
 
 /** The id of a version by its number. */
 export async function versionId(db: Db | Tx, version: number): Promise<string | undefined> {
-  const row = await db.selectFrom('aup_versions').select('id').where('version', '=', version).executeTakeFirst();
+  const row = await db
+    .selectFrom('aup_versions')
+    .select('id')
+    .where('version', '=', version)
+    .executeTakeFirst();
   return row?.id;
 }
 

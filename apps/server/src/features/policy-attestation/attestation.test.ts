@@ -8,7 +8,13 @@ import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs, startLogin, validResponseOptions } from '../../../test/support/sign-in';
 import { forgeResponse } from '../../../test/support/saml-forge';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
-import { activationCodeFor, addOrganization, assignBrm, auditActions, outbox } from '../../../test/support/world';
+import {
+  activationCodeFor,
+  addOrganization,
+  assignBrm,
+  auditActions,
+  outbox,
+} from '../../../test/support/world';
 import { TestClock } from '../../platform/clock';
 import { addDays, localDate, localInstant } from '../../platform/local-time';
 import { callsWhileAupOverdue } from '../../http/endpoint-routes';
@@ -27,7 +33,11 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
   // Only the attestation's step and the digest: the other steps (dormancy above all) would act on
   // vendors left idle for a year of test time.
   const sweep = () =>
-    runSweep({ db: t.ctx.db, clock, config: t.ctx.config, log: t.app.log }, [aupReminders, brmDigest], 'test');
+    runSweep(
+      { db: t.ctx.db, clock, config: t.ctx.config, log: t.app.log },
+      [aupReminders, brmDigest],
+      'test',
+    );
   const at = (days: number) => clock.set(new Date(start.getTime() + days * DAY));
   let orgId: string;
   let brmId: string;
@@ -66,11 +76,16 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
     return id;
   }
   const flag = async (id: string) =>
-    (await t.ctx.db.selectFrom('accounts').select('aup_overdue_since').where('id', '=', id).executeTakeFirstOrThrow())
-      .aup_overdue_since;
+    (
+      await t.ctx.db
+        .selectFrom('accounts')
+        .select('aup_overdue_since')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).aup_overdue_since;
   const mails = async (username: string, template: string) =>
     (await outbox(t, `${username}@example.test`)).filter((m) => m.template === template);
-  const newest = async () => (await admin.call(calls.listAupVersions)).json().versions[0].version as number;
+  const newest = async () => (await admin.call(calls.listAupVersions)).json().versions[0]!.version;
 
   it('activation records the wizard’s policy, version 1, as the first acceptance (time and address)', async () => {
     const res = await admin.post('/api/user/new/submit', {
@@ -110,7 +125,13 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
     const mine = await vera.call(calls.getMyAup);
     expect(mine.json()).toMatchObject({
       policy: { version: 1, title: 'Acceptable Use Policy' },
-      standing: { state: 'current', acceptedVersion: 1, acceptedOn: '2027-03-01', dueOn, blocksAfter: addDays(dueOn, 30) },
+      standing: {
+        state: 'current',
+        acceptedVersion: 1,
+        acceptedOn: '2027-03-01',
+        dueOn,
+        blocksAfter: addDays(dueOn, 30),
+      },
     });
     expect(mine.json().policy.bodyMd).toContain('## Authorized use only');
 
@@ -135,7 +156,10 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
     await sweep();
     expect(await flag(id)).toBeNull();
     const grace = await signInAs(t, 'vera');
-    expect((await grace.call(calls.getMyAup)).json().standing).toMatchObject({ state: 'due', reviewBy: addDays(dueOn, 30) });
+    expect((await grace.call(calls.getMyAup)).json().standing).toMatchObject({
+      state: 'due',
+      reviewBy: addDays(dueOn, 30),
+    });
     at(365 + 31);
     await sweep();
     await sweep();
@@ -145,8 +169,12 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
       { actor_username: 'system', details: { version: 1, dueOn } },
     ]);
     // The BRMs are told in their digest (U3): Vera and Grace (activated on the same day).
-    const digest = (await outbox(t, 'bruno@example.test')).filter((m) => m.template === 'access-digest').at(-1);
-    expect(digest?.text_body).toContain('2 vendors of Acme Imaging have not accepted the Acceptable Use Policy');
+    const digest = (await outbox(t, 'bruno@example.test'))
+      .filter((m) => m.template === 'access-digest')
+      .at(-1);
+    expect(digest?.text_body).toContain(
+      '2 vendors of Acme Imaging have not accepted the Acceptable Use Policy',
+    );
   });
 
   it('while overdue answers 403 to every call but the attestation, the current user, the session and logout', async () => {
@@ -196,7 +224,10 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
       state: 'current',
       acceptedOn: localDate(clock.now(), ZONE),
     });
-    expect((await auditActions(t, 'aup.accept')).at(-1)).toMatchObject({ actor_username: 'vera', details: { version: 1 } });
+    expect((await auditActions(t, 'aup.accept')).at(-1)).toMatchObject({
+      actor_username: 'vera',
+      details: { version: 1 },
+    });
   });
 
   it('refuses a publication with a missing title, text or date, or a date in the past or past a year', async () => {
@@ -223,7 +254,11 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
     await vendor('nora', false);
     const effectiveOn = addDays(localDate(clock.now(), ZONE), 14);
     const res = await admin.call(calls.publishAupVersion, {
-      body: { title: 'Acceptable Use Policy 2028', bodyMd: '# Rules\n\n<script>x</script> **Be good.**', effectiveOn },
+      body: {
+        title: 'Acceptable Use Policy 2028',
+        bodyMd: '# Rules\n\n<script>x</script> **Be good.**',
+        effectiveOn,
+      },
     });
     expect(res.statusCode).toBe(200);
     const v = res.json();
@@ -253,16 +288,26 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
     expect(old.json()).toEqual({ errors: [aupMessages.notNewest] });
     // Who has not accepted lists her (and Vera, who accepted version 1), not Nora (no grant).
     const list = await admin.call(calls.listAupNotAccepted, { query: { filter: 'wendy' } });
-    expect(list.json()).toMatchObject({ matching: 1, newestVersion: 2, items: [{ username: 'wendy', state: 'due' }] });
+    expect(list.json()).toMatchObject({
+      matching: 1,
+      newestVersion: 2,
+      items: [{ username: 'wendy', state: 'due' }],
+    });
     const all = (await admin.call(calls.listAupNotAccepted, { query: { size: 100 } })).json();
-    expect(all.items.map((r: { username: string }) => r.username)).toEqual(expect.arrayContaining(['vera', 'wendy']));
+    expect(all.items.map((r: { username: string }) => r.username)).toEqual(
+      expect.arrayContaining(['vera', 'wendy']),
+    );
     expect(all.items.map((r: { username: string }) => r.username)).not.toContain('nora');
     expect(await flag(id)).toBeNull();
   });
 
   it('neutralises formula cells in the CSV files and audits each export as report.export', async () => {
     const id = await vendor('formula');
-    await t.ctx.db.updateTable('accounts').set({ given_name: '=HYPERLINK("x")' }).where('id', '=', id).execute();
+    await t.ctx.db
+      .updateTable('accounts')
+      .set({ given_name: '=HYPERLINK("x")' })
+      .where('id', '=', id)
+      .execute();
     const csv = await admin.call(calls.exportAupNotAccepted, { query: {} });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
@@ -272,7 +317,9 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
     expect(csv.body).toContain(`"'=HYPERLINK(""x"") Tester"`);
     const report = await admin.call(calls.exportAupReport, { query: {} });
     expect(report.body).toContain(`"'=HYPERLINK(""x"") Tester"`);
-    expect(report.body).toMatch(/vera,Vera Tester,vera@example.test,Acme Imaging,1,\d{4}-[^,]+,127\.0\.0\.1,due/);
+    expect(report.body).toMatch(
+      /vera,Vera Tester,vera@example.test,Acme Imaging,1,\d{4}-[^,]+,127\.0\.0\.1,due/,
+    );
     expect((await auditActions(t, 'report.export')).map((e) => e.details)).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ report: 'aup-not-accepted' }),
@@ -280,7 +327,10 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
       ]),
     );
     const page = (await admin.call(calls.getAupReport, { query: { filter: 'vera' } })).json();
-    expect(page).toMatchObject({ matching: 1, items: [{ username: 'vera', version: 1, clientAddress: '127.0.0.1' }] });
+    expect(page).toMatchObject({
+      matching: 1,
+      items: [{ username: 'vera', version: 1, clientAddress: '127.0.0.1' }],
+    });
   });
 
   it('lets vendors, BRMs, admins and auditors do only their part', async () => {
@@ -290,7 +340,12 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
     const vendorClient = await signInAs(t, 'wendy');
     const body = { title: 'Policy', bodyMd: 'Text', effectiveOn: localDate(clock.now(), ZONE) };
     for (const c of [vendorClient, brm, employee]) {
-      for (const e of [calls.listAupVersions, calls.listAupNotAccepted, calls.getAupReport, calls.exportAupReport]) {
+      for (const e of [
+        calls.listAupVersions,
+        calls.listAupNotAccepted,
+        calls.getAupReport,
+        calls.exportAupReport,
+      ]) {
         expect((await c.call(e as Endpoint, { query: {} } as never)).statusCode).toBe(403);
       }
       expect((await c.call(calls.publishAupVersion, { body })).statusCode).toBe(403);
@@ -299,7 +354,12 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
       expect((await c.call(calls.getMyAup)).statusCode).toBe(403);
       expect((await c.call(calls.acceptAup, { body: { version: 1 } })).statusCode).toBe(403);
     }
-    for (const e of [calls.listAupVersions, calls.listAupNotAccepted, calls.getAupReport, calls.exportAupReport]) {
+    for (const e of [
+      calls.listAupVersions,
+      calls.listAupNotAccepted,
+      calls.getAupReport,
+      calls.exportAupReport,
+    ]) {
       expect((await auditor.call(e as Endpoint, { query: {} } as never)).statusCode).toBe(200);
     }
     const refused = await auditor.call(calls.publishAupVersion, { body });
@@ -310,14 +370,20 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
   it('gives two admins publishing at once a version number each', async () => {
     const other = await signInAs(t, 'alan');
     const before = await newest();
-    const body = (title: string) => ({ title, bodyMd: `Text of ${title}`, effectiveOn: localDate(clock.now(), ZONE) });
+    const body = (title: string) => ({
+      title,
+      bodyMd: `Text of ${title}`,
+      effectiveOn: localDate(clock.now(), ZONE),
+    });
     const [a, b] = await Promise.all([
       admin.call(calls.publishAupVersion, { body: body('A') }),
       other.call(calls.publishAupVersion, { body: body('B') }),
     ]);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
     expect([a.json().version, b.json().version].sort()).toEqual([before + 1, before + 2]);
-    const versions = (await admin.call(calls.listAupVersions)).json().versions.map((v: { version: number }) => v.version);
+    const versions = (await admin.call(calls.listAupVersions))
+      .json()
+      .versions.map((v: { version: number }) => v.version);
     expect(new Set(versions).size).toBe(versions.length);
   });
 });

@@ -142,12 +142,16 @@ export async function publish(
           details: { version: made.version, sha256, effectiveOn: body.effectiveOn, title: body.title },
         });
         const site = mailSite(ctx);
-        for (let after: string | null = null; ; ) {
+        for (let after: string | null = null; ;) {
           const batch = await aup.askedVendorEmails(tx, after, MAIL_BATCH);
           for (const v of batch) {
             await enqueueMail(tx, {
               to: v.email,
-              ...aupPublishedMail(site, { firstName: v.given_name, version: made.version, effectiveOn: body.effectiveOn }),
+              ...aupPublishedMail(site, {
+                firstName: v.given_name,
+                version: made.version,
+                effectiveOn: body.effectiveOn,
+              }),
             });
           }
           if (batch.length < MAIL_BATCH) break;
@@ -279,18 +283,16 @@ async function reportRows(ctx: AppContext, filter: string, sort: string, directi
   };
   const sign = direction === 'desc' ? -1 : 1;
   rows.sort((a, b) => sign * (compare[sort]!(a, b) || byText(a.f.username, b.f.username)));
-  return rows.map(
-    ({ f, s }): AupReportRow => ({
-      username: f.username,
-      vendor: `${f.given_name} ${f.family_name}`.trim(),
-      email: f.email,
-      organizations: f.organizations,
-      version: f.accepted_version,
-      acceptedAt: f.accepted_at?.toISOString() ?? null,
-      clientAddress: f.client_address,
-      state: s.state,
-    }),
-  );
+  return rows.map(({ f, s }): AupReportRow => ({
+    username: f.username,
+    vendor: `${f.given_name} ${f.family_name}`.trim(),
+    email: f.email,
+    organizations: f.organizations,
+    version: f.accepted_version,
+    acceptedAt: f.accepted_at?.toISOString() ?? null,
+    clientAddress: f.client_address,
+    state: s.state,
+  }));
 }
 
 /** GET /api/admin/reports/aup: per vendor, the version accepted, when and from which address. */

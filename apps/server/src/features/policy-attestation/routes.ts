@@ -25,7 +25,10 @@ function sendCsv(reply: FastifyReply, name: string, body: string) {
 /** The Acceptable Use Policy attestation (GOVERNANCE.md §8). */
 export const policyAttestationRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const route = endpointRouter(app, ctx);
-  const actorOf = (account: { id: string; username: string }) => ({ id: account.id, username: account.username });
+  const actorOf = (account: { id: string; username: string }) => ({
+    id: account.id,
+    username: account.username,
+  });
 
   route(calls.getMyAup, {}, async (request) => myAup(ctx, request.account));
 

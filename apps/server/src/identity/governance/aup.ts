@@ -1,6 +1,13 @@
 import type { AupStanding, GovernanceSettings } from '@pra/contracts';
 import type { Db, Tx } from '../../platform/db';
-import { addDays, daysBetween, daysLeft, endOfLocalDay, localDate, localInstant } from '../../platform/local-time';
+import {
+  addDays,
+  daysBetween,
+  daysLeft,
+  endOfLocalDay,
+  localDate,
+  localInstant,
+} from '../../platform/local-time';
 import * as aup from '../../store/aup';
 import { sendLatestDueNotice } from '../../store/notices';
 import { recordAudit } from '../audit';
@@ -51,8 +58,7 @@ export function standingOf(
   const first = versions[0]!;
   const newest = versions.at(-1)!.version;
   const floor = new Date(first.published_at.getTime() - (terms.aupRenewalDays - 2 * DUE_LEAD_DAYS) * DAY_MS);
-  const acceptedAt =
-    vendor.accepted_at ?? new Date(Math.max(vendor.created_at.getTime(), floor.getTime()));
+  const acceptedAt = vendor.accepted_at ?? new Date(Math.max(vendor.created_at.getTime(), floor.getTime()));
   const acceptedVersion = vendor.accepted_version ?? first.version;
   // The yearly review.
   let dueOn = addDays(localDate(acceptedAt, zone), terms.aupRenewalDays);
@@ -81,7 +87,10 @@ export function standingOf(
 }
 
 /** The terms of a vendor's tier. */
-export function termsOf(policies: Record<'standard' | 'high', GovernanceSettings>, tier: 'standard' | 'high') {
+export function termsOf(
+  policies: Record<'standard' | 'high', GovernanceSettings>,
+  tier: 'standard' | 'high',
+) {
   return policies[tier];
 }
 
@@ -129,14 +138,22 @@ export const aupReminders: GovernanceStep = {
             outcome: 'success',
             actor: SYSTEM_ACTOR,
             target: { id: facts.id, username: facts.username },
-            details: { version: s.newest, acceptedVersion: s.acceptedVersion, dueOn: s.dueOn, blocksAfter: s.blocksAfter },
+            details: {
+              version: s.newest,
+              acceptedVersion: s.acceptedVersion,
+              dueOn: s.dueOn,
+              blocksAfter: s.blocksAfter,
+            },
           });
           return true;
         }
         if (s.state !== 'due') return false;
         const due = dueReminders(s, sweep.at, zone);
         const sent = await sendLatestDueNotice(tx, reminderSeries(facts.id, s.dueOn), due, sweep.at, () => [
-          outboxRow(facts.email, aupReminderMail(siteOf(sweep), { firstName: facts.given_name, dueOn: s.dueOn })),
+          outboxRow(
+            facts.email,
+            aupReminderMail(siteOf(sweep), { firstName: facts.given_name, dueOn: s.dueOn }),
+          ),
         ]);
         return sent !== null;
       },

@@ -346,7 +346,7 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
         calls.getAupReport,
         calls.exportAupReport,
       ]) {
-        expect((await c.call(e as Endpoint, { query: {} } as never)).statusCode).toBe(403);
+        expect((await c.call(e, { query: {} } as never)).statusCode).toBe(403);
       }
       expect((await c.call(calls.publishAupVersion, { body })).statusCode).toBe(403);
     }
@@ -360,7 +360,7 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
       calls.getAupReport,
       calls.exportAupReport,
     ]) {
-      expect((await auditor.call(e as Endpoint, { query: {} } as never)).statusCode).toBe(200);
+      expect((await auditor.call(e, { query: {} } as never)).statusCode).toBe(200);
     }
     const refused = await auditor.call(calls.publishAupVersion, { body });
     expect(refused.statusCode).toBe(403);

@@ -11,7 +11,7 @@ import { myAupKey, useMyAup } from '../../components/acceptable-use-policy/use-m
 import { showAlert } from '../../lib/alerts';
 import { queryKeys } from '../../lib/query-keys';
 import { useNavigate } from '../../lib/routing/router';
-import { signOut } from '../../app/sign-out';
+import { signOut } from '../../lib/sign-out';
 import '../../components/acceptable-use-policy/acceptable-use-policy.css';
 
 /**

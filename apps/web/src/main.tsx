@@ -27,7 +27,7 @@ if (container.firstElementChild) {
   // as plain links): a click on it then still signs out, instead of being lost.
   const earlySignOut = (event: MouseEvent) => {
     if (!(event.target instanceof Element) || !event.target.closest('[data-sign-out]')) return;
-    void import('./app/sign-out').then(({ signOut }) => signOut());
+    void import('./lib/sign-out').then(({ signOut }) => signOut());
   };
   container.addEventListener('click', earlySignOut);
   const parts = preloadRoutes(appRoutes, history.location.pathname).flatMap(

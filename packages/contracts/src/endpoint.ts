@@ -91,7 +91,8 @@ export type Tag =
   | 'terminate-vendors'
   | 'administration'
   | 'governance'
-  | 'activity-review';
+  | 'activity-review'
+  | 'policy-attestation';
 
 /** What each tag groups (the OpenAPI document's tag descriptions). */
 export const tagDescriptions: Record<Tag, string> = {
@@ -113,6 +114,8 @@ export const tagDescriptions: Record<Tag, string> = {
     'Organizations, people, system message, maintenance, mail, audit trail and service tokens (admins)',
   governance: 'Risk-tier policies and the Access ending report (admins; auditors read)',
   'activity-review': 'The weekly activity review: digests of the audit trail and their sign-off (admins; auditors read)',
+  'policy-attestation':
+    'The Acceptable Use Policy: versions, a vendor’s acceptance, who has not accepted and the auditors’ report',
 };
 
 export interface Endpoint {

@@ -9,6 +9,7 @@ import * as approvals from './endpoints/approvals';
 import * as authenticator from './endpoints/authenticator';
 import * as departure from './endpoints/departure';
 import * as governance from './endpoints/governance';
+import * as policyAttestation from './endpoints/policy-attestation';
 import * as manageUsers from './endpoints/manage-users';
 import * as profile from './endpoints/profile';
 import * as recovery from './endpoints/recovery';
@@ -45,6 +46,7 @@ export const endpointsByCapability = {
   departure,
   governance,
   activityReview,
+  policyAttestation,
   securityKeys,
 };
 

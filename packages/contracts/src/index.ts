@@ -27,3 +27,4 @@ export * from './access-expiry';
 export * from './access-reviews';
 export * from './security-keys';
 export * from './activity-review';
+export * from './policy-attestation';

@@ -69,6 +69,9 @@ export const api = {
   /** The paired phone: its pending pushes and current passcode (device key in the body). */
   authenticatorStatus: '/api/authenticator/status',
   authenticatorAnswer: '/api/authenticator/answer',
+  /** The Acceptable Use Policy to accept (GOVERNANCE.md §8): the newest version and the vendor's standing. */
+  myAup: '/api/vendor/aup',
+  acceptAup: '/api/vendor/aup/accept',
 } as const;
 
 /** The browser routes of the spec's route table. */
@@ -92,6 +95,8 @@ export const routes = {
   devMailbox: '/dev/mailbox',
   accessReviews: '/brm/access-reviews',
   confirmAccess: '/vendor/confirm-access',
+  /** The Acceptable Use Policy to read and accept (GOVERNANCE.md §8.2). */
+  attest: '/attest',
 } as const;
 
 /**
@@ -126,6 +131,12 @@ export const adminApi = {
   reportEndingCsv: '/api/admin/reports/ending.csv',
   /** Per organization, the share of vendors who sign in with a security key or passkey (§7.1). */
   reportSignInStrength: '/api/admin/reports/sign-in-strength',
+  /** The Acceptable Use Policy (GOVERNANCE.md §8): versions, who has not accepted, the auditors' report. */
+  aupVersions: '/api/admin/aup/versions',
+  aupNotAccepted: '/api/admin/aup/not-accepted',
+  aupNotAcceptedCsv: '/api/admin/aup/not-accepted.csv',
+  reportAup: '/api/admin/reports/aup',
+  reportAupCsv: '/api/admin/reports/aup.csv',
 } as const;
 
 /** The Administration screens (admins only). */
@@ -145,6 +156,7 @@ export const adminRoutes = {
   reviews: '/admin/reviews',
   /** The weekly activity review (GOVERNANCE.md §9.2); `?week=YYYY-MM-DD` opens one week's digest. */
   reportActivity: '/admin/reports/activity',
+  aup: '/admin/aup',
 } as const;
 
 /** The weekly activity review's calls (GOVERNANCE.md §9.4); `:week` is the week's Monday. */

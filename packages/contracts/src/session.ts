@@ -48,6 +48,8 @@ export const currentUser = z.object({
   type: accountType,
   /** False while the identity service is down or in maintenance. */
   iiqAvailable: z.boolean(),
+  /** A vendor whose Acceptable Use Policy acceptance is overdue (GOVERNANCE.md §8.2). Additive. */
+  mustAcceptAup: z.boolean().optional(),
 });
 export type CurrentUser = z.infer<typeof currentUser>;
 

@@ -56,6 +56,21 @@ export type EndpointHandler<E extends Endpoint> = (
 /** The state-changing calls an auditor may make: they change only the caller's own session. */
 const auditorMayCall = new Set(['extendSession']);
 
+/**
+ * The signed-in calls a vendor whose Acceptable Use Policy acceptance is overdue may still make
+ * (GOVERNANCE.md §8.2): the attestation's own, the current user, the session and logout.
+ */
+export const callsWhileAupOverdue = new Set([
+  'getMyAup',
+  'acceptAup',
+  'getCurrentUser',
+  'extendSession',
+  'signOut',
+  'singleLogout',
+  'getCsrfToken',
+  'getAuthStatus',
+]);
+
 /** What only the server knows about a route: how it is loaded, limited and logged. */
 export interface ServerOptions {
   /** Flags for the session and observability plugins (the endpoint's own come from it). */
@@ -94,9 +109,13 @@ export function endpointRouter(app: FastifyInstance, ctx: AppContext) {
       endpoint.callers !== 'anyone' &&
       isStateChanging(endpoint.method) &&
       !auditorMayCall.has(endpoint.operationId);
-    const onRequest = refusesAuditor
-      ? [...guardsOf[endpoint.callers], guards.refuseAuditor]
-      : guardsOf[endpoint.callers];
+    const onRequest = [
+      ...guardsOf[endpoint.callers],
+      ...(refusesAuditor ? [guards.refuseAuditor] : []),
+      ...(endpoint.callers !== 'anyone' && !callsWhileAupOverdue.has(endpoint.operationId)
+        ? [guards.refuseAupOverdue]
+        : []),
+    ];
     app.route({
       method: endpoint.method,
       url: endpoint.path,

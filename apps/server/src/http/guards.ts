@@ -5,6 +5,7 @@ import type { AppContext } from '../platform/app-context';
 import { AppError, messages } from '../platform/app-error';
 import { IIQ_UNAVAILABLE, identityServiceUp } from '../identity/maintenance';
 import { recordAudit } from '../identity/audit';
+import { aupMessages } from '@pra/contracts';
 
 const guardMessages = {
   notBrm: 'Unauthorized: User does not have a BRM role',
@@ -81,6 +82,18 @@ export function createGuards(ctx: AppContext) {
       if (!isAdmin(account)) await refuse(ctx, request, account, guardMessages.notAdmin);
     },
     /** Governance's auditor may read, never change (GOVERNANCE.md §2.5): every change call is refused, audited. */
+    /**
+     * GOVERNANCE.md §8.2: while a vendor's Acceptable Use Policy acceptance is overdue (the sweep
+     * set the block), every signed-in call but the attestation's, the session's and logout answers
+     * 403. A callback hook: the session lookup already read the flag with the account.
+     */
+    refuseAupOverdue: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+      const account = request.account;
+      if (account && account.type === 'vendor' && account.aup_overdue_since !== null) {
+        return done(new AppError('forbidden', aupMessages.blocked));
+      }
+      done();
+    },
     refuseAuditor: async (request: FastifyRequest) => {
       const account = signedIn(request);
       if (isAuditor(account)) await refuse(ctx, request, account, guardMessages.auditorReadOnly);

@@ -32,5 +32,7 @@ export function currentUserRecord(
     type: account.type,
     // The setting forces maintenance on; otherwise the flag admins switch; and the directory answers.
     iiqAvailable: !(ctx.config.IIQ_MAINTENANCE || maintenanceFlag) && directoryUp,
+    // GOVERNANCE.md §8.2: the web sends a vendor whose acceptance is overdue to /attest.
+    ...(account.type === 'vendor' && account.aup_overdue_since !== null ? { mustAcceptAup: true } : {}),
   };
 }

@@ -14,6 +14,8 @@ import {
 const tables = [
   'accounts',
   'activity_reviews',
+  'aup_acceptances',
+  'aup_versions',
   'audit_events',
   'authenticators',
   'brm_assignments',

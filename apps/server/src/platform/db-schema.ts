@@ -54,6 +54,8 @@ export interface AccountsTable {
   leaving_on: DateOnly;
   leaving_ends_role: Generated<boolean>;
   responsibilities_transferred_at: NullableTimestamp;
+  /** Set by the governance sweep when the Acceptable Use Policy's grace ran out; cleared on acceptance. */
+  aup_overdue_since: NullableTimestamp;
 }
 
 export interface PasswordHistoryTable {
@@ -334,6 +336,26 @@ export interface ActivityReviewsTable {
   note: string | null;
 }
 
+export interface AupVersionsTable {
+  id: Generated<string>;
+  version: number;
+  title: string;
+  body_md: string;
+  sha256: string;
+  /** The calendar date it takes effect (hospital time), 'YYYY-MM-DD'. */
+  effective_on: string;
+  published_at: Timestamp;
+  published_by: string | null;
+}
+
+export interface AupAcceptancesTable {
+  id: Generated<string>;
+  account_id: string;
+  version_id: string;
+  accepted_at: Timestamp;
+  client_address: string | null;
+}
+
 export interface PasskeyRequirementsTable {
   account_id: string;
   since: Date;
@@ -547,6 +569,8 @@ export interface Database {
   webauthn_credentials: WebauthnCredentialsTable;
   passkey_requirements: PasskeyRequirementsTable;
   activity_reviews: ActivityReviewsTable;
+  aup_versions: AupVersionsTable;
+  aup_acceptances: AupAcceptancesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -36,6 +36,7 @@ import * as dormancyDeparture from '../migrations/0022-dormancy-departure';
 import * as webauthn from '../migrations/0023-webauthn';
 import * as passkeyGrace from '../migrations/0026-passkey-grace';
 import * as activityReviews from '../migrations/0029-activity-reviews';
+import * as aup from '../migrations/0027-aup';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   '0023-webauthn': webauthn,
   '0026-passkey-grace': passkeyGrace,
   '0029-activity-reviews': activityReviews,
+  '0027-aup': aup,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

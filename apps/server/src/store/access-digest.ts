@@ -71,7 +71,11 @@ export async function digestRecipients(
       select g.organization_id, g.sponsor_id, a.disabled_at
       from accounts a join role_grants g on g.account_id = a.id
       where a.status = 'disabled' and a.disabled_reason = 'inactive'
-        and a.disabled_at >= ${weekStart} and a.disabled_at < ${w.dayStart}),
+        and a.disabled_at >= ${weekStart} and a.disabled_at < ${w.dayStart}
+      union all
+      select g.organization_id, null::uuid, null::timestamptz
+      from accounts a join role_grants g on g.account_id = a.id
+      where a.type = 'vendor' and a.status = 'active' and a.aup_overdue_since is not null),
     pairs as (
       select b.account_id as recipient_id, i.ended
       from items i join brm_assignments b on b.organization_id = i.organization_id and b.kind = 'primary'
@@ -187,4 +191,25 @@ export async function digestInactive(
           where b.organization_id = g.organization_id and b.account_id = ${recipientId} and b.kind = 'primary')))
     order by a.disabled_at, a.username`.execute(tx);
   return rows;
+}
+
+/**
+ * U3 (GOVERNANCE.md §8.3): per organization the recipient is a primary BRM of, how many of its
+ * vendors are blocked for not accepting the Acceptable Use Policy.
+ */
+export async function digestAupOverdue(tx: Tx, recipientId: string) {
+  return tx
+    .selectFrom('brm_assignments as b')
+    .innerJoin('organizations as o', 'o.id', 'b.organization_id')
+    .innerJoin('role_grants as g', 'g.organization_id', 'b.organization_id')
+    .innerJoin('accounts as a', 'a.id', 'g.account_id')
+    .select(['o.name as organization', (eb) => eb.fn.countAll<number>().as('vendors')])
+    .where('b.account_id', '=', recipientId)
+    .where('b.kind', '=', 'primary')
+    .where('a.type', '=', 'vendor')
+    .where('a.status', '=', 'active')
+    .where('a.aup_overdue_since', 'is not', null)
+    .groupBy('o.name')
+    .orderBy('o.name')
+    .execute();
 }

@@ -65,6 +65,7 @@ const accountColumnNames = [
   'leaving_on',
   'leaving_ends_role',
   'responsibilities_transferred_at',
+  'aup_overdue_since',
 ] as const satisfies readonly (keyof Account)[];
 type Unlisted = Exclude<keyof Account, (typeof accountColumnNames)[number]>;
 const everyAccountColumnListed: [Unlisted] extends [never] ? true : Unlisted = true;

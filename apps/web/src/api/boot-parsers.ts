@@ -102,6 +102,7 @@ export const currentUserBody: ResponseParser<CurrentUser> = {
       iiqAvailable: flag('iiqAvailable'),
       // Governance's read-only auditor (additive: an older server leaves it out).
       ...(typeof body.isAuditor === 'boolean' ? { isAuditor: body.isAuditor } : {}),
+      ...(body.mustAcceptAup === true ? { mustAcceptAup: true } : {}),
     };
   },
 };

@@ -100,6 +100,13 @@ const adminPages: Route[] = [
     ),
   },
   {
+    path: adminRoutes.aup,
+    ...page(
+      'Acceptable Use Policy',
+      async () => (await import('../features/policy-attestation/admin-aup-page')).AdminAupPage,
+    ),
+  },
+  {
     path: adminRoutes.audit,
     ...page('Audit Trail', async () => (await import('../features/administration/audit-page')).AuditPage),
   },
@@ -168,6 +175,15 @@ const routesInSharedLayout: Route[] = [
     {
       path: routes.welcome,
       ...page('Welcome', async () => (await import('../features/welcome/welcome-page')).WelcomePage),
+    },
+  ]),
+  guarded('attest', [
+    {
+      path: routes.attest,
+      ...page(
+        'Acceptable Use Policy',
+        async () => (await import('../features/policy-attestation/attest-page')).AttestPage,
+      ),
     },
   ]),
   guarded('vendor', [

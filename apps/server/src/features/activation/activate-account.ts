@@ -10,6 +10,10 @@ import { passwordPolicy, passwordProblems } from '../../identity/password-policy
 import { checkActivationCode, codeRefusal } from './activation-code';
 import { setFirstPassword } from '../../store/accounts';
 import { claimActivationCode } from '../../store/codes';
+import { recordAcceptance, versionId } from '../../store/aup';
+
+/** The Acceptable Use Policy the wizard's step 1 shows (GOVERNANCE.md §8.2: the first acceptance). */
+export const WIZARD_AUP_VERSION = 1;
 
 /**
  * Sets the first password of a pending account and activates it with its code. The code and the
@@ -46,6 +50,19 @@ export async function activateAccount(options: {
       to: account.email,
       ...accountActivatedMail(mailSite(ctx), { firstName: account.given_name, username: account.username }),
     });
+    // Step 1's acceptance of the policy, recorded as the account's first (version, time, address).
+    const policy = await versionId(tx, WIZARD_AUP_VERSION);
+    if (policy) {
+      await recordAcceptance(tx, { accountId: account.id, versionId: policy, at: ctx.clock.now(), clientAddress });
+      await recordAudit(tx, {
+        action: 'aup.accept',
+        outcome: 'success',
+        actor: { id: account.id, username: account.username },
+        target: { id: account.id, username: account.username },
+        clientAddress,
+        details: { version: WIZARD_AUP_VERSION, at: 'activation' },
+      });
+    }
     await recordAudit(tx, {
       action: 'account.activate',
       outcome: 'success',

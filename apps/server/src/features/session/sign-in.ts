@@ -242,6 +242,10 @@ export async function completeSignIn(ctx: AppContext, input: SignInInput): Promi
   return {
     rawSessionId: created.rawId,
     expiresAt: created.session.expiresAt,
-    next: safeNextPath(input.relayState),
+    // GOVERNANCE.md §8.2: a vendor whose Acceptable Use Policy acceptance is overdue lands on it.
+    next:
+      account.type === 'vendor' && account.aup_overdue_since !== null
+        ? routes.attest
+        : safeNextPath(input.relayState),
   };
 }

@@ -10,6 +10,7 @@ import {
   DIGEST_KIND,
   digestEnded,
   digestEnding,
+  digestAupOverdue,
   digestInactive,
   digestRecipients,
   digestSince,
@@ -60,7 +61,10 @@ async function sendDigest(sweep: Sweep, w: DigestWindow, tx: Tx, to: DigestRecip
   const ending = await digestEnding(tx, to.id, w);
   const ended = await digestEnded(tx, to.id, w, since);
   const inactive = await digestInactive(tx, to.id, w, since);
-  if (ending.length === 0 && ended.length === 0 && inactive.length === 0) return false;
+  const aupOverdue = await digestAupOverdue(tx, to.id);
+  if (ending.length === 0 && ended.length === 0 && inactive.length === 0 && aupOverdue.length === 0) {
+    return false;
+  }
   const closeAfter = sweep.policies.standard.terminateAfterDisableDays;
   const disabled = new Map<string, { vendor: string; closesOn: string }>();
   for (const row of ended) {
@@ -89,6 +93,7 @@ async function sendDigest(sweep: Sweep, w: DigestWindow, tx: Tx, to: DigestRecip
       closesOn: localDate(new Date(new Date(r.disabled_at).getTime() + closeAfter * DAY_MS), zone),
     })),
     since: since.getTime() === w.yesterdayStart.getTime() ? null : localDate(since, zone),
+    aupOverdue: aupOverdue.map((r) => ({ organization: r.organization, vendors: Number(r.vendors) })),
   });
   return sendNoticeOnce(tx, { kind: DIGEST_KIND, subjectId: to.id, milestone: w.date }, sweep.at, [
     outboxRow(to.email, mail),

@@ -119,6 +119,8 @@ export function accessDigestMail(
     inactive?: { vendor: string; disabledOn: string; closesOn: string }[];
     /** The first day the "ended" section covers when it is not just yesterday. */
     since: string | null;
+    /** U3 (GOVERNANCE.md §8.3): blocked vendors per organization; absent: none. */
+    aupOverdue?: { organization: string; vendors: number }[];
   },
 ): MailContent {
   const left = (n: number) => (n === 0 ? 'today' : n === 1 ? '1 day left' : `${n} days left`);
@@ -166,6 +168,14 @@ export function accessDigestMail(
           ),
         ]
       : []),
+    ...(p.aupOverdue ?? []).map((r) =>
+      para(
+        (r.vendors === 1
+          ? `1 vendor of ${r.organization} has not accepted the Acceptable Use Policy`
+          : `${r.vendors} vendors of ${r.organization} have not accepted the Acceptable Use Policy`) +
+          ' (they can use nothing but the policy page until they accept it).',
+      ),
+    ),
     linkPara('Manage your vendors on the Manage Users page:', `${site.publicUrl}${routes.manageUsers}`),
   ]);
 }

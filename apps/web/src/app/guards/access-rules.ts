@@ -14,8 +14,10 @@ export const BRM_NOTICE =
  * - `employeeBrm`: employee BRMs only (terminate vendors).
  * - `admin`: admins (Administration); open while the identity service is in maintenance, as
  *   admins switch maintenance there.
+ * - `attest`: vendors (the Acceptable Use Policy). A vendor whose acceptance is overdue is sent
+ *   there from every other signed-in route (GOVERNANCE.md §8.2).
  */
-export type AccessRule = 'login' | 'registration' | 'vendor' | 'brm' | 'employeeBrm' | 'admin';
+export type AccessRule = 'login' | 'registration' | 'vendor' | 'brm' | 'employeeBrm' | 'admin' | 'attest';
 
 export type AccessDecision =
   | { kind: 'allow' }
@@ -26,7 +28,7 @@ export type AccessDecision =
   | { kind: 'redirect'; to: string }
   | { kind: 'notice'; message: string };
 
-type GuardUser = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin' | 'iiqAvailable'>;
+type GuardUser = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin' | 'iiqAvailable' | 'mustAcceptAup'>;
 
 export interface AccessContext {
   isAuthenticated: boolean;
@@ -35,13 +37,16 @@ export interface AccessContext {
 
 const allow: AccessDecision = { kind: 'allow' };
 const toWelcome: AccessDecision = { kind: 'redirect', to: routes.welcome };
+const toAttest: AccessDecision = { kind: 'redirect', to: routes.attest };
 
 /** Decides what a route guard does; pure so each role/route pair is easy to test. */
 export function decideAccess(rule: AccessRule, { isAuthenticated, user }: AccessContext): AccessDecision {
   if (rule === 'registration' && !isAuthenticated) return allow;
   if (!isAuthenticated) return { kind: 'login' };
+  if (user?.mustAcceptAup && rule !== 'attest') return toAttest;
   if (rule === 'login') return allow;
   if (!user) return { kind: 'wait' };
+  if (rule === 'attest') return isVendor(user) ? allow : toWelcome;
   if (rule === 'admin') return isAdmin(user) ? allow : toWelcome;
   // Account-management routes make no sense while the identity service is down.
   if (!user.iiqAvailable) return toWelcome;

@@ -8,7 +8,7 @@ import { loginUrl, routes } from '@pra/contracts/paths';
 import { BrandLogo } from '../../components/brand-logo';
 import { WithTooltip } from '../../components/with-tooltip';
 import { actionItems } from '../../lib/action-items';
-import { signOut } from '../sign-out';
+import { signOut } from '../../lib/sign-out';
 import { siteLinks } from '../../lib/site-links';
 import { useIsAuthenticated } from '../../lib/use-auth-status';
 import { useCurrentUser } from '../../lib/use-current-user';

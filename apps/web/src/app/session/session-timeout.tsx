@@ -5,7 +5,7 @@ import { useLocation } from '../../lib/routing/router';
 import { loginUrl } from '@pra/contracts/paths';
 import { getAuthStatus } from '../../api/session';
 import { queryKeys } from '../../lib/query-keys';
-import { signOut } from '../sign-out';
+import { signOut } from '../../lib/sign-out';
 import { useAuthStatus } from '../../lib/use-auth-status';
 import { useExtendSession } from './use-extend-session';
 import { useSessionTimer } from './use-session-timer';

@@ -16,6 +16,7 @@ const sections = [
   { to: adminRoutes.directory, label: 'Directory' },
   { to: adminRoutes.audit, label: 'Audit trail' },
   { to: adminRoutes.reviews, label: 'Reviews' },
+  { to: adminRoutes.aup, label: 'Acceptable Use Policy' },
   { to: adminRoutes.serviceTokens, label: 'Service tokens' },
 ];
 

@@ -12,6 +12,7 @@ import { PasswordField } from '../../components/password-field/password-field';
 import { emptyPasswordPair, type PasswordPair } from '../../components/password-field/evaluate-password';
 import { useChangePassword } from './use-change-password';
 import { SponsorsCard } from './sponsors-card';
+import { AupCard } from './aup-card';
 import { SecurityKeysCard } from './security-keys-card';
 
 /** Manage Profile (/vendor/profile): the vendor's name and job title, and the change-password form. */
@@ -25,6 +26,9 @@ export function ProfilePage() {
         <Row className="g-4">
           <Col lg={5}>
             <ProfileDetails user={user} />
+            <div className="mt-4">
+              <AupCard />
+            </div>
             <div className="mt-4">
               <SponsorsCard />
             </div>

@@ -5,6 +5,7 @@ import { fullName } from '@pra/contracts/user-names';
 import { actionItems } from '../../lib/action-items';
 import { isBrmOrAdmin, isVendor } from '../../lib/account-kinds';
 import { AccessEndingAlert } from './access-ending-alert';
+import { AupAlert } from './aup-alert';
 import { useCurrentUser } from '../../lib/use-current-user';
 import { ActionCard } from './action-card';
 import { usePendingApprovalsCount } from './use-pending-approvals-count';
@@ -31,6 +32,7 @@ export function WelcomePage() {
       )}
       {user && isVendor(user) && user.iiqAvailable && <AccessEndingAlert username={user.username} />}
       {user?.type === 'vendor' && <VendorReviewAlert />}
+      {user?.type === 'vendor' && <AupAlert />}
       {user && (
         <Row xs={1} md={2} className="g-3">
           {actionItems(user).map((item) => (

@@ -1,5 +1,5 @@
 import { callEndpoint } from '../api/client';
-import { navigateAway } from '../lib/full-navigation';
+import { navigateAway } from './full-navigation';
 
 /** Ends the session, then leaves for the server's redirect target or the landing page (errors ignored). */
 export async function signOut(): Promise<void> {

@@ -113,7 +113,8 @@ export const tagDescriptions: Record<Tag, string> = {
   administration:
     'Organizations, people, system message, maintenance, mail, audit trail and service tokens (admins)',
   governance: 'Risk-tier policies and the Access ending report (admins; auditors read)',
-  'activity-review': 'The weekly activity review: digests of the audit trail and their sign-off (admins; auditors read)',
+  'activity-review':
+    'The weekly activity review: digests of the audit trail and their sign-off (admins; auditors read)',
   'policy-attestation':
     'The Acceptable Use Policy: versions, a vendor’s acceptance, who has not accepted and the auditors’ report',
 };

@@ -13,9 +13,9 @@ import {
 
 const tables = [
   'accounts',
+  'audit_events',
   'aup_acceptances',
   'aup_versions',
-  'audit_events',
   'authenticators',
   'brm_assignments',
   'brm_delegations',

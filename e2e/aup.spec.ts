@@ -36,7 +36,9 @@ test('an admin publishes version 2 with a preview', async ({ page }) => {
   await dialog.getByLabel('Title').fill('Acceptable Use Policy 2027');
   await dialog
     .getByLabel('Policy text (Markdown)')
-    .fill('## Authorized use only\n\n- Use your access only for approved work.\n- <b>Never</b> share your account.');
+    .fill(
+      '## Authorized use only\n\n- Use your access only for approved work.\n- <b>Never</b> share your account.',
+    );
   // The preview renders the Markdown and shows HTML as text.
   const preview = dialog.getByRole('region', { name: 'Preview' });
   await expect(preview.getByRole('heading', { name: 'Authorized use only' })).toBeVisible();
@@ -104,7 +106,11 @@ test('past the grace a vendor signs in, is taken to the policy, accepts it by ke
 
   // The Profile says what was accepted.
   await page.goto('/vendor/profile');
-  await expect(page.getByText(/^Acceptable Use Policy: version 2 accepted on \d{4}-\d{2}-\d{2}; next review due \d{4}-\d{2}-\d{2}\.$/)).toBeVisible();
+  await expect(
+    page.getByText(
+      /^Acceptable Use Policy: version 2 accepted on \d{4}-\d{2}-\d{2}; next review due \d{4}-\d{2}-\d{2}\.$/,
+    ),
+  ).toBeVisible();
   await expectAccessible(page, 'Profile with the policy card');
   await screenshots(page, 'aup-profile');
   await logOut(page);

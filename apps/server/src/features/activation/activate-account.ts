@@ -53,7 +53,12 @@ export async function activateAccount(options: {
     // Step 1's acceptance of the policy, recorded as the account's first (version, time, address).
     const policy = await versionId(tx, WIZARD_AUP_VERSION);
     if (policy) {
-      await recordAcceptance(tx, { accountId: account.id, versionId: policy, at: ctx.clock.now(), clientAddress });
+      await recordAcceptance(tx, {
+        accountId: account.id,
+        versionId: policy,
+        at: ctx.clock.now(),
+        clientAddress,
+      });
       await recordAudit(tx, {
         action: 'aup.accept',
         outcome: 'success',

@@ -15,7 +15,7 @@ export const DEMO_PASSWORD = 'E2e-Demo-Portal-2025!';
 /**
  * PRA_E2E_PORT lets two checkouts run their journeys at once; the short-session portal takes the
  * next port, the test-clock portal the one after, directory-admin.spec.ts's own portal PORT + 3, and
- * two more test-clock portals PORT + 4 and + 5.
+ * three more test-clock portals PORT + 4, + 5 and + 6.
  */
 export const PORT = Number(process.env.PRA_E2E_PORT ?? 8181);
 /** A second portal whose sessions last one minute, for the session-timer journey. */
@@ -34,6 +34,8 @@ export const REVIEWS_CLOCK_PORT = PORT + 4;
 export const DEPARTURE_CLOCK_PORT = PORT + 5;
 /** The weekly activity review's journey moves its portal's clock to the next Monday. */
 export const ACTIVITY_CLOCK_PORT = PORT + 7;
+/** The Acceptable Use Policy journey moves its portal's time past a version's grace (aup.spec.ts). */
+export const AUP_CLOCK_PORT = PORT + 6;
 
 /**
  * PRA_E2E_ARTIFACT: an unpacked production artifact (`npm run package`, docs/OPERATIONS.md
@@ -100,5 +102,6 @@ export default defineConfig({
     server(REVIEWS_CLOCK_PORT, 'test-clock-reviews', { TEST_CLOCK: '1' }),
     server(DEPARTURE_CLOCK_PORT, 'test-clock-departure', { TEST_CLOCK: '1' }),
     server(ACTIVITY_CLOCK_PORT, 'test-clock-activity', { TEST_CLOCK: '1' }),
+    server(AUP_CLOCK_PORT, 'test-clock-aup', { TEST_CLOCK: '1' }),
   ],
 });

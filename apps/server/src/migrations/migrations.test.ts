@@ -14,9 +14,9 @@ import {
 const tables = [
   'accounts',
   'activity_reviews',
+  'audit_events',
   'aup_acceptances',
   'aup_versions',
-  'audit_events',
   'authenticators',
   'brm_assignments',
   'brm_delegations',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CurrentUser } from '@pra/contracts';
 import { BRM_NOTICE, decideAccess, type AccessRule } from './access-rules';
 
-type TestUser = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin' | 'iiqAvailable'>;
+type TestUser = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin' | 'iiqAvailable' | 'mustAcceptAup'>;
 
 const vendor: TestUser = { type: 'vendor', isEmployeeBrm: false, isAdmin: false, iiqAvailable: true };
 const brm = { ...vendor, type: 'employee' as const, isEmployeeBrm: true };
@@ -22,6 +22,17 @@ describe('decideAccess', () => {
       expect(decideAccess(rule, anonymous)).toEqual({ kind: 'login' });
     },
   );
+
+  it('sends a vendor whose policy acceptance is overdue to /attest from every other route', () => {
+    const overdue = { ...vendor, mustAcceptAup: true };
+    for (const rule of ['login', 'registration', 'vendor', 'brm', 'employeeBrm', 'admin'] as const) {
+      expect(decideAccess(rule, signedIn(overdue))).toEqual({ kind: 'redirect', to: '/attest' });
+    }
+    expect(decideAccess('attest', signedIn(overdue))).toEqual(allow);
+    expect(decideAccess('attest', signedIn(vendor))).toEqual(allow);
+    expect(decideAccess('attest', signedIn(brm))).toEqual(toWelcome);
+    expect(decideAccess('attest', signedIn(admin))).toEqual(toWelcome);
+  });
 
   it('lets anonymous visitors register', () => {
     expect(decideAccess('registration', anonymous)).toEqual(allow);

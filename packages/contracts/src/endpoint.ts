@@ -112,7 +112,8 @@ export const tagDescriptions: Record<Tag, string> = {
   administration:
     'Organizations, people, system message, maintenance, mail, audit trail and service tokens (admins)',
   governance: 'Risk-tier policies and the Access ending report (admins; auditors read)',
-  'activity-review': 'The weekly activity review: digests of the audit trail and their sign-off (admins; auditors read)',
+  'activity-review':
+    'The weekly activity review: digests of the audit trail and their sign-off (admins; auditors read)',
 };
 
 export interface Endpoint {

@@ -167,6 +167,6 @@ describe('Activity Review', () => {
         `GET ${adminApi.audit}?target=vic&action=signin&outcome=failure&from=${encodeURIComponent(from)}&to=${encodeURIComponent(until)}&limit=50`,
       ),
     );
-    expect((screen.getByLabelText('Target') as HTMLInputElement).value).toBe('vic');
+    expect(screen.getByLabelText<HTMLInputElement>('Target').value).toBe('vic');
   });
 });

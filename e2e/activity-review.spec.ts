@@ -10,7 +10,7 @@ import { screenshots } from './support/world';
 // link into the audit trail, and marks the week reviewed with a note, by keyboard only.
 test.describe.configure({ mode: 'serial' });
 test.use({ baseURL: `http://localhost:${ACTIVITY_CLOCK_PORT}` });
-test.setTimeout(180_000);
+test.setTimeout(360_000);
 
 async function dev(page: Page, url: string, data: unknown) {
   const response = await page.request.post(url, { data, headers: { 'x-pra-api-call': 'true' } });

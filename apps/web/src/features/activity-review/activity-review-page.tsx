@@ -87,7 +87,7 @@ function WeekList() {
           <tbody>
             {reviews.map((r) => (
               <tr key={r.periodStart}>
-                <td className="text-nowrap">
+                <td>
                   <Link to={weekPath(r.periodStart)}>{r.period}</Link>
                 </td>
                 <td>{r.total}</td>

@@ -112,183 +112,86 @@ type SettingKind =
   | { kind: 'boolean' }
   | { kind: 'choice'; options: readonly { value: string; label: string }[] };
 
+type Key = keyof GovernanceSettings;
+/** A setting as the Policies page names and enters it. */
+export type PolicySettingField = { key: Key; label: string; group: string } & SettingKind;
+type Field = { key: Key; label: string } & SettingKind;
+
+// One shape for every field, made by its kind.
+const inDays = (key: Key, label: string, unit: 'days' | 'months' | 'hours' = 'days'): Field => ({
+  key,
+  label,
+  kind: 'days',
+  unit,
+});
+const listOfDays = (key: Key, label: string): Field => ({ key, label, kind: 'dayList' });
+const yesNo = (key: Key, label: string): Field => ({ key, label, kind: 'boolean' });
+/** A choice of values, each with its label, in the order given. */
+const choice = (key: Key, label: string, options: Record<string, string>): Field => ({
+  key,
+  label,
+  kind: 'choice',
+  options: Object.entries(options).map(([value, text]) => ({ value, label: text })),
+});
+const group = (name: string, fields: Field[]): PolicySettingField[] =>
+  fields.map((field) => ({ group: name, ...field }));
+
 /** How each setting is named and entered on the Policies page, in §2.3's order and groups. */
-export const policySettingFields: readonly ({
-  key: keyof GovernanceSettings;
-  label: string;
-  group: string;
-} & SettingKind)[] = [
-  { group: 'Access', key: 'accessDays', label: 'Access granted for', kind: 'days', unit: 'days' },
-  {
-    group: 'Access',
-    key: 'maxAccessDays',
-    label: 'Latest end date a BRM may set',
-    kind: 'days',
-    unit: 'days',
-  },
-  {
-    group: 'Access',
-    key: 'extensionJustificationRequired',
-    label: 'Extensions need a justification',
-    kind: 'boolean',
-  },
-  {
-    group: 'Access',
-    key: 'expiryNoticeDays',
-    label: 'Expiry notices (days before the end)',
-    kind: 'dayList',
-  },
-  {
-    group: 'Requests',
-    key: 'requestDecisionDays',
-    label: 'Decision deadline (days after submission)',
-    kind: 'days',
-    unit: 'days',
-  },
-  {
-    group: 'Requests',
-    key: 'approverReminderDays',
-    label: 'Approver reminders (days after submission)',
-    kind: 'dayList',
-  },
-  {
-    group: 'Requests',
-    key: 'forwardDay',
-    label: 'Forward to backup BRMs on day',
-    kind: 'days',
-    unit: 'days',
-  },
-  {
-    group: 'Access reviews',
-    key: 'reviewCadenceMonths',
-    label: 'Review cadence',
-    kind: 'days',
-    unit: 'months',
-  },
-  { group: 'Access reviews', key: 'reviewWindowDays', label: 'Review window', kind: 'days', unit: 'days' },
-  {
-    group: 'Access reviews',
-    key: 'reviewerReminderDays',
-    label: 'Reviewer reminders (day of the window)',
-    kind: 'dayList',
-  },
-  {
-    group: 'Access reviews',
-    key: 'reviewEscalationDay',
-    label: 'Escalate to InfoSec on day',
-    kind: 'days',
-    unit: 'days',
-  },
-  {
-    group: 'Access reviews',
-    key: 'reviewDefaultAction',
-    label: 'If reviewers don’t respond',
-    kind: 'choice',
-    options: [
-      { value: 'remove', label: 'Remove access' },
-      { value: 'keep', label: 'Keep access' },
-    ],
-  },
-  {
-    group: 'Access reviews',
-    key: 'reviewerJustification',
-    label: 'Reviewer justification',
-    kind: 'choice',
-    options: [
-      { value: 'none', label: 'Not required' },
-      { value: 'remove', label: 'Required to Remove' },
-      { value: 'keepAndRemove', label: 'Required to Keep and to Remove' },
-    ],
-  },
-  {
-    group: 'Access reviews',
-    key: 'vendorConfirmation',
-    label: 'Vendor confirmation in reviews',
-    kind: 'choice',
-    options: [
-      { value: 'off', label: 'Off' },
-      { value: 'optional', label: 'On (optional answer)' },
-      { value: 'requested', label: 'On (answer requested)' },
-    ],
-  },
-  {
-    group: 'Access reviews',
-    key: 'inactivityRecommendationDays',
-    label: 'Recommend removal after no sign-in for',
-    kind: 'days',
-    unit: 'days',
-  },
-  {
-    group: 'Accounts',
-    key: 'inactivityDisableDays',
-    label: 'Disable after no sign-in for',
-    kind: 'days',
-    unit: 'days',
-  },
-  {
-    group: 'Accounts',
-    key: 'inactivityWarningDays',
-    label: 'Inactivity warnings (days before the disable)',
-    kind: 'dayList',
-  },
-  {
-    group: 'Accounts',
-    key: 'terminateAfterDisableDays',
-    label: 'Close accounts disabled by automation after',
-    kind: 'days',
-    unit: 'days',
-  },
-  {
-    group: 'Accounts',
-    key: 'neverActivatedCloseDays',
-    label: 'Close never-activated accounts after',
-    kind: 'days',
-    unit: 'days',
-  },
-  {
-    group: 'Sign-in',
-    key: 'signInStrength',
-    label: 'Sign-in strength',
-    kind: 'choice',
-    options: [
-      { value: 'mfa', label: 'Multi-factor' },
-      { value: 'phishingResistant', label: 'Phishing-resistant (passkey)' },
-    ],
-  },
-  {
-    group: 'Sign-in',
-    key: 'passkeyGraceDays',
-    label: 'Passkey grace period (empty: none)',
-    kind: 'optionalDays',
-  },
-  {
-    group: 'Acceptable use',
-    key: 'aupRenewalDays',
-    label: 'Renew acceptance every',
-    kind: 'days',
-    unit: 'days',
-  },
-  { group: 'Acceptable use', key: 'aupGraceDays', label: 'Grace period', kind: 'days', unit: 'days' },
-  {
-    group: 'Emergencies and departures',
-    key: 'emergencyMaxHours',
-    label: 'Emergency access at most',
-    kind: 'days',
-    unit: 'hours',
-  },
-  {
-    group: 'Emergencies and departures',
-    key: 'departureDecisionHours',
-    label: 'Decide a reported departure within',
-    kind: 'days',
-    unit: 'hours',
-  },
-  {
-    group: 'Emergencies and departures',
-    key: 'departureSuspendAtOnce',
-    label: 'Suspend a reported departure at once',
-    kind: 'boolean',
-  },
+export const policySettingFields: readonly PolicySettingField[] = [
+  ...group('Access', [
+    inDays('accessDays', 'Access granted for'),
+    inDays('maxAccessDays', 'Latest end date a BRM may set'),
+    yesNo('extensionJustificationRequired', 'Extensions need a justification'),
+    listOfDays('expiryNoticeDays', 'Expiry notices (days before the end)'),
+  ]),
+  ...group('Requests', [
+    inDays('requestDecisionDays', 'Decision deadline (days after submission)'),
+    listOfDays('approverReminderDays', 'Approver reminders (days after submission)'),
+    inDays('forwardDay', 'Forward to backup BRMs on day'),
+  ]),
+  ...group('Access reviews', [
+    inDays('reviewCadenceMonths', 'Review cadence', 'months'),
+    inDays('reviewWindowDays', 'Review window'),
+    listOfDays('reviewerReminderDays', 'Reviewer reminders (day of the window)'),
+    inDays('reviewEscalationDay', 'Escalate to InfoSec on day'),
+    choice('reviewDefaultAction', 'If reviewers don’t respond', {
+      remove: 'Remove access',
+      keep: 'Keep access',
+    }),
+    choice('reviewerJustification', 'Reviewer justification', {
+      none: 'Not required',
+      remove: 'Required to Remove',
+      keepAndRemove: 'Required to Keep and to Remove',
+    }),
+    choice('vendorConfirmation', 'Vendor confirmation in reviews', {
+      off: 'Off',
+      optional: 'On (optional answer)',
+      requested: 'On (answer requested)',
+    }),
+    inDays('inactivityRecommendationDays', 'Recommend removal after no sign-in for'),
+  ]),
+  ...group('Accounts', [
+    inDays('inactivityDisableDays', 'Disable after no sign-in for'),
+    listOfDays('inactivityWarningDays', 'Inactivity warnings (days before the disable)'),
+    inDays('terminateAfterDisableDays', 'Close accounts disabled by automation after'),
+    inDays('neverActivatedCloseDays', 'Close never-activated accounts after'),
+  ]),
+  ...group('Sign-in', [
+    choice('signInStrength', 'Sign-in strength', {
+      mfa: 'Multi-factor',
+      phishingResistant: 'Phishing-resistant (passkey)',
+    }),
+    { key: 'passkeyGraceDays', label: 'Passkey grace period (empty: none)', kind: 'optionalDays' },
+  ]),
+  ...group('Acceptable use', [
+    inDays('aupRenewalDays', 'Renew acceptance every'),
+    inDays('aupGraceDays', 'Grace period'),
+  ]),
+  ...group('Emergencies and departures', [
+    inDays('emergencyMaxHours', 'Emergency access at most', 'hours'),
+    inDays('departureDecisionHours', 'Decide a reported departure within', 'hours'),
+    yesNo('departureSuspendAtOnce', 'Suspend a reported departure at once'),
+  ]),
 ];
 
 /** One tier's policy as shown: its settings and who changed it last. */

@@ -77,7 +77,7 @@ export const securityKeyMessages = {
   reauthenticate: 'Confirm your current password first.',
   confirmWithKey: 'Confirm with one of your security keys or passkeys first.',
   builtinOnly: 'Security keys are managed by your organization’s sign-in service.',
-  /** The browser's own refusals, as the IdP's pages word them (identity/mfa/webauthn.ts). */
+  /** The browser's own refusals; the IdP's pages and the server's ceremony use these words too. */
   cancelled: 'Sign-in with a security key was cancelled or timed out',
   alreadyRegistered: 'That security key or passkey is already registered',
   unsupported: 'This browser cannot use security keys or passkeys.',

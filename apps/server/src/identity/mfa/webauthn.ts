@@ -19,7 +19,7 @@ import { recordAudit } from '../audit';
 import { compose, linkPara, mailSite, para, type MailContent, type MailSite } from '../mail-templates';
 import { enqueueMail } from '../outbox';
 import { infosecEmails } from '../approval-routing';
-import { loginUrl, routes } from '@pra/contracts';
+import { loginUrl, routes, securityKeyMessages } from '@pra/contracts';
 
 /** Security keys and passkeys per account (GOVERNANCE.md §7.5). */
 export const MAX_CREDENTIALS = 10;
@@ -29,8 +29,9 @@ export const CHALLENGE_MS = 5 * 60_000;
 export const webauthnMessages = {
   notRegistered: 'That security key is not registered for this account',
   noUserVerification: 'The security key did not confirm it is you (PIN or fingerprint required)',
-  cancelled: 'Sign-in with a security key was cancelled or timed out',
-  alreadyRegistered: 'That security key or passkey is already registered',
+  /** The same words as the browser's refusals on the profile (contracts' securityKeyMessages). */
+  cancelled: securityKeyMessages.cancelled,
+  alreadyRegistered: securityKeyMessages.alreadyRegistered,
   tooMany: `You can register at most ${MAX_CREDENTIALS} security keys or passkeys`,
   lastRequired: 'You need at least one security key or passkey',
   nickname: 'Enter a nickname of up to 64 characters.',

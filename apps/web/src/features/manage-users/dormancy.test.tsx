@@ -27,6 +27,11 @@ describe('View Details', () => {
     expect(screen.getByRole('dialog').textContent).toContain('Sign-in methodNone');
   });
 
+  it('is the dialog "User Details" (GOVERNANCE.md §3.2), the person named in it', () => {
+    render(<UserDetailsModal user={user} onClose={() => {}} />);
+    expect(screen.getByRole('dialog', { name: 'User Details' }).textContent).toContain('NameVera Key');
+  });
+
   it('leaves the row out for an older server that does not name it', () => {
     render(<UserDetailsModal user={user} onClose={() => {}} />);
     expect(screen.getByRole('dialog').textContent).not.toContain('Sign-in method');

@@ -29,11 +29,15 @@ export function UserDetailsModal({ user, onClose }: { user: ManagedUser; onClose
     <Modal show onHide={onClose} centered aria-labelledby="user-details-title">
       <Modal.Header closeButton closeLabel="Close">
         <Modal.Title id="user-details-title" as="h2" className="h5">
-          {user.givenName} {user.familyName}
+          User Details
         </Modal.Title>
       </Modal.Header>
       <Modal.Body>
         <dl className="row mb-0">
+          <dt className="col-sm-4">Name</dt>
+          <dd className="col-sm-8">
+            {user.givenName} {user.familyName}
+          </dd>
           <dt className="col-sm-4">Username</dt>
           <dd className="col-sm-8">{user.username}</dd>
           <dt className="col-sm-4">Email</dt>

@@ -2,6 +2,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './support/axe';
 import { signInFromHome, welcomeCards } from './support/idp';
 
+// Each journey signs in through the built-in IdP first: on the shared machine under load that
+// alone took up to a minute.
+test.setTimeout(180_000);
+
 const BRM_CARDS = [
   'Access Reviews',
   'Approvals',

@@ -26,7 +26,23 @@ import { createBenchDatabase, createPortal, production, signInWhenSettled } from
 import { startNode } from './processes';
 import { printTable, type BenchRow } from './table';
 
-const [rounds = 3, seconds = 8] = process.argv.slice(2).map(Number);
+const usage = `npm run bench:shedding-starved [-- rounds seconds]   (defaults: 3 rounds of 8 s)
+Load shedding on a CPU-starved host, on and off (docs/OPERATIONS.md "Load shedding"). Settings:
+  BURNERS=3          busy loops pinned beside the portal
+  OPEN_FACTORS=0.5,2 open loads as multiples of the starved capacity
+  STARVED_CPU=<last> the CPU the portal and its burners share (taskset)
+Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and taskset.`;
+const directRun = import.meta.url === `file://${process.argv[1]}`;
+const args = directRun ? process.argv.slice(2) : [];
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(usage);
+  process.exit(0);
+}
+const [rounds = 3, seconds = 8] = args.map(Number);
+if (![rounds, seconds].every((n) => Number.isInteger(n) && n > 0)) {
+  console.error(usage);
+  process.exit(2);
+}
 const BURNERS = Number(process.env.BURNERS ?? 3);
 /** The CPU the portal and its burners share (taskset). */
 const STARVED_CPU = process.env.STARVED_CPU ?? String(Math.max(0, availableParallelism() - 1));
@@ -370,7 +386,7 @@ function comparisonRows(table: Row[], capacity: number, runs: number, runSeconds
 }
 
 // Run directly: npm run bench:shedding-starved
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (directRun) {
   const database = await createBenchDatabase();
   if (!database) throw new Error('needs PostgreSQL');
   try {

@@ -93,7 +93,7 @@ const settingsSchema = z.object({
   SHED_MAX_QUEUE_DELAY_MS: int(0, 600_000)
     .default(1000)
     .describe(
-      'Load shedding: event-loop lag sheds only while a new request would wait longer than this here (the time its latest requests took, the time its waiting callers take to answer at its current rate, connections not read yet included, or the time since it last answered one while requests wait); then new connections are refused with 503 before their request is read; a host that starves the portal of CPU without a queue sheds nothing; 0: lag alone sheds',
+      'Load shedding: event-loop lag sheds only while a new request would wait longer than this here (the time its latest requests took, the time its waiting callers take to answer at its current rate, connections not read yet included, or the time since it last answered one while requests wait); then new connections are refused with 503 before their request is read; a host that starves the portal of CPU without a queue sheds nothing; past twice this for two 250 ms samples with at least 10 requests in flight, the queueing delay of the requests read sheds on its own, whatever the lag, until it has been back under this for as long as this; 0: lag alone sheds',
     ),
   SHED_MAX_POOL_WAITING: int(0, 100_000)
     .default(50)

@@ -1,5 +1,6 @@
 // Past a bound of event-loop lag or of callers queued for a database connection, new requests
-// are answered 503 with Retry-After at once; the health check keeps answering.
+// are answered 503 with Retry-After at once; the health check and sign-out keep answering. (The
+// queueing delay alone, without lag, is decided by QueueAlone: src/http/load-shedding.test.ts.)
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +123,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag
       const health = await t.app.inject({ method: 'GET', url: '/api/service_check' });
       expect(health.statusCode).toBe(200);
       expect(health.body).toContain('status: OK');
+      // Sign-out is never shed: the browser leaves whatever the answer, the session must end.
+      const signOut = await t.app.inject({
+        method: 'GET',
+        url: '/api/saml/logout',
+        headers: { 'x-pra-api-call': 'true' },
+      });
+      expect(signOut.statusCode).toBe(200);
     });
     // Recovers once the backlog and the lag have passed (the next samples see neither).
     expect(await statusOnceUnshed(t.app)).toBe(200);
@@ -141,11 +149,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag
     const port = Number(new URL(address).port);
     expect((await getOverNewConnection(port, '/api/system/message')).status).toBe(200);
     await whileOverloaded(async () => {
-      const [refused, liveness, readiness, check] = await Promise.all([
+      const [refused, liveness, readiness, check, signOut] = await Promise.all([
         getOverNewConnection(port, '/api/system/message'),
         getOverNewConnection(port, '/healthz'),
         getOverNewConnection(port, '/readyz'),
         getOverNewConnection(port, '/api/service_check'),
+        getOverNewConnection(port, '/api/saml/logout'),
       ]);
       expect(refused.status).toBe(503);
       expect(refused.headers['retry-after']).toBe('5');
@@ -154,6 +163,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag
       expect(JSON.parse(refused.body)).toEqual(shed);
       expect(refused.ms).toBeLessThan(1_000);
       expect([liveness.status, readiness.status, check.status]).toEqual([200, 200, 200]);
+      // Handed on to the app, not refused at the gate: the app's answer to a call without its
+      // x-pra-api-call header.
+      expect(signOut.status).toBe(403);
     });
     expect(await statusOnceUnshed(t.app)).toBe(200);
   });

@@ -4,6 +4,7 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AppRoot } from './app/app-root';
 import { seedBootData } from './app/boot-data';
+import { holdEarlyClicks } from './app/early-clicks';
 import { queryClient } from './lib/query-client';
 import { appRoutes } from './app/router';
 import { createBrowserHistory } from './lib/routing/history';
@@ -23,21 +24,20 @@ const app = <AppRoot client={queryClient} history={history} />;
 // long task, which the page is already painted and has no need for). Every other page starts
 // from an empty #root.
 if (container.firstElementChild) {
-  // Until React has taken the drawn page over, its Log Out button has no handler (its links work
-  // as plain links): a click on it then still signs out, instead of being lost.
-  const earlySignOut = (event: MouseEvent) => {
-    if (!(event.target instanceof Element) || !event.target.closest('[data-sign-out]')) return;
+  // Clicks before React has the drawn page (see app/early-clicks.ts): a Log Out signs out at once
+  // (the sign-out code loads then), another button is clicked again once React has the page.
+  const early = holdEarlyClicks(container, () => {
     void import('./lib/sign-out').then(({ signOut }) => signOut());
-  };
-  container.addEventListener('click', earlySignOut);
+  });
   const parts = preloadRoutes(appRoutes, history.location.pathname).flatMap(
     (route) => route.preload?.() ?? [],
   );
   void Promise.all(parts).finally(() =>
-    startTransition(() => {
-      container.removeEventListener('click', earlySignOut);
-      hydrateRoot(container, app);
-    }),
+    early.takeOver(() =>
+      startTransition(() => {
+        hydrateRoot(container, app);
+      }),
+    ),
   );
 } else {
   createRoot(container).render(app);

@@ -22,9 +22,12 @@ function shed(reply: FastifyReply): string {
   return shedBody;
 }
 
-/** Routes that answer even under pressure: the load balancer's health check. */
-// Health checks and probes are never shed: an overloaded instance is not a dead one.
-const exempt = new Set<string>([api.serviceCheck, probes.liveness, probes.readiness]);
+/**
+ * Routes that answer even under pressure. The health check and the probes: an overloaded instance
+ * is not a dead one. Sign-out: the browser leaves for the landing page whatever the answer (the
+ * spec ignores logout failures), so a shed sign-out would leave the session alive unseen.
+ */
+const exempt = new Set<string>([api.serviceCheck, probes.liveness, probes.readiness, api.logout]);
 const isExempt = (path: string | undefined) => path !== undefined && exempt.has(path);
 
 /** The answer to a connection refused at the gate: the same 503 as a shed request's, made once. */
@@ -71,8 +74,12 @@ export class Backlog {
 
   /** Closes a sample of `sampleMs` (LAG_SAMPLE_MS). */
   sample(sampleMs = LAG_SAMPLE_MS): void {
+    // A sample with nothing answered and nothing in flight had nobody to answer: it says nothing of
+    // the rate it answers at, which it keeps (a rate halved per idle sample made the first callers
+    // after a quiet spell look like a queue of minutes).
+    const idle = this.answeredSinceSample === 0 && this.inFlight === 0;
     const rate = this.answeredSinceSample / sampleMs;
-    this.ratePerMs = this.ratePerMs === 0 ? rate : (this.ratePerMs + rate) / 2;
+    if (!idle) this.ratePerMs = this.ratePerMs === 0 ? rate : (this.ratePerMs + rate) / 2;
     if (this.answeredSinceSample > 0) {
       const mean = this.timeSinceSampleMs / this.answeredSinceSample;
       this.latencyMs = this.latencyMs === 0 ? mean : (this.latencyMs + mean) / 2;
@@ -95,6 +102,60 @@ export class Backlog {
   }
 }
 
+/**
+ * Shedding on the queueing delay alone, without the event loop's lag: a host that starves the
+ * portal of CPU can keep its loop's lag under SHED_MAX_EVENT_LOOP_DELAY_MS while callers queue for
+ * seconds (npm run bench:shedding-starved at 2 x capacity: shedding never engaged). Decided once
+ * per sample from that sample's measurements, with hysteresis, so that it does not flap:
+ * - it engages when, in ENGAGE_SAMPLES samples in a row, the queueing delay of the requests this
+ *   instance has read (Backlog, unread connections left out: they may be silent clients, and
+ *   without lag the answer rate is not its capacity) is past QUEUE_ALONE_FACTOR x the limit, with
+ *   at least QUEUE_ALONE_MIN_IN_FLIGHT of them in flight (a queue, not a few long calls such as
+ *   exports);
+ * - it ends only once the delay has been back at or under the limit itself (or fewer requests in
+ *   flight) for as long as the limit, at least RELEASE_MIN_SAMPLES samples in a row: about the
+ *   time the callers it admitted take to be answered. Shedding drains its queue at once; ending
+ *   there would let the next callers build it up again.
+ * A limit of 0 (SHED_MAX_QUEUE_DELAY_MS=0: lag alone sheds) never engages.
+ */
+export class QueueAlone {
+  engaged = false;
+  /** Samples in a row that argue for the other state. */
+  private streak = 0;
+  private readonly releaseSamples: number;
+
+  constructor(
+    private readonly limitMs: number,
+    sampleMs = LAG_SAMPLE_MS,
+  ) {
+    this.releaseSamples = Math.max(RELEASE_MIN_SAMPLES, Math.ceil(limitMs / sampleMs));
+  }
+
+  /** One sample's queueing delay (ms) and requests in flight; whether it sheds until the next. */
+  sample(delayMs: number, inFlight: number): boolean {
+    if (this.limitMs <= 0) return false;
+    const queue = inFlight >= QUEUE_ALONE_MIN_IN_FLIGHT;
+    const other = this.engaged
+      ? !queue || delayMs <= this.limitMs
+      : queue && delayMs > QUEUE_ALONE_FACTOR * this.limitMs;
+    this.streak = other ? this.streak + 1 : 0;
+    if (this.streak >= (this.engaged ? this.releaseSamples : ENGAGE_SAMPLES)) {
+      this.engaged = !this.engaged;
+      this.streak = 0;
+    }
+    return this.engaged;
+  }
+}
+
+/** How far past SHED_MAX_QUEUE_DELAY_MS the queueing delay sheds without the loop's lag. */
+export const QUEUE_ALONE_FACTOR = 2;
+/** Requests in flight below which there is no queue to shed for without the lag. */
+export const QUEUE_ALONE_MIN_IN_FLIGHT = 10;
+/** Samples in a row past the bound before shedding on the queue alone engages (one is a spike). */
+const ENGAGE_SAMPLES = 2;
+/** The fewest samples in a row back under the bound before it ends. */
+const RELEASE_MIN_SAMPLES = 2;
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Counted in load shedding's backlog (its answer uncounts it exactly once). */
@@ -112,6 +173,9 @@ declare module 'fastify' {
  *   A host that starves the portal of CPU lags it too, but its callers drain quickly; shedding
  *   there would only spend the little CPU left on answering 503s (measured: fewer successful
  *   answers than not shedding, npm run bench:shedding-starved);
+ * - or the queueing delay of the requests it has read stays far past SHED_MAX_QUEUE_DELAY_MS
+ *   whatever the lag (QueueAlone: decided per sample, with hysteresis): a starved host can hold
+ *   the lag under its bound while callers queue for seconds;
  * - or more than SHED_MAX_POOL_WAITING callers queue for a database connection.
  * While that holds, a new connection is refused at the gate (connection-gate.ts): its 503 is
  * written straight on the socket, without HTTP parsing or any hook, so callers an overloaded
@@ -163,6 +227,7 @@ export async function registerLoadShedding(
   const settled = () => performance.now() >= settledAt;
   /** The last sample's verdict: the loop lags past the bound (and the start is behind it). */
   let lagging = false;
+  const queueAlone = new QueueAlone(maxQueueDelay);
   /** Requests answered 503 by the request hook so far (the gate counts its own). */
   let shedRequests = 0;
   /** While overloaded (as seen at a sample): since when, and the counts when it began. */
@@ -172,13 +237,19 @@ export async function registerLoadShedding(
     histogram.reset();
     backlog.sample();
     lagging = lagMs > maxEventLoopDelay && settled();
+    const now = performance.now();
+    if (settled()) queueAlone.sample(backlog.queueDelayMs(now, 0), backlog.inFlight);
     // One warning when shedding engages and one when it ends, with what decided it and what it
     // shed: operators see when and why, without a line per shed request.
-    const now = performance.now();
     if (!episode && overloaded()) {
       episode = { since: now, shedRequests, refused: gate.refused() };
       app.log.warn(
         {
+          decidedBy: [
+            queueAlone.engaged && 'queueing delay alone',
+            lagOverloaded() && 'lag and queueing delay',
+            poolBusy() && 'pool waiters',
+          ].filter(Boolean),
           lagMs: Number.isFinite(lagMs) ? Math.round(lagMs) : 'no timer ran in the sample',
           queueDelayMs: Math.round(backlog.queueDelayMs(now, gate.unread())),
           inFlight: backlog.inFlight,
@@ -205,10 +276,10 @@ export async function registerLoadShedding(
     histogram.disable();
     done();
   });
-  const overloaded = () =>
-    (lagging &&
-      (maxQueueDelay === 0 || backlog.queueDelayMs(performance.now(), gate.unread()) > maxQueueDelay)) ||
-    poolBusy();
+  const lagOverloaded = () =>
+    lagging &&
+    (maxQueueDelay === 0 || backlog.queueDelayMs(performance.now(), gate.unread()) > maxQueueDelay);
+  const overloaded = () => queueAlone.engaged || lagOverloaded() || poolBusy();
   const gate = gateConnections(app.server, overloaded, isExempt, refusedConnection);
   app.decorateRequest('inBacklog', false);
   // Callback hooks: they run on every request, and cost a comparison while nothing lags.

@@ -195,16 +195,22 @@ export async function keyStanding(
   db: Db | Tx,
   accountId: string,
   now: Date,
-): Promise<{ requirement: KeyRequirement | null; keys: number; graceKept: boolean }> {
+): Promise<{
+  requirement: KeyRequirement | null;
+  keys: number;
+  graceKept: boolean;
+  /** When the kept grace started (null: none kept). */
+  graceSince: Date | null;
+}> {
   const { rows } = await sql<{
     name: string | null;
     grace_days: string | null;
     keys: number;
-    grace_kept: boolean;
+    grace_since: Date | string | null;
   }>`
     select r.name, r.grace_days,
            (select count(*)::int from webauthn_credentials w where w.account_id = ${accountId}) as keys,
-           exists (select 1 from passkey_requirements q where q.account_id = ${accountId}) as grace_kept
+           (select q.since from passkey_requirements q where q.account_id = ${accountId}) as grace_since
       from (select 1) as one
       left join lateral (
         select o.name, p.settings ->> 'passkeyGraceDays' as grace_days
@@ -218,13 +224,15 @@ export async function keyStanding(
          limit 1) as r on true`.execute(db);
   const row = rows[0];
   const keys = Number(row?.keys ?? 0);
-  const graceKept = Boolean(row?.grace_kept);
-  if (!row || row.name === null) return { requirement: null, keys, graceKept };
+  const graceSince = row?.grace_since ? new Date(row.grace_since) : null;
+  const graceKept = graceSince !== null;
+  if (!row || row.name === null) return { requirement: null, keys, graceKept, graceSince };
   const days = Number(row.grace_days);
   return {
     requirement: { organizationName: row.name, graceDays: row.grace_days !== null && days >= 0 ? days : 30 },
     keys,
     graceKept,
+    graceSince,
   };
 }
 
@@ -311,5 +319,38 @@ export async function signInStrengthByOrganization(db: Db | Tx, now: Date) {
       join accounts a on a.id = g.account_id and a.type = 'vendor' and a.status = 'active'
      group by o.id, o.name, o.risk_tier
      order by o.name`.execute(db);
+  return rows;
+}
+
+/**
+ * Active vendors an organization requires to sign in phishing-resistantly (a current grant where
+ * the tier's policy says so) that have no security key or passkey, after `after` by id (the grace
+ * sweep's batches); with `organizationId`, only that organization's (a tier just raised).
+ */
+export async function keylessRequiredVendors(
+  db: Db | Tx,
+  now: Date,
+  after: { id: string } | null,
+  limit: number,
+  organizationId?: string,
+): Promise<{ id: string }[]> {
+  const { rows } = await sql<{ id: string }>`
+    select a.id
+      from accounts a
+     where a.type = 'vendor'
+       and a.status = 'active'
+       and ${after ? sql`a.id > ${after.id}` : sql`true`}
+       and not exists (select 1 from webauthn_credentials w where w.account_id = a.id)
+       and exists (
+         select 1
+           from role_grants g
+           join organizations o on o.id = g.organization_id
+           join governance_policies p on p.tier = o.risk_tier
+          where g.account_id = a.id
+            and g.expires_at > ${now}
+            and p.settings ->> 'signInStrength' = 'phishingResistant'
+            and ${organizationId ? sql`o.id = ${organizationId}` : sql`true`})
+     order by a.id
+     limit ${limit}`.execute(db);
   return rows;
 }

@@ -5,13 +5,15 @@ import type { GovernanceStep } from './sweep';
 import { delegationChanges, requestRouting } from '../approval-routing-sweep';
 import { closeDormantAccounts, inactivity } from './dormancy';
 import { brmInactiveAlerts, departures, leavingRoleEnds } from './departure';
+import { passkeyGrace } from './passkey-grace';
 
 /**
  * The governance sweep's steps, in the order they run (GOVERNANCE.md §2.2). This list is the one
  * place a capability adds its steps: (1) end expired grants and (2) disable accounts left with no
  * access (one step: the disable is in the same transaction as the last grant ending); (3) expiry
  * notices; (4) request reminders, forwards, expiries; (5) review campaigns; (6) inactivity; (7)
- * close accounts disabled by automation for 30 days; (8) delegations start/end; and the BRMs' daily
+ * close accounts disabled by automation for 30 days; (8) delegations start/end; the security-key
+ * graces (passkey-grace.ts: started, and W3 again 7 days before the end); and the BRMs' daily
  * digest (access-digest.ts), last, so that it lists what this sweep ended. Each step works in
  * batches with a transaction per row (sweep.ts's `eachRow`).
  */
@@ -29,5 +31,6 @@ export const governanceSteps: readonly GovernanceStep[] = [
   leavingRoleEnds,
   brmInactiveAlerts,
   delegationChanges,
+  passkeyGrace,
   brmDigest,
 ];

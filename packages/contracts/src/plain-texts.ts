@@ -87,4 +87,6 @@ export const securityKeyMessages = {
   unexpected: 'The security key could not be checked. Try again.',
   addSecond: 'Add a second security key or passkey so you can still sign in if you lose this one.',
   required: 'An organization you work with requires a security key or passkey.',
+  /** GOVERNANCE.md §7.3's words, naming the organization. */
+  requiredBy: (organization: string) => `${organization} requires a security key or passkey.`,
 } as const;

@@ -282,16 +282,28 @@ export async function removeAllCredentials(tx: Tx, accountId: string): Promise<n
   return Number(result.numDeletedRows);
 }
 
-/** Per username: whether the account has a security key or passkey, and a confirmed authenticator app. */
+/**
+ * Per username: whether the account has a security key or passkey, a confirmed authenticator app,
+ * and whether an organization where it holds a current grant requires phishing-resistant sign-in.
+ */
 export async function factorsOfUsernames(
   db: Db | Tx,
   usernames: readonly string[],
-): Promise<{ username: string; has_key: boolean; has_app: boolean }[]> {
+  now: Date,
+): Promise<{ username: string; has_key: boolean; has_app: boolean; key_required: boolean }[]> {
   if (usernames.length === 0) return [];
-  const { rows } = await sql<{ username: string; has_key: boolean; has_app: boolean }>`
+  const { rows } = await sql<{ username: string; has_key: boolean; has_app: boolean; key_required: boolean }>`
     select a.username,
            exists (select 1 from webauthn_credentials w where w.account_id = a.id) as has_key,
-           exists (select 1 from mfa_devices d where d.account_id = a.id and d.confirmed_at is not null) as has_app
+           exists (select 1 from mfa_devices d where d.account_id = a.id and d.confirmed_at is not null) as has_app,
+           exists (
+             select 1
+               from role_grants g
+               join organizations o on o.id = g.organization_id
+               join governance_policies p on p.tier = o.risk_tier
+              where g.account_id = a.id
+                and g.expires_at > ${now}
+                and p.settings ->> 'signInStrength' = 'phishingResistant') as key_required
       from accounts a
      where a.username in (${sql.join(usernames)})`.execute(db);
   return rows;

@@ -74,6 +74,7 @@ describe.each(testDatabaseKinds)('Profile → security keys and passkeys on %s',
     expect(keys).toMatchObject({
       authenticatorApp: null,
       required: false,
+      requiredBy: null,
       needsKeyConfirmation: false,
       max: 10,
     });
@@ -143,7 +144,11 @@ describe.each(testDatabaseKinds)('Profile → security keys and passkeys on %s',
         expires_at: new Date(clock.now().getTime() + 86_400_000 * 30),
       })
       .execute();
-    expect(await list(me.client)).toMatchObject({ required: true, needsKeyConfirmation: true });
+    expect(await list(me.client)).toMatchObject({
+      required: true,
+      requiredBy: `High ${me.username}`,
+      needsKeyConfirmation: true,
+    });
 
     const refused = await me.client.call(calls.securityKeyRegistrationOptions);
     expect(refused.statusCode).toBe(403);

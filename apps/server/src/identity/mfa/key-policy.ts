@@ -136,16 +136,28 @@ export function keyRequiredMail(
   ]);
 }
 
-/** Manage Users: each vendor's sign-in method (a key counts first), one statement for the page. */
+/**
+ * Manage Users: each vendor's sign-in method (a key counts first) and whether an organization
+ * requires it to use a key (Reset Sign-in Methods then needs the identity check), one statement
+ * for the page.
+ */
 export async function withSignInMethods<T extends ManagedUser>(ctx: AppContext, users: T[]): Promise<T[]> {
   const rows = await factorsOfUsernames(
     ctx.db,
     users.map((u) => u.username),
+    ctx.clock.now(),
   );
-  const method = new Map(
-    rows.map(
-      (r) => [r.username, r.has_key ? 'securityKey' : r.has_app ? 'authenticatorApp' : 'none'] as const,
-    ),
+  const found = new Map(
+    rows.map((r) => [
+      r.username,
+      {
+        signInMethod: r.has_key ? 'securityKey' : r.has_app ? 'authenticatorApp' : 'none',
+        keyRequired: Boolean(r.key_required),
+      } as const,
+    ]),
   );
-  return users.map((u) => ({ ...u, signInMethod: method.get(u.username) ?? 'none' }));
+  return users.map((u) => ({
+    ...u,
+    ...(found.get(u.username) ?? { signInMethod: 'none', keyRequired: false }),
+  }));
 }

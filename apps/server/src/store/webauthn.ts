@@ -366,3 +366,21 @@ export async function keylessRequiredVendors(
      limit ${limit}`.execute(db);
   return rows;
 }
+
+/**
+ * Forgets the graces of accounts no organization requires to use a key any more (a lowered tier or
+ * policy, an ended grant), so that raising it again starts a new one. How many went.
+ */
+export async function dropUnrequiredGraces(db: Db | Tx, now: Date): Promise<number> {
+  const result = await sql`
+    delete from passkey_requirements q
+     where not exists (
+       select 1
+         from role_grants g
+         join organizations o on o.id = g.organization_id
+         join governance_policies p on p.tier = o.risk_tier
+        where g.account_id = q.account_id
+          and g.expires_at > ${now}
+          and p.settings ->> 'signInStrength' = 'phishingResistant')`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

@@ -90,7 +90,7 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
         request.body,
         time,
       );
-      // A raised tier starts the grace of its vendors without a key now (GOVERNANCE.md §7.4).
+      // A raised tier starts the grace of its vendors without a key now; a lowered one forgets it (GOVERNANCE.md §7.4).
       if (request.body.riskTier !== undefined) await startKeyGraces(tx, mailSite(ctx), result.id, time.now);
       return result;
     });

@@ -90,6 +90,16 @@ describe.each(testDatabaseKinds)('the security-key grace on %s', (kind) => {
     // Saving the tier again starts nothing new.
     await admin.call(changeOrganization, { params: { id: orgId }, body: { riskTier: 'high' } });
     expect(await w3('gkeyless')).toHaveLength(1);
+    // Lowered, the grace is forgotten at once; raised again, a new one starts.
+    const lowered = await admin.call(changeOrganization, {
+      params: { id: orgId },
+      body: { riskTier: 'standard' },
+    });
+    expect(lowered.statusCode, lowered.body).toBe(200);
+    expect(await graceRow(keyless)).toBeUndefined();
+    await admin.call(changeOrganization, { params: { id: orgId }, body: { riskTier: 'high' } });
+    expect(new Date((await graceRow(keyless))!.since)).toEqual(clock.now());
+    expect(await w3('gkeyless')).toHaveLength(2);
   });
 
   it('the sweep starts the graces a policy edit or a new grant raised, and mails W3 again 7 days before the end, once', async () => {

@@ -1,7 +1,7 @@
 import type { Tx } from '../../platform/db';
 import { findAccountById } from '../../store/accounts';
 import { sendNoticeOnce } from '../../store/notices';
-import { keylessRequiredVendors, keyStanding } from '../../store/webauthn';
+import { dropUnrequiredGraces, keylessRequiredVendors, keyStanding } from '../../store/webauthn';
 import { beginKeyGrace, keyRequiredMail } from '../mfa/key-policy';
 import type { MailSite } from '../mail-templates';
 import { outboxRow, siteOf } from './access-expiry';
@@ -39,21 +39,29 @@ async function keepGrace(tx: Tx, site: MailSite, accountId: string, at: Date): P
   );
 }
 
-/** The sweep's step: every active vendor required to use a key and without one. */
+/**
+ * The sweep's step: graces no longer required are forgotten (lowering takes effect at once, and a
+ * new raise starts a new grace), then every active vendor required to use a key and without one
+ * has its grace started or reminded.
+ */
 export const passkeyGrace: GovernanceStep = {
   name: 'passkey-grace',
-  run: (sweep) =>
-    eachRow<{ id: string }>(
+  run: async (sweep) => {
+    const dropped = await dropUnrequiredGraces(sweep.db, sweep.at);
+    const outcome = await eachRow<{ id: string }>(
       sweep,
       'passkey-grace',
       (after, limit) => keylessRequiredVendors(sweep.db, sweep.at, after, limit),
       (tx, row) => keepGrace(tx, siteOf(sweep), row.id, sweep.at),
-    ),
+    );
+    return { ...outcome, done: outcome.done + dropped };
+  },
 };
 
 /**
- * A tier just raised (Administration → Organizations): the graces of the organization's vendors
- * without a key start now, in the change's transaction.
+ * A tier just changed (Administration → Organizations): graces no longer required are forgotten
+ * (lowering takes effect at once), and those of the organization's vendors without a key start
+ * now, in the change's transaction.
  */
 export async function startKeyGraces(
   tx: Tx,
@@ -61,6 +69,7 @@ export async function startKeyGraces(
   organizationId: string,
   at: Date,
 ): Promise<number> {
+  await dropUnrequiredGraces(tx, at);
   let started = 0;
   let after: { id: string } | null = null;
   for (;;) {

@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { TEST_CLOCK_PORT } from './playwright.config';
 import { expectAccessible } from './support/axe';
 import { completeIdpSignIn, signInFromHome } from './support/idp';
+import { waitForMail } from './support/mailbox';
 import { createActiveVendor, logOut, screenshots } from './support/world';
 
 // GOVERNANCE.md §7.3/§7.4 in the browser, on the portal with the standalone test clock: an admin
@@ -55,15 +56,23 @@ test('an admin raises a tier: the vendor gets the Add One Now interstitial, adds
   await signInFromHome(page, 'admin');
   const vendor = await (await browser.newContext()).newPage();
   await signInFromHome(vendor, 'admin');
+  const email = `greta.grace.${run}@acme-imaging.example`;
   const username = await createActiveVendor(
     vendor,
-    { firstName: 'Greta', lastName: 'Grace', email: `greta.grace.${run}@acme-imaging.example`, org: ORG },
+    { firstName: 'Greta', lastName: 'Grace', email, org: ORG },
     PASSWORD,
   );
   await logOut(vendor);
 
   await setTier(page, 'high');
   try {
+    // GOVERNANCE.md §7.4: the raise starts the grace (W3 at once), before the vendor signs in.
+    const w3 = await waitForMail(
+      page.request,
+      email,
+      new RegExp(`^${ORG} requires a security key or passkey from `),
+    );
+    const until = /from (\d{4}-\d{2}-\d{2})/.exec(w3.subject)?.[1];
     // The passcode passes, then the interstitial names the organization and the grace's end.
     await vendor.goto('/home');
     await vendor.getByRole('link', { name: 'Login', exact: true }).click();
@@ -71,8 +80,8 @@ test('an admin raises a tier: the vendor gets the Add One Now interstitial, adds
     await expect(
       vendor.getByRole('heading', { level: 1, name: 'Add a security key or passkey' }),
     ).toBeVisible();
-    await expect(vendor.locator('#grace-notice')).toContainText(
-      new RegExp(`^${ORG} requires a security key or passkey from \\d{4}-\\d{2}-\\d{2}\\.$`),
+    await expect(vendor.locator('#grace-notice')).toHaveText(
+      `${ORG} requires a security key or passkey from ${until}.`,
     );
     await expectAccessible(vendor, 'grace interstitial');
     await screenshots(vendor, 'idp-grace-interstitial');

@@ -35,6 +35,11 @@ export const managedUser = z.object({
   signInDueBy: z.string().optional(),
   /** The strongest second factor the vendor has (GOVERNANCE.md §7.3); labels: `signInMethodLabels`. */
   signInMethod: z.enum(['securityKey', 'authenticatorApp', 'none']).optional(),
+  /**
+   * An organization where the vendor holds access requires a security key or passkey: Reset
+   * Sign-in Methods needs the identity check and gives a new activation code (GOVERNANCE.md §7.3).
+   */
+  keyRequired: z.boolean().optional(),
 });
 export type ManagedUser = z.infer<typeof managedUser>;
 
@@ -115,6 +120,12 @@ export const manageUsersMessages = {
   emailMismatch: 'The email does not match the account.',
   signInMethodsReset: (username: string) => `Sign-in methods of ${username} reset`,
   notAdminSignInReset: 'Only an administrator can reset sign-in methods.',
+  /** Reset Sign-in Methods' dialog (GOVERNANCE.md §7.3). */
+  resetSignInMethodsText: (name: string) =>
+    `This removes all of ${name}'s security keys and authenticator apps. They will set new ones at their next sign-in.`,
+  identityVerified: (name: string) => `I verified ${name}'s identity`,
+  newActivationCodeNote: (name: string) =>
+    `An organization requires ${name} to sign in with a security key or passkey: they get a new activation code.`,
   identityCheckRequired:
     'This account requires a security key or passkey: confirm that you verified the person’s identity.',
 } as const;

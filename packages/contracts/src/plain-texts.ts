@@ -43,6 +43,9 @@ export const recoveryMessages = {
   sendUnexpected: 'Unexpected error while sending password reset email',
   userNotFound: 'Could not find matching account',
   noDevice: 'No MFA device is configured for this account.',
+  /** A key-only account (GOVERNANCE.md §7.3, §7.8): passcode and push do not verify it. */
+  keyRequired: 'Your organization requires a security key or passkey: verify with your security key.',
+  keyRequiredNoKey: 'Contact your sponsor to reset your sign-in methods',
   pushSucceeded: 'PingID push verification succeeded',
   codeSucceeded: 'PingID code verification succeeded',
   resetCodeValidated: 'Reset code validated.',
@@ -84,4 +87,6 @@ export const securityKeyMessages = {
   unexpected: 'The security key could not be checked. Try again.',
   addSecond: 'Add a second security key or passkey so you can still sign in if you lose this one.',
   required: 'An organization you work with requires a security key or passkey.',
+  /** GOVERNANCE.md §7.3's words, naming the organization. */
+  requiredBy: (organization: string) => `${organization} requires a security key or passkey.`,
 } as const;

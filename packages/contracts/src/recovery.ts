@@ -44,6 +44,11 @@ export const identifyResponse = z.object({
   device: z.object({ nickname: z.string(), canPush: z.boolean() }).optional(),
   /** The bound account has a security key or passkey: Forgot Password offers "Verify with Security Key". */
   hasSecurityKey: z.boolean().optional(),
+  /**
+   * The account must sign in with a security key or passkey (GOVERNANCE.md §7.3): only the key
+   * verifies it, passcode and push are not offered; without a key, the sponsor's reset is the way.
+   */
+  keyRequired: z.boolean().optional(),
   account: accountSummary.optional(),
   invalidReason: z.string().optional(),
 });
@@ -58,6 +63,9 @@ export const identifyByCodeResponse = z.object({
   isCodeValid: z.boolean(),
   account: accountSummary.optional(),
   invalidReason: z.string().optional(),
+  /** The account must use a key: the link leads to the key check instead of verifying the session. */
+  keyRequired: z.boolean().optional(),
+  hasSecurityKey: z.boolean().optional(),
 });
 export type IdentifyByCodeResponse = z.infer<typeof identifyByCodeResponse>;
 

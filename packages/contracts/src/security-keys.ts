@@ -21,6 +21,8 @@ export const securityKeyList = z.object({
   authenticatorApp: z.string().nullable(),
   /** An organization of the account requires phishing-resistant sign-in. */
   required: z.boolean(),
+  /** The organization that requires it (the card says "{Org} requires a security key or passkey."). */
+  requiredBy: z.string().nullable(),
   /** Adding a key needs a confirmation with an existing key first (required accounts). */
   needsKeyConfirmation: z.boolean(),
   max: z.number().int(),

@@ -15,18 +15,21 @@ export interface RecoveryBinding {
   verifiedUntil?: number;
   /** The reset code that verified the session, used up when the password is set. */
   codeId?: string;
+  /** How the session was verified (`passcode`, `push`, `securityKey`, `resetLink`). */
+  method?: string;
 }
 
 /** The session's recovery binding, if it has a well-formed one. */
 export function readRecoveryBinding(session: StoredSession | null): RecoveryBinding | null {
   const value = session?.data[RECOVERY_KEY];
   if (typeof value !== 'object' || value === null) return null;
-  const { accountId, verifiedUntil, codeId } = value as Record<string, unknown>;
+  const { accountId, verifiedUntil, codeId, method } = value as Record<string, unknown>;
   if (typeof accountId !== 'string') return null;
   return {
     accountId,
     ...(typeof verifiedUntil === 'number' ? { verifiedUntil } : {}),
     ...(typeof codeId === 'string' ? { codeId } : {}),
+    ...(typeof method === 'string' ? { method } : {}),
   };
 }
 

@@ -13,6 +13,16 @@ import { samlSchemaValidator } from './schema-validator';
 export interface PendingAuthnRequest {
   requestId: string;
   relayState: string | null;
+  /**
+   * The request's `RequestedAuthnContext` (SAML core 3.3.2.2.1), when it has one: the classes
+   * asked for and how the answer's class compares with them (`exact` unless the SP said otherwise).
+   */
+  requestedAuthnContext?: RequestedAuthnContext;
+}
+
+export interface RequestedAuthnContext {
+  classRefs: string[];
+  comparison: 'exact' | 'minimum' | 'maximum' | 'better';
 }
 
 const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
@@ -111,7 +121,25 @@ function readAuthnRequest(xml: string) {
     throw new AuthnRequestError('not an AuthnRequest');
   }
   const optional = (name: string) => (root.hasAttribute(name) ? (root.getAttribute(name) ?? '') : undefined);
+  const requested = child(root, PROTOCOL, 'RequestedAuthnContext');
+  let requestedAuthnContext: RequestedAuthnContext | undefined;
+  if (requested) {
+    const comparison = requested.getAttribute('Comparison') || 'exact';
+    if (!['exact', 'minimum', 'maximum', 'better'].includes(comparison))
+      throw new AuthnRequestError('bad RequestedAuthnContext comparison');
+    const classRefs = Array.from(requested.childNodes)
+      .filter(
+        (n): n is Element =>
+          n.nodeType === 1 &&
+          (n as Element).localName === 'AuthnContextClassRef' &&
+          (n as Element).namespaceURI === ASSERTION,
+      )
+      .map((n) => (n.textContent ?? '').trim());
+    // AuthnContextDeclRef (declarations, not classes) is nothing this IdP writes: nothing meets it.
+    requestedAuthnContext = { classRefs, comparison: comparison as RequestedAuthnContext['comparison'] };
+  }
   return {
+    requestedAuthnContext,
     requestId: root.getAttribute('ID') ?? '',
     issuer: child(root, ASSERTION, 'Issuer')?.textContent ?? undefined,
     acs: optional('AssertionConsumerServiceURL'),
@@ -178,5 +206,9 @@ export async function acceptAuthnRequest(ctx: AppContext, url: string): Promise<
   if (!Number.isFinite(age) || age > MAX_REQUEST_AGE_MS || age < -MAX_CLOCK_SKEW_MS) {
     throw new AuthnRequestError('stale request');
   }
-  return { requestId, relayState };
+  return {
+    requestId,
+    relayState,
+    ...(request.requestedAuthnContext ? { requestedAuthnContext: request.requestedAuthnContext } : {}),
+  };
 }

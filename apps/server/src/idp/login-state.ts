@@ -13,6 +13,13 @@ const LOGIN_STATE_MINUTES = 15;
 const loginStateSchema = z.object({
   requestId: z.string(),
   relayState: z.string().nullable(),
+  /** The SP's RequestedAuthnContext: the methods offered, and the answer, must meet it. */
+  requestedAuthnContext: z
+    .object({
+      classRefs: z.array(z.string()),
+      comparison: z.enum(['exact', 'minimum', 'maximum', 'better']),
+    })
+    .optional(),
   startedAt: z.number(),
   stage: z.enum(['password', 'mfa']),
   accountId: z.string().optional(),

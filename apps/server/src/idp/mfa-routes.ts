@@ -14,7 +14,8 @@ import { pairingLink, pairPhone as pairPhoneWith } from '../identity/mfa/push';
 import { checkCsrf, parseForm, sendExpired } from './page-replies';
 import { enrolPage, passcodePage, postResponsePage } from './pages';
 import { samlUrls } from './saml-entities';
-import { createSignedResponse } from './saml-response';
+import { createSignedNoAuthnContext, createSignedResponse, type SignInMethod } from './saml-response';
+import { allowedMethods, methodMeets } from './authn-context';
 import { newTotpSecret, secretGroups, totpQrDataUrl } from '../identity/mfa/totp';
 import { countCredentials } from '../store/webauthn';
 import {
@@ -100,8 +101,10 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     claim: AttemptClaim | undefined,
     pairPhone = false,
     clientAddress = '',
-    method: 'totp' | 'push' | 'webauthn' = 'totp',
+    method: SignInMethod = 'totp',
   ) {
+    if (!methodMeets(state.requestedAuthnContext, method))
+      return answerNoAuthnContext(reply, session, state, account, clientAddress, method, claim);
     const writes = Promise.all([
       claim ? completeAttempt(ctx.db, claim) : undefined,
       writeLoginState(ctx.db, session, null),
@@ -138,6 +141,46 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     return sendPage(reply, 200, page);
   }
 
+  /**
+   * The SP's RequestedAuthnContext cannot be met by this account (or by the method it used): the
+   * SP gets a signed Response with status Responder/NoAuthnContext and no assertion (SAML core
+   * 3.3.2.2.1), audited as a refused sign-in strength.
+   */
+  async function answerNoAuthnContext(
+    reply: FastifyReply,
+    session: Session,
+    state: LoginState,
+    account: Account,
+    clientAddress: string,
+    method: SignInMethod | null,
+    claim?: AttemptClaim,
+  ) {
+    const who = { id: account.id, username: account.username };
+    await Promise.all([
+      claim ? completeAttempt(ctx.db, claim) : undefined,
+      writeLoginState(ctx.db, session, null),
+      recordAudit(ctx.db, {
+        action: 'signin.mfa-strength-refused',
+        outcome: 'failure',
+        actor: who,
+        target: who,
+        clientAddress,
+        details: {
+          reason: 'requestedAuthnContext',
+          method,
+          requested: state.requestedAuthnContext?.classRefs.join(' ').slice(0, 500) ?? '',
+        },
+      }),
+    ]);
+    const page = postResponsePage({
+      hospitalName,
+      acsUrl: samlUrls(ctx).acsUrl,
+      samlResponse: createSignedNoAuthnContext(ctx, state),
+      relayState: state.relayState,
+    });
+    return sendPage(reply, 200, page);
+  }
+
   /** The passcode page, with Send Push when the account has a paired authenticator. */
   async function showPasscode(
     reply: FastifyReply,
@@ -160,8 +203,14 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     // the key alone; without a key, only the sponsor's reset lets it in again.
     const keyOnly = policy.kind === 'keysOnly';
     if (keyOnly && keys === 0) error = noKeyMessage;
-    const passcode = passcodeDevice && !keyOnly;
-    const pushTo = device?.canPush && !keyOnly ? 'your paired phone' : null;
+    // The SP may ask for a class only some methods give (its step-up asks for a key's).
+    const state = readLoginState(session);
+    const allowed = allowedMethods(state?.requestedAuthnContext);
+    const passcode = passcodeDevice && !keyOnly && allowed.passcode;
+    const pushTo = device?.canPush && !keyOnly && allowed.push ? 'your paired phone' : null;
+    const key = keys > 0 && allowed.key;
+    if (state?.requestedAuthnContext && !passcode && !pushTo && !key)
+      return answerNoAuthnContext(reply, session, state, account, '', null);
     return sendPage(
       reply,
       status,
@@ -171,7 +220,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
         error,
         pushTo,
         passcode,
-        keySection: keys > 0 ? keySignInSection(session.csrfToken, passcode || Boolean(pushTo)) : undefined,
+        keySection: key ? keySignInSection(session.csrfToken, passcode || Boolean(pushTo)) : undefined,
       }),
     );
   }
@@ -231,7 +280,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     const formatError = /^\d{6}$/.test(passcode) ? null : 'The passcode must be exactly 6 digits.';
 
     const policy = device ? await policyOfSignIn(state, account) : null;
-    if (device && policy?.kind === 'keysOnly') {
+    if (device && (policy?.kind === 'keysOnly' || !methodMeets(state.requestedAuthnContext, 'totp'))) {
       await refuseWeakMethod(ctx, account, request.ip, 'totp');
       return showPasscode(reply, session, account, 403, keyRequiredMessage);
     }
@@ -277,7 +326,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     if (!state || !found?.device || !parseForm(pushForm, request.body)) return sendExpired(ctx, reply);
     const { account } = found;
     const policy = await policyOfSignIn(state, account);
-    if (policy.kind === 'keysOnly') {
+    if (policy.kind === 'keysOnly' || !methodMeets(state.requestedAuthnContext, 'push')) {
       await refuseWeakMethod(ctx, account, request.ip, 'push');
       return showPasscode(reply, session, account, 403, keyRequiredMessage);
     }

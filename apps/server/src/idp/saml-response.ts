@@ -15,8 +15,14 @@ export interface SignedInAccount {
   familyName: string;
   email: string;
   /** How the second factor was given: the assertion's AuthnContextClassRef follows it. */
-  method?: 'totp' | 'push' | 'webauthn';
+  method?: SignInMethod;
 }
+
+/** The IdP's second factors: an authenticator app's passcode, a push, a security key or passkey. */
+export type SignInMethod = 'totp' | 'push' | 'webauthn';
+
+export const PASSWORD_PROTECTED_TRANSPORT =
+  'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
 
 /** REFEDS MFA: a password and an authenticator app or push (https://refeds.org/profile/mfa). */
 export const REFEDS_MFA = 'https://refeds.org/profile/mfa';
@@ -30,7 +36,7 @@ export const PHISHING_RESISTANT_CLASS = 'phr';
 export function authnContextClass(method: SignedInAccount['method']): string {
   if (method === 'webauthn') return PHISHING_RESISTANT_CLASS;
   if (method === 'totp' || method === 'push') return REFEDS_MFA;
-  return 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
+  return PASSWORD_PROTECTED_TRANSPORT;
 }
 
 const newId = () => `_${randomUUID()}`;
@@ -48,6 +54,28 @@ function attribute(name: string, value: string): XmlElement {
       ['NameFormat', 'urn:oasis:names:tc:SAML:2.0:attrname-format:basic'],
     ],
     [element('saml:AttributeValue', [['xsi:type', 'xs:string']], [value])],
+  );
+}
+
+/** The Response's envelope around its status (and assertion, when the sign-in succeeded). */
+function responseEnvelope(
+  ctx: AppContext,
+  pending: PendingAuthnRequest,
+  status: XmlElement,
+  assertion?: XmlElement,
+) {
+  const urls = samlUrls(ctx);
+  return element(
+    'samlp:Response',
+    [
+      ['ID', newId()],
+      ['Version', '2.0'],
+      ['IssueInstant', new Date().toISOString()],
+      ['Destination', urls.acsUrl],
+      ['InResponseTo', pending.requestId],
+    ],
+    [element('saml:Issuer', [], [urls.idpEntityId]), status, ...(assertion ? [assertion] : [])],
+    NAMESPACES,
   );
 }
 
@@ -122,27 +150,16 @@ function responseTree(ctx: AppContext, pending: PendingAuthnRequest, account: Si
     ],
     { xsi: 'http://www.w3.org/2001/XMLSchema-instance', xs: 'http://www.w3.org/2001/XMLSchema' },
   );
-  const response = element(
-    'samlp:Response',
-    [
-      ['ID', newId()],
-      ['Version', '2.0'],
-      ['IssueInstant', at(0)],
-      ['Destination', urls.acsUrl],
-      ['InResponseTo', pending.requestId],
-    ],
-    [
-      issuer(),
-      element(
-        'samlp:Status',
-        [],
-        [element('samlp:StatusCode', [['Value', 'urn:oasis:names:tc:SAML:2.0:status:Success']])],
-      ),
-      assertion,
-    ],
-    NAMESPACES,
+  return responseEnvelope(
+    ctx,
+    pending,
+    element(
+      'samlp:Status',
+      [],
+      [element('samlp:StatusCode', [['Value', 'urn:oasis:names:tc:SAML:2.0:status:Success']])],
+    ),
+    assertion,
   );
-  return response;
 }
 
 /** The IdP's signing key, parsed from its PEM once per app rather than at every signature. */
@@ -172,4 +189,24 @@ export function createSignedResponse(
   const unsigned = serialize(responseTree(ctx, pending, account));
   const assertionSigned = signEnveloped(unsigned, ['Response', 'Assertion'], key);
   return Buffer.from(signEnveloped(assertionSigned, ['Response'], key)).toString('base64');
+}
+
+/**
+ * The signed answer when the SP's RequestedAuthnContext cannot be met (SAML core 3.3.2.2.1): a
+ * Response without an assertion, status Responder with the second-level NoAuthnContext.
+ */
+export function createSignedNoAuthnContext(ctx: AppContext, pending: PendingAuthnRequest): string {
+  const status = element(
+    'samlp:Status',
+    [],
+    [
+      element(
+        'samlp:StatusCode',
+        [['Value', 'urn:oasis:names:tc:SAML:2.0:status:Responder']],
+        [element('samlp:StatusCode', [['Value', 'urn:oasis:names:tc:SAML:2.0:status:NoAuthnContext']])],
+      ),
+    ],
+  );
+  const unsigned = serialize(responseEnvelope(ctx, pending, status));
+  return Buffer.from(signEnveloped(unsigned, ['Response'], signingKey(ctx))).toString('base64');
 }

@@ -64,7 +64,15 @@ describe.each(testDatabaseKinds)('built-in IdP metadata and SSO on %s', (kind) =
     });
     const url = new URL(await sp.getAuthorizeUrlAsync('/welcome?a=1 2', undefined, {}));
     const pending = await acceptAuthnRequest(t.ctx, `${url.pathname}${url.search}`);
-    expect(pending).toEqual({ requestId: expect.stringMatching(/^_/), relayState: '/welcome?a=1 2' });
+    // node-saml asks for PasswordProtectedTransport (exact) unless told otherwise: the IdP keeps it.
+    expect(pending).toEqual({
+      requestId: expect.stringMatching(/^_/),
+      relayState: '/welcome?a=1 2',
+      requestedAuthnContext: {
+        classRefs: ['urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport'],
+        comparison: 'exact',
+      },
+    });
   });
 
   it('refuses an unsigned AuthnRequest', async () => {

@@ -19,6 +19,7 @@ import type { ConfirmedDevice } from '../store/factors';
 import { readLoginState, writeLoginState, type LoginState } from './login-state';
 import { checkCsrf, parseForm, sendExpired } from './page-replies';
 import { defaultKeyNickname, keyAddedPage } from './webauthn-pages';
+import type { SignInMethod } from './saml-response';
 
 const optionsBody = z.strictObject({ csrfToken: z.string() });
 const credentialForm = z.strictObject({
@@ -53,7 +54,7 @@ interface MfaSteps {
     claim: AttemptClaim | undefined,
     pairPhone?: boolean,
     clientAddress?: string,
-    method?: 'totp' | 'push' | 'webauthn',
+    method?: SignInMethod,
   ): Promise<FastifyReply>;
   showPasscode(
     reply: FastifyReply,

@@ -1,3 +1,4 @@
+import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type {
   PublicKeyCredentialCreationOptionsJSON,
@@ -17,6 +18,7 @@ import {
 } from '../../test/support/idp-kit';
 import { SoftAuthenticator, type Tamper } from '../../test/support/soft-authenticator';
 import { createTestApp, TestClient, type TestApp } from '../../test/support/test-app';
+import { createServiceProvider } from '../identity/saml-sp';
 import { addOrganization, auditActions, outbox } from '../../test/support/world';
 import {
   MAX_CREDENTIALS,
@@ -693,6 +695,69 @@ describe.each(testDatabaseKinds)('security keys and passkeys at the built-in IdP
       expect(lowered.res.statusCode).toBe(200);
       expect(classOf(lowered.res.body)).toBe(REFEDS_MFA);
       clock.set(new Date());
+    });
+
+    /** The portal's own step-up AuthnRequest (ForceAuthn, RequestedAuthnContext `phr`, exact), up to the MFA page. */
+    async function stepUpSignIn(username: string) {
+      const sp = createServiceProvider(t.ctx.config, t.ctx.db, t.ctx.keys.sp, t.ctx.idp, {
+        browserHash: 'step-up-test',
+        stepUp: true,
+      });
+      const url = new URL(await sp.getAuthorizeUrlAsync('/welcome', undefined, {}));
+      const request = inflateRawSync(
+        Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64'),
+      ).toString();
+      expect(request).toContain('ForceAuthn="true"');
+      expect(request).toContain(`>${PHISHING_RESISTANT_CLASS}</saml:AuthnContextClassRef>`);
+      const client = new TestClient(t.app);
+      expect((await client.get(`${url.pathname}${url.search}`)).statusCode).toBe(303);
+      const loginPage = (await client.get('/idp/login')).body;
+      const csrf = csrfOf(loginPage);
+      await client.postForm('/idp/login', { csrfToken: csrf, username, password: PASSWORD });
+      return { client, csrf, mfa: await client.get('/idp/mfa'), sp };
+    }
+
+    it("honours the SP's RequestedAuthnContext on the step-up: only the key is offered, a passcode is refused, the key answers with its class", async () => {
+      const { account, secret, authenticator } = await appAndKey();
+      const { client, csrf, mfa } = await stepUpSignIn(account.username);
+      expect(mfa.body).toContain('Use Security Key or Passkey');
+      expect(mfa.body).not.toContain('name="passcode"');
+      const passcode = await client.postForm('/idp/mfa', {
+        csrfToken: csrf,
+        passcode: await totpCode(secret),
+      });
+      expect(passcode.statusCode).toBe(403);
+      expect(inputValue(passcode.body, 'SAMLResponse')).toBeUndefined();
+      const { body } = await jsonPost<{ options: PublicKeyCredentialRequestOptionsJSON }>(
+        client,
+        '/idp/mfa/webauthn/options',
+        csrf,
+      );
+      const byKey = await client.postForm('/idp/mfa/webauthn', {
+        csrfToken: csrf,
+        credential: JSON.stringify(authenticator.get(body.options)),
+      });
+      expect(byKey.statusCode).toBe(200);
+      expect(classOf(byKey.body)).toBe(PHISHING_RESISTANT_CLASS);
+    });
+
+    it('answers NoAuthnContext (signed, no assertion) when the account has no key to meet the request, audited; the SP refuses it', async () => {
+      const { account } = await appOnly();
+      const { mfa, sp } = await stepUpSignIn(account.username);
+      expect(mfa.statusCode).toBe(200);
+      expect(mfa.body).not.toContain('name="passcode"');
+      const xml = Buffer.from(inputValue(mfa.body, 'SAMLResponse') ?? '', 'base64').toString('utf8');
+      expect(xml).toContain('urn:oasis:names:tc:SAML:2.0:status:Responder');
+      expect(xml).toContain('urn:oasis:names:tc:SAML:2.0:status:NoAuthnContext');
+      expect(xml).not.toContain('Assertion');
+      expect(xml).toContain('<ds:Signature');
+      await expect(
+        sp.validatePostResponseAsync({ SAMLResponse: inputValue(mfa.body, 'SAMLResponse')! }),
+      ).rejects.toThrow(/NoAuthnContext/);
+      const refused = (await auditActions(t, 'signin.mfa-strength-refused')).filter(
+        (e) => e.target_id === account.id,
+      );
+      expect(refused.map((e) => e.details.reason)).toEqual(['requestedAuthnContext']);
     });
   });
 });

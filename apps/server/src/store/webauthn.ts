@@ -195,16 +195,22 @@ export async function keyStanding(
   db: Db | Tx,
   accountId: string,
   now: Date,
-): Promise<{ requirement: KeyRequirement | null; keys: number; graceKept: boolean }> {
+): Promise<{
+  requirement: KeyRequirement | null;
+  keys: number;
+  graceKept: boolean;
+  /** When the kept grace started (null: none kept). */
+  graceSince: Date | null;
+}> {
   const { rows } = await sql<{
     name: string | null;
     grace_days: string | null;
     keys: number;
-    grace_kept: boolean;
+    grace_since: Date | string | null;
   }>`
     select r.name, r.grace_days,
            (select count(*)::int from webauthn_credentials w where w.account_id = ${accountId}) as keys,
-           exists (select 1 from passkey_requirements q where q.account_id = ${accountId}) as grace_kept
+           (select q.since from passkey_requirements q where q.account_id = ${accountId}) as grace_since
       from (select 1) as one
       left join lateral (
         select o.name, p.settings ->> 'passkeyGraceDays' as grace_days
@@ -218,13 +224,15 @@ export async function keyStanding(
          limit 1) as r on true`.execute(db);
   const row = rows[0];
   const keys = Number(row?.keys ?? 0);
-  const graceKept = Boolean(row?.grace_kept);
-  if (!row || row.name === null) return { requirement: null, keys, graceKept };
+  const graceSince = row?.grace_since ? new Date(row.grace_since) : null;
+  const graceKept = graceSince !== null;
+  if (!row || row.name === null) return { requirement: null, keys, graceKept, graceSince };
   const days = Number(row.grace_days);
   return {
     requirement: { organizationName: row.name, graceDays: row.grace_days !== null && days >= 0 ? days : 30 },
     keys,
     graceKept,
+    graceSince,
   };
 }
 
@@ -274,16 +282,28 @@ export async function removeAllCredentials(tx: Tx, accountId: string): Promise<n
   return Number(result.numDeletedRows);
 }
 
-/** Per username: whether the account has a security key or passkey, and a confirmed authenticator app. */
+/**
+ * Per username: whether the account has a security key or passkey, a confirmed authenticator app,
+ * and whether an organization where it holds a current grant requires phishing-resistant sign-in.
+ */
 export async function factorsOfUsernames(
   db: Db | Tx,
   usernames: readonly string[],
-): Promise<{ username: string; has_key: boolean; has_app: boolean }[]> {
+  now: Date,
+): Promise<{ username: string; has_key: boolean; has_app: boolean; key_required: boolean }[]> {
   if (usernames.length === 0) return [];
-  const { rows } = await sql<{ username: string; has_key: boolean; has_app: boolean }>`
+  const { rows } = await sql<{ username: string; has_key: boolean; has_app: boolean; key_required: boolean }>`
     select a.username,
            exists (select 1 from webauthn_credentials w where w.account_id = a.id) as has_key,
-           exists (select 1 from mfa_devices d where d.account_id = a.id and d.confirmed_at is not null) as has_app
+           exists (select 1 from mfa_devices d where d.account_id = a.id and d.confirmed_at is not null) as has_app,
+           exists (
+             select 1
+               from role_grants g
+               join organizations o on o.id = g.organization_id
+               join governance_policies p on p.tier = o.risk_tier
+              where g.account_id = a.id
+                and g.expires_at > ${now}
+                and p.settings ->> 'signInStrength' = 'phishingResistant') as key_required
       from accounts a
      where a.username in (${sql.join(usernames)})`.execute(db);
   return rows;
@@ -312,4 +332,55 @@ export async function signInStrengthByOrganization(db: Db | Tx, now: Date) {
      group by o.id, o.name, o.risk_tier
      order by o.name`.execute(db);
   return rows;
+}
+
+/**
+ * Active vendors an organization requires to sign in phishing-resistantly (a current grant where
+ * the tier's policy says so) that have no security key or passkey, after `after` by id (the grace
+ * sweep's batches); with `organizationId`, only that organization's (a tier just raised).
+ */
+export async function keylessRequiredVendors(
+  db: Db | Tx,
+  now: Date,
+  after: { id: string } | null,
+  limit: number,
+  organizationId?: string,
+): Promise<{ id: string }[]> {
+  const { rows } = await sql<{ id: string }>`
+    select a.id
+      from accounts a
+     where a.type = 'vendor'
+       and a.status = 'active'
+       and ${after ? sql`a.id > ${after.id}` : sql`true`}
+       and not exists (select 1 from webauthn_credentials w where w.account_id = a.id)
+       and exists (
+         select 1
+           from role_grants g
+           join organizations o on o.id = g.organization_id
+           join governance_policies p on p.tier = o.risk_tier
+          where g.account_id = a.id
+            and g.expires_at > ${now}
+            and p.settings ->> 'signInStrength' = 'phishingResistant'
+            and ${organizationId ? sql`o.id = ${organizationId}` : sql`true`})
+     order by a.id
+     limit ${limit}`.execute(db);
+  return rows;
+}
+
+/**
+ * Forgets the graces of accounts no organization requires to use a key any more (a lowered tier or
+ * policy, an ended grant), so that raising it again starts a new one. How many went.
+ */
+export async function dropUnrequiredGraces(db: Db | Tx, now: Date): Promise<number> {
+  const result = await sql`
+    delete from passkey_requirements q
+     where not exists (
+       select 1
+         from role_grants g
+         join organizations o on o.id = g.organization_id
+         join governance_policies p on p.tier = o.risk_tier
+        where g.account_id = q.account_id
+          and g.expires_at > ${now}
+          and p.settings ->> 'signInStrength' = 'phishingResistant')`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }

@@ -46,7 +46,13 @@ const key = {
   lastUsedAt: '2026-11-21T08:00:00.000Z',
   type: 'thisDevice',
 };
-const keyList = { authenticatorApp: null, required: true, needsKeyConfirmation: true, max: 10 };
+const keyList = {
+  authenticatorApp: null,
+  required: true,
+  requiredBy: 'Acme Imaging',
+  needsKeyConfirmation: true,
+  max: 10,
+};
 
 const message = { enabled: true, loggedInOnly: false, severity: 'warning', title: 'T', text: 'x' };
 
@@ -144,7 +150,15 @@ const cases: Array<[string, ResponseParser<unknown>, ResponseParser<unknown>, un
     securityKeyListBody,
     securityKeyList,
     [
-      { keys: [], authenticatorApp: null, required: false, needsKeyConfirmation: false, max: 10 },
+      {
+        keys: [],
+        authenticatorApp: null,
+        required: false,
+        requiredBy: null,
+        needsKeyConfirmation: false,
+        max: 10,
+      },
+      { keys: [key], ...keyList, requiredBy: 3 },
       { keys: [key, { ...key, id: 'k2', lastUsedAt: null, type: 'synced' }], ...keyList },
       { keys: [{ ...key, type: 'cloud' }], ...keyList },
       { keys: [{ ...key, lastUsedAt: 3 }], ...keyList },

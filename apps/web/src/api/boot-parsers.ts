@@ -180,6 +180,7 @@ export const securityKeyListBody: ResponseParser<SecurityKeyList> = {
       }),
       authenticatorApp: field(body, 'authenticatorApp', isNullableString, 'a string or null'),
       required: field(body, 'required', isBoolean, 'a boolean'),
+      requiredBy: field(body, 'requiredBy', isNullableString, 'a string or null'),
       needsKeyConfirmation: field(body, 'needsKeyConfirmation', isBoolean, 'a boolean'),
       max: field(body, 'max', Number.isInteger as (value: unknown) => value is number, 'an integer'),
     };

@@ -25,4 +25,6 @@ export const siteLinks = {
   credentialVault: setting('pra-credential-vault-url', 'https://vault.example.org/'),
   /** The PRA support team's mailbox (Contact, Contact Us). */
   supportMail: `mailto:${setting('pra-support-email', 'pra-support@example.org')}`,
+  /** Information Security's mailbox (BRMs' "Ask InfoSec to reset"; the support mailbox when unset). */
+  infosecEmail: setting('pra-infosec-email', 'pra-support@example.org'),
 } as const;

@@ -23,6 +23,8 @@ import { changePerson, createPerson, removePerson, requireEmployee, setManagedOr
 import { countEmployees, listEmployees, pageEmployees, setPasswordHash } from '../../store/accounts';
 import { countOrganizations, listOrganizations, pageOrganizations } from '../../store/organizations';
 import { answerPage } from '../../http/paging';
+import { startKeyGraces } from '../../identity/governance/passkey-grace';
+import { mailSite } from '../../identity/mail-templates';
 import { resendMail } from './resend-mail';
 import { directoryStatus, retryProvisioning } from './directory-status';
 import { readAdminSystemMessage, setMaintenance, writeSystemMessage } from './settings';
@@ -80,9 +82,18 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
 
   route(calls.changeOrganization, {}, async (request) => {
     const time = { now: ctx.clock.now(), zone: ctx.config.PORTAL_TIME_ZONE };
-    const changed = await inTx((tx) =>
-      changeOrganization(tx, actorOf(request), { id: request.params.id }, request.body, time),
-    );
+    const changed = await inTx(async (tx) => {
+      const result = await changeOrganization(
+        tx,
+        actorOf(request),
+        { id: request.params.id },
+        request.body,
+        time,
+      );
+      // A raised tier starts the grace of its vendors without a key now; a lowered one forgets it (GOVERNANCE.md §7.4).
+      if (request.body.riskTier !== undefined) await startKeyGraces(tx, mailSite(ctx), result.id, time.now);
+      return result;
+    });
     return { success: true as const, grantsPastContractEnd: changed.grantsPastContractEnd };
   });
 

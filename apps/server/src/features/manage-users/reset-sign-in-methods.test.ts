@@ -123,10 +123,17 @@ describe.each(testDatabaseKinds)('Reset Sign-in Methods on %s', (kind) => {
     expect((await reset('radmin', 'rpending', true)).statusCode).toBe(409);
   });
 
-  const methodOf = async (username: string) => {
+  const rowOf = async (username: string) => {
     const res = await c.radmin!.call(getManagedUsers, { query: { page: 1, filter: username } });
-    return res.json<{ items: { username: string; signInMethod?: string }[] }>().items[0]?.signInMethod;
+    return res.json<{ items: { username: string; signInMethod?: string; keyRequired?: boolean }[] }>()
+      .items[0];
   };
+  const methodOf = async (username: string) => (await rowOf(username))?.signInMethod;
+
+  it('Manage Users tells the dialog which accounts need the identity check', async () => {
+    expect((await rowOf('rkeyed'))?.keyRequired).toBe(true);
+    expect((await rowOf('rplain'))?.keyRequired).toBe(false);
+  });
 
   it('resets an MFA account: factors gone, sessions ended, W4 mailed, audited with the identity check', async () => {
     expect(await methodOf('rplain')).toBe('securityKey');

@@ -90,8 +90,9 @@ describe.each(testDatabaseKinds)('Manage Users calls on %s', (kind) => {
       lastSignInAt: null,
       disabledReason: null,
       disabledAt: null,
-      // GOVERNANCE.md §7.3: no second factor yet.
+      // GOVERNANCE.md §7.3: no second factor yet, no organization requiring a key.
       signInMethod: 'none',
+      keyRequired: false,
     });
   });
 

@@ -29,7 +29,7 @@ import {
 } from '../../identity/recovery-binding';
 import { sendResetLink } from '../../identity/reset-link';
 import { authenticationOptions, verifyAuthentication } from '../../identity/mfa/webauthn';
-import { listCredentials } from '../../store/webauthn';
+import { readKeyPolicy } from '../../identity/mfa/key-policy';
 
 /** Passcodes tried for one account in a window (recovery only; the IdP counts its own). */
 export const PASSCODE_LIMIT: RateLimitRule = { limit: 5, windowSeconds: 900 };
@@ -81,17 +81,33 @@ export async function identify(
     return { isAccountValid: false, isDeviceValid: false, invalidReason: recoveryMessages.noSuchAccount };
   }
   await bind(ctx, caller.session, { accountId: account.id });
-  const [device, keys] = await Promise.all([
+  const [device, { policy, keys }] = await Promise.all([
     mfaProvider(ctx).device(account.id),
-    listCredentials(ctx.db, account.id),
+    readKeyPolicy(ctx, account.id),
   ]);
   return {
     isAccountValid: true,
     isDeviceValid: device !== null,
     ...(device ? { device: { nickname: device.nickname, canPush: device.canPush } } : {}),
-    hasSecurityKey: keys.length > 0,
+    hasSecurityKey: keys > 0,
+    ...(policy.kind === 'keysOnly' ? { keyRequired: true } : {}),
     account: accountSummary(account),
   };
+}
+
+/**
+ * An account that must sign in with a security key or passkey (GOVERNANCE.md §7.3, §7.8): only
+ * its key verifies a reset. Passcode and push are refused (audited); with no key left, the
+ * sponsor's reset is the way back.
+ */
+async function refuseUnlessKeyMethod(ctx: AppContext, caller: Caller, account: Account, method: string) {
+  const { policy, keys } = await readKeyPolicy(ctx, account.id);
+  if (policy.kind !== 'keysOnly') return;
+  await auditRefusal(ctx, caller, account, method, 'keyRequired');
+  throw new AppError(
+    'forbidden',
+    keys > 0 ? recoveryMessages.keyRequired : recoveryMessages.keyRequiredNoKey,
+  );
 }
 
 /** identify-by-code: a valid reset code binds its account and verifies the session at once. */
@@ -113,19 +129,30 @@ export async function identifyByCode(
   if (row.expired) return invalid(recoveryMessages.codeExpired, isAccountValid);
   if (!isAccountValid) return invalid(recoveryMessages.codeAccountInactive);
   const { codeId, kind: _kind, used_at: _used, expired: _expired, ...account } = row;
+  // The link alone does not verify an account that must use a key: it leads to the key check.
+  const { policy, keys } = await readKeyPolicy(ctx, account.id);
+  const keyRequired = policy.kind === 'keysOnly';
   await bind(ctx, caller.session, {
     accountId: account.id,
     codeId,
-    verifiedUntil: Date.now() + RECOVERY_VERIFIED_MS,
+    ...(keyRequired ? {} : { verifiedUntil: Date.now() + RECOVERY_VERIFIED_MS, method: 'resetLink' }),
   });
-  return { isAccountValid: true, isCodeValid: true, account: accountSummary(account) };
+  return {
+    isAccountValid: true,
+    isCodeValid: true,
+    account: accountSummary(account),
+    ...(keyRequired ? { keyRequired: true, hasSecurityKey: keys > 0 } : {}),
+  };
 }
 
-/** Marks the session verified for the bound account, and audits it. */
+/** Marks the session verified for the bound account (keeping the link's code to use up), and audits it. */
 async function markVerified(ctx: AppContext, caller: Caller, account: Account, method: string) {
+  const codeId = readRecoveryBinding(caller.session)?.codeId;
   await bind(ctx, caller.session, {
     accountId: account.id,
     verifiedUntil: Date.now() + RECOVERY_VERIFIED_MS,
+    method,
+    ...(codeId ? { codeId } : {}),
   });
   await recordAudit(ctx.db, {
     action: 'password.recovery-verify',
@@ -161,6 +188,7 @@ export async function verifyOtp(
   body: { username: string; otp: string },
 ): Promise<OtpResult> {
   const account = await boundAccount(ctx, caller.session, body.username);
+  await refuseUnlessKeyMethod(ctx, caller, account, 'passcode');
   const limit = await hitRateLimit(ctx.db, `recovery-otp:${account.id}`, PASSCODE_LIMIT);
   const result: OtpResult = limit.allowed
     ? await mfaProvider(ctx).verifyPasscode(account.id, body.otp)
@@ -178,6 +206,7 @@ export async function pingPush(
   signal: AbortSignal,
 ): Promise<PushResult> {
   const account = await boundAccount(ctx, caller.session, username);
+  await refuseUnlessKeyMethod(ctx, caller, account, 'push');
   const limit = await hitRateLimit(ctx.db, `recovery-push:${account.id}`, PUSH_LIMIT);
   const result: PushResult = limit.allowed
     ? await mfaProvider(ctx).push({
@@ -196,6 +225,12 @@ export async function pingPush(
 /** send-reset-email: a single-use reset link to the bound account's own address. */
 export async function sendResetEmail(ctx: AppContext, caller: Caller, username: string): Promise<void> {
   const account = await boundAccount(ctx, caller.session, username);
+  // A key-only account's link leads to the key check; without a key it leads nowhere.
+  const { policy, keys } = await readKeyPolicy(ctx, account.id);
+  if (policy.kind === 'keysOnly' && keys === 0) {
+    await auditRefusal(ctx, caller, account, 'resetLink', 'keyRequired');
+    throw new AppError('forbidden', recoveryMessages.keyRequiredNoKey);
+  }
   await enforceRateLimit(ctx.db, `recovery-mail:${account.id}`, RESET_MAIL_LIMIT);
   await ctx.db.transaction().execute((tx) =>
     sendResetLink(tx, ctx, {
@@ -220,6 +255,9 @@ export async function setPassword(
   const binding = readRecoveryBinding(caller.session);
   if (!isRecoveryVerified(binding)) throw new AppError('forbidden', recoveryMessages.notVerified);
   const account = await boundAccount(ctx, caller.session, body.username);
+  // Verified otherwise before the requirement held (or by a link): a key-only account needs its key.
+  if (binding?.method !== 'securityKey' && (await readKeyPolicy(ctx, account.id)).policy.kind === 'keysOnly')
+    throw new AppError('forbidden', recoveryMessages.notVerified);
   const passwordHash = await preparePassword(ctx, account, body.newPassword);
   // The directory first: a refusal or an outage leaves the verification and the reset code unused.
   await writeDirectoryPassword(ctx, account, body.newPassword);

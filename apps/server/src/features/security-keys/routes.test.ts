@@ -3,7 +3,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
-import { securityKeyMessages, type SecurityKeyList } from '@pra/contracts';
+import { recoveryMessages, securityKeyMessages, type SecurityKeyList } from '@pra/contracts';
 import * as calls from '@pra/contracts/endpoints/security-keys';
 import { reauthenticate } from '@pra/contracts/endpoints/profile';
 import { confirmOwner } from '@pra/contracts/endpoints/authenticator';
@@ -74,6 +74,7 @@ describe.each(testDatabaseKinds)('Profile → security keys and passkeys on %s',
     expect(keys).toMatchObject({
       authenticatorApp: null,
       required: false,
+      requiredBy: null,
       needsKeyConfirmation: false,
       max: 10,
     });
@@ -143,7 +144,11 @@ describe.each(testDatabaseKinds)('Profile → security keys and passkeys on %s',
         expires_at: new Date(clock.now().getTime() + 86_400_000 * 30),
       })
       .execute();
-    expect(await list(me.client)).toMatchObject({ required: true, needsKeyConfirmation: true });
+    expect(await list(me.client)).toMatchObject({
+      required: true,
+      requiredBy: `High ${me.username}`,
+      needsKeyConfirmation: true,
+    });
 
     const refused = await me.client.call(calls.securityKeyRegistrationOptions);
     expect(refused.statusCode).toBe(403);
@@ -251,6 +256,124 @@ describe.each(testDatabaseKinds)('Profile → security keys and passkeys on %s',
       ['failure', 'securityKey'],
       ['success', 'securityKey'],
     ]);
+  });
+
+  /** A grant in a high-tier organization: that tier requires phishing-resistant sign-in (0010). */
+  async function requireKeys(accountId: string, name: string) {
+    const orgId = await addOrganization(t, name);
+    await t.ctx.db.updateTable('organizations').set({ risk_tier: 'high' }).where('id', '=', orgId).execute();
+    await t.ctx.db
+      .insertInto('role_grants')
+      .values({
+        account_id: accountId,
+        organization_id: orgId,
+        expires_at: new Date(clock.now().getTime() + 86_400_000 * 90),
+      })
+      .execute();
+  }
+
+  it('Forgot Password for an account that must use its key: passcode and push refused, the link leads to the key check; without a key, the sponsor', async () => {
+    const me = await vendor();
+    const key = new SoftAuthenticator(origin);
+    await reauth(me.client, me.username);
+    await addKey(me.client, key);
+    await requireKeys(me.id, `Key-only ${me.username}`);
+    const stranger = new TestClient(t.app);
+    await stranger.fetchCsrf();
+    // A wrong email answers exactly as for nobody: nothing about keys.
+    const unknown = await stranger.post('/api/user/forgot-password/identify', {
+      username: 'nobody-at-all',
+      email: 'nobody@example.test',
+    });
+    const wrongEmail = await stranger.post('/api/user/forgot-password/identify', {
+      username: me.username,
+      email: 'someone.else@example.test',
+    });
+    expect(wrongEmail.json()).toEqual(unknown.json());
+    const found = await stranger.post('/api/user/forgot-password/identify', {
+      username: me.username,
+      email: `${me.username}@example.test`,
+    });
+    expect(found.json()).toMatchObject({ isAccountValid: true, hasSecurityKey: true, keyRequired: true });
+    const otp = await stranger.post('/api/user/forgot-password/verify-otp', {
+      username: me.username,
+      otp: '123456',
+    });
+    expect(otp.statusCode).toBe(403);
+    expect(otp.json<{ errors: string[] }>().errors[0]).toBe(recoveryMessages.keyRequired);
+    const push = await stranger.post('/api/user/forgot-password/ping-push', { username: me.username });
+    expect(push.statusCode).toBe(403);
+
+    // The emailed link binds the account but verifies nothing: the key does.
+    expect(
+      (await stranger.post('/api/user/forgot-password/send-reset-email', { username: me.username })).json(),
+    ).toEqual({ success: true });
+    const code = (await outbox(t, `${me.username}@example.test`))
+      .at(-1)!
+      .text_body.match(/[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}/)![0];
+    const linked = new TestClient(t.app);
+    await linked.fetchCsrf();
+    const byCode = await linked.post('/api/user/forgot-password/identify-by-code', { code });
+    expect(byCode.json()).toMatchObject({ isCodeValid: true, keyRequired: true, hasSecurityKey: true });
+    const early = await linked.post('/api/user/forgot-password/set-password', {
+      username: me.username,
+      newPassword: 'Tr1cky-Zebra-Lamp',
+    });
+    expect(early.statusCode).toBe(403);
+    const options = (await linked.call(recoveryKeyOptions, { body: { username: me.username } })).json<{
+      options: PublicKeyCredentialRequestOptionsJSON;
+    }>().options;
+    expect(
+      (
+        await linked.call(recoveryKeyVerify, {
+          body: { username: me.username, credential: key.get(options) as never },
+        })
+      ).json(),
+    ).toEqual({ result: 'success' });
+    const set = await linked.post('/api/user/forgot-password/set-password', {
+      username: me.username,
+      newPassword: 'Tr1cky-Zebra-Lamp',
+    });
+    expect(set.statusCode).toBe(200);
+    // The link's code was used up with the password.
+    const again = new TestClient(t.app);
+    await again.fetchCsrf();
+    expect(
+      (await again.post('/api/user/forgot-password/identify-by-code', { code })).json<{
+        isCodeValid: boolean;
+      }>().isCodeValid,
+    ).toBe(false);
+    const refusals = (await auditActions(t, 'password.recovery-verify')).filter(
+      (e) => e.target_id === me.id && e.details.result === 'keyRequired',
+    );
+    expect(refusals.map((e) => e.details.method)).toEqual(['passcode', 'push']);
+
+    // No key and the grace over: only the sponsor's reset helps.
+    const bare = await vendor();
+    await requireKeys(bare.id, `Keyless ${bare.username}`);
+    await t.ctx.db
+      .insertInto('passkey_requirements')
+      .values({ account_id: bare.id, since: new Date(clock.now().getTime() - 31 * 86_400_000) })
+      .execute();
+    const other = new TestClient(t.app);
+    await other.fetchCsrf();
+    const bareFound = await other.post('/api/user/forgot-password/identify', {
+      username: bare.username,
+      email: `${bare.username}@example.test`,
+    });
+    expect(bareFound.json()).toMatchObject({
+      isAccountValid: true,
+      hasSecurityKey: false,
+      keyRequired: true,
+    });
+    for (const path of [
+      '/api/user/forgot-password/send-reset-email',
+      '/api/user/forgot-password/ping-push',
+    ]) {
+      const res = await other.post(path, { username: bare.username });
+      expect(res.statusCode, path).toBe(403);
+      expect(res.json<{ errors: string[] }>().errors[0]).toBe(recoveryMessages.keyRequiredNoKey);
+    }
   });
 
   it('a vendor with only keys confirms a factor change with a key, never the password alone', async () => {

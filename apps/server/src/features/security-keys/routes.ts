@@ -21,7 +21,7 @@ import {
   webauthnMessages,
 } from '../../identity/mfa/webauthn';
 import { findConfirmedDevice } from '../../store/factors';
-import { listCredentials, requiresPhishingResistant } from '../../store/webauthn';
+import { keyRequirement, listCredentials } from '../../store/webauthn';
 
 /**
  * Profile → Sign-in methods (GOVERNANCE.md §7.3): the signed-in vendor's security keys and
@@ -46,13 +46,14 @@ export const securityKeyRoutes: FastifyPluginAsync<AppContext> = async (app, ctx
 
   /** Whether adding a key needs a confirmation with an existing one, and whether it was given. */
   async function keyConfirmation(account: Account, session: Session) {
-    const [keys, required] = await Promise.all([
+    const [keys, requirement] = await Promise.all([
       listCredentials(ctx.db, account.id),
-      requiresPhishingResistant(ctx.db, account.id, ctx.clock.now()),
+      keyRequirement(ctx.db, account.id, ctx.clock.now()),
     ]);
+    const required = requirement !== null;
     const needed = required && keys.length > 0;
     const given = keyConfirmationGiven(ctx, session);
-    return { keys, required, needed, given };
+    return { keys, required, requiredBy: requirement?.organizationName ?? null, needed, given };
   }
 
   route(calls.getSecurityKeys, {}, async (request): Promise<SecurityKeyList> => {
@@ -70,6 +71,7 @@ export const securityKeyRoutes: FastifyPluginAsync<AppContext> = async (app, ctx
       })),
       authenticatorApp: app?.nickname ?? null,
       required: state.required,
+      requiredBy: state.requiredBy,
       needsKeyConfirmation: state.needed && !state.given,
       max: MAX_CREDENTIALS,
     };

@@ -11,6 +11,8 @@ export function deploymentSettings(config: Config): Record<string, string> {
     'pra-hospital-name': config.HOSPITAL_NAME,
     'pra-support-email': config.SUPPORT_EMAIL,
     'pra-credential-vault-url': config.CREDENTIAL_VAULT_URL,
+    // Manage Users' "Ask InfoSec to reset" mail draft (GOVERNANCE.md §7.3).
+    'pra-infosec-email': config.INFOSEC_EMAIL ?? config.SUPPORT_EMAIL,
   };
 }
 

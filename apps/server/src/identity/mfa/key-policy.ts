@@ -1,6 +1,7 @@
 import type { AppContext } from '../../platform/app-context';
 import type { Account } from '../../platform/db-schema';
-import { factorsOfUsernames, graceStart, keyStanding } from '../../store/webauthn';
+import { factorsOfUsernames, graceStart, keyStanding, type KeyRequirement } from '../../store/webauthn';
+import type { Tx } from '../../platform/db';
 import type { ManagedUser } from '@pra/contracts';
 import { recordAudit } from '../audit';
 import { compose, linkPara, mailSite, para, type MailContent, type MailSite } from '../mail-templates';
@@ -21,9 +22,11 @@ export type KeyPolicy =
   | { kind: 'keysOnly'; organizationName: string };
 
 /**
- * The account's key policy at `ctx.clock`. The first time an account without a key is found
- * required, its grace starts: audited (`mfa.requirement-change`) and mailed (W3). When no
- * organization requires a key any more, the grace is forgotten at once.
+ * The account's key policy at `ctx.clock`. The grace of an account without a key starts when the
+ * requirement is raised (the tier change, else the governance sweep's `passkey-grace` step); an
+ * account found required before either (a sign-in between a policy edit and the next sweep)
+ * starts it here: audited (`mfa.requirement-change`) and mailed (W3). When no organization
+ * requires a key any more, the grace is forgotten at once.
  */
 export async function keyPolicy(
   ctx: AppContext,
@@ -62,29 +65,9 @@ export async function settleKeyPolicy(
     return { policy: { kind: 'mfa' }, keys };
   }
   if (keys > 0) return { policy: { kind: 'keysOnly', organizationName: requirement.organizationName }, keys };
-  const until = await ctx.db.transaction().execute(async (tx) => {
-    const grace = await graceStart(tx, account.id, true, now);
-    const end = new Date((grace?.since ?? now).getTime() + requirement.graceDays * DAY_MS);
-    if (grace?.started) {
-      const who = { id: account.id, username: account.username };
-      await recordAudit(tx, {
-        action: 'mfa.requirement-change',
-        outcome: 'success',
-        actor: who,
-        target: who,
-        details: {
-          requirement: 'phishingResistantPending',
-          organization: requirement.organizationName,
-          until: end.toISOString(),
-        },
-      });
-      await enqueueMail(tx, {
-        to: account.email,
-        ...keyRequiredMail(mailSite(ctx), account, requirement.organizationName, end),
-      });
-    }
-    return end;
-  });
+  const until = await ctx.db
+    .transaction()
+    .execute((tx) => beginKeyGrace(tx, mailSite(ctx), account, requirement, now));
   return { policy: graceOrKeysOnly(requirement.organizationName, until, now), keys };
 }
 
@@ -113,6 +96,62 @@ export function keptKeyPolicy(stored: StoredKeyPolicy, now: Date): KeyPolicy {
   return graceOrKeysOnly(stored.organizationName, new Date(stored.until), now);
 }
 
+/**
+ * Starts the account's grace at `now` unless one is kept (GOVERNANCE.md §7.4: raising the
+ * requirement starts it), audited (`mfa.requirement-change`) and mailed (W3) in the caller's
+ * transaction. Answers when the grace (kept or new) ends.
+ */
+export async function beginKeyGrace(
+  tx: Tx,
+  site: MailSite,
+  account: Pick<Account, 'id' | 'username' | 'email' | 'given_name'>,
+  requirement: KeyRequirement,
+  now: Date,
+): Promise<Date> {
+  const grace = await graceStart(tx, account.id, true, now);
+  const end = new Date((grace?.since ?? now).getTime() + requirement.graceDays * DAY_MS);
+  if (grace?.started) {
+    const who = { id: account.id, username: account.username };
+    await recordAudit(tx, {
+      action: 'mfa.requirement-change',
+      outcome: 'success',
+      actor: who,
+      target: who,
+      details: {
+        requirement: 'phishingResistantPending',
+        organization: requirement.organizationName,
+        until: end.toISOString(),
+      },
+    });
+    await enqueueMail(tx, {
+      to: account.email,
+      ...keyRequiredMail(site, account, requirement.organizationName, end),
+    });
+  }
+  return end;
+}
+
+/**
+ * The account's key policy at `ctx.clock`, read only: a grace not recorded yet counts as starting
+ * now, and nothing is written, audited or mailed (Forgot Password reads it for a caller who has
+ * only named the account).
+ */
+export async function readKeyPolicy(
+  ctx: AppContext,
+  accountId: string,
+): Promise<{ policy: KeyPolicy; keys: number }> {
+  const now = ctx.clock.now();
+  const { requirement, keys, graceSince } = await keyStanding(ctx.db, accountId, now);
+  if (!requirement) return { policy: { kind: 'mfa' }, keys };
+  const { organizationName } = requirement;
+  if (keys > 0) return { policy: { kind: 'keysOnly', organizationName }, keys };
+  const until = new Date((graceSince ?? now).getTime() + requirement.graceDays * DAY_MS);
+  return {
+    policy: now < until ? { kind: 'grace', organizationName, until } : { kind: 'keysOnly', organizationName },
+    keys,
+  };
+}
+
 /** The date a grace ends, as the interstitial and W3 show it (UTC, YYYY-MM-DD). */
 export function graceDate(until: Date): string {
   return until.toISOString().slice(0, 10);
@@ -138,16 +177,28 @@ export function keyRequiredMail(
   ]);
 }
 
-/** Manage Users: each vendor's sign-in method (a key counts first), one statement for the page. */
+/**
+ * Manage Users: each vendor's sign-in method (a key counts first) and whether an organization
+ * requires it to use a key (Reset Sign-in Methods then needs the identity check), one statement
+ * for the page.
+ */
 export async function withSignInMethods<T extends ManagedUser>(ctx: AppContext, users: T[]): Promise<T[]> {
   const rows = await factorsOfUsernames(
     ctx.db,
     users.map((u) => u.username),
+    ctx.clock.now(),
   );
-  const method = new Map(
-    rows.map(
-      (r) => [r.username, r.has_key ? 'securityKey' : r.has_app ? 'authenticatorApp' : 'none'] as const,
-    ),
+  const found = new Map(
+    rows.map((r) => [
+      r.username,
+      {
+        signInMethod: r.has_key ? 'securityKey' : r.has_app ? 'authenticatorApp' : 'none',
+        keyRequired: Boolean(r.key_required),
+      } as const,
+    ]),
   );
-  return users.map((u) => ({ ...u, signInMethod: method.get(u.username) ?? 'none' }));
+  return users.map((u) => ({
+    ...u,
+    ...(found.get(u.username) ?? { signInMethod: 'none', keyRequired: false }),
+  }));
 }

@@ -11,6 +11,7 @@ import { queryKeys } from '../../lib/query-keys';
 import { fetchManagedUsersPage, useUserAction } from './use-managed-users';
 import { isDisabledRow, userColumns } from './user-columns';
 import { ReenableModal, UserDetailsModal } from './dormancy';
+import { ResetSignInMethodsModal } from './reset-sign-in-methods';
 
 /** Spec section 9: manage users page size. */
 const USERS_PAGE_SIZE = 10;
@@ -27,6 +28,7 @@ export function ManageUsersPage() {
   const action = useUserAction();
   const [detailsFor, setDetailsFor] = useState<ManagedUser | null>(null);
   const [reenable, setReenable] = useState<ManagedUser | null>(null);
+  const [resetFor, setResetFor] = useState<ManagedUser | null>(null);
   // The server filters, sorts and pages (a BRM may manage tens of thousands of vendors).
   const users = useServerTable({
     queryKey: queryKeys.managedUsers,
@@ -39,6 +41,7 @@ export function ManageUsersPage() {
           : action.mutate({ action: kind, user: target }),
       onManageAccess,
       onDetails: setDetailsFor,
+      onResetSignInMethods: setResetFor,
     }),
     pageSize: USERS_PAGE_SIZE,
     initialSort: { key: 'username', direction: 'asc' },
@@ -68,6 +71,7 @@ export function ManageUsersPage() {
         </div>
       )}
       {detailsFor && <UserDetailsModal user={detailsFor} onClose={() => setDetailsFor(null)} />}
+      {resetFor && <ResetSignInMethodsModal user={resetFor} onClose={() => setResetFor(null)} />}
       {reenable && (
         <ReenableModal
           user={reenable}

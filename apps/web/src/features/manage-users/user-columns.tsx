@@ -4,6 +4,7 @@ import type { ManagedUser } from '@pra/contracts';
 import type { DataColumn } from '../../components/data-table/use-data-table';
 import type { UserAction } from './use-managed-users';
 import { reasonText } from './dormancy';
+import { askInfosecHref } from './reset-sign-in-methods';
 
 /**
  * The Status column: the spec's Enabled or Disabled, and 'Pending activation' for an account not
@@ -26,6 +27,8 @@ interface ActionHandlers {
   onManageAccess: (user: ManagedUser) => void;
   /** Opens View Details (last sign-in, why disabled). */
   onDetails?: (user: ManagedUser) => void;
+  /** Opens Reset Sign-in Methods (admins; a BRM gets the "Ask InfoSec to reset" mail draft). */
+  onResetSignInMethods?: (user: ManagedUser) => void;
 }
 
 /**
@@ -70,6 +73,22 @@ function UserActions({ user, handlers }: { user: ManagedUser; handlers: ActionHa
             Reset Account Activation Code
           </Dropdown.Item>
         )}
+        {handlers.onResetSignInMethods &&
+          (user.canResetActivationCode ? (
+            <Dropdown.Item
+              as="button"
+              disabled={isBusy || user.status !== 'active'}
+              onClick={() => handlers.onResetSignInMethods?.(user)}
+            >
+              Reset Sign-in Methods
+            </Dropdown.Item>
+          ) : (
+            user.canManage && (
+              <Dropdown.Item href={askInfosecHref(user)} disabled={user.status !== 'active'}>
+                Ask InfoSec to reset
+              </Dropdown.Item>
+            )
+          ))}
       </Dropdown.Menu>
     </Dropdown>
   );

@@ -57,7 +57,13 @@ export function SecurityKeysCard({ username }: { username: string }) {
         {list.isError && <Alert variant="danger">Your sign-in methods could not be loaded.</Alert>}
         {data && (
           <>
-            {data.required && <Alert variant="info">{securityKeyMessages.required}</Alert>}
+            {data.required && (
+              <Alert variant="info">
+                {data.requiredBy
+                  ? securityKeyMessages.requiredBy(data.requiredBy)
+                  : securityKeyMessages.required}
+              </Alert>
+            )}
             <h3 className="h6" id={`${id}-keys`}>
               Security keys and passkeys
             </h3>

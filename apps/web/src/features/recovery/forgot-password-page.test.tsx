@@ -13,10 +13,10 @@ const identified = (device?: IdentifyResponse['device']): IdentifyResponse => ({
   account,
 });
 
-async function identify(device?: IdentifyResponse['device']) {
+async function identify(device?: IdentifyResponse['device'], extra: Partial<IdentifyResponse> = {}) {
   installFakeServer({
     ...bootReplies(anonymous),
-    [`POST ${api.forgotIdentify}`]: { data: identified(device) },
+    [`POST ${api.forgotIdentify}`]: { data: { ...identified(device), ...extra } },
   });
   const view = renderApp('/forgot-password');
   await userEvent.type(await screen.findByLabelText('Username'), 'JDoe');
@@ -52,6 +52,20 @@ describe('Forgot Password page', () => {
   it('offers Send Push beside the passcode with a paired phone', async () => {
     await identify({ nickname: 'Phone', canPush: true });
     expect(screen.getByRole('button', { name: 'Send Push' })).toBeTruthy();
+  });
+
+  it('hides passcode and push for an account that must use a key (GOVERNANCE.md §7.3): the key alone', async () => {
+    await identify({ nickname: 'Phone', canPush: true }, { hasSecurityKey: true, keyRequired: true });
+    expect(screen.getByRole('button', { name: 'Verify with Security Key' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Send Push' })).toBeNull();
+    expect(screen.queryByLabelText('6-digit passcode from your authenticator')).toBeNull();
+  });
+
+  it('tells an account that must use a key and has none to ask its sponsor, with nothing to verify by', async () => {
+    await identify({ nickname: 'Phone', canPush: true }, { hasSecurityKey: false, keyRequired: true });
+    expect(screen.getByText(recoveryMessages.keyRequiredNoKey)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Send Push' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Send Password Reset Email' })).toBeNull();
   });
 
   it('counts the steps a person sees, and Back keeps what was typed', async () => {

@@ -90,6 +90,8 @@ function ForgotPasswordWizard({ link, linkProblem }: WizardProps) {
               account={account}
               device={state.device}
               hasSecurityKey={state.hasSecurityKey}
+              keyRequired={state.keyRequired}
+              viaLink={state.viaLink}
               onVerified={onVerified}
               onEmailSent={() => dispatch({ type: 'emailSent' })}
               onBack={back}

@@ -22,6 +22,10 @@ interface VerifyStepProps {
   device: { nickname: string; canPush: boolean } | undefined;
   /** The account has a security key or passkey: its panel comes first. */
   hasSecurityKey: boolean;
+  /** The account must use a key (GOVERNANCE.md §7.3): the passcode and push panels are hidden. */
+  keyRequired?: boolean;
+  /** Arrived by the emailed link: the key check is what is left, no other mail is offered. */
+  viaLink?: boolean;
   onVerified: () => void;
   onEmailSent: () => void;
   onBack: () => void;
@@ -35,6 +39,8 @@ export function VerifyStep({
   account,
   device,
   hasSecurityKey,
+  keyRequired = false,
+  viaLink = false,
   onVerified,
   onEmailSent,
   onBack,
@@ -57,7 +63,9 @@ export function VerifyStep({
   return (
     <>
       {hasSecurityKey && <SecurityKeyPanel username={account.username} onVerified={onVerified} />}
-      {device ? (
+      {keyRequired ? (
+        !hasSecurityKey && <Alert variant="warning">{recoveryMessages.keyRequiredNoKey}</Alert>
+      ) : device ? (
         <div className="row g-3 mb-3">
           {device.canPush && (
             <div className="col-md-6">
@@ -85,17 +93,23 @@ export function VerifyStep({
           {verification.failure}
         </Alert>
       )}
-      <Card className="mb-3">
-        <Card.Body>
-          <h3 className="h5">Reset by email</h3>
-          <p>
-            We can send a single-use password reset link to <strong>{account.email}</strong>.
-          </p>
-          <Button variant="outline-primary" onClick={() => sendEmail.mutate()} disabled={sendEmail.isPending}>
-            Send Password Reset Email
-          </Button>
-        </Card.Body>
-      </Card>
+      {!(keyRequired && (viaLink || !hasSecurityKey)) && (
+        <Card className="mb-3">
+          <Card.Body>
+            <h3 className="h5">Reset by email</h3>
+            <p>
+              We can send a single-use password reset link to <strong>{account.email}</strong>.
+            </p>
+            <Button
+              variant="outline-primary"
+              onClick={() => sendEmail.mutate()}
+              disabled={sendEmail.isPending}
+            >
+              Send Password Reset Email
+            </Button>
+          </Card.Body>
+        </Card>
+      )}
       <Button variant="secondary" onClick={onBack}>
         Back
       </Button>

@@ -21,6 +21,24 @@ describe('forgot password wizard', () => {
     expect(link).toMatchObject({ step: STEP.link, account, viaLink: true });
   });
 
+  it('a link for an account that must use a key leads to the key check: link → verify → password → done', () => {
+    let state = startingState({
+      isAccountValid: true,
+      isCodeValid: true,
+      account,
+      keyRequired: true,
+      hasSecurityKey: true,
+    });
+    expect(state).toMatchObject({ step: STEP.link, keyRequired: true, hasSecurityKey: true });
+    expect(stepPosition(state)).toEqual({ index: 0, count: 4 });
+    state = wizardReducer(state, { type: 'continueFromLink' });
+    expect(state.step).toBe(STEP.verify);
+    expect(wizardReducer(state, { type: 'back' }).step).toBe(STEP.link);
+    state = wizardReducer(state, { type: 'verified' });
+    expect(state.step).toBe(STEP.password);
+    expect(wizardReducer(state, { type: 'back' }).step).toBe(STEP.verify);
+  });
+
   it('goes identify → verify → password → done, and Back from the password to the verification', () => {
     let state = wizardReducer(initialState, {
       type: 'identified',

@@ -20,6 +20,8 @@ export interface WizardState {
   device: { nickname: string; canPush: boolean } | undefined;
   /** The account has a security key or passkey (identify): "Verify with Security Key" is offered. */
   hasSecurityKey: boolean;
+  /** The account must use a key (GOVERNANCE.md §7.3): passcode and push are hidden, the link leads to the key check. */
+  keyRequired: boolean;
   /** What was typed at step 0: Back to it shows it again. */
   typed: IdentifyBody;
   /** Arrived with a valid reset code: Set New Password's Back goes to step 1. */
@@ -39,6 +41,7 @@ export const initialState: WizardState = {
   account: undefined,
   device: undefined,
   hasSecurityKey: false,
+  keyRequired: false,
   typed: { username: '', email: '' },
   viaLink: false,
 };
@@ -46,7 +49,14 @@ export const initialState: WizardState = {
 /** Where the wizard starts: step 0, or step 1 (link mode) for a code that validated. */
 export function startingState(link: IdentifyByCodeResponse | undefined): WizardState {
   if (link?.isAccountValid && link.isCodeValid && link.account) {
-    return { ...initialState, step: STEP.link, account: link.account, viaLink: true };
+    return {
+      ...initialState,
+      step: STEP.link,
+      account: link.account,
+      viaLink: true,
+      keyRequired: link.keyRequired === true,
+      hasSecurityKey: link.hasSecurityKey === true,
+    };
   }
   return initialState;
 }
@@ -61,6 +71,7 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
         account: result.account,
         device: result.isDeviceValid ? (result.device ?? { nickname: '', canPush: false }) : undefined,
         hasSecurityKey: result.hasSecurityKey === true,
+        keyRequired: result.keyRequired === true,
         typed: action.typed,
         viaLink: false,
       };
@@ -68,10 +79,13 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
     case 'verified':
       return state.step === STEP.verify ? { ...state, step: STEP.password } : state;
     case 'continueFromLink':
-      return state.step === STEP.link ? { ...state, step: STEP.password } : state;
+      return state.step === STEP.link
+        ? { ...state, step: state.keyRequired ? STEP.verify : STEP.password }
+        : state;
     case 'back':
-      if (state.step === STEP.password) return { ...state, step: state.viaLink ? STEP.link : STEP.verify };
-      if (state.step === STEP.verify) return { ...state, step: STEP.identify };
+      if (state.step === STEP.password)
+        return { ...state, step: state.viaLink && !state.keyRequired ? STEP.link : STEP.verify };
+      if (state.step === STEP.verify) return { ...state, step: state.viaLink ? STEP.link : STEP.identify };
       return state;
     case 'passwordSet':
       return state.step === STEP.password ? { ...state, step: STEP.done } : state;
@@ -82,11 +96,16 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
 
 /**
  * 'Step n of N' as a person walks it: only the steps of their own path count (by link: link,
- * password, done; by email: identify, verify, email sent; else identify, verify, password, done).
+ * password, done, with the key check after the link for an account that must use a key; by email: identify, verify, email sent; else identify, verify, password, done).
  */
-export function stepPosition(state: Pick<WizardState, 'step' | 'viaLink'>): { index: number; count: number } {
+export function stepPosition(state: Pick<WizardState, 'step' | 'viaLink'> & { keyRequired?: boolean }): {
+  index: number;
+  count: number;
+} {
   const path: readonly Step[] = state.viaLink
-    ? [STEP.link, STEP.password, STEP.done]
+    ? state.keyRequired
+      ? [STEP.link, STEP.verify, STEP.password, STEP.done]
+      : [STEP.link, STEP.password, STEP.done]
     : state.step === STEP.emailSent
       ? [STEP.identify, STEP.verify, STEP.emailSent]
       : [STEP.identify, STEP.verify, STEP.password, STEP.done];

@@ -10,7 +10,7 @@ import { cancelPendingForAccount } from '../../store/requests';
 import { sendLatestDueNotice, type NoticeMail } from '../../store/notices';
 import { insertMails } from '../../store/outbox';
 import * as sessions from '../../store/sessions';
-import { recordAudit, recordAudits } from '../audit';
+import { recordAudit, recordAudits, type AuditEvent } from '../audit';
 import { enqueueMail } from '../outbox';
 import type { MailContent, MailSite } from '../mail-templates';
 import {
@@ -98,33 +98,54 @@ export async function disableAccountsLeftWithoutAccess(
   const zone = sweep.config.PORTAL_TIME_ZONE;
   const site = siteOf(sweep);
   const disabled = await disableLeftWithoutAccess(tx, [...new Set(accountIds)], sweep.at);
-  if (disabled.length > 0) {
-    await sessions.revokeAllOfAccounts(
-      tx,
-      disabled.map((a) => a.id),
-    );
-    await recordAudits(
-      tx,
-      disabled.map((a) => ({
-        action: 'account.disable',
-        outcome: 'success' as const,
-        actor: SYSTEM_ACTOR,
-        target: { id: a.id, username: a.username },
-        details: { reason: 'noAccess' },
-      })),
-    );
-    const closesOn = localDate(
-      new Date(sweep.at.getTime() + sweep.policies.standard.terminateAfterDisableDays * DAY_MS),
-      zone,
-    );
-    await insertMails(
-      tx,
-      disabled.map((a) =>
-        outboxRow(a.email, accountDisabledNoAccessMail(site, { firstName: a.given_name, closesOn })),
-      ),
-    );
-  }
+  const closesOn = localDate(
+    new Date(sweep.at.getTime() + sweep.policies.standard.terminateAfterDisableDays * DAY_MS),
+    zone,
+  );
+  await endDisabledAccounts(
+    tx,
+    disabled.map((a) => ({
+      ...a,
+      details: { reason: 'noAccess' },
+      mail: accountDisabledNoAccessMail(site, { firstName: a.given_name, closesOn }),
+    })),
+  );
   return disabled.map((a) => a.id);
+}
+
+/**
+ * Accounts the sweep has just disabled (set-based, in the caller's transaction): their sessions
+ * end, and each gets its `account.disable` event (with its details) and its mail.
+ */
+export async function endDisabledAccounts(
+  tx: Tx,
+  disabled: readonly {
+    id: string;
+    username: string;
+    email: string;
+    details: AuditEvent['details'];
+    mail: MailContent;
+  }[],
+): Promise<void> {
+  if (disabled.length === 0) return;
+  await sessions.revokeAllOfAccounts(
+    tx,
+    disabled.map((a) => a.id),
+  );
+  await recordAudits(
+    tx,
+    disabled.map((a) => ({
+      action: 'account.disable',
+      outcome: 'success' as const,
+      actor: SYSTEM_ACTOR,
+      target: { id: a.id, username: a.username },
+      details: a.details,
+    })),
+  );
+  await insertMails(
+    tx,
+    disabled.map((a) => outboxRow(a.email, a.mail)),
+  );
 }
 
 /** Steps (1) and (2): end expired grants; disable accounts left with no access. */

@@ -2,13 +2,11 @@ import { daysLeft, localDate } from '../../platform/local-time';
 import * as dormancy from '../../store/dormancy';
 import { organizationsOfAccount, removeRolesIn } from '../../store/grants';
 import { sendLatestDueNotices } from '../../store/notices';
-import { insertMails } from '../../store/outbox';
 import type { Tx } from '../../platform/db';
 import { cancelPendingForAccount } from '../../store/requests';
-import * as sessions from '../../store/sessions';
 import { recordAudit, recordAudits } from '../audit';
 import { enqueueMail } from '../outbox';
-import { dueNoticeDays, outboxRow, siteOf, SYSTEM_ACTOR } from './access-expiry';
+import { dueNoticeDays, endDisabledAccounts, outboxRow, siteOf, SYSTEM_ACTOR } from './access-expiry';
 import { dormantClosedMail, inactivityDisabledMail, inactivityWarningMail } from './dormancy-mails';
 import { eachBatch, eachRow, type GovernanceStep, type Sweep } from './sweep';
 
@@ -71,36 +69,18 @@ async function warnOrDisable(sweep: Sweep, tx: Tx, ids: readonly string[]): Prom
   const disabled = toDisable
     .filter((a) => disabledIds.has(a.id))
     .map((a) => ({ ...a, days: Math.floor((sweep.at.getTime() - a.clock_start.getTime()) / DAY_MS) }));
-  await sessions.revokeAllOfAccounts(
-    tx,
-    disabled.map((a) => a.id),
-  );
-  await recordAudits(
+  await endDisabledAccounts(
     tx,
     disabled.map((a) => ({
-      action: 'account.disable',
-      outcome: 'success' as const,
-      actor: SYSTEM_ACTOR,
-      target: { id: a.id, username: a.username },
+      ...a,
       details: { reason: 'inactive', inactiveDays: a.days, since: a.clock_start.toISOString() },
+      mail: inactivityDisabledMail(site, {
+        firstName: a.given_name,
+        days: a.days,
+        closesOn: localDate(new Date(sweep.at.getTime() + a.policy.terminateAfterDisableDays * DAY_MS), zone),
+        sponsors: sponsorsOf(a.id),
+      }),
     })),
-  );
-  await insertMails(
-    tx,
-    disabled.map((a) =>
-      outboxRow(
-        a.email,
-        inactivityDisabledMail(site, {
-          firstName: a.given_name,
-          days: a.days,
-          closesOn: localDate(
-            new Date(sweep.at.getTime() + a.policy.terminateAfterDisableDays * DAY_MS),
-            zone,
-          ),
-          sponsors: sponsorsOf(a.id),
-        }),
-      ),
-    ),
   );
 
   const warned = await sendLatestDueNotices(

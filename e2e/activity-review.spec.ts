@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ACTIVITY_CLOCK_PORT } from './playwright.config';
 import { expectAccessible } from './support/axe';
-import { signInFromHome } from './support/idp';
+import { completeIdpSignIn } from './support/idp';
 import { screenshots } from './support/world';
 
 // GOVERNANCE.md §9 on a test-clock portal of its own: a vendor's failed sign-in this week; the
@@ -64,7 +64,11 @@ test('an admin opens Activity Review and marks the week reviewed with a note, by
   await dev(page, '/dev/clock', { set: week.nextMondayNoon });
   await dev(page, '/dev/governance/run', {});
 
-  await signInFromHome(page, 'admin');
+  // Signed in as signInFromHome does, with more patience: this portal's first TOTP enrolment is slow on a busy host.
+  await page.goto('/home');
+  await page.getByRole('link', { name: 'Login', exact: true }).click();
+  await completeIdpSignIn(page, 'admin');
+  await expect(page).toHaveURL(/\/welcome$/, { timeout: 30_000 });
   await page.goto('/admin/reports/activity');
   await expect(page.getByRole('heading', { level: 2, name: 'Activity Review' })).toBeVisible();
   const period = `${week.monday} to ${week.sunday}`;

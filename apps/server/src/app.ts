@@ -22,6 +22,7 @@ import { securityKeyRoutes } from './features/security-keys/routes';
 import { devMailboxRoutes } from './features/dev-mailbox/routes';
 import { governanceDevRoutes } from './features/governance/dev-routes';
 import { governanceAdminRoutes } from './features/governance/admin-routes';
+import { reportRoutes } from './features/reports/routes';
 import { recoveryRoutes } from './features/recovery/routes';
 import { registrationRoutes } from './features/registration/routes';
 import { sessionRoutes } from './features/session/routes';
@@ -137,6 +138,7 @@ export async function buildApp(
   await app.register(systemRoutes, ctx);
   await app.register(administrationRoutes, ctx);
   await app.register(governanceAdminRoutes, ctx);
+  await app.register(reportRoutes, ctx);
   if (ctx.config.idp === 'builtin') await app.register(builtinIdpRoutes, ctx);
   await registerWebApp(app, ctx);
   return app;

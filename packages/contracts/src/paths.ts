@@ -126,6 +126,15 @@ export const adminApi = {
   reportEndingCsv: '/api/admin/reports/ending.csv',
   /** Per organization, the share of vendors who sign in with a security key or passkey (§7.1). */
   reportSignInStrength: '/api/admin/reports/sign-in-strength',
+  /** Reports for auditors (GOVERNANCE.md §9.2): each a paged list and its CSV. */
+  reportSignInStrengthCsv: '/api/admin/reports/sign-in-strength.csv',
+  reportVendorAccess: '/api/admin/reports/vendor-access',
+  reportVendorAccessCsv: '/api/admin/reports/vendor-access.csv',
+  reportDormant: '/api/admin/reports/dormant',
+  reportDormantCsv: '/api/admin/reports/dormant.csv',
+  reportSponsorshipCsv: '/api/admin/reports/sponsorship.csv',
+  /** Review Evidence (§9.3): the campaigns, each with evidence.csv and evidence.json. */
+  reportReviewEvidence: '/api/admin/reports/review-evidence',
 } as const;
 
 /** The Administration screens (admins only). */
@@ -142,6 +151,15 @@ export const adminRoutes = {
   governance: '/admin/governance',
   reportEnding: '/admin/reports/ending',
   reportSponsorship: '/admin/reports/sponsorship',
+  /** Administration → Reports (GOVERNANCE.md §9.2): admins and auditors. */
+  reports: '/admin/reports',
+  reportVendorAccess: '/admin/reports/vendor-access',
+  reportDormant: '/admin/reports/dormant',
+  reportSignInStrength: '/admin/reports/sign-in-strength',
+  reportReviewEvidence: '/admin/reports/review-evidence',
+  /** Built by other changes (§8, §9.4); the Reports hub links them. */
+  reportAcceptableUse: '/admin/reports/acceptable-use',
+  reportActivity: '/admin/reports/activity',
   reviews: '/admin/reviews',
 } as const;
 

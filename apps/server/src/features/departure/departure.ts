@@ -79,22 +79,6 @@ export async function transfer(
   return { ...done, dryRun: false };
 }
 
-/** GET /api/admin/sponsorship */
-export async function sponsorship(ctx: AppContext): Promise<SponsorshipReport> {
-  const rows = await dormancy.grantsWithoutSponsor(ctx.db);
-  return {
-    grants: rows.map((r) => ({
-      accountId: r.account_id,
-      organizationId: r.organization_id,
-      username: r.username,
-      name: `${r.given_name} ${r.family_name}`.trim(),
-      organization: r.organization,
-      expiresAt: new Date(r.expires_at).toISOString(),
-      formerSponsor: r.sponsor_username,
-    })),
-  };
-}
-
 /** POST /api/admin/sponsors: the sponsor must manage every organization chosen. */
 export async function assignSponsors(
   ctx: AppContext,

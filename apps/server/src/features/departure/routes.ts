@@ -8,7 +8,8 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
 import { endpointRouter } from '../../http/endpoint-routes';
-import { assignSponsors, mySponsors, setLeaving, sponsorship, transfer } from './departure';
+import { assignSponsors, mySponsors, setLeaving, transfer } from './departure';
+import { sponsorshipPage } from '../reports/reports';
 
 /** Dormant accounts, sponsors of record, BRM departure (GOVERNANCE.md §6.7). */
 export const departureRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
@@ -33,7 +34,7 @@ export const departureRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) 
     }),
   );
 
-  route(getSponsorship, {}, async () => sponsorship(ctx));
+  route(getSponsorship, {}, async (request) => sponsorshipPage(ctx.db, request.query));
 
   route(assignSponsor, {}, async (request) => ({
     success: true as const,

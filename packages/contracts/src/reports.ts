@@ -34,9 +34,9 @@ const vendorAccessFilters = {
 function checkedRange<T extends z.ZodObject>(schema: T) {
   return schema.superRefine((q: { from?: string; to?: string }, ctx) => {
     if (!q.from || !q.to) return;
-    if (q.from > q.to) ctx.addIssue({ code: 'custom', path: ['from'], message: reportMessages.range });
+    if (q.from > q.to) ctx.addIssue({ code: 'custom', path: [], message: reportMessages.range });
     else if (dayNumber(q.to) - dayNumber(q.from) > MAX_REPORT_DAYS)
-      ctx.addIssue({ code: 'custom', path: ['to'], message: reportMessages.rangeTooLong });
+      ctx.addIssue({ code: 'custom', path: [], message: reportMessages.rangeTooLong });
   });
 }
 

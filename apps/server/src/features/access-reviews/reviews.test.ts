@@ -521,7 +521,7 @@ describe.each(testDatabaseKinds)('access reviews on %s', (kind) => {
     expect([late.statusCode, late.json()]).toEqual([409, { errors: [reviewMessages.closed] }]);
   });
 
-  it('exports the evidence as CSV and a manifest whose SHA-256 verifies; admins only', async () => {
+  it('exports the evidence as CSV and a manifest whose SHA-256 verifies; admins and auditors only', async () => {
     const csv = await c.admin!.call(reviewEvidenceCsv, { params: { id: acmeCampaign } });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
@@ -538,9 +538,11 @@ describe.each(testDatabaseKinds)('access reviews on %s', (kind) => {
     expect(manifest.previewAtStart.organizations[0]).toMatchObject({ items: 5, wouldBeRemoved: 5 });
     expect(manifest.previewAtEscalation.organizations[0]).toMatchObject({ decided: 2 });
     expect(manifest.auditEventIds.length).toBeGreaterThan(10);
-    for (const who of ['primary', 'keeper', 'auditor']) {
+    for (const who of ['primary', 'keeper']) {
       expect((await c[who]!.call(reviewEvidenceCsv, { params: { id: acmeCampaign } })).statusCode).toBe(403);
     }
+    // The auditor (GOVERNANCE.md §9.3) gets the same file: one implementation (the CLI's too).
+    expect((await c.auditor!.call(reviewEvidenceCsv, { params: { id: acmeCampaign } })).body).toBe(csv.body);
     expect((await c.anonymous!.call(reviewEvidenceJson, { params: { id: acmeCampaign } })).statusCode).toBe(
       401,
     );

@@ -135,6 +135,8 @@ export const adminApi = {
   reportSponsorshipCsv: '/api/admin/reports/sponsorship.csv',
   /** Review Evidence (§9.3): the campaigns, each with evidence.csv and evidence.json. */
   reportReviewEvidence: '/api/admin/reports/review-evidence',
+  /** The organizations the reports filter by. */
+  reportOrganizations: '/api/admin/reports/organizations',
 } as const;
 
 /** The Administration screens (admins only). */

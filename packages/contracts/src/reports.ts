@@ -180,6 +180,11 @@ export const evidenceCampaign = z.object({
 export type EvidenceCampaign = z.infer<typeof evidenceCampaign>;
 export const evidenceCampaignsPage = pageOf(evidenceCampaign);
 
+/** The organizations the reports filter by (id and name; admins' and auditors'). */
+export const reportOrganizations = z.object({
+  organizations: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+
 /** What `report.export` names as the report. */
 export const reportNames = [
   'vendor-access',

@@ -6,6 +6,7 @@ import {
   dormantQuery,
   evidenceCampaignsPage,
   evidenceCampaignsQuery,
+  reportOrganizations,
   signInStrengthCsvQuery,
   sponsorshipCsvQuery,
   vendorAccessCsvQuery,
@@ -87,4 +88,13 @@ export const getReviewEvidenceCampaigns = endpoint({
   summary: 'One page of the access review campaigns, closed first, whose evidence can be downloaded',
   query: evidenceCampaignsQuery,
   response: { 200: evidenceCampaignsPage },
+});
+
+export const getReportOrganizations = endpoint({
+  ...reader,
+  method: 'GET',
+  path: adminApi.reportOrganizations,
+  operationId: 'getReportOrganizations',
+  summary: 'The organizations the reports filter by, by name',
+  response: { 200: reportOrganizations },
 });

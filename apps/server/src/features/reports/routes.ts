@@ -41,5 +41,11 @@ export const reportRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => 
     sendCsvReport(ctx.db, readerOf(request), reply, signInStrengthCsv(ctx.db, request.query, time())),
   );
 
-  route(calls.getReviewEvidenceCampaigns, {}, async (request) => evidenceCampaignsPage(ctx.db, request.query));
+  route(calls.getReportOrganizations, {}, async () => ({
+    organizations: await ctx.db.selectFrom('organizations').select(['id', 'name']).orderBy('name').execute(),
+  }));
+
+  route(calls.getReviewEvidenceCampaigns, {}, async (request) =>
+    evidenceCampaignsPage(ctx.db, request.query),
+  );
 };

@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@pra/contracts';
 import { routes } from '@pra/contracts/paths';
-import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../../lib/account-kinds';
+import { isAdmin, isAdminOrAuditor, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../../lib/account-kinds';
 
 /** The notice shown on BRM routes to people without a BRM role (spec, section 6). */
 export const BRM_NOTICE =
@@ -14,8 +14,10 @@ export const BRM_NOTICE =
  * - `employeeBrm`: employee BRMs only (terminate vendors).
  * - `admin`: admins (Administration); open while the identity service is in maintenance, as
  *   admins switch maintenance there.
+ * - `reports`: admins and auditors (Administration → Reports, review evidence, the audit trail;
+ *   GOVERNANCE.md §9.2), also while the identity service is down.
  */
-export type AccessRule = 'login' | 'registration' | 'vendor' | 'brm' | 'employeeBrm' | 'admin';
+export type AccessRule = 'login' | 'registration' | 'vendor' | 'brm' | 'employeeBrm' | 'admin' | 'reports';
 
 export type AccessDecision =
   | { kind: 'allow' }
@@ -26,7 +28,7 @@ export type AccessDecision =
   | { kind: 'redirect'; to: string }
   | { kind: 'notice'; message: string };
 
-type GuardUser = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin' | 'iiqAvailable'>;
+type GuardUser = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin' | 'iiqAvailable' | 'isAuditor'>;
 
 export interface AccessContext {
   isAuthenticated: boolean;
@@ -43,6 +45,7 @@ export function decideAccess(rule: AccessRule, { isAuthenticated, user }: Access
   if (rule === 'login') return allow;
   if (!user) return { kind: 'wait' };
   if (rule === 'admin') return isAdmin(user) ? allow : toWelcome;
+  if (rule === 'reports') return isAdminOrAuditor(user) ? allow : toWelcome;
   // Account-management routes make no sense while the identity service is down.
   if (!user.iiqAvailable) return toWelcome;
   switch (rule) {

@@ -129,7 +129,8 @@ export async function vendorAccessBatch(
   const past = after
     ? sql`and (lower(o.name), lower(a.username), r.row_key) > (${after.organization}, ${after.username}, ${after.rowKey})`
     : sql``;
-  const { rows } = await sql<VendorAccessDbRow>`select ${vendorAccessColumns} ${vendorAccessFrom(scope)} ${past}
+  const { rows } =
+    await sql<VendorAccessDbRow>`select ${vendorAccessColumns} ${vendorAccessFrom(scope)} ${past}
     order by lower(o.name), lower(a.username), r.row_key
     limit ${limit}`.execute(db);
   return rows;
@@ -271,7 +272,13 @@ export async function countSignInStrength(db: Db | Tx, now: Date, filter: string
 export async function signInStrengthRows(
   db: Db | Tx,
   now: Date,
-  o: { filter: string; sort: StrengthSortKey; direction: 'asc' | 'desc'; offset: number; limit: number | null },
+  o: {
+    filter: string;
+    sort: StrengthSortKey;
+    direction: 'asc' | 'desc';
+    offset: number;
+    limit: number | null;
+  },
 ) {
   const direction = o.direction === 'desc' ? sql`desc` : sql`asc`;
   const limit = o.limit === null ? sql`` : sql`limit ${o.limit}`;
@@ -282,7 +289,9 @@ export async function signInStrengthRows(
     vendors: number;
     with_key: number;
   }>`select s.* ${strengthFrom(now, o.filter)}
-      order by ${strengthSort[o.sort]} ${direction}, lower(s.name), s.id ${limit} offset ${o.offset}`.execute(db);
+      order by ${strengthSort[o.sort]} ${direction}, lower(s.name), s.id ${limit} offset ${o.offset}`.execute(
+    db,
+  );
   return rows;
 }
 
@@ -291,9 +300,7 @@ export async function signInStrengthRows(
 export type EvidenceSortKey = 'closedAt' | 'organization' | 'cycle';
 
 function campaignsFrom(filter: string) {
-  const search = filter
-    ? sql`and lower(o.name || ' ' || y.name) like ${containsPattern(filter)}`
-    : sql``;
+  const search = filter ? sql`and lower(o.name || ' ' || y.name) like ${containsPattern(filter)}` : sql``;
   return sql`from review_campaigns c
     join review_cycles y on y.id = c.cycle_id
     join organizations o on o.id = c.organization_id
@@ -331,4 +338,9 @@ export async function campaignRows(
       order by ${campaignSort[o.sort]} ${direction} nulls last, c.opened_at desc nulls last, c.id
       limit ${o.limit} offset ${o.offset}`.execute(db);
   return rows;
+}
+
+/** Every organization's id and name, by name (the reports' organization filter). */
+export async function organizationNames(db: Db | Tx) {
+  return db.selectFrom('organizations').select(['id', 'name']).orderBy('name').execute();
 }

@@ -94,13 +94,13 @@ const adminPages: Route[] = [
 const reportPages: Route[] = [
   {
     path: adminRoutes.reports,
-    ...page('Reports', async () => (await import('../features/reports/reports-page')).ReportsPage),
+    ...page('Reports', async () => (await import('../features/administration/reports/reports-page')).ReportsPage),
   },
   {
     path: adminRoutes.reportVendorAccess,
     ...page(
       'Vendor Access',
-      async () => (await import('../features/reports/vendor-access-page')).VendorAccessPage,
+      async () => (await import('../features/administration/reports/vendor-access-page')).VendorAccessPage,
     ),
   },
   {
@@ -114,7 +114,7 @@ const reportPages: Route[] = [
     path: adminRoutes.reportDormant,
     ...page(
       'Dormant and Disabled',
-      async () => (await import('../features/reports/dormant-page')).DormantPage,
+      async () => (await import('../features/administration/reports/dormant-page')).DormantPage,
     ),
   },
   {
@@ -128,14 +128,14 @@ const reportPages: Route[] = [
     path: adminRoutes.reportSignInStrength,
     ...page(
       'Sign-in Strength',
-      async () => (await import('../features/reports/sign-in-strength-page')).SignInStrengthPage,
+      async () => (await import('../features/administration/reports/sign-in-strength-page')).SignInStrengthPage,
     ),
   },
   {
     path: adminRoutes.reportReviewEvidence,
     ...page(
       'Review Evidence',
-      async () => (await import('../features/reports/review-evidence-page')).ReviewEvidencePage,
+      async () => (await import('../features/administration/reports/review-evidence-page')).ReviewEvidencePage,
     ),
   },
   {

@@ -8,7 +8,7 @@ import {
 } from '@pra/contracts';
 import type { Db } from '../../platform/db';
 import { addDays, daysLeft, endOfLocalDay, localDate } from '../../platform/local-time';
-import type { CsvReport } from '../reports/csv-export';
+import type { CsvReport } from '../../http/csv-report';
 import { countEnding, listEnding, type EndingSortKey, type EndingWindow } from '../../store/access-ending';
 
 /** The report's default window and page size. */
@@ -86,7 +86,12 @@ export function accessEndingCsv(
   const { window } = windowOf(query, time);
   async function* rows() {
     for (let offset = 0; ; offset += CSV_BATCH) {
-      const batch = await listEnding(db, window, { sort: 'endsOn', direction: 'asc', offset, limit: CSV_BATCH });
+      const batch = await listEnding(db, window, {
+        sort: 'endsOn',
+        direction: 'asc',
+        offset,
+        limit: CSV_BATCH,
+      });
       for (const row of batch) {
         const r = toRow(row, time);
         yield [

@@ -5,8 +5,9 @@ import { endpointRouter } from '../../http/endpoint-routes';
 import { isAuditor } from '../../store/account-kinds';
 import { listPolicies, savePolicy } from './policies';
 import { accessEndingCsv, accessEndingPage } from './access-ending';
-import { readerOf, sendCsvReport } from '../reports/csv-export';
-import { signInStrengthPage } from '../reports/reports';
+import { exportSignInStrength } from '@pra/contracts/endpoints/reports';
+import { readerOf, sendCsvReport } from '../../http/csv-report';
+import { signInStrengthCsv, signInStrengthPage } from './sign-in-strength';
 
 /**
  * Governance's admin calls (GOVERNANCE.md §2.3, §3.2): the risk tiers' policies (read by admins
@@ -31,6 +32,10 @@ export const governanceAdminRoutes: FastifyPluginAsync<AppContext> = async (app,
 
   // GOVERNANCE.md §7.1: the auditor's view of how many vendors sign in phishing-resistantly.
   route(calls.getSignInStrength, {}, async (request) => signInStrengthPage(ctx.db, request.query, time()));
+
+  route(exportSignInStrength, {}, async (request, reply) =>
+    sendCsvReport(ctx.db, readerOf(request), reply, signInStrengthCsv(ctx.db, request.query, time())),
+  );
 
   route(calls.exportAccessEnding, {}, async (request, reply) =>
     sendCsvReport(ctx.db, readerOf(request), reply, accessEndingCsv(ctx.db, request.query, time())),

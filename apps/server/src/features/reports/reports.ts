@@ -3,14 +3,10 @@ import {
   dormantCsvColumns,
   dormantKindLabels,
   pageRequest,
-  signInStrengthCsvColumns,
-  sponsorshipCsvColumns,
   vendorAccessCsvColumns,
   type DormantFilters,
   type DormantRow,
   type Page,
-  type SignInStrengthRow,
-  type SponsorshipGrant,
   type VendorAccessCsvFilters,
   type VendorAccessFilters,
   type VendorAccessPage,
@@ -19,9 +15,8 @@ import {
 import type { Db } from '../../platform/db';
 import { addDays, localDate, localInstant } from '../../platform/local-time';
 import { readPolicyBook } from '../../identity/governance/sweep';
-import * as dormancy from '../../store/dormancy';
 import * as store from '../../store/reports';
-import { inBatches, type CsvReport } from './csv-export';
+import { cellsOf, inBatches, type CsvReport } from '../../http/csv-report';
 
 // Administration → Reports (GOVERNANCE.md §9.2): each report's page (server-paged, as the screen
 // shows it) and its CSV rows (read in batches after a cursor, as the download streams them).
@@ -83,7 +78,11 @@ function vendorAccessRow(r: store.VendorAccessDbRow): VendorAccessRow {
 }
 
 /** GET /api/admin/reports/vendor-access */
-export async function vendorAccessPage(db: Db, query: VendorAccessFilters, time: Time): Promise<VendorAccessPage> {
+export async function vendorAccessPage(
+  db: Db,
+  query: VendorAccessFilters,
+  time: Time,
+): Promise<VendorAccessPage> {
   const { from, to, scope } = periodOf(query, time);
   const asked = pageRequest<store.VendorAccessSortKey>(query, PAGE_SIZE);
   const { total, matching } = await store.countVendorAccess(db, scope);
@@ -136,10 +135,6 @@ export function vendorAccessCsv(db: Db, query: VendorAccessCsvFilters, time: Tim
       ];
     }),
   };
-}
-
-async function* cellsOf<Row>(rows: AsyncIterable<Row>, cells: (row: Row) => string[]) {
-  for await (const row of rows) yield cells(row);
 }
 
 // ---- Dormant and Disabled ----
@@ -219,116 +214,15 @@ export async function dormantCsv(
   };
 }
 
-// ---- Sponsorship ----
-
-type SponsorshipQuery = { page?: number; size?: number; filter?: string; sort?: dormancy.SponsorshipSortKey; direction?: 'asc' | 'desc' };
-
-function sponsorshipGrant(r: Awaited<ReturnType<typeof dormancy.grantsWithoutSponsor>>[number]): SponsorshipGrant {
-  return {
-    accountId: r.account_id,
-    organizationId: r.organization_id,
-    username: r.username,
-    name: name(r.given_name, r.family_name),
-    organization: r.organization,
-    expiresAt: new Date(r.expires_at).toISOString(),
-    formerSponsor: r.sponsor_username,
-  };
-}
-
-/** GET /api/admin/sponsorship: one page. */
-export async function sponsorshipPage(db: Db, query: SponsorshipQuery): Promise<Page<SponsorshipGrant>> {
-  const asked = pageRequest<dormancy.SponsorshipSortKey>(query, PAGE_SIZE);
-  const { total, matching } = await dormancy.countGrantsWithoutSponsor(db, asked.filter);
-  const page = answeredPage(asked.page, asked.size, matching);
-  const rows = await dormancy.grantsWithoutSponsor(db, {
-    filter: asked.filter,
-    sort: asked.sort ?? 'organization',
-    direction: asked.direction,
-    offset: (page - 1) * asked.size,
-    limit: asked.size,
-  });
-  return { items: rows.map(sponsorshipGrant), total, matching, page, size: asked.size };
-}
-
-/** GET /api/admin/reports/sponsorship.csv (offset batches: the report is short by nature). */
-export function sponsorshipCsv(db: Db, query: { filter?: string }, time: Time): CsvReport {
-  const filter = (query.filter ?? '').trim();
-  async function* rows() {
-    for (let offset = 0; ; offset += 1000) {
-      const batch = await dormancy.grantsWithoutSponsor(db, {
-        filter,
-        sort: 'organization',
-        direction: 'asc',
-        offset,
-        limit: 1000,
-      });
-      yield* batch;
-      if (batch.length < 1000) return;
-    }
-  }
-  return {
-    report: 'sponsorship',
-    filters: { filter },
-    fileName: `sponsorship-${localDate(time.now, time.zone)}.csv`,
-    header: sponsorshipCsvColumns,
-    rows: cellsOf(rows(), (raw) => {
-      const g = sponsorshipGrant(raw);
-      return [g.organization, g.name, g.username, day(g.expiresAt, time.zone), g.formerSponsor ?? 'No sponsor'];
-    }),
-  };
-}
-
-// ---- Sign-in Strength ----
-
-type StrengthQuery = { page?: number; size?: number; filter?: string; sort?: store.StrengthSortKey; direction?: 'asc' | 'desc' };
-
-function strengthRow(r: Awaited<ReturnType<typeof store.signInStrengthRows>>[number]): SignInStrengthRow {
-  return {
-    id: r.id,
-    name: r.name,
-    riskTier: r.risk_tier,
-    vendors: r.vendors,
-    phishingResistant: r.with_key,
-    share: r.vendors > 0 ? r.with_key / r.vendors : 0,
-  };
-}
-
-/** GET /api/admin/reports/sign-in-strength: one page of organizations with active vendors. */
-export async function signInStrengthPage(db: Db, query: StrengthQuery, time: Time): Promise<Page<SignInStrengthRow>> {
-  const asked = pageRequest<store.StrengthSortKey>(query, PAGE_SIZE);
-  const { total, matching } = await store.countSignInStrength(db, time.now, asked.filter);
-  const page = answeredPage(asked.page, asked.size, matching);
-  const rows = await store.signInStrengthRows(db, time.now, {
-    filter: asked.filter,
-    sort: asked.sort ?? 'name',
-    direction: asked.direction,
-    offset: (page - 1) * asked.size,
-    limit: asked.size,
-  });
-  return { items: rows.map(strengthRow), total, matching, page, size: asked.size };
-}
-
-/** GET /api/admin/reports/sign-in-strength.csv (one row per organization: one statement). */
-export function signInStrengthCsv(db: Db, query: { filter?: string }, time: Time): CsvReport {
-  const filter = (query.filter ?? '').trim();
-  async function* rows() {
-    yield* await store.signInStrengthRows(db, time.now, { filter, sort: 'name', direction: 'asc', offset: 0, limit: null });
-  }
-  return {
-    report: 'sign-in-strength',
-    filters: { filter },
-    fileName: `sign-in-strength-${localDate(time.now, time.zone)}.csv`,
-    header: signInStrengthCsvColumns,
-    rows: cellsOf(rows(), (raw) => {
-      const r = strengthRow(raw);
-      return [r.name, r.riskTier, String(r.vendors), String(r.phishingResistant), `${Math.round(r.share * 100)}%`];
-    }),
-  };
-}
-
 // ---- Review Evidence: the campaigns ----
 
-type EvidenceQuery = { page?: number; size?: number; filter?: string; sort?: store.EvidenceSortKey; direction?: 'asc' | 'desc' };
+type EvidenceQuery = {
+  page?: number;
+  size?: number;
+  filter?: string;
+  sort?: store.EvidenceSortKey;
+  direction?: 'asc' | 'desc';
+};
 
 /** GET /api/admin/reports/review-evidence: by default the latest closed first. */
 export async function evidenceCampaignsPage(db: Db, query: EvidenceQuery) {

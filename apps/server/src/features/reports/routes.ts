@@ -2,16 +2,9 @@ import * as calls from '@pra/contracts/endpoints/reports';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../platform/app-context';
 import { endpointRouter } from '../../http/endpoint-routes';
-import { readerOf, sendCsvReport } from './csv-export';
-import {
-  dormantCsv,
-  dormantPage,
-  evidenceCampaignsPage,
-  signInStrengthCsv,
-  sponsorshipCsv,
-  vendorAccessCsv,
-  vendorAccessPage,
-} from './reports';
+import { organizationNames } from '../../store/reports';
+import { readerOf, sendCsvReport } from '../../http/csv-report';
+import { dormantCsv, dormantPage, evidenceCampaignsPage, vendorAccessCsv, vendorAccessPage } from './reports';
 
 /**
  * Administration → Reports (GOVERNANCE.md §9.2), for admins and auditors: Vendor Access, Dormant
@@ -33,17 +26,7 @@ export const reportRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => 
     sendCsvReport(ctx.db, readerOf(request), reply, await dormantCsv(ctx.longWorkDb, request.query, time())),
   );
 
-  route(calls.exportSponsorship, {}, async (request, reply) =>
-    sendCsvReport(ctx.db, readerOf(request), reply, sponsorshipCsv(ctx.db, request.query, time())),
-  );
-
-  route(calls.exportSignInStrength, {}, async (request, reply) =>
-    sendCsvReport(ctx.db, readerOf(request), reply, signInStrengthCsv(ctx.db, request.query, time())),
-  );
-
-  route(calls.getReportOrganizations, {}, async () => ({
-    organizations: await ctx.db.selectFrom('organizations').select(['id', 'name']).orderBy('name').execute(),
-  }));
+  route(calls.getReportOrganizations, {}, async () => ({ organizations: await organizationNames(ctx.db) }));
 
   route(calls.getReviewEvidenceCampaigns, {}, async (request) =>
     evidenceCampaignsPage(ctx.db, request.query),

@@ -10,7 +10,7 @@ import { DataTable } from '../../components/data-table/data-table';
 import { useServerTable } from '../../components/data-table/use-server-table';
 import type { DataColumn } from '../../components/data-table/use-data-table';
 import { adminKeys } from './use-admin-action';
-import { useReportOrganizations } from '../reports/use-report-organizations';
+import { useReportOrganizations } from './reports/use-report-organizations';
 
 const PAGE_SIZE = 25;
 

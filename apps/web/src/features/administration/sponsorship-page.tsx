@@ -13,7 +13,7 @@ import { useServerTable } from '../../components/data-table/use-server-table';
 import type { DataColumn } from '../../components/data-table/use-data-table';
 import { isAdmin } from '../../lib/account-kinds';
 import { useCurrentUser } from '../../lib/use-current-user';
-import { counted, ReportFrame } from '../reports/report-frame';
+import { counted, ReportFrame } from './reports/report-frame';
 import { adminKeys, useAdminAction } from './use-admin-action';
 
 const sponsorText = (former: string | null) => (former ? `${former} (no longer a BRM of it)` : 'No sponsor');

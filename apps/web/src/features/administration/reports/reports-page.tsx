@@ -1,6 +1,6 @@
 import ListGroup from 'react-bootstrap/ListGroup';
 import { adminRoutes } from '@pra/contracts/paths';
-import { Link } from '../../lib/routing/router';
+import { Link } from '../../../lib/routing/router';
 
 /**
  * The reports of Administration → Reports (GOVERNANCE.md §9.2), in the order shown. One array:
@@ -42,7 +42,8 @@ export const reportEntries: readonly { to: string; title: string; description: s
   {
     to: adminRoutes.reportReviewEvidence,
     title: 'Review Evidence',
-    description: 'Per access review campaign: evidence.csv and its manifest evidence.json (with the SHA-256).',
+    description:
+      'Per access review campaign: evidence.csv and its manifest evidence.json (with the SHA-256).',
   },
   {
     to: adminRoutes.reportActivity,

@@ -1,16 +1,21 @@
 import type { EvidenceCampaign } from '@pra/contracts/reports';
 import { reviewsApi } from '@pra/contracts/paths';
 import { getReviewEvidenceCampaigns } from '@pra/contracts/endpoints/reports';
-import { callEndpoint } from '../../api/client';
-import { useServerTable } from '../../components/data-table/use-server-table';
-import type { DataColumn } from '../../components/data-table/use-data-table';
-import { adminKeys } from '../administration/use-admin-action';
+import { callEndpoint } from '../../../api/client';
+import { useServerTable } from '../../../components/data-table/use-server-table';
+import type { DataColumn } from '../../../components/data-table/use-data-table';
+import { adminKeys } from '../use-admin-action';
 import { counted, dateOf, ReportFrame } from './report-frame';
 
 const fileUrl = (path: string, id: string) => path.replace(':id', encodeURIComponent(id));
 
 const columns: DataColumn<EvidenceCampaign>[] = [
-  { key: 'organization', header: 'Organization', sortValue: (r) => r.organization, render: (r) => r.organization },
+  {
+    key: 'organization',
+    header: 'Organization',
+    sortValue: (r) => r.organization,
+    render: (r) => r.organization,
+  },
   { key: 'cycle', header: 'Review cycle', sortValue: (r) => r.cycle, render: (r) => r.cycle },
   { key: 'items', header: 'Items', render: (r) => r.items },
   {

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
 import { reportMessages } from '@pra/contracts/reports';
-import { DataTable } from '../../components/data-table/data-table';
-import type { DataTableState } from '../../components/data-table/use-data-table';
+import { DataTable } from '../../../components/data-table/data-table';
+import type { DataTableState } from '../../../components/data-table/use-data-table';
 
 interface ReportFrameProps<T> {
   /** The heading's id, for the section's accessible name. */

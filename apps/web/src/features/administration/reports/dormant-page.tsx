@@ -3,11 +3,11 @@ import Form from 'react-bootstrap/Form';
 import { adminApi } from '@pra/contracts/paths';
 import { dormantKindLabels, dormantKinds, type DormantKind, type DormantRow } from '@pra/contracts/reports';
 import { getDormant } from '@pra/contracts/endpoints/reports';
-import { callEndpoint } from '../../api/client';
-import { reportCsvUrl } from '../../api/administration';
-import { useServerTable } from '../../components/data-table/use-server-table';
-import type { DataColumn } from '../../components/data-table/use-data-table';
-import { adminKeys } from '../administration/use-admin-action';
+import { callEndpoint } from '../../../api/client';
+import { reportCsvUrl } from '../../../api/administration';
+import { useServerTable } from '../../../components/data-table/use-server-table';
+import type { DataColumn } from '../../../components/data-table/use-data-table';
+import { adminKeys } from '../use-admin-action';
 import { counted, dateOf, ReportFrame } from './report-frame';
 
 const reasons: Record<string, string> = {
@@ -42,7 +42,13 @@ const columns: DataColumn<DormantRow>[] = [
       </>
     ),
   },
-  { key: 'since', header: 'Since', sortValue: (r) => r.since, className: 'text-nowrap', render: (r) => dateOf(r.since) },
+  {
+    key: 'since',
+    header: 'Since',
+    sortValue: (r) => r.since,
+    className: 'text-nowrap',
+    render: (r) => dateOf(r.since),
+  },
   {
     key: 'lastSignIn',
     header: 'Last sign-in',

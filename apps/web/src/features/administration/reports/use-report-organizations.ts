@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { getReportOrganizations } from '@pra/contracts/endpoints/reports';
 import { reportOrganizations } from '@pra/contracts/reports';
-import { callEndpoint } from '../../api/client';
-import { adminKeys } from '../administration/use-admin-action';
+import { callEndpoint } from '../../../api/client';
+import { adminKeys } from '../use-admin-action';
 
 /** The organizations the reports filter by (admins and auditors may read them). */
 export function useReportOrganizations() {

@@ -1,11 +1,11 @@
 import { adminApi } from '@pra/contracts/paths';
 import type { SignInStrengthRow } from '@pra/contracts/security-keys';
 import { getSignInStrength } from '@pra/contracts/endpoints/governance';
-import { callEndpoint } from '../../api/client';
-import { reportCsvUrl } from '../../api/administration';
-import { useServerTable } from '../../components/data-table/use-server-table';
-import type { DataColumn } from '../../components/data-table/use-data-table';
-import { adminKeys } from '../administration/use-admin-action';
+import { callEndpoint } from '../../../api/client';
+import { reportCsvUrl } from '../../../api/administration';
+import { useServerTable } from '../../../components/data-table/use-server-table';
+import type { DataColumn } from '../../../components/data-table/use-data-table';
+import { adminKeys } from '../use-admin-action';
 import { counted, ReportFrame } from './report-frame';
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
@@ -26,7 +26,10 @@ export function SignInStrengthPage() {
     pageSize: 25,
     initialSort: { key: 'name', direction: 'asc' },
     fetchPage: async (params, signal) =>
-      callEndpoint(getSignInStrength, { query: { ...params, sort: params.sort as 'name' | undefined }, signal }),
+      callEndpoint(getSignInStrength, {
+        query: { ...params, sort: params.sort as 'name' | undefined },
+        signal,
+      }),
   });
   return (
     <ReportFrame

@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { ReportName } from '@pra/contracts';
 import { csvLine } from '@pra/contracts/csv';
-import type { Db } from '../../platform/db';
-import { recordAudit } from '../../identity/audit';
+import type { Db } from '../platform/db';
+import { recordAudit } from '../identity/audit';
 
 /** Who downloads a report, for its `report.export` event. */
 export interface ReportReader {
@@ -61,7 +61,9 @@ async function* auditedLines(db: Db, reader: ReportReader, csv: CsvReport): Asyn
     complete = true;
     yield chunk;
   } finally {
-    const filters = Object.fromEntries(Object.entries(csv.filters).filter(([, v]) => v !== undefined && v !== ''));
+    const filters = Object.fromEntries(
+      Object.entries(csv.filters).filter(([, v]) => v !== undefined && v !== ''),
+    );
     await recordAudit(db, {
       action: 'report.export',
       outcome: 'success',
@@ -90,4 +92,9 @@ export async function* inBatches<Row>(
     if (rows.length < limit) return;
     after = rows.at(-1) ?? null;
   }
+}
+
+/** Each row of `rows` as its cells. */
+export async function* cellsOf<Row>(rows: AsyncIterable<Row>, cells: (row: Row) => string[]) {
+  for await (const row of rows) yield cells(row);
 }

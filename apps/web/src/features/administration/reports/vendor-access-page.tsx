@@ -3,11 +3,11 @@ import Form from 'react-bootstrap/Form';
 import { adminApi } from '@pra/contracts/paths';
 import type { VendorAccessRow } from '@pra/contracts/reports';
 import { getVendorAccess } from '@pra/contracts/endpoints/reports';
-import { callEndpoint } from '../../api/client';
-import { reportCsvUrl } from '../../api/administration';
-import { useServerTable } from '../../components/data-table/use-server-table';
-import type { DataColumn } from '../../components/data-table/use-data-table';
-import { adminKeys } from '../administration/use-admin-action';
+import { callEndpoint } from '../../../api/client';
+import { reportCsvUrl } from '../../../api/administration';
+import { useServerTable } from '../../../components/data-table/use-server-table';
+import type { DataColumn } from '../../../components/data-table/use-data-table';
+import { adminKeys } from '../use-admin-action';
 import { counted, dateOf, ReportFrame } from './report-frame';
 import { useReportOrganizations } from './use-report-organizations';
 

@@ -18,7 +18,7 @@ export const tokenScopeDescriptions = {
   'directory:read': 'List the directory changes waiting or failing and the last reconciliation',
   'directory:write': 'Try a waiting directory change again',
   'audit:read': 'Read and export the audit trail',
-  'reports:read': 'Read and export the governance reports (access ending)',
+  'reports:read': 'Read and export the governance reports (access ending, vendor access, dormant, sponsorship, sign-in strength)',
   'approvals:read': 'List pending approvals',
   'approvals:write': 'Approve or deny registrations and access requests',
   'users:read': 'List the vendor users managed',

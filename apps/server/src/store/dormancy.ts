@@ -190,7 +190,13 @@ const sponsorshipSort: Record<SponsorshipSortKey, RawBuilder<unknown>> = {
 /** One page (or a CSV batch) of the grants without a current sponsor. */
 export async function grantsWithoutSponsor(
   db: Db | Tx,
-  page: { filter: string; sort: SponsorshipSortKey; direction: 'asc' | 'desc'; offset: number; limit: number },
+  page: {
+    filter: string;
+    sort: SponsorshipSortKey;
+    direction: 'asc' | 'desc';
+    offset: number;
+    limit: number;
+  },
 ) {
   return withoutSponsor(db, page.filter)
     .select([

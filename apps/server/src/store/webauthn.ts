@@ -288,28 +288,3 @@ export async function factorsOfUsernames(
      where a.username in (${sql.join(usernames)})`.execute(db);
   return rows;
 }
-
-/**
- * Per organization with active vendors holding a current grant: how many, and how many of them
- * have a security key or passkey (the auditor's sign-in strength report).
- */
-export async function signInStrengthByOrganization(db: Db | Tx, now: Date) {
-  const { rows } = await sql<{
-    id: string;
-    name: string;
-    risk_tier: 'standard' | 'high';
-    vendors: number;
-    with_key: number;
-  }>`
-    select o.id, o.name, o.risk_tier,
-           count(distinct a.id)::int as vendors,
-           count(distinct a.id) filter (
-             where exists (select 1 from webauthn_credentials w where w.account_id = a.id)
-           )::int as with_key
-      from organizations o
-      join role_grants g on g.organization_id = o.id and g.expires_at > ${now}
-      join accounts a on a.id = g.account_id and a.type = 'vendor' and a.status = 'active'
-     group by o.id, o.name, o.risk_tier
-     order by o.name`.execute(db);
-  return rows;
-}

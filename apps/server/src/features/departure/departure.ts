@@ -1,6 +1,5 @@
 import type { AssignSponsorBody, LeavingBody, MySponsors, TransferPlanResponse } from '@pra/contracts';
 import {
-  answeredPage,
   departureMessages,
   pageRequest,
   sponsorshipCsvColumns,
@@ -9,6 +8,7 @@ import {
 } from '@pra/contracts';
 import { cellsOf, type CsvReport } from '../../http/csv-report';
 import type { Db } from '../../platform/db';
+import { answerPage } from '../../http/paging';
 import { localDate } from '../../platform/local-time';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
@@ -155,16 +155,19 @@ const PAGE_SIZE = 25;
 
 export async function sponsorshipPage(db: Db, query: SponsorshipQuery): Promise<Page<SponsorshipGrant>> {
   const asked = pageRequest<dormancy.SponsorshipSortKey>(query, PAGE_SIZE);
-  const { total, matching } = await dormancy.countGrantsWithoutSponsor(db, asked.filter);
-  const page = answeredPage(asked.page, asked.size, matching);
-  const rows = await dormancy.grantsWithoutSponsor(db, {
-    filter: asked.filter,
-    sort: asked.sort ?? 'organization',
-    direction: asked.direction,
-    offset: (page - 1) * asked.size,
-    limit: asked.size,
-  });
-  return { items: rows.map(sponsorshipGrant), total, matching, page, size: asked.size };
+  return answerPage(
+    asked,
+    await dormancy.countGrantsWithoutSponsor(db, asked.filter),
+    (offset, limit) =>
+      dormancy.grantsWithoutSponsor(db, {
+        filter: asked.filter,
+        sort: asked.sort ?? 'organization',
+        direction: asked.direction,
+        offset,
+        limit,
+      }),
+    sponsorshipGrant,
+  );
 }
 
 /** GET /api/admin/reports/sponsorship.csv (offset batches: the report is short by nature). */

@@ -1,11 +1,6 @@
-import {
-  answeredPage,
-  pageRequest,
-  signInStrengthCsvColumns,
-  type Page,
-  type SignInStrengthRow,
-} from '@pra/contracts';
+import { pageRequest, signInStrengthCsvColumns, type Page, type SignInStrengthRow } from '@pra/contracts';
 import type { Db } from '../../platform/db';
+import { answerPage } from '../../http/paging';
 import { localDate } from '../../platform/local-time';
 import { cellsOf, type CsvReport } from '../../http/csv-report';
 import * as store from '../../store/reports';
@@ -45,16 +40,19 @@ export async function signInStrengthPage(
   time: Time,
 ): Promise<Page<SignInStrengthRow>> {
   const asked = pageRequest<store.StrengthSortKey>(query, PAGE_SIZE);
-  const { total, matching } = await store.countSignInStrength(db, time.now, asked.filter);
-  const page = answeredPage(asked.page, asked.size, matching);
-  const rows = await store.signInStrengthRows(db, time.now, {
-    filter: asked.filter,
-    sort: asked.sort ?? 'name',
-    direction: asked.direction,
-    offset: (page - 1) * asked.size,
-    limit: asked.size,
-  });
-  return { items: rows.map(strengthRow), total, matching, page, size: asked.size };
+  return answerPage(
+    asked,
+    await store.countSignInStrength(db, time.now, asked.filter),
+    (offset, limit) =>
+      store.signInStrengthRows(db, time.now, {
+        filter: asked.filter,
+        sort: asked.sort ?? 'name',
+        direction: asked.direction,
+        offset,
+        limit,
+      }),
+    strengthRow,
+  );
 }
 
 /** GET /api/admin/reports/sign-in-strength.csv (one row per organization: one statement). */

@@ -1,5 +1,4 @@
 import {
-  answeredPage,
   dormantCsvColumns,
   dormantKindLabels,
   pageRequest,
@@ -13,6 +12,7 @@ import {
   type VendorAccessRow,
 } from '@pra/contracts';
 import type { Db } from '../../platform/db';
+import { answerPage } from '../../http/paging';
 import { addDays, localDate, localInstant } from '../../platform/local-time';
 import { readPolicyBook } from '../../identity/governance/sweep';
 import * as store from '../../store/reports';
@@ -85,15 +85,22 @@ export async function vendorAccessPage(
 ): Promise<VendorAccessPage> {
   const { from, to, scope } = periodOf(query, time);
   const asked = pageRequest<store.VendorAccessSortKey>(query, PAGE_SIZE);
-  const { total, matching } = await store.countVendorAccess(db, scope);
-  const page = answeredPage(asked.page, asked.size, matching);
-  const rows = await store.vendorAccessPage(db, scope, {
-    sort: asked.sort ?? 'vendor',
-    direction: asked.direction,
-    offset: (page - 1) * asked.size,
-    limit: asked.size,
-  });
-  return { items: rows.map(vendorAccessRow), total, matching, page, size: asked.size, from, to };
+  return {
+    ...(await answerPage(
+      asked,
+      await store.countVendorAccess(db, scope),
+      (offset, limit) =>
+        store.vendorAccessPage(db, scope, {
+          sort: asked.sort ?? 'vendor',
+          direction: asked.direction,
+          offset,
+          limit,
+        }),
+      vendorAccessRow,
+    )),
+    from,
+    to,
+  };
 }
 
 /** GET /api/admin/reports/vendor-access.csv: by organization and username, streamed in batches. */
@@ -168,15 +175,18 @@ function dormantRow(r: store.DormantDbRow, zone: string): DormantRow {
 export async function dormantPage(db: Db, query: DormantFilters, time: Time): Promise<Page<DormantRow>> {
   const scope = await dormantScope(db, query);
   const asked = pageRequest<store.DormantSortKey>(query, PAGE_SIZE);
-  const { total, matching } = await store.countDormant(db, scope);
-  const page = answeredPage(asked.page, asked.size, matching);
-  const rows = await store.dormantRows(db, scope, {
-    sort: asked.sort ?? 'since',
-    direction: asked.direction,
-    offset: (page - 1) * asked.size,
-    limit: asked.size,
-  });
-  return { items: rows.map((r) => dormantRow(r, time.zone)), total, matching, page, size: asked.size };
+  return answerPage(
+    asked,
+    await store.countDormant(db, scope),
+    (offset, limit) =>
+      store.dormantRows(db, scope, {
+        sort: asked.sort ?? 'since',
+        direction: asked.direction,
+        offset,
+        limit,
+      }),
+    (r) => dormantRow(r, time.zone),
+  );
 }
 
 /** GET /api/admin/reports/dormant.csv */
@@ -230,27 +240,24 @@ export async function evidenceCampaignsPage(db: Db, query: EvidenceQuery) {
     { ...query, direction: query.direction ?? (query.sort ? 'asc' : 'desc') },
     PAGE_SIZE,
   );
-  const { total, matching } = await store.countCampaigns(db, asked.filter);
-  const page = answeredPage(asked.page, asked.size, matching);
-  const rows = await store.campaignRows(db, {
-    filter: asked.filter,
-    sort: asked.sort ?? 'closedAt',
-    direction: asked.direction,
-    offset: (page - 1) * asked.size,
-    limit: asked.size,
-  });
-  return {
-    items: rows.map((r) => ({
+  return answerPage(
+    asked,
+    await store.countCampaigns(db, asked.filter),
+    (offset, limit) =>
+      store.campaignRows(db, {
+        filter: asked.filter,
+        sort: asked.sort ?? 'closedAt',
+        direction: asked.direction,
+        offset,
+        limit,
+      }),
+    (r) => ({
       id: r.id,
       cycle: r.cycle,
       organization: r.organization,
       status: r.status,
       closedAt: iso(r.closed_at),
       items: r.items,
-    })),
-    total,
-    matching,
-    page,
-    size: asked.size,
-  };
+    }),
+  );
 }

@@ -10,6 +10,7 @@ import { benchAudit } from './audit';
 import { benchOutboxDrain } from './outbox-drain';
 import { benchGovernanceSweep } from './governance-sweep';
 import { benchAccessReviews } from './access-reviews';
+import { benchVendorAccessReport } from './vendor-access-report';
 import { loadDescription, quick } from './load';
 import {
   anchor,
@@ -120,6 +121,7 @@ try {
   rows.push(...(await benchOutboxDrain()));
   rows.push(...(await benchGovernanceSweep()));
   rows.push(...(await benchAccessReviews()));
+  rows.push(...(await benchVendorAccessReport()));
   // Load shedding on a CPU-starved host, on and off (PostgreSQL only: the embedded database never sheds).
   if (database) rows.push(...(await benchStarvedShedding(database.url, quick ? 1 : 3, quick ? 4 : 8)));
   // Ready means ready: no 503 in the 5 s after each of 10 restarts says ready (PostgreSQL only, as above).

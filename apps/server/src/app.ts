@@ -24,6 +24,7 @@ import { devMailboxRoutes } from './features/dev-mailbox/routes';
 import { governanceDevRoutes } from './features/governance/dev-routes';
 import { governanceAdminRoutes } from './features/governance/admin-routes';
 import { policyAttestationRoutes } from './features/policy-attestation/routes';
+import { reportRoutes } from './features/reports/routes';
 import { recoveryRoutes } from './features/recovery/routes';
 import { registrationRoutes } from './features/registration/routes';
 import { sessionRoutes } from './features/session/routes';
@@ -141,6 +142,7 @@ export async function buildApp(
   await app.register(governanceAdminRoutes, ctx);
   await app.register(activityReviewRoutes, ctx);
   await app.register(policyAttestationRoutes, ctx);
+  await app.register(reportRoutes, ctx);
   if (ctx.config.idp === 'builtin') await app.register(builtinIdpRoutes, ctx);
   await registerWebApp(app, ctx);
   return app;

@@ -5,7 +5,8 @@ import type { CurrentUser } from './session';
  * over its account rows) and the web app (app/account-kinds.ts, over the current-user record)
  * both apply. The BRM and admin flags count only on employee accounts.
  */
-export type AccountKinds = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin'>;
+export type AccountKinds = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin'> &
+  Partial<Pick<CurrentUser, 'isAuditor'>>;
 
 /** Vendor-only features (profile, manage access, vault). */
 export function isVendor(account: AccountKinds): boolean {
@@ -25,4 +26,14 @@ export function isAdmin(account: AccountKinds): boolean {
 /** BRM features (approvals, users, registering on a vendor's behalf): employee BRMs and admins. */
 export function isBrmOrAdmin(account: AccountKinds): boolean {
   return isEmployeeBrm(account) || isAdmin(account);
+}
+
+/** Governance's auditor (GOVERNANCE.md §2.5): an employee flag, with or without the admin flag. */
+export function isAuditor(account: AccountKinds): boolean {
+  return account.type === 'employee' && account.isAuditor === true;
+}
+
+/** Reports, review evidence and the audit trail (GOVERNANCE.md §9.2): admins and auditors. */
+export function isAdminOrAuditor(account: AccountKinds): boolean {
+  return isAdmin(account) || isAuditor(account);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf } from './paging';
 
 // Dormant accounts, sponsors of record and BRM departure (GOVERNANCE.md §6.7).
 
@@ -73,20 +74,19 @@ export const transferPlan = z.object({
 });
 export type TransferPlanResponse = z.infer<typeof transferPlan>;
 
-export const sponsorshipReport = z.object({
-  grants: z.array(
-    z.object({
-      accountId: z.string(),
-      organizationId: z.string(),
-      username: z.string(),
-      name: z.string(),
-      organization: z.string(),
-      expiresAt: z.string(),
-      /** The sponsor on record who no longer manages the organization; null: no sponsor. */
-      formerSponsor: z.string().nullable(),
-    }),
-  ),
+export const sponsorshipGrant = z.object({
+  accountId: z.string(),
+  organizationId: z.string(),
+  username: z.string(),
+  name: z.string(),
+  organization: z.string(),
+  expiresAt: z.string(),
+  /** The sponsor on record who no longer manages the organization; null: no sponsor. */
+  formerSponsor: z.string().nullable(),
 });
+export type SponsorshipGrant = z.infer<typeof sponsorshipGrant>;
+/** One page of the sponsorship report (Administration → Reports → Sponsorship). */
+export const sponsorshipReport = pageOf(sponsorshipGrant);
 export type SponsorshipReport = z.infer<typeof sponsorshipReport>;
 
 export const assignSponsorBody = z.strictObject({

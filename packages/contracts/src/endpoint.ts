@@ -1,5 +1,12 @@
 import type { z } from 'zod';
-import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor, type AccountKinds } from './account-kinds';
+import {
+  isAdmin,
+  isAdminOrAuditor,
+  isBrmOrAdmin,
+  isEmployeeBrm,
+  isVendor,
+  type AccountKinds,
+} from './account-kinds';
 import type { TokenScope } from './token-scopes';
 
 // One call of the API, defined once: the server registers its route from it (schemas, guards),
@@ -14,7 +21,15 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * (401), then the kind (403).
  */
 export type Callers =
-  'anyone' | 'signedIn' | 'vendor' | 'vendorOrManager' | 'brmOrAdmin' | 'employeeBrm' | 'admin';
+  | 'anyone'
+  | 'signedIn'
+  | 'vendor'
+  | 'vendorOrManager'
+  | 'brmOrAdmin'
+  | 'employeeBrm'
+  | 'admin'
+  /** Reports, review evidence and the audit trail: admins, and auditors who need not be admins. */
+  | 'adminOrAuditor';
 
 /** The account kinds each signed-in audience admits (an employee is neither BRM nor admin). */
 export const callerKinds = {
@@ -25,6 +40,7 @@ export const callerKinds = {
   brmOrAdmin: ['employeeBrm', 'admin'],
   employeeBrm: ['employeeBrm'],
   admin: ['admin'],
+  adminOrAuditor: ['admin', 'auditor'],
 } as const satisfies Record<Callers, readonly string[]>;
 
 /** Whether an account (null: anonymous) is among an endpoint's callers. */
@@ -44,6 +60,8 @@ export function mayCall(callers: Callers, account: AccountKinds | null): boolean
       return isEmployeeBrm(account);
     case 'admin':
       return isAdmin(account);
+    case 'adminOrAuditor':
+      return isAdminOrAuditor(account);
   }
 }
 
@@ -92,7 +110,8 @@ export type Tag =
   | 'administration'
   | 'governance'
   | 'activity-review'
-  | 'policy-attestation';
+  | 'policy-attestation'
+  | 'reports';
 
 /** What each tag groups (the OpenAPI document's tag descriptions). */
 export const tagDescriptions: Record<Tag, string> = {
@@ -117,6 +136,8 @@ export const tagDescriptions: Record<Tag, string> = {
     'The weekly activity review: digests of the audit trail and their sign-off (admins; auditors read)',
   'policy-attestation':
     'The Acceptable Use Policy: versions, a vendor’s acceptance, who has not accepted and the auditors’ report',
+  reports:
+    'Reports for auditors: Vendor Access, Dormant and Disabled, Sign-in Strength, Review Evidence (admins and auditors)',
 };
 
 export interface Endpoint {

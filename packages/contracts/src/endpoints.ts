@@ -14,6 +14,7 @@ import * as manageUsers from './endpoints/manage-users';
 import * as profile from './endpoints/profile';
 import * as recovery from './endpoints/recovery';
 import * as registration from './endpoints/registration';
+import * as reports from './endpoints/reports';
 import * as securityKeys from './endpoints/security-keys';
 import * as session from './endpoints/session';
 import * as system from './endpoints/system';
@@ -47,6 +48,7 @@ export const endpointsByCapability = {
   governance,
   activityReview,
   policyAttestation,
+  reports,
   securityKeys,
 };
 

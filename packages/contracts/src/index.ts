@@ -28,3 +28,4 @@ export * from './access-reviews';
 export * from './security-keys';
 export * from './activity-review';
 export * from './policy-attestation';
+export * from './reports';

@@ -137,6 +137,17 @@ export const adminApi = {
   aupNotAcceptedCsv: '/api/admin/aup/not-accepted.csv',
   reportAup: '/api/admin/reports/aup',
   reportAupCsv: '/api/admin/reports/aup.csv',
+  /** Reports for auditors (GOVERNANCE.md §9.2): each a paged list and its CSV. */
+  reportSignInStrengthCsv: '/api/admin/reports/sign-in-strength.csv',
+  reportVendorAccess: '/api/admin/reports/vendor-access',
+  reportVendorAccessCsv: '/api/admin/reports/vendor-access.csv',
+  reportDormant: '/api/admin/reports/dormant',
+  reportDormantCsv: '/api/admin/reports/dormant.csv',
+  reportSponsorshipCsv: '/api/admin/reports/sponsorship.csv',
+  /** Review Evidence (§9.3): the campaigns, each with evidence.csv and evidence.json. */
+  reportReviewEvidence: '/api/admin/reports/review-evidence',
+  /** The organizations the reports filter by. */
+  reportOrganizations: '/api/admin/reports/organizations',
 } as const;
 
 /** The Administration screens (admins only). */
@@ -153,9 +164,17 @@ export const adminRoutes = {
   governance: '/admin/governance',
   reportEnding: '/admin/reports/ending',
   reportSponsorship: '/admin/reports/sponsorship',
-  reviews: '/admin/reviews',
+  /** Administration → Reports (GOVERNANCE.md §9.2): admins and auditors. */
+  reports: '/admin/reports',
+  reportVendorAccess: '/admin/reports/vendor-access',
+  reportDormant: '/admin/reports/dormant',
+  reportSignInStrength: '/admin/reports/sign-in-strength',
+  reportReviewEvidence: '/admin/reports/review-evidence',
+  /** Built by other changes (§8, §9.4); the Reports hub links them. */
+  reportAcceptableUse: '/admin/reports/acceptable-use',
   /** The weekly activity review (GOVERNANCE.md §9.2); `?week=YYYY-MM-DD` opens one week's digest. */
   reportActivity: '/admin/reports/activity',
+  reviews: '/admin/reviews',
   aup: '/admin/aup',
 } as const;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf } from './paging';
 import { successResponse } from './system';
 
 export { securityKeyPaths } from './paths';
@@ -77,16 +78,15 @@ export const recoveryKeyVerifyResponse = z.object({
  * vendors, how many there are and how many have a security key or passkey (sign in
  * phishing-resistantly); `share` is that fraction (0 to 1).
  */
-export const signInStrengthReport = z.object({
-  organizations: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      riskTier: z.enum(['standard', 'high']),
-      vendors: z.number().int(),
-      phishingResistant: z.number().int(),
-      share: z.number(),
-    }),
-  ),
+export const signInStrengthRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  riskTier: z.enum(['standard', 'high']),
+  vendors: z.number().int(),
+  phishingResistant: z.number().int(),
+  share: z.number(),
 });
+export type SignInStrengthRow = z.infer<typeof signInStrengthRow>;
+/** One page of the organizations (Administration → Reports → Sign-in Strength). */
+export const signInStrengthReport = pageOf(signInStrengthRow);
 export type SignInStrengthReport = z.infer<typeof signInStrengthReport>;

@@ -18,7 +18,8 @@ export const tokenScopeDescriptions = {
   'directory:read': 'List the directory changes waiting or failing and the last reconciliation',
   'directory:write': 'Try a waiting directory change again',
   'audit:read': 'Read and export the audit trail',
-  'reports:read': 'Read and export the governance reports (access ending, weekly activity reviews)',
+  'reports:read':
+    'Read and export the governance reports (access ending, vendor access, dormant, sponsorship, sign-in strength, Acceptable Use Policy, weekly activity reviews)',
   'reports:write': 'Mark a weekly activity review reviewed, with a note',
   'approvals:read': 'List pending approvals',
   'approvals:write': 'Approve or deny registrations and access requests',

@@ -96,6 +96,7 @@ export function endpointRouter(app: FastifyInstance, ctx: AppContext) {
     brmOrAdmin: [guards.requireLogin, guards.requireBrmOrAdmin],
     employeeBrm: [guards.requireLogin, guards.requireEmployeeBrm],
     admin: [guards.requireLogin, guards.requireAdmin],
+    adminOrAuditor: [guards.requireLogin, guards.requireAdminOrAuditor],
   };
 
   return function route<E extends Endpoint>(

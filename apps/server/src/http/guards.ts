@@ -1,5 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isAdmin, isAuditor, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../store/account-kinds';
+import {
+  isAdmin,
+  isAdminOrAuditor,
+  isAuditor,
+  isBrmOrAdmin,
+  isEmployeeBrm,
+  isVendor,
+} from '../store/account-kinds';
 import type { Account } from '../platform/db-schema';
 import type { AppContext } from '../platform/app-context';
 import { AppError, messages } from '../platform/app-error';
@@ -80,6 +87,11 @@ export function createGuards(ctx: AppContext) {
     requireAdmin: async (request: FastifyRequest) => {
       const account = signedIn(request);
       if (!isAdmin(account)) await refuse(ctx, request, account, guardMessages.notAdmin);
+    },
+    /** Reports, review evidence, the audit trail: admins, and auditors without the admin flag. */
+    requireAdminOrAuditor: async (request: FastifyRequest) => {
+      const account = signedIn(request);
+      if (!isAdminOrAuditor(account)) await refuse(ctx, request, account, guardMessages.notAdmin);
     },
     /** Governance's auditor may read, never change (GOVERNANCE.md §2.5): every change call is refused, audited. */
     /**

@@ -26,6 +26,8 @@ const signedIn = {
   employee: { type: 'employee', isEmployeeBrm: false, isAdmin: false },
   brm: { type: 'employee', isEmployeeBrm: true, isAdmin: false },
   admin: { type: 'employee', isEmployeeBrm: false, isAdmin: true },
+  /** Governance's reports-only auditor: neither BRM nor admin (GOVERNANCE.md §2.5, §9.2). */
+  reportsAuditor: { type: 'employee', isEmployeeBrm: false, isAdmin: false, isAuditor: true },
 } as const satisfies Record<string, AccountKinds>;
 type Caller = keyof typeof signedIn;
 
@@ -36,9 +38,11 @@ const refusals: Record<Exclude<Callers, 'anyone' | 'signedIn'>, string> = {
   brmOrAdmin: 'Unauthorized: User does not have a BRM role',
   employeeBrm: 'Unauthorized: User does not have a BRM role',
   admin: 'Unauthorized: User is not an admin',
+  adminOrAuditor: 'Unauthorized: User is not an admin',
 };
 /** The refusals the security team sees in the audit trail. */
-const auditedRefusals = new Set<Callers>(['brmOrAdmin', 'admin', 'vendorOrManager']);
+const auditedRefusals = new Set<Callers>(['brmOrAdmin', 'admin', 'vendorOrManager', 'adminOrAuditor']);
+const AUDITOR_READ_ONLY = 'Unauthorized: Auditors have read-only access';
 
 const key = (method: string, url: string) => `${method} ${url}`;
 
@@ -77,7 +81,13 @@ describe.each(testDatabaseKinds)('every API route refuses before it reads, on %s
       isAdmin: true,
     });
     await t.ctx.db.updateTable('accounts').set({ is_auditor: true }).where('id', '=', auditor).execute();
-    for (const name of ['vendor', 'employee', 'brm', 'admin', 'auditor'])
+    const reportsAuditor = await createAccount(t, { username: 'reportsAuditor', type: 'employee' });
+    await t.ctx.db
+      .updateTable('accounts')
+      .set({ is_auditor: true })
+      .where('id', '=', reportsAuditor)
+      .execute();
+    for (const name of ['vendor', 'employee', 'brm', 'admin', 'auditor', 'reportsAuditor'])
       clients[name] = await signInAs(t, name);
     // A service token with every scope, of an admin who is also an employee BRM.
     await createAccount(t, { username: 'adminbrm', type: 'employee', isAdmin: true, isEmployeeBrm: true });
@@ -113,6 +123,9 @@ describe.each(testDatabaseKinds)('every API route refuses before it reads, on %s
       if (!endpoint || endpoint.callers === 'anyone') continue;
       for (const [caller, kinds] of Object.entries(signedIn)) {
         if (!mayCall(endpoint.callers, kinds)) continue;
+        // The auditor's changes are refused after the role guard (their own test below).
+        if (caller === 'reportsAuditor' && method !== 'GET' && endpoint.operationId !== 'extendSession')
+          continue;
         // A read without its query, or a change whose body does not parse: refused after the guards.
         const res = await call(t, clients[caller]!, method, url, 'broken');
         expect([401, 403], `${caller} ${method} ${url}: ${res.body}`).not.toContain(res.statusCode);
@@ -206,7 +219,13 @@ describe.each(testDatabaseKinds)('every API route refuses before it reads, on %s
   });
 
   it('gives a token scope to exactly the admin and BRM calls, a read scope to reads and a write scope to changes', () => {
-    const automation = new Set<Callers>(['admin', 'brmOrAdmin', 'vendorOrManager', 'employeeBrm']);
+    const automation = new Set<Callers>([
+      'admin',
+      'adminOrAuditor',
+      'brmOrAdmin',
+      'vendorOrManager',
+      'employeeBrm',
+    ]);
     for (const endpoint of allEndpoints) {
       const where = `${endpoint.method} ${endpoint.path}`;
       const tokenManagement = endpoint.path.startsWith('/api/admin/service-tokens');
@@ -243,6 +262,43 @@ describe.each(testDatabaseKinds)('every API route refuses before it reads, on %s
     }
     expect(refused).toBeGreaterThan(10);
     expect((await countRows(t, 'audit_events')) - audits).toBeGreaterThanOrEqual(refused);
+  });
+
+  it('lets the reports-only auditor (no admin flag) read exactly the reports, review evidence and audit trail, and refuses every change', async () => {
+    const readable: string[] = [];
+    let refusedChanges = 0;
+    for (const [method, url, endpoint] of routes) {
+      if (!endpoint || endpoint.callers === 'anyone') continue;
+      const res = await call(t, clients.reportsAuditor!, method, url, 'broken');
+      if (method !== 'GET' && endpoint.operationId !== 'extendSession') {
+        expect(res.statusCode, `reportsAuditor ${method} ${url}`).toBe(403);
+        if (endpoint.callers === 'signedIn') expect(res.json(), url).toEqual({ errors: [AUDITOR_READ_ONLY] });
+        refusedChanges += 1;
+        continue;
+      }
+      if (endpoint.callers === 'adminOrAuditor') {
+        expect([401, 403], `reportsAuditor ${method} ${url}: ${res.body}`).not.toContain(res.statusCode);
+        readable.push(url);
+      } else if (endpoint.callers !== 'signedIn') {
+        expect(res.statusCode, `reportsAuditor ${method} ${url}`).toBe(403);
+      }
+    }
+    expect(refusedChanges).toBeGreaterThan(10);
+    // Every report, the review evidence and the audit trail; nothing else of Administration.
+    for (const url of readable)
+      expect(url, url).toMatch(/^\/api\/admin\/(reports\/|sponsorship$|audit|reviews\/:id\/evidence\.)/);
+    for (const [method, url] of routes)
+      if (method === 'GET' && /^\/api\/admin\/reports\//.test(url)) expect(readable, url).toContain(url);
+    expect(readable).toEqual(
+      expect.arrayContaining([
+        '/api/admin/reports/vendor-access.csv',
+        '/api/admin/reviews/:id/evidence.csv',
+        '/api/admin/reviews/:id/evidence.json',
+        '/api/admin/audit',
+        '/api/admin/audit/export.csv',
+        '/api/admin/sponsorship',
+      ]),
+    );
   });
 
   it('answers 405 with Allow to a method a route does not serve, signed in or not, with or without a CSRF token', async () => {

@@ -18,6 +18,8 @@ interface DemoAccount {
   type: 'vendor' | 'employee';
   isEmployeeBrm?: boolean;
   isAdmin?: boolean;
+  /** Governance's read-only auditor (GOVERNANCE.md §2.5): reports, review evidence, audit trail. */
+  isAuditor?: boolean;
   /** Organizations a BRM manages, or whose role a vendor holds. */
   orgs: string[];
 }
@@ -61,6 +63,17 @@ const demoAccounts: DemoAccount[] = [
     type: 'employee',
     isEmployeeBrm: true,
     orgs: ['Globex Health IT', 'Initech Devices'],
+  },
+  // An auditor who is neither admin nor BRM: reads Administration → Reports and the audit trail.
+  {
+    username: 'aquinn',
+    givenName: 'Avery',
+    familyName: 'Quinn',
+    email: 'avery.quinn@hospital.example',
+    jobTitle: 'Compliance Auditor',
+    type: 'employee',
+    isAuditor: true,
+    orgs: [],
   },
   {
     username: 'jdoe',
@@ -130,6 +143,7 @@ export async function seedDemoData(db: Db, password: string | undefined): Promis
         type: person.type,
         is_employee_brm: person.isEmployeeBrm ?? false,
         is_admin: person.isAdmin ?? false,
+        is_auditor: person.isAuditor ?? false,
         password_hash: passwordHash,
       });
       // As for every other account: a change must not go back to the initial password.

@@ -7,12 +7,14 @@ import type { Account } from '../platform/db-schema';
  * queries, the current-user record): the contracts' rule applied to an account row. The accounts
  * table's check constraint also refuses the BRM and admin flags on vendor rows.
  */
-export type AccountKinds = Pick<Account, 'type' | 'is_employee_brm' | 'is_admin'>;
+export type AccountKinds = Pick<Account, 'type' | 'is_employee_brm' | 'is_admin'> &
+  Partial<Pick<Account, 'is_auditor'>>;
 
 const flags = (a: AccountKinds): kinds.AccountKinds => ({
   type: a.type,
   isEmployeeBrm: a.is_employee_brm,
   isAdmin: a.is_admin,
+  isAuditor: a.is_auditor === true,
 });
 
 export const isVendor = (a: AccountKinds) => kinds.isVendor(flags(a));
@@ -21,6 +23,8 @@ export const isAdmin = (a: AccountKinds) => kinds.isAdmin(flags(a));
 export const isBrmOrAdmin = (a: AccountKinds) => kinds.isBrmOrAdmin(flags(a));
 /** Governance's auditor (an employee flag, set on People): read-only everywhere. */
 export const isAuditor = (a: Pick<Account, 'type' | 'is_auditor'>) => a.type === 'employee' && a.is_auditor;
+/** Reports, review evidence, the audit trail (GOVERNANCE.md §9.2): admins and auditors. */
+export const isAdminOrAuditor = (a: AccountKinds) => kinds.isAdminOrAuditor(flags(a));
 
 /**
  * The same rule as a SQL condition on the accounts table under `alias`, for queries that pick

@@ -516,6 +516,7 @@ export async function insertActiveAccount(
     type: 'vendor' | 'employee';
     is_employee_brm: boolean;
     is_admin: boolean;
+    is_auditor?: boolean;
     password_hash: string;
   },
 ): Promise<string> {

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db, Tx } from '../platform/db';
+import { containsPattern } from './like';
 
 // Dormant accounts and sponsors of record (GOVERNANCE.md §6): the statements of the inactivity
 // steps, the sponsors a vendor is shown, the sponsorship report.
@@ -152,26 +153,19 @@ export async function sponsorsOfAccounts(db: Db | Tx, accountIds: readonly strin
     .execute();
 }
 
+export type SponsorshipSortKey = 'organization' | 'vendor' | 'expiresAt';
+
 /**
  * The sponsorship report (§6.2): current grants of active or disabled vendors with no sponsor,
- * or with a sponsor who is no longer an active BRM of the organization.
+ * or with a sponsor who is no longer an active BRM of the organization; `filter` is contained
+ * (case-insensitive) in the organization, the vendor's name or username, or the former sponsor.
  */
-export async function grantsWithoutSponsor(db: Db | Tx) {
-  return db
+function withoutSponsor(db: Db | Tx, filter: string) {
+  let query = db
     .selectFrom('role_grants as g')
     .innerJoin('accounts as v', 'v.id', 'g.account_id')
     .innerJoin('organizations as o', 'o.id', 'g.organization_id')
     .leftJoin('accounts as s', 's.id', 'g.sponsor_id')
-    .select([
-      'g.account_id',
-      'g.organization_id',
-      'v.username',
-      'v.given_name',
-      'v.family_name',
-      'o.name as organization',
-      'g.expires_at',
-      's.username as sponsor_username',
-    ])
     .where('v.status', 'in', ['active', 'disabled'])
     .where((eb) =>
       eb.or([
@@ -189,10 +183,60 @@ export async function grantsWithoutSponsor(db: Db | Tx) {
           ),
         ),
       ]),
-    )
-    .orderBy('o.name')
-    .orderBy('v.username')
-    .limit(5000)
+    );
+  if (filter)
+    query = query.where(
+      sql<boolean>`lower(o.name || ' ' || v.username || ' ' || v.given_name || ' ' || v.family_name || ' ' || coalesce(s.username, '')) like ${containsPattern(filter)}`,
+    );
+  return query;
+}
+
+/** How many grants lack a current sponsor (the total) and match the filter. */
+export async function countGrantsWithoutSponsor(db: Db | Tx, filter: string) {
+  const count = async (f: string) =>
+    (
+      await withoutSponsor(db, f)
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
+  const total = await count('');
+  return { total, matching: filter ? await count(filter) : total };
+}
+
+const sponsorshipSort: Record<SponsorshipSortKey, RawBuilder<unknown>> = {
+  organization: sql`lower(o.name)`,
+  vendor: sql`lower(v.family_name || ' ' || v.given_name)`,
+  expiresAt: sql`g.expires_at`,
+};
+
+/** One page (or a CSV batch) of the grants without a current sponsor. */
+export async function grantsWithoutSponsor(
+  db: Db | Tx,
+  page: {
+    filter: string;
+    sort: SponsorshipSortKey;
+    direction: 'asc' | 'desc';
+    offset: number;
+    limit: number;
+  },
+) {
+  return withoutSponsor(db, page.filter)
+    .select([
+      'g.account_id',
+      'g.organization_id',
+      'v.username',
+      'v.given_name',
+      'v.family_name',
+      'o.name as organization',
+      'g.expires_at',
+      's.username as sponsor_username',
+    ])
+    .orderBy(sponsorshipSort[page.sort], page.direction)
+    .orderBy(sql`lower(o.name)`)
+    .orderBy(sql`lower(v.username)`)
+    .orderBy('g.account_id')
+    .offset(page.offset)
+    .limit(page.limit)
     .execute();
 }
 

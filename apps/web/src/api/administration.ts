@@ -17,12 +17,17 @@ export function auditExportUrl(query: AuditQuery): string {
   return search ? `${adminApi.auditExport}?${search}` : adminApi.auditExport;
 }
 
-/** The Access ending report's CSV with the filters shown: a plain link, streamed to a file. */
-export function endingExportUrl(filters: { days: number; organization?: string; filter?: string }): string {
+/** A report's CSV with the filters shown (those set): a plain link, streamed to a file. */
+export function reportCsvUrl(path: string, filters: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams(
     Object.entries(filters)
       .filter(([, value]) => value !== undefined && value !== '')
       .map(([key, value]) => [key, String(value)]),
   ).toString();
-  return `${adminApi.reportEndingCsv}?${search}`;
+  return search ? `${path}?${search}` : path;
+}
+
+/** The Access ending report's CSV with the filters shown. */
+export function endingExportUrl(filters: { days: number; organization?: string; filter?: string }): string {
+  return reportCsvUrl(adminApi.reportEndingCsv, filters);
 }

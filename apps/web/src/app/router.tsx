@@ -5,7 +5,7 @@ import { ErrorPage, NotFoundPage, StandaloneErrorPage } from './error-page';
 import type { AccessRule } from './guards/access-rules';
 import { RootRedirect } from './guards/root-redirect';
 import { RootShell } from './root-shell';
-import { lazyRoute, Navigate, type Route } from '../lib/routing/router';
+import { lazyRoute, type Route } from '../lib/routing/router';
 
 // Only the landing page's own code loads up front: every other page, the shared layout and the
 // sign-in guards (which bring the schema library with them) load on demand, so /home stays small.
@@ -44,27 +44,6 @@ const adminPages: Route[] = [
       'Governance Policies',
       async () =>
         (await import('../features/administration/governance-policies-page')).GovernancePoliciesPage,
-    ),
-  },
-  {
-    path: adminRoutes.reportEnding,
-    ...page(
-      'Access Ending',
-      async () => (await import('../features/administration/access-ending-page')).AccessEndingPage,
-    ),
-  },
-  {
-    path: adminRoutes.reportSponsorship,
-    ...page(
-      'Sponsorship',
-      async () => (await import('../features/administration/sponsorship-page')).SponsorshipPage,
-    ),
-  },
-  {
-    path: adminRoutes.reportActivity,
-    ...page(
-      'Activity Review',
-      async () => (await import('../features/activity-review/activity-review-page')).ActivityReviewPage,
     ),
   },
   {
@@ -107,15 +86,80 @@ const adminPages: Route[] = [
     ),
   },
   {
-    path: adminRoutes.audit,
-    ...page('Audit Trail', async () => (await import('../features/administration/audit-page')).AuditPage),
-  },
-  {
     path: adminRoutes.serviceTokens,
     ...page(
       'Service Tokens',
       async () => (await import('../features/administration/service-tokens-page')).ServiceTokensPage,
     ),
+  },
+];
+
+/**
+ * Administration → Reports (GOVERNANCE.md §9.2) and the audit trail: admins and auditors, who need
+ * not be admins. Other reports' pages join here (and the hub's list, reports-page.tsx).
+ */
+const reportPages: Route[] = [
+  {
+    path: adminRoutes.reports,
+    ...page(
+      'Reports',
+      async () => (await import('../features/administration/reports/reports-page')).ReportsPage,
+    ),
+  },
+  {
+    path: adminRoutes.reportVendorAccess,
+    ...page(
+      'Vendor Access',
+      async () => (await import('../features/administration/reports/vendor-access-page')).VendorAccessPage,
+    ),
+  },
+  {
+    path: adminRoutes.reportEnding,
+    ...page(
+      'Access Ending',
+      async () => (await import('../features/administration/access-ending-page')).AccessEndingPage,
+    ),
+  },
+  {
+    path: adminRoutes.reportDormant,
+    ...page(
+      'Dormant and Disabled',
+      async () => (await import('../features/administration/reports/dormant-page')).DormantPage,
+    ),
+  },
+  {
+    path: adminRoutes.reportSponsorship,
+    ...page(
+      'Sponsorship',
+      async () => (await import('../features/administration/sponsorship-page')).SponsorshipPage,
+    ),
+  },
+  {
+    path: adminRoutes.reportSignInStrength,
+    ...page(
+      'Sign-in Strength',
+      async () =>
+        (await import('../features/administration/reports/sign-in-strength-page')).SignInStrengthPage,
+    ),
+  },
+  {
+    path: adminRoutes.reportReviewEvidence,
+    ...page(
+      'Review Evidence',
+      async () =>
+        (await import('../features/administration/reports/review-evidence-page')).ReviewEvidencePage,
+    ),
+  },
+  {
+    path: adminRoutes.reportActivity,
+    ...page(
+      'Activity Review',
+      async () => (await import('../features/activity-review/activity-review-page')).ActivityReviewPage,
+    ),
+  },
+  {
+    path: adminRoutes.audit,
+    ...page('Audit Trail', async () => (await import('../features/administration/audit-page')).AuditPage),
   },
 ];
 
@@ -246,15 +290,15 @@ const routesInSharedLayout: Route[] = [
       ),
     },
   ]),
-  guarded('admin', [
+  guarded('reports', [
     {
       path: adminRoutes.root,
       title: 'Administration',
-      element: <Navigate to={adminRoutes.organizations} replace />,
+      ...lazyRoute(async () => (await import('../features/administration/admin-layout')).AdminHome),
     },
     {
       ...lazyRoute(async () => (await import('../features/administration/admin-layout')).AdminLayout),
-      children: adminPages,
+      children: [...reportPages, guarded('admin', adminPages)],
     },
   ]),
   { path: '*', element: <NotFoundPage />, title: 'Page Not Found' },

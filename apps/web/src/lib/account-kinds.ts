@@ -4,6 +4,7 @@
  */
 export {
   isAdmin,
+  isAdminOrAuditor,
   isBrmOrAdmin,
   isEmployeeBrm,
   isVendor,

@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@pra/contracts';
 import { adminRoutes, routes, routingRoutes } from '@pra/contracts/paths';
-import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from './account-kinds';
+import { isAdminOrAuditor, isBrmOrAdmin, isEmployeeBrm, isVendor } from './account-kinds';
 import { siteLinks } from './site-links';
 
 export type ActionKey =
@@ -27,7 +27,7 @@ export interface ActionItem {
   disabled: boolean;
 }
 
-type ActionUser = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin' | 'iiqAvailable'>;
+type ActionUser = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin' | 'iiqAvailable' | 'isAuditor'>;
 
 interface ActionDefinition extends Omit<ActionItem, 'disabled'> {
   isFor: (user: ActionUser) => boolean;
@@ -109,7 +109,8 @@ const definitions: ActionDefinition[] = [
     label: 'Administration',
     description: 'Organizations, people, system message, maintenance, mail and the audit trail',
     target: { kind: 'route', to: adminRoutes.root },
-    isFor: isAdmin,
+    // Auditors who are not admins reach its Reports and Audit trail only (GOVERNANCE.md §9.2).
+    isFor: isAdminOrAuditor,
     // Admins end maintenance there, so it stays open while account management is down.
     alwaysEnabled: true,
   },

@@ -137,7 +137,7 @@ export const reviewCampaignActions = {
 
 export const reviewEvidenceCsv = endpoint({
   tag,
-  callers: 'admin',
+  callers: 'adminOrAuditor',
   method: 'GET',
   path: reviewsApi.evidenceCsv,
   operationId: 'reviewEvidenceCsv',
@@ -149,7 +149,7 @@ export const reviewEvidenceCsv = endpoint({
 
 export const reviewEvidenceJson = endpoint({
   tag,
-  callers: 'admin',
+  callers: 'adminOrAuditor',
   method: 'GET',
   path: reviewsApi.evidenceJson,
   operationId: 'reviewEvidenceJson',

@@ -223,6 +223,7 @@ export const retryProvisioning = endpoint({
 
 export const getAuditPage = endpoint({
   ...admin,
+  callers: 'adminOrAuditor',
   method: 'GET',
   path: adminApi.audit,
   operationId: 'getAuditPage',
@@ -234,6 +235,7 @@ export const getAuditPage = endpoint({
 
 export const exportAudit = endpoint({
   ...admin,
+  callers: 'adminOrAuditor',
   method: 'GET',
   path: adminApi.auditExport,
   operationId: 'exportAudit',

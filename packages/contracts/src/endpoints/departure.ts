@@ -10,6 +10,7 @@ import {
   transferPlan,
 } from '../departure';
 import { endpoint } from '../endpoint';
+import { sponsorshipQuery } from '../reports';
 import { successResponse } from '../system';
 
 const admin = { tag: 'departure', callers: 'admin' } as const;
@@ -40,11 +41,13 @@ export const transferResponsibilities = endpoint({
 
 export const getSponsorship = endpoint({
   ...admin,
+  callers: 'adminOrAuditor',
   method: 'GET',
   path: departureApi.sponsorship,
   operationId: 'getSponsorship',
   tokenScope: 'people:read',
-  summary: 'Grants with no sponsor, or a sponsor who no longer manages the organization',
+  summary: 'One page of the grants with no sponsor, or a sponsor who no longer manages the organization',
+  query: sponsorshipQuery,
   response: { 200: sponsorshipReport },
 });
 

@@ -187,9 +187,20 @@ describe.each(testDatabaseKinds)('access reviews: roles and races on %s', (kind)
         () => ({ params: { id: campaignId }, body: {} }),
         only({ admin: 200 }),
       ],
-      // Evidence before the close: the admin is told it is not ready (409); nobody else gets that far.
-      ['GET evidence.csv', reviewEvidenceCsv, () => ({ params: { id: campaignId } }), only({ admin: 409 })],
-      ['GET evidence.json', reviewEvidenceJson, () => ({ params: { id: campaignId } }), only({ admin: 409 })],
+      // Evidence before the close: the admin and the auditor are told it is not ready (409); nobody
+      // else gets that far.
+      [
+        'GET evidence.csv',
+        reviewEvidenceCsv,
+        () => ({ params: { id: campaignId } }),
+        only({ admin: 409, auditor: 409 }),
+      ],
+      [
+        'GET evidence.json',
+        reviewEvidenceJson,
+        () => ({ params: { id: campaignId } }),
+        only({ admin: 409, auditor: 409 }),
+      ],
     ];
     const got: Record<string, Record<Role, number>> = {};
     const want: Record<string, Record<Role, number>> = {};

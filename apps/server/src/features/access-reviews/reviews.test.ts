@@ -509,7 +509,7 @@ describe.each(testDatabaseKinds)('access reviews on %s', (kind) => {
     expect([late.statusCode, late.json()]).toEqual([409, { errors: [reviewMessages.closed] }]);
   });
 
-  it('exports the evidence as CSV and a manifest whose SHA-256 verifies; admins only', async () => {
+  it('exports the evidence as CSV and a manifest whose SHA-256 verifies; admins and auditors only', async () => {
     const csv = await c.admin!.call(reviewEvidenceCsv, { params: { id: acmeCampaign } });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
@@ -526,7 +526,7 @@ describe.each(testDatabaseKinds)('access reviews on %s', (kind) => {
     expect(manifest.previewAtStart.organizations[0]).toMatchObject({ items: 5, wouldBeRemoved: 5 });
     expect(manifest.previewAtEscalation.organizations[0]).toMatchObject({ decided: 2 });
     expect(manifest.auditEventIds.length).toBeGreaterThan(10);
-    const others = ['primary', 'keeper', 'auditor', 'anonymous'] as const;
+    const others = ['primary', 'keeper', 'anonymous'] as const;
     expect(
       await statusesOf(others, (who) =>
         c[who]!.call(who === 'anonymous' ? reviewEvidenceJson : reviewEvidenceCsv, {
@@ -534,5 +534,7 @@ describe.each(testDatabaseKinds)('access reviews on %s', (kind) => {
         }),
       ),
     ).toEqual(refusedBut(others, {}));
+    // The auditor (GOVERNANCE.md §9.3) gets the same file: one implementation (the CLI's too).
+    expect((await c.auditor!.call(reviewEvidenceCsv, { params: { id: acmeCampaign } })).body).toBe(csv.body);
   });
 });

@@ -1,11 +1,15 @@
-import type {
-  AssignSponsorBody,
-  LeavingBody,
-  MySponsors,
-  SponsorshipReport,
-  TransferPlanResponse,
+import type { AssignSponsorBody, LeavingBody, MySponsors, TransferPlanResponse } from '@pra/contracts';
+import {
+  departureMessages,
+  pageRequest,
+  sponsorshipCsvColumns,
+  type Page,
+  type SponsorshipGrant,
 } from '@pra/contracts';
-import { departureMessages } from '@pra/contracts';
+import { cellsOf, type CsvReport } from '../../http/csv-report';
+import type { Db } from '../../platform/db';
+import { answerPage } from '../../http/paging';
+import { localDate } from '../../platform/local-time';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import type { Account } from '../../platform/db-schema';
@@ -79,22 +83,6 @@ export async function transfer(
   return { ...done, dryRun: false };
 }
 
-/** GET /api/admin/sponsorship */
-export async function sponsorship(ctx: AppContext): Promise<SponsorshipReport> {
-  const rows = await dormancy.grantsWithoutSponsor(ctx.db);
-  return {
-    grants: rows.map((r) => ({
-      accountId: r.account_id,
-      organizationId: r.organization_id,
-      username: r.username,
-      name: `${r.given_name} ${r.family_name}`.trim(),
-      organization: r.organization,
-      expiresAt: new Date(r.expires_at).toISOString(),
-      formerSponsor: r.sponsor_username,
-    })),
-  };
-}
-
 /** POST /api/admin/sponsors: the sponsor must manage every organization chosen. */
 export async function assignSponsors(
   ctx: AppContext,
@@ -135,5 +123,87 @@ export async function mySponsors(ctx: AppContext, account: Account): Promise<MyS
       name: s.sponsor_id ? `${s.given_name} ${s.family_name}`.trim() : null,
       email: s.sponsor_id ? s.email : null,
     })),
+  };
+}
+
+// Administration → Reports → Sponsorship (GOVERNANCE.md §6.2): one page, and its CSV.
+
+type SponsorshipQuery = {
+  page?: number;
+  size?: number;
+  filter?: string;
+  sort?: dormancy.SponsorshipSortKey;
+  direction?: 'asc' | 'desc';
+};
+
+function sponsorshipGrant(
+  r: Awaited<ReturnType<typeof dormancy.grantsWithoutSponsor>>[number],
+): SponsorshipGrant {
+  return {
+    accountId: r.account_id,
+    organizationId: r.organization_id,
+    username: r.username,
+    name: `${r.given_name} ${r.family_name}`.trim(),
+    organization: r.organization,
+    expiresAt: new Date(r.expires_at).toISOString(),
+    formerSponsor: r.sponsor_username,
+  };
+}
+
+/** GET /api/admin/sponsorship: one page. */
+const PAGE_SIZE = 25;
+
+export async function sponsorshipPage(db: Db, query: SponsorshipQuery): Promise<Page<SponsorshipGrant>> {
+  const asked = pageRequest<dormancy.SponsorshipSortKey>(query, PAGE_SIZE);
+  return answerPage(
+    asked,
+    await dormancy.countGrantsWithoutSponsor(db, asked.filter),
+    (offset, limit) =>
+      dormancy.grantsWithoutSponsor(db, {
+        filter: asked.filter,
+        sort: asked.sort ?? 'organization',
+        direction: asked.direction,
+        offset,
+        limit,
+      }),
+    sponsorshipGrant,
+  );
+}
+
+/** GET /api/admin/reports/sponsorship.csv (offset batches: the report is short by nature). */
+export function sponsorshipCsv(
+  db: Db,
+  query: { filter?: string },
+  time: { now: Date; zone: string },
+): CsvReport {
+  const filter = (query.filter ?? '').trim();
+  async function* rows() {
+    for (let offset = 0; ; offset += 1000) {
+      const batch = await dormancy.grantsWithoutSponsor(db, {
+        filter,
+        sort: 'organization',
+        direction: 'asc',
+        offset,
+        limit: 1000,
+      });
+      yield* batch;
+      if (batch.length < 1000) return;
+    }
+  }
+  return {
+    report: 'sponsorship',
+    filters: { filter },
+    fileName: `sponsorship-${localDate(time.now, time.zone)}.csv`,
+    header: sponsorshipCsvColumns,
+    rows: cellsOf(rows(), (raw) => {
+      const g = sponsorshipGrant(raw);
+      return [
+        g.organization,
+        g.name,
+        g.username,
+        localDate(new Date(g.expiresAt), time.zone),
+        g.formerSponsor ?? 'No sponsor',
+      ];
+    }),
   };
 }

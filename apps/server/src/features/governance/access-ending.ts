@@ -6,9 +6,9 @@ import {
   type EndingFilters,
   type EndingRow,
 } from '@pra/contracts';
-import { csvLine } from '@pra/contracts/csv';
 import type { Db } from '../../platform/db';
 import { addDays, daysLeft, endOfLocalDay, localDate } from '../../platform/local-time';
+import type { CsvReport } from '../../http/csv-report';
 import { countEnding, listEnding, type EndingSortKey, type EndingWindow } from '../../store/access-ending';
 
 /** The report's default window and page size. */
@@ -75,31 +75,44 @@ export function accessEndingFileName(query: { days?: number }, time: Time): stri
 }
 
 /**
- * GET /api/admin/reports/ending.csv: the header, then every matching grant by end date, read in
- * batches so a large report streams; each cell neutralised against spreadsheet formulas.
+ * GET /api/admin/reports/ending.csv: every matching grant by end date, read in batches so a large
+ * report streams (reports/csv-export.ts neutralises the cells and audits the export).
  */
-export async function* accessEndingCsv(
+export function accessEndingCsv(
   db: Db,
   query: { days?: number; organization?: string; filter?: string },
   time: Time,
-): AsyncGenerator<string> {
+): CsvReport {
   const { window } = windowOf(query, time);
-  yield csvLine([...endingCsvColumns]);
-  for (let offset = 0; ; offset += CSV_BATCH) {
-    const rows = await listEnding(db, window, { sort: 'endsOn', direction: 'asc', offset, limit: CSV_BATCH });
-    for (const row of rows) {
-      const r = toRow(row, time);
-      yield csvLine([
-        r.organization,
-        r.username,
-        r.vendor,
-        r.email,
-        r.endsOn,
-        String(r.daysLeft),
-        r.sponsor ?? 'No sponsor',
-        r.extensionPending ? 'Yes' : 'No',
-      ]);
+  async function* rows() {
+    for (let offset = 0; ; offset += CSV_BATCH) {
+      const batch = await listEnding(db, window, {
+        sort: 'endsOn',
+        direction: 'asc',
+        offset,
+        limit: CSV_BATCH,
+      });
+      for (const row of batch) {
+        const r = toRow(row, time);
+        yield [
+          r.organization,
+          r.username,
+          r.vendor,
+          r.email,
+          r.endsOn,
+          String(r.daysLeft),
+          r.sponsor ?? 'No sponsor',
+          r.extensionPending ? 'Yes' : 'No',
+        ];
+      }
+      if (batch.length < CSV_BATCH) return;
     }
-    if (rows.length < CSV_BATCH) return;
   }
+  return {
+    report: 'access-ending',
+    filters: { days: query.days ?? DEFAULT_DAYS, organization: query.organization, filter: window.filter },
+    fileName: accessEndingFileName(query, time),
+    header: endingCsvColumns,
+    rows: rows(),
+  };
 }

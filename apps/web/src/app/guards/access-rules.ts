@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@pra/contracts';
 import { routes } from '@pra/contracts/paths';
-import { isAdmin, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../../lib/account-kinds';
+import { isAdmin, isAdminOrAuditor, isBrmOrAdmin, isEmployeeBrm, isVendor } from '../../lib/account-kinds';
 
 /** The notice shown on BRM routes to people without a BRM role (spec, section 6). */
 export const BRM_NOTICE =
@@ -14,10 +14,13 @@ export const BRM_NOTICE =
  * - `employeeBrm`: employee BRMs only (terminate vendors).
  * - `admin`: admins (Administration); open while the identity service is in maintenance, as
  *   admins switch maintenance there.
+ * - `reports`: admins and auditors (Administration → Reports, review evidence, the audit trail;
+ *   GOVERNANCE.md §9.2), also while the identity service is down.
  * - `attest`: vendors (the Acceptable Use Policy). A vendor whose acceptance is overdue is sent
  *   there from every other signed-in route (GOVERNANCE.md §8.2).
  */
-export type AccessRule = 'login' | 'registration' | 'vendor' | 'brm' | 'employeeBrm' | 'admin' | 'attest';
+export type AccessRule =
+  'login' | 'registration' | 'vendor' | 'brm' | 'employeeBrm' | 'admin' | 'reports' | 'attest';
 
 export type AccessDecision =
   | { kind: 'allow' }
@@ -28,7 +31,10 @@ export type AccessDecision =
   | { kind: 'redirect'; to: string }
   | { kind: 'notice'; message: string };
 
-type GuardUser = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin' | 'iiqAvailable' | 'mustAcceptAup'>;
+type GuardUser = Pick<
+  CurrentUser,
+  'type' | 'isEmployeeBrm' | 'isAdmin' | 'iiqAvailable' | 'mustAcceptAup' | 'isAuditor'
+>;
 
 export interface AccessContext {
   isAuthenticated: boolean;
@@ -48,6 +54,7 @@ export function decideAccess(rule: AccessRule, { isAuthenticated, user }: Access
   if (!user) return { kind: 'wait' };
   if (rule === 'attest') return isVendor(user) ? allow : toWelcome;
   if (rule === 'admin') return isAdmin(user) ? allow : toWelcome;
+  if (rule === 'reports') return isAdminOrAuditor(user) ? allow : toWelcome;
   // Account-management routes make no sense while the identity service is down.
   if (!user.iiqAvailable) return toWelcome;
   switch (rule) {

@@ -2,10 +2,7 @@ import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import { useQuery } from '@tanstack/react-query';
 import { ENDING_WINDOWS, endingMessages, type EndingRow } from '@pra/contracts/governance';
-import { organizationList } from '@pra/contracts/administration';
-import * as admin from '@pra/contracts/endpoints/administration';
 import { getAccessEnding } from '@pra/contracts/endpoints/governance';
 import { callEndpoint } from '../../api/client';
 import { endingExportUrl } from '../../api/administration';
@@ -13,6 +10,7 @@ import { DataTable } from '../../components/data-table/data-table';
 import { useServerTable } from '../../components/data-table/use-server-table';
 import type { DataColumn } from '../../components/data-table/use-data-table';
 import { adminKeys } from './use-admin-action';
+import { useReportOrganizations } from './reports/use-report-organizations';
 
 const PAGE_SIZE = 25;
 
@@ -74,11 +72,7 @@ const columns: DataColumn<EndingRow>[] = [
 export function AccessEndingPage() {
   const [days, setDays] = useState(30);
   const [organization, setOrganization] = useState('');
-  const { data: orgs } = useQuery({
-    queryKey: adminKeys.organizations(''),
-    queryFn: ({ signal }) => callEndpoint(admin.listOrganizations, { signal }, organizationList),
-    meta: { alertOnError: true },
-  });
+  const orgs = useReportOrganizations();
   const report = useServerTable({
     queryKey: [...adminKeys.reportEnding, days, organization],
     columns,

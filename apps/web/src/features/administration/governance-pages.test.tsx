@@ -283,7 +283,9 @@ describe('Access ending', () => {
     const server = installFakeServer(
       {
         ...bootReplies(signedIn(), admin),
-        [`GET ${adminApi.organizations}`]: { data: { organizations: [org] } },
+        [`GET ${adminApi.reportOrganizations}`]: {
+          data: { organizations: [{ id: org.id, name: org.name }] },
+        },
       },
       {
         [`GET ${adminApi.reportEnding}`]: (query) => ({

@@ -21,6 +21,11 @@ export const adminKeys = {
   policies: ['admin', 'governance', 'policies'] as const,
   reportEnding: ['admin', 'reports', 'ending'] as const,
   reportSponsorship: ['admin', 'reports', 'sponsorship'] as const,
+  reportOrganizations: ['admin', 'reports', 'organizations'] as const,
+  reportVendorAccess: ['admin', 'reports', 'vendor-access'] as const,
+  reportDormant: ['admin', 'reports', 'dormant'] as const,
+  reportSignInStrength: ['admin', 'reports', 'sign-in-strength'] as const,
+  reportReviewEvidence: ['admin', 'reports', 'review-evidence'] as const,
   routing: ['admin', 'approval-routing'] as const,
 };
 

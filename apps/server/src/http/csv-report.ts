@@ -1,0 +1,100 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import type { ReportName } from '@pra/contracts';
+import { csvLine } from '@pra/contracts/csv';
+import type { Db } from '../platform/db';
+import { recordAudit } from '../identity/audit';
+
+/** Who downloads a report, for its `report.export` event. */
+export interface ReportReader {
+  id: string;
+  username: string;
+  clientAddress: string;
+}
+
+/** The reader of a signed-in request. */
+export function readerOf(request: { account: { id: string; username: string }; ip: string }): ReportReader {
+  return { id: request.account.id, username: request.account.username, clientAddress: request.ip };
+}
+
+export interface CsvReport {
+  report: ReportName;
+  /** The filters the file was made with (only those set), recorded in the audit event. */
+  filters: Record<string, string | number | undefined>;
+  fileName: string;
+  header: readonly string[];
+  /** The data rows, as cells, read in batches (never every row at once). */
+  rows: AsyncIterable<string[]>;
+}
+
+/**
+ * Sends a report as a CSV download, streamed: the header and the first batch are read before any
+ * status is sent (a failing query answers 4xx/5xx, not a cut file), every cell neutralised
+ * against spreadsheet formulas (contracts/csv.ts, the one neutralising function). Once the last
+ * line is read, or the download is abandoned, `report.export` is recorded with the report, its
+ * filters and the rows sent (GOVERNANCE.md §9.4).
+ */
+export async function sendCsvReport(db: Db, reader: ReportReader, reply: FastifyReply, csv: CsvReport) {
+  const lines = auditedLines(db, reader, csv);
+  const first = await lines.next();
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${csv.fileName}"`)
+    .header('cache-control', 'no-store')
+    .send(Readable.from(prepend(first, lines)));
+}
+
+async function* auditedLines(db: Db, reader: ReportReader, csv: CsvReport): AsyncGenerator<string> {
+  let rows = 0;
+  let complete = false;
+  try {
+    let chunk = csvLine([...csv.header]);
+    for await (const cells of csv.rows) {
+      chunk += csvLine(cells);
+      rows += 1;
+      // About 64 KiB a chunk: few writes, and no more than one chunk held.
+      if (chunk.length >= 65_536) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    complete = true;
+    yield chunk;
+  } finally {
+    const filters = Object.fromEntries(
+      Object.entries(csv.filters).filter(([, v]) => v !== undefined && v !== ''),
+    );
+    await recordAudit(db, {
+      action: 'report.export',
+      outcome: 'success',
+      actor: { id: reader.id, username: reader.username },
+      clientAddress: reader.clientAddress,
+      details: { report: csv.report, filters: JSON.stringify(filters), rows, complete },
+    });
+  }
+}
+
+/** The lines of an export whose first chunk was already taken. */
+async function* prepend(first: IteratorResult<string>, rest: AsyncGenerator<string>): AsyncGenerator<string> {
+  if (!first.done) yield first.value;
+  yield* rest;
+}
+
+/** Reads every row of a list in batches after a cursor: `load(after, limit)` gives the next ones. */
+export async function* inBatches<Row>(
+  load: (after: Row | null, limit: number) => Promise<Row[]>,
+  limit = 1000,
+): AsyncGenerator<Row> {
+  let after: Row | null = null;
+  for (;;) {
+    const rows = await load(after, limit);
+    yield* rows;
+    if (rows.length < limit) return;
+    after = rows.at(-1) ?? null;
+  }
+}
+
+/** Each row of `rows` as its cells. */
+export async function* cellsOf<Row>(rows: AsyncIterable<Row>, cells: (row: Row) => string[]) {
+  for await (const row of rows) yield cells(row);
+}

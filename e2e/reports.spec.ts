@@ -95,8 +95,8 @@ test('an auditor who is not an admin opens Reports → Review Evidence by keyboa
     page.waitForEvent('download'),
     row.getByRole('link', { name: /^evidence\.json of Initech Devices/ }).click(),
   ]);
-  const csv = readFileSync((await csvFile.path())!, 'utf8');
-  const manifest = JSON.parse(readFileSync((await jsonFile.path())!, 'utf8')) as {
+  const csv = readFileSync((await csvFile.path()), 'utf8');
+  const manifest = JSON.parse(readFileSync((await jsonFile.path()), 'utf8')) as {
     cycle: string;
     files: { name: string; sha256: string }[];
   };

@@ -55,11 +55,12 @@ export async function clearPendingAndDelegations(t: TestApp): Promise<void> {
  * A reader of the mails queued since its last call, as { to, template, subject, text }; `app`
  * answers the test's app (made in its beforeAll).
  */
-export function mailsSince(app: () => TestApp) {
+export function mailsSince(app: () => TestApp, options: { ignoreTemplates?: readonly string[] } = {}) {
   let seen = new Set<string>();
+  const ignored = new Set(options.ignoreTemplates ?? []);
   return async () => {
     const all = await outbox(app());
-    const fresh = all.filter((m) => !seen.has(m.id));
+    const fresh = all.filter((m) => !seen.has(m.id) && !ignored.has(m.template));
     seen = new Set(all.map((m) => m.id));
     return fresh.map((m) => ({
       to: m.recipient,

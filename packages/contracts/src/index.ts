@@ -26,3 +26,4 @@ export * from './governance';
 export * from './access-expiry';
 export * from './access-reviews';
 export * from './security-keys';
+export * from './emergencies';

@@ -35,6 +35,7 @@ import * as accessReviews from '../migrations/0021-access-reviews';
 import * as dormancyDeparture from '../migrations/0022-dormancy-departure';
 import * as webauthn from '../migrations/0023-webauthn';
 import * as passkeyGrace from '../migrations/0026-passkey-grace';
+import * as emergencyDepartures from '../migrations/0028-emergency-departures';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   '0022-dormancy-departure': dormancyDeparture,
   '0023-webauthn': webauthn,
   '0026-passkey-grace': passkeyGrace,
+  '0028-emergency-departures': emergencyDepartures,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

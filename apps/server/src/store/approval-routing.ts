@@ -308,6 +308,8 @@ export async function pendingItemsToRoute(
         where n.kind = 'request-item' and n.subject_id = i.id::text)`.as('milestones'),
     ])
     .where('i.status', '=', 'pending')
+    // Emergency follow-ups and reported departures keep deadlines of their own (identity/governance/emergency.ts).
+    .where('i.operation', 'in', ['Add', 'Remove', 'Extend'])
     .where('i.id', '>', after)
     .where((eb) =>
       eb.or([

@@ -39,7 +39,10 @@ export const emergencyAccessBody = z.strictObject({
     .int({ error: hoursMessage })
     .min(1, { error: hoursMessage })
     .max(96, { error: hoursMessage }),
-  ticket: plainText({ max: 64 }).refine((t) => t.length > 0, emergencyMessages.ticketRequired),
+  ticket: z
+    .string({ error: emergencyMessages.ticketRequired })
+    .pipe(plainText({ max: 64, required: false }))
+    .refine((t) => t.length > 0, emergencyMessages.ticketRequired),
   reason: plainText({ required: false }).default(''),
 });
 export type EmergencyAccessBody = z.input<typeof emergencyAccessBody>;

@@ -19,7 +19,8 @@ export const emergencyMessages = {
   ticketRequired: 'A ticket number is required',
   alreadyHasAccess: (name: string, organization: string) => `${name} already has access to ${organization}`,
   accountNotActive: (name: string) => `${name}'s account is not active`,
-  granted: (organization: string, endsAt: string) => `Emergency access to ${organization} granted until ${endsAt}`,
+  granted: (organization: string, endsAt: string) =>
+    `Emergency access to ${organization} granted until ${endsAt}`,
   noteRequired: 'A note is required to acknowledge emergency access',
   acknowledged: 'Emergency access has been acknowledged',
   removed: 'Emergency access has been removed',
@@ -63,7 +64,8 @@ export const departureReportMessages = {
   thanks: (organization: string) => `Thank you. ${organization}'s sponsor has been told.`,
   /** The same answer whether the name is unknown or belongs to another organization's vendor. */
   notFound: (organization: string) => `No vendor of ${organization} has this email or username.`,
-  notYourOrganization: (organization: string) => `You can only report colleagues of ${organization} while you have access to it.`,
+  notYourOrganization: (organization: string) =>
+    `You can only report colleagues of ${organization} while you have access to it.`,
   self: 'You cannot report yourself.',
   leftInFuture: 'The date left cannot be in the future.',
   tooMany: 'You can send at most 3 departure reports a day. Please try again tomorrow.',

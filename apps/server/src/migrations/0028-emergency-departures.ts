@@ -41,7 +41,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       end_reason text check (end_reason in ('expired', 'removed', 'replaced')),
       ended_by uuid references accounts(id) on delete set null
     )`.execute(db);
-  await sql`create index emergency_grants_due_idx on emergency_grants (ends_at) where ended_at is null`.execute(db);
+  await sql`create index emergency_grants_due_idx on emergency_grants (ends_at) where ended_at is null`.execute(
+    db,
+  );
   await sql`create index emergency_grants_request_idx on emergency_grants (request_id)`.execute(db);
   await sql`
     alter table role_grants
@@ -69,7 +71,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
   await sql`create index departure_reports_request_idx on departure_reports (request_id)`.execute(db);
-  await sql`create index departure_reports_target_idx on departure_reports (target_id, organization_id)`.execute(db);
+  await sql`create index departure_reports_target_idx on departure_reports (target_id, organization_id)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

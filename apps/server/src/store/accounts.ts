@@ -541,29 +541,31 @@ export async function insertPasswordHistory(tx: Tx, accountId: string, passwordH
  */
 export async function disableLeftWithoutAccess(tx: Tx, accountIds: readonly string[], at: Date) {
   if (accountIds.length === 0) return [];
-  return tx
-    .updateTable('accounts')
-    .set({ status: 'disabled', disabled_reason: 'noAccess', disabled_at: at, updated_at: at })
-    .where('id', 'in', accountIds)
-    // An account suspended for a reported departure that lost its last grant follows §3.3 too.
-    .where((eb) =>
-      eb.or([
-        eb('status', 'in', ['active', 'pendingActivation']),
-        eb.and([eb('status', '=', 'disabled'), eb('disabled_reason', '=', 'departureReported')]),
-      ]),
-    )
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('role_grants as g')
-            .select('g.account_id')
-            .whereRef('g.account_id', '=', 'accounts.id'),
+  return (
+    tx
+      .updateTable('accounts')
+      .set({ status: 'disabled', disabled_reason: 'noAccess', disabled_at: at, updated_at: at })
+      .where('id', 'in', accountIds)
+      // An account suspended for a reported departure that lost its last grant follows §3.3 too.
+      .where((eb) =>
+        eb.or([
+          eb('status', 'in', ['active', 'pendingActivation']),
+          eb.and([eb('status', '=', 'disabled'), eb('disabled_reason', '=', 'departureReported')]),
+        ]),
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('role_grants as g')
+              .select('g.account_id')
+              .whereRef('g.account_id', '=', 'accounts.id'),
+          ),
         ),
-      ),
-    )
-    .returning(['id', 'username', 'email', 'given_name'])
-    .execute();
+      )
+      .returning(['id', 'username', 'email', 'given_name'])
+      .execute()
+  );
 }
 
 /**

@@ -31,7 +31,6 @@ const START = localInstant('2027-03-01', { hour: 10, minute: 0, second: 0 }, ZON
 const HOUR = 3_600_000;
 const ACME = roleName('Acme Imaging');
 const HIGH = roleName('Hightec Labs');
-const GLOBEX = roleName('Globex Health IT');
 
 describe.each(testDatabaseKinds)('emergency access and reported departures on %s', (kind) => {
   let t: TestApp;
@@ -73,14 +72,27 @@ describe.each(testDatabaseKinds)('emergency access and reported departures on %s
       .execute();
   const emergency = (client: string, body: Record<string, unknown> = {}) =>
     clients[client]!.call(grantEmergencyAccess, {
-      body: { targetUsername: 'outsider', name: ACME, hours: 72, ticket: 'INC-4711', reason: 'Pump gateway down', ...body } as never,
+      body: {
+        targetUsername: 'outsider',
+        name: ACME,
+        hours: 72,
+        ticket: 'INC-4711',
+        reason: 'Pump gateway down',
+        ...body,
+      },
     });
   const report = (client: string, body: Record<string, unknown> = {}) =>
     clients[client]!.call(reportDeparture, {
-      body: { name: ACME, colleague: 'colleague@example.test', leftOn: '2027-02-27', note: 'Left last Friday', ...body } as never,
+      body: {
+        name: ACME,
+        colleague: 'colleague@example.test',
+        leftOn: '2027-02-27',
+        note: 'Left last Friday',
+        ...body,
+      },
     });
   const decide = (client: string, requestId: string, decision: 'APPROVE' | 'DENY', comment = '') =>
-    clients[client]!.call(approveOrDeny, { body: { decision, requestId, comment } as never });
+    clients[client]!.call(approveOrDeny, { body: { decision, requestId, comment } });
   const rowsOf = async (client: string) =>
     (await clients[client]!.call(getPendingApprovals)).json<{ pendingApprovals: PendingApproval[] }>()
       .pendingApprovals;
@@ -106,16 +118,22 @@ describe.each(testDatabaseKinds)('emergency access and reported departures on %s
     ids.acme = await addOrganization(t, 'Acme Imaging');
     ids.high = await addOrganization(t, 'Hightec Labs');
     ids.globex = await addOrganization(t, 'Globex Health IT');
-    await t.ctx.db.updateTable('organizations').set({ risk_tier: 'high' }).where('id', '=', ids.high).execute();
+    await t.ctx.db
+      .updateTable('organizations')
+      .set({ risk_tier: 'high' })
+      .where('id', '=', ids.high)
+      .execute();
     const people: [string, { isEmployeeBrm?: boolean; isAdmin?: boolean }][] = [
       ['primary', { isEmployeeBrm: true }],
       ['globexbrm', { isEmployeeBrm: true }],
       ['admin', { isAdmin: true }],
       ['auditor', { isAdmin: true, isEmployeeBrm: true }],
     ];
-    for (const [username, flags] of people) ids[username] = await createAccount(t, { username, type: 'employee', ...flags });
+    for (const [username, flags] of people)
+      ids[username] = await createAccount(t, { username, type: 'employee', ...flags });
     await t.ctx.db.updateTable('accounts').set({ is_auditor: true }).where('id', '=', ids.auditor!).execute();
-    for (const name of ['vendor', 'colleague', 'outsider']) ids[name] = await createAccount(t, { username: name });
+    for (const name of ['vendor', 'colleague', 'outsider'])
+      ids[name] = await createAccount(t, { username: name });
     for (const [account, org] of [
       ['primary', 'acme'],
       ['primary', 'high'],
@@ -134,7 +152,11 @@ describe.each(testDatabaseKinds)('emergency access and reported departures on %s
   beforeEach(async () => {
     clock.set(START);
     for (const table of ['request_items', 'requests'] as const) {
-      await t.ctx.db.updateTable(table).set({ status: 'cancelled' }).where('status', '=', 'pending').execute();
+      await t.ctx.db
+        .updateTable(table)
+        .set({ status: 'cancelled' })
+        .where('status', '=', 'pending')
+        .execute();
     }
     await t.ctx.db.deleteFrom('departure_reports').execute();
     await t.ctx.db.deleteFrom('role_grants').execute();
@@ -247,7 +269,9 @@ describe.each(testDatabaseKinds)('emergency access and reported departures on %s
       const before = await grantOf('vendor', 'acme');
       const res = await emergency('admin', { targetUsername: 'vendor' });
       expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ errors: [emergencyMessages.alreadyHasAccess('Vendor Tester', 'Acme Imaging')] });
+      expect(res.json()).toEqual({
+        errors: [emergencyMessages.alreadyHasAccess('Vendor Tester', 'Acme Imaging')],
+      });
       expect(await grantOf('vendor', 'acme')).toEqual(before);
       expect(await newMails()).toEqual([]);
     });
@@ -290,7 +314,9 @@ describe.each(testDatabaseKinds)('emergency access and reported departures on %s
       expect(noNote.json()).toEqual({ errors: [emergencyMessages.noteRequired] });
       expect((await decide('globexbrm', requestId, 'APPROVE', 'seen')).statusCode).toBe(403);
       expect((await decide('auditor', requestId, 'APPROVE', 'seen')).statusCode).toBe(403);
-      expect((await decide('primary', requestId, 'APPROVE', 'Ticket checked with the vendor')).statusCode).toBe(200);
+      expect(
+        (await decide('primary', requestId, 'APPROVE', 'Ticket checked with the vendor')).statusCode,
+      ).toBe(200);
       expect((await auditActions(t, 'emergency.acknowledge')).at(-1)!.details).toMatchObject({
         note: 'Ticket checked with the vendor',
       });
@@ -316,7 +342,10 @@ describe.each(testDatabaseKinds)('emergency access and reported departures on %s
       const addAccess = await addRequest(t, 'Add Access', [[ids.acme!, 'pending']], {
         beneficiaryId: ids.outsider!,
       });
-      const [granted, approved] = await Promise.all([emergency('admin'), decide('primary', addAccess, 'APPROVE')]);
+      const [granted, approved] = await Promise.all([
+        emergency('admin'),
+        decide('primary', addAccess, 'APPROVE'),
+      ]);
       expect(approved.statusCode).toBe(200);
       expect([200, 409]).toContain(granted.statusCode);
       const grant = await grantOf('outsider', 'acme');
@@ -344,7 +373,11 @@ describe.each(testDatabaseKinds)('emergency access and reported departures on %s
       expect((await auditActions(t, 'departure.report')).at(-1)!.details).toMatchObject({ suspended: false });
       const row = (await rowsOf('primary')).find((r) => r.type === 'Departure Reported')!;
       expect(row).toMatchObject({ name: 'colleague', org: 'Acme Imaging', accessEnds: null });
-      expect(row.departure).toMatchObject({ reportedBy: 'Vendor Tester', leftOn: '2027-02-27', forwarded: false });
+      expect(row.departure).toMatchObject({
+        reportedBy: 'Vendor Tester',
+        leftOn: '2027-02-27',
+        forwarded: false,
+      });
       advance(24 * HOUR - 60_000);
       await sweep();
       expect(await auditActions(t, 'departure.forward')).toEqual([]);
@@ -362,12 +395,17 @@ describe.each(testDatabaseKinds)('emergency access and reported departures on %s
       // Routing's own reminders and expiry leave the item alone.
       advance(30 * 24 * HOUR);
       await sweep();
-      expect((await rowsOf('admin')).find((r) => r.type === 'Departure Reported')!.departure!.forwarded).toBe(true);
+      expect((await rowsOf('admin')).find((r) => r.type === 'Departure Reported')!.departure!.forwarded).toBe(
+        true,
+      );
     });
 
     it('high tier: the account is suspended at once and the report forwarded after 4 hours', async () => {
       expect((await report('vendor', { name: HIGH })).statusCode).toBe(200);
-      expect(await statusOf('colleague')).toEqual({ status: 'disabled', disabled_reason: 'departureReported' });
+      expect(await statusOf('colleague')).toEqual({
+        status: 'disabled',
+        disabled_reason: 'departureReported',
+      });
       expect((await auditActions(t, 'account.disable')).at(-1)!.details).toMatchObject({
         reason: 'departureReported',
       });
@@ -432,7 +470,8 @@ describe.each(testDatabaseKinds)('emergency access and reported departures on %s
     });
 
     it('at most 3 reports a day per reporter, with a clear message', async () => {
-      for (let i = 0; i < 3; i++) expect((await report('vendor', { colleague: `x${i}@example.test` })).statusCode).toBe(404);
+      for (let i = 0; i < 3; i++)
+        expect((await report('vendor', { colleague: `x${i}@example.test` })).statusCode).toBe(404);
       const fourth = await report('vendor');
       expect(fourth.statusCode).toBe(429);
       expect(fourth.json()).toEqual({ errors: [departureReportMessages.tooMany] });
@@ -456,7 +495,9 @@ describe.each(testDatabaseKinds)('emergency access and reported departures on %s
         decide('admin', requestId, 'DENY', 'Not true'),
       ]);
       expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
-      expect(answers.find((r) => r.statusCode === 409)!.json()).toEqual({ errors: [approvalMessages.alreadyDecided] });
+      expect(answers.find((r) => r.statusCode === 409)!.json()).toEqual({
+        errors: [approvalMessages.alreadyDecided],
+      });
       const decisions = [
         ...(await auditActions(t, 'departure.confirm')),
         ...(await auditActions(t, 'departure.dismiss')),

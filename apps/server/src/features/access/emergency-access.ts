@@ -2,7 +2,13 @@ import { approvalMessages, emergencyMessages, type EmergencyAccessResponse } fro
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
 import type { Account } from '../../platform/db-schema';
-import { approversOf, infosecEmails, INFOSEC_NAME, mailDate, uniqueRecipients } from '../../identity/approval-routing';
+import {
+  approversOf,
+  infosecEmails,
+  INFOSEC_NAME,
+  mailDate,
+  uniqueRecipients,
+} from '../../identity/approval-routing';
 import { auditingDenials, recordAudit } from '../../identity/audit';
 import { ACKNOWLEDGE_DAYS } from '../../identity/governance/emergency';
 import {
@@ -63,7 +69,8 @@ export async function grantEmergencyAccess(o: {
       // The account row's lock: a grant, a removal and an approval of this person take turns.
       const held = await lockedRoleOrganizations(tx, beneficiary.id);
       const name = personName(beneficiary);
-      if (held.includes(org.id)) throw new AppError('conflict', emergencyMessages.alreadyHasAccess(name, org.name));
+      if (held.includes(org.id))
+        throw new AppError('conflict', emergencyMessages.alreadyHasAccess(name, org.name));
       const usable =
         beneficiary.status === 'active' ||
         (beneficiary.status === 'disabled' && beneficiary.disabled_reason === 'noAccess');
@@ -130,9 +137,18 @@ export async function grantEmergencyAccess(o: {
         to: beneficiary.email,
         ...emergencyGrantedVendorMail(site, { ...facts, firstName: beneficiary.given_name }),
       });
-      const a = await approversOf(tx, ctx.config, { organizationId: org.id, createdAt: at, forwarded: false }, at);
-      const brmMail = emergencyGrantedBrmMail(site, { ...facts, acknowledgeBy: mailDate(acknowledgeBy, zone) });
-      for (const r of uniqueRecipients(a.primary, a.delegates)) await enqueueMail(tx, { to: r.email, ...brmMail });
+      const a = await approversOf(
+        tx,
+        ctx.config,
+        { organizationId: org.id, createdAt: at, forwarded: false },
+        at,
+      );
+      const brmMail = emergencyGrantedBrmMail(site, {
+        ...facts,
+        acknowledgeBy: mailDate(acknowledgeBy, zone),
+      });
+      for (const r of uniqueRecipients(a.primary, a.delegates))
+        await enqueueMail(tx, { to: r.email, ...brmMail });
       const infosecMail = emergencyGrantedInfosecMail(site, { ...facts, grantedBy: personName(actor) });
       const infosec = (await infosecEmails(tx, ctx.config)).map((email) => ({ email, name: INFOSEC_NAME }));
       for (const r of uniqueRecipients(infosec)) await enqueueMail(tx, { to: r.email, ...infosecMail });

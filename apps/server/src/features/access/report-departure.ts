@@ -16,11 +16,7 @@ import { enqueueMail } from '../../identity/outbox';
 import { hitRateLimit } from '../../identity/rate-limit';
 import { findAccountById, suspendForDeparture } from '../../store/accounts';
 import { tiersOf } from '../../store/approval-routing';
-import {
-  colleagueInOrganization,
-  insertDepartureReport,
-  openReportExists,
-} from '../../store/emergencies';
+import { colleagueInOrganization, insertDepartureReport, openReportExists } from '../../store/emergencies';
 import { grantDetails, organizationsOfAccount } from '../../store/grants';
 import { insertAccessRequest } from '../../store/requests';
 import * as sessions from '../../store/sessions';
@@ -143,8 +139,14 @@ export async function reportDeparture(o: {
         });
       }
       // Urgent (§2.6): the organization's BRMs (and their delegates) and the grant's sponsor, at once.
-      const a = await approversOf(tx, ctx.config, { organizationId: org.id, createdAt: at, forwarded: false }, at);
-      const sponsorId = (await grantDetails(tx, { account_id: colleague.id, organization_id: org.id }))?.sponsor_id;
+      const a = await approversOf(
+        tx,
+        ctx.config,
+        { organizationId: org.id, createdAt: at, forwarded: false },
+        at,
+      );
+      const sponsorId = (await grantDetails(tx, { account_id: colleague.id, organization_id: org.id }))
+        ?.sponsor_id;
       const sponsor = sponsorId ? await findAccountById(tx, sponsorId) : undefined;
       const sponsors: Recipient[] =
         sponsor && sponsor.status === 'active' ? [{ email: sponsor.email, name: personName(sponsor) }] : [];
@@ -156,7 +158,8 @@ export async function reportDeparture(o: {
         decideBy: mailTime(dueAt, zone),
         suspended,
       });
-      for (const r of uniqueRecipients(a.primary, a.delegates, sponsors)) await enqueueMail(tx, { to: r.email, ...mail });
+      for (const r of uniqueRecipients(a.primary, a.delegates, sponsors))
+        await enqueueMail(tx, { to: r.email, ...mail });
       return thanks;
     }),
   );

@@ -157,7 +157,8 @@ async function withRouting(
         ticket: e.ticket,
         reason: e.reason,
         hours: e.hours,
-        grantedBy: `${e.grantedByGivenName ?? ''} ${e.grantedByFamilyName ?? ''}`.trim() || (e.grantedBy ?? ''),
+        grantedBy:
+          `${e.grantedByGivenName ?? ''} ${e.grantedByFamilyName ?? ''}`.trim() || (e.grantedBy ?? ''),
         endsAt: new Date(e.ends_at).toISOString(),
         endedAt: e.ended_at === null ? null : new Date(e.ended_at).toISOString(),
       },

@@ -20,18 +20,29 @@ interface Emergency {
 }
 
 /** To the vendor: emergency access granted. */
-export function emergencyGrantedVendorMail(site: MailSite, p: Emergency & { firstName: string }): MailContent {
-  return compose(site, 'emergency-granted-vendor', `Emergency access to ${p.organization} until ${p.endsAt}`, [
-    para(`Hello ${p.firstName},`),
-    para(
-      `You have been given emergency access to ${p.organization} at ${site.hospitalName} (ticket ${p.ticket}). ` +
-        `It ends by itself on ${p.endsAt}.`,
-    ),
-  ]);
+export function emergencyGrantedVendorMail(
+  site: MailSite,
+  p: Emergency & { firstName: string },
+): MailContent {
+  return compose(
+    site,
+    'emergency-granted-vendor',
+    `Emergency access to ${p.organization} until ${p.endsAt}`,
+    [
+      para(`Hello ${p.firstName},`),
+      para(
+        `You have been given emergency access to ${p.organization} at ${site.hospitalName} (ticket ${p.ticket}). ` +
+          `It ends by itself on ${p.endsAt}.`,
+      ),
+    ],
+  );
 }
 
 /** To the organization's BRMs: acknowledge the emergency grant (or remove it) by a date. */
-export function emergencyGrantedBrmMail(site: MailSite, p: Emergency & { acknowledgeBy: string }): MailContent {
+export function emergencyGrantedBrmMail(
+  site: MailSite,
+  p: Emergency & { acknowledgeBy: string },
+): MailContent {
   return compose(
     site,
     'emergency-granted-brm',
@@ -47,12 +58,20 @@ export function emergencyGrantedBrmMail(site: MailSite, p: Emergency & { acknowl
 }
 
 /** To InfoSec: an emergency grant was made. */
-export function emergencyGrantedInfosecMail(site: MailSite, p: Emergency & { grantedBy: string }): MailContent {
-  return compose(site, 'emergency-granted-infosec', `Emergency access granted to ${p.vendor} for ${p.organization}`, [
-    para(
-      `${p.grantedBy} gave ${p.vendor} emergency access to ${p.organization} (ticket ${p.ticket}). It ends by itself on ${p.endsAt}.`,
-    ),
-  ]);
+export function emergencyGrantedInfosecMail(
+  site: MailSite,
+  p: Emergency & { grantedBy: string },
+): MailContent {
+  return compose(
+    site,
+    'emergency-granted-infosec',
+    `Emergency access granted to ${p.vendor} for ${p.organization}`,
+    [
+      para(
+        `${p.grantedBy} gave ${p.vendor} emergency access to ${p.organization} (ticket ${p.ticket}). It ends by itself on ${p.endsAt}.`,
+      ),
+    ],
+  );
 }
 
 /** To the vendor, the BRMs and InfoSec: the emergency grant ended. */
@@ -61,9 +80,13 @@ export function emergencyEndedMail(
   p: Emergency & { how: 'expired' | 'removed'; by: string | null },
 ): MailContent {
   const how =
-    p.how === 'expired' ? `ended by itself on ${p.endsAt}` : `was removed${p.by ? ` by ${p.by}` : ''} before its end`;
+    p.how === 'expired'
+      ? `ended by itself on ${p.endsAt}`
+      : `was removed${p.by ? ` by ${p.by}` : ''} before its end`;
   return compose(site, 'emergency-ended', `Emergency access of ${p.vendor} to ${p.organization} has ended`, [
-    para(`The emergency access of ${p.vendor} to ${p.organization} at ${site.hospitalName} (ticket ${p.ticket}) ${how}.`),
+    para(
+      `The emergency access of ${p.vendor} to ${p.organization} at ${site.hospitalName} (ticket ${p.ticket}) ${how}.`,
+    ),
   ]);
 }
 

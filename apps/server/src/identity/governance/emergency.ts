@@ -83,12 +83,7 @@ export async function endEmergency(
     env.at,
   );
   const infosec = (await infosecEmails(tx, env.config)).map((email) => ({ email, name: INFOSEC_NAME }));
-  const to = uniqueRecipients(
-    [{ email: e.email, name: personName(e) }],
-    a.primary,
-    a.delegates,
-    infosec,
-  );
+  const to = uniqueRecipients([{ email: e.email, name: personName(e) }], a.primary, a.delegates, infosec);
   const mail = emergencyEndedMail(site, {
     vendor: personName(e),
     organization: e.organization,
@@ -216,7 +211,10 @@ export const forwardDepartureReports: GovernanceStep = {
         await emergencies.markReportForwarded(tx, report.id, sweep.at);
         await markForwarded(tx, report.itemId, sweep.at);
         const zone = sweep.config.PORTAL_TIME_ZONE;
-        const infosec = (await infosecEmails(tx, sweep.config)).map((email) => ({ email, name: INFOSEC_NAME }));
+        const infosec = (await infosecEmails(tx, sweep.config)).map((email) => ({
+          email,
+          name: INFOSEC_NAME,
+        }));
         const mail = departureForwardedMail(siteOf(sweep), {
           vendor: personName(report),
           organization: report.organization,

@@ -32,6 +32,11 @@ export const TEST_CLOCK_PORT = PORT + 2;
  */
 export const REVIEWS_CLOCK_PORT = PORT + 4;
 export const DEPARTURE_CLOCK_PORT = PORT + 5;
+/**
+ * The emergency-access and reported-departure journeys (GOVERNANCE.md §10) move their own
+ * test-clock portal past an emergency grant's end.
+ */
+export const EMERGENCY_CLOCK_PORT = PORT + 8;
 
 /**
  * PRA_E2E_ARTIFACT: an unpacked production artifact (`npm run package`, docs/OPERATIONS.md
@@ -97,5 +102,6 @@ export default defineConfig({
     server(TEST_CLOCK_PORT, 'test-clock', { TEST_CLOCK: '1' }),
     server(REVIEWS_CLOCK_PORT, 'test-clock-reviews', { TEST_CLOCK: '1' }),
     server(DEPARTURE_CLOCK_PORT, 'test-clock-departure', { TEST_CLOCK: '1' }),
+    server(EMERGENCY_CLOCK_PORT, 'test-clock-emergency', { TEST_CLOCK: '1' }),
   ],
 });

@@ -89,8 +89,9 @@ function toPendingApproval(
     requestedUntilOn:
       row.requestedUntil === null ? null : localDate(new Date(row.requestedUntil), o.timeZone),
     accessEnds: row.operation === 'Add' || row.operation === 'Extend' ? accessEndsOf(row, o) : null,
-    emergency: o.emergency,
-    departure: o.departure,
+    // Present only on the rows they describe (GOVERNANCE.md §10).
+    ...(o.emergency && { emergency: o.emergency }),
+    ...(o.departure && { departure: o.departure }),
   };
 }
 

@@ -101,7 +101,10 @@ export function EmergencyAccessDialog(props: {
   const hoursNumber = hours.trim() === '' ? Number.NaN : Number(hours);
   const errors = {
     name: name ? undefined : 'Select an organization',
-    hours: fieldError(hoursRule, hoursNumber) ? emergencyMessages.hours(EMERGENCY_MAX_HOURS) : undefined,
+    hours:
+      fieldError(hoursRule, hoursNumber) || hoursNumber > EMERGENCY_MAX_HOURS
+        ? emergencyMessages.hours(EMERGENCY_MAX_HOURS)
+        : undefined,
     ticket: fieldError(ticketRule, ticket),
     reason: fieldError(reasonRule, reason),
   };

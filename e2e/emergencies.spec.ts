@@ -59,6 +59,8 @@ test('an emergency grant is acknowledged by keyboard and ends by itself under /d
   await expect(page.getByText(/^Emergency access to Acme Imaging granted until /)).toBeVisible();
   await expect(dialog).toBeHidden();
   await waitForMail(page.request, 'mark.smith@globex.example', /^Emergency access to Acme Imaging until /);
+  await modal.getByRole('button', { name: 'Close' }).first().click();
+  await expect(modal).toBeHidden();
   await logOut(page);
 
   // The Acme BRM acknowledges it, keyboard only.

@@ -74,6 +74,11 @@ test('an emergency grant is acknowledged by keyboard and ends by itself under /d
   await page.keyboard.press('Enter');
   const ack = page.getByRole('dialog', { name: 'Acknowledge Emergency Access' });
   await expect(ack).toBeVisible();
+  // Tab into the Note field (the dialog opens with the focus on itself), then type.
+  for (let i = 0; i < 10; i++) {
+    if (await page.evaluate(() => document.activeElement?.tagName === 'TEXTAREA')) break;
+    await page.keyboard.press('Tab');
+  }
   await page.keyboard.type('Checked the ticket with the vendor');
   await expectAccessible(page, 'Acknowledge Emergency Access');
   await tabTo(page, 'Acknowledge');

@@ -36,6 +36,11 @@ export const DEPARTURE_CLOCK_PORT = PORT + 5;
 export const ACTIVITY_CLOCK_PORT = PORT + 7;
 /** The Acceptable Use Policy journey moves its portal's time past a version's grace (aup.spec.ts). */
 export const AUP_CLOCK_PORT = PORT + 6;
+/**
+ * The emergency-access and reported-departure journeys (GOVERNANCE.md §10) move their own
+ * test-clock portal past an emergency grant's end.
+ */
+export const EMERGENCY_CLOCK_PORT = PORT + 8;
 
 /**
  * PRA_E2E_ARTIFACT: an unpacked production artifact (`npm run package`, docs/OPERATIONS.md
@@ -103,5 +108,6 @@ export default defineConfig({
     server(DEPARTURE_CLOCK_PORT, 'test-clock-departure', { TEST_CLOCK: '1' }),
     server(ACTIVITY_CLOCK_PORT, 'test-clock-activity', { TEST_CLOCK: '1' }),
     server(AUP_CLOCK_PORT, 'test-clock-aup', { TEST_CLOCK: '1' }),
+    server(EMERGENCY_CLOCK_PORT, 'test-clock-emergency', { TEST_CLOCK: '1' }),
   ],
 });

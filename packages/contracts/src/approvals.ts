@@ -1,4 +1,5 @@
 import { calendarDate } from './governance';
+import { departureItem, emergencyItem } from './emergencies';
 import { z } from 'zod';
 import { pageOf, pageQuery } from './paging';
 import { successResponse } from './system';
@@ -10,7 +11,14 @@ export const pendingApproval = z.object({
   workItemId: z.string(),
   /** What is asked, e.g. "New Account for jane.doe@acme.example". */
   workItemName: z.string(),
-  type: z.enum(['New Account', 'Add Access', 'Remove Access', 'Extend Access']),
+  type: z.enum([
+    'New Account',
+    'Add Access',
+    'Remove Access',
+    'Extend Access',
+    'Emergency Access',
+    'Departure Reported',
+  ]),
   firstname: z.string(),
   lastname: z.string(),
   email: z.string(),
@@ -60,6 +68,12 @@ export const pendingApproval = z.object({
     .object({ defaultDate: z.string(), maxDate: z.string(), accessDays: z.number().int() })
     .nullable()
     .optional(),
+  /**
+   * Additions (GOVERNANCE.md §10): an Emergency Access follow-up (Acknowledge or Remove now) and a
+   * Departure Reported item (Confirm Departure or Dismiss); null for other types.
+   */
+  emergency: emergencyItem.nullable().optional(),
+  departure: departureItem.nullable().optional(),
 });
 export type PendingApproval = z.infer<typeof pendingApproval>;
 

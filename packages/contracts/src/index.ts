@@ -29,3 +29,4 @@ export * from './security-keys';
 export * from './activity-review';
 export * from './policy-attestation';
 export * from './reports';
+export * from './emergencies';

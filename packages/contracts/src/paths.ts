@@ -51,6 +51,9 @@ export const api = {
   /** Time-limited access (GOVERNANCE.md §3.7): a vendor asks for an extension; a BRM sets an end date. */
   extendAccess: '/api/vendor/access/extend',
   setAccessEnd: '/api/brm/users/set-access-end',
+  /** Emergency access and vendor-reported departures (GOVERNANCE.md §10). */
+  emergencyAccess: '/api/brm/users/emergency-access',
+  reportDeparture: '/api/vendor/departures',
   forgotUserIdSearch: '/api/user/forgot-user-id/search',
   forgotIdentify: '/api/user/forgot-password/identify',
   forgotIdentifyByCode: '/api/user/forgot-password/identify-by-code',

@@ -1,5 +1,6 @@
 import type { Tx } from '../platform/db';
 import { enableAfterNoAccess } from '../store/accounts';
+import { endReplacedEmergency } from '../store/emergencies';
 import * as grants from '../store/grants';
 import { cancelPendingExtensions, settleCancelledRequest } from '../store/requests';
 import { recordAudit } from './audit';
@@ -20,20 +21,41 @@ interface RoleChange {
  * Gives the account the organization's role until `expiresAt` with the actor as its sponsor of
  * record (once; a second grant changes nothing) and audits it. An account the sweeper disabled for
  * having no access left is enabled again (within the 30 days before it is closed).
+ *
+ * Emergency access (GOVERNANCE.md §10.1): with `emergencyId` the grant is made only when the
+ * account holds none of the organization (false otherwise, nothing changed: an emergency never
+ * extends an ordinary grant); an ordinary grant made while an emergency grant is current replaces
+ * it, and the emergency ends (`emergency.end`, reason `replaced`).
  */
-export async function grantRole(tx: Tx, change: RoleChange & { expiresAt: Date }): Promise<void> {
-  await grants.grantRole(tx, {
+export async function grantRole(
+  tx: Tx,
+  change: RoleChange & { expiresAt: Date; emergencyId?: string },
+): Promise<boolean> {
+  const outcome = await grants.grantRole(tx, {
     accountId: change.account.id,
     organizationId: change.organizationId,
     grantedBy: change.actor.id,
     requestItemId: change.requestItemId,
     at: change.at,
     expiresAt: change.expiresAt,
+    ...(change.emergencyId ? { emergencyId: change.emergencyId } : {}),
   });
+  if (outcome === 'existing' && change.emergencyId) return false;
   await audit(tx, 'role.grant', change, {
     expiresAt: change.expiresAt.toISOString(),
     sponsorId: change.actor.id,
   });
+  if (outcome === 'replacedEmergency') {
+    const replaced = await endReplacedEmergency(tx, {
+      accountId: change.account.id,
+      organizationId: change.organizationId,
+      at: change.at,
+      endedBy: change.actor.id,
+    });
+    if (replaced) {
+      await audit(tx, 'emergency.end', change, { emergencyId: replaced.id, reason: 'replaced' });
+    }
+  }
   if (await enableAfterNoAccess(tx, change.account.id, change.at)) {
     await recordAudit(tx, {
       action: 'account.enable',
@@ -44,6 +66,7 @@ export async function grantRole(tx: Tx, change: RoleChange & { expiresAt: Date }
       details: { reason: 'grantAdded' },
     });
   }
+  return true;
 }
 
 /**
@@ -53,7 +76,7 @@ export async function grantRole(tx: Tx, change: RoleChange & { expiresAt: Date }
  */
 export async function removeRole(
   tx: Tx,
-  change: RoleChange & { reason?: 'removed' | 'terminated' },
+  change: RoleChange & { reason?: 'removed' | 'terminated' | 'revoked' },
 ): Promise<void> {
   await grants.endGrant(tx, {
     account_id: change.account.id,

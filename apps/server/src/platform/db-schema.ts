@@ -7,7 +7,13 @@ type Json = ColumnType<Record<string, unknown>, string | undefined, string>;
 
 export type AccountStatus = 'pendingActivation' | 'active' | 'disabled' | 'terminated';
 export type RequestStatus = 'pending' | 'approved' | 'denied' | 'cancelled' | 'expired';
-export type RequestType = 'New Account' | 'Add Access' | 'Remove Access' | 'Extend Access';
+export type RequestType =
+  | 'New Account'
+  | 'Add Access'
+  | 'Remove Access'
+  | 'Extend Access'
+  | 'Emergency Access'
+  | 'Departure Reported';
 export type RiskTier = 'standard' | 'high';
 export type DisabledReason = 'manual' | 'noAccess' | 'inactive' | 'departureReported';
 export type GrantEndReason =
@@ -106,7 +112,7 @@ export interface RequestItemsTable {
   id: Generated<string>;
   request_id: string;
   organization_id: string;
-  operation: 'Add' | 'Remove' | 'Extend';
+  operation: 'Add' | 'Remove' | 'Extend' | 'Acknowledge' | 'Departure';
   status: RequestStatus;
   decided_by: string | null;
   decided_at: NullableTimestamp;
@@ -139,6 +145,8 @@ export interface RoleGrantsTable {
   sponsor_id: string | null;
   last_confirmed_at: NullableTimestamp;
   last_confirmed_by: string | null;
+  /** An emergency grant (GOVERNANCE.md §10.1): its emergency_grants row; null for an ordinary grant. */
+  emergency_id: Generated<string | null>;
 }
 
 export interface GrantHistoryTable {
@@ -356,6 +364,44 @@ export interface AupAcceptancesTable {
   client_address: string | null;
 }
 
+/** An admin's emergency grant of one organization (GOVERNANCE.md §10.1, migration 0028). */
+export interface EmergencyGrantsTable {
+  id: Generated<string>;
+  account_id: string;
+  organization_id: string;
+  /** The follow-up item's request (type `Emergency Access`). */
+  request_id: string;
+  ticket: string;
+  reason: Generated<string>;
+  hours: number;
+  granted_by: string | null;
+  granted_at: Timestamp;
+  ends_at: Timestamp;
+  ended_at: NullableTimestamp;
+  end_reason: 'expired' | 'removed' | 'replaced' | null;
+  ended_by: string | null;
+}
+
+/** A vendor's report that a colleague left (GOVERNANCE.md §10.2, migration 0028). */
+export interface DepartureReportsTable {
+  id: Generated<string>;
+  target_id: string;
+  reporter_id: string | null;
+  organization_id: string;
+  /** Its request in Approvals (type `Departure Reported`). */
+  request_id: string;
+  left_on: string;
+  note: Generated<string>;
+  status: Generated<'reported' | 'confirmed' | 'dismissed'>;
+  suspended: Generated<boolean>;
+  created_at: Timestamp;
+  due_at: Timestamp;
+  forwarded_at: NullableTimestamp;
+  decided_by: string | null;
+  decided_at: NullableTimestamp;
+  decision_reason: Generated<string>;
+}
+
 export interface PasskeyRequirementsTable {
   account_id: string;
   since: Date;
@@ -571,6 +617,8 @@ export interface Database {
   activity_reviews: ActivityReviewsTable;
   aup_versions: AupVersionsTable;
   aup_acceptances: AupAcceptancesTable;
+  emergency_grants: EmergencyGrantsTable;
+  departure_reports: DepartureReportsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

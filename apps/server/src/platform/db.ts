@@ -35,8 +35,9 @@ import * as accessReviews from '../migrations/0021-access-reviews';
 import * as dormancyDeparture from '../migrations/0022-dormancy-departure';
 import * as webauthn from '../migrations/0023-webauthn';
 import * as passkeyGrace from '../migrations/0026-passkey-grace';
-import * as activityReviews from '../migrations/0029-activity-reviews';
 import * as aup from '../migrations/0027-aup';
+import * as emergencyDepartures from '../migrations/0028-emergency-departures';
+import * as activityReviews from '../migrations/0029-activity-reviews';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
@@ -68,8 +69,9 @@ export const migrations: Record<string, Migration> = {
   '0022-dormancy-departure': dormancyDeparture,
   '0023-webauthn': webauthn,
   '0026-passkey-grace': passkeyGrace,
-  '0029-activity-reviews': activityReviews,
   '0027-aup': aup,
+  '0028-emergency-departures': emergencyDepartures,
+  '0029-activity-reviews': activityReviews,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

@@ -542,23 +542,31 @@ export async function insertPasswordHistory(tx: Tx, accountId: string, passwordH
  */
 export async function disableLeftWithoutAccess(tx: Tx, accountIds: readonly string[], at: Date) {
   if (accountIds.length === 0) return [];
-  return tx
-    .updateTable('accounts')
-    .set({ status: 'disabled', disabled_reason: 'noAccess', disabled_at: at, updated_at: at })
-    .where('id', 'in', accountIds)
-    .where('status', 'in', ['active', 'pendingActivation'])
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('role_grants as g')
-            .select('g.account_id')
-            .whereRef('g.account_id', '=', 'accounts.id'),
+  return (
+    tx
+      .updateTable('accounts')
+      .set({ status: 'disabled', disabled_reason: 'noAccess', disabled_at: at, updated_at: at })
+      .where('id', 'in', accountIds)
+      // An account suspended for a reported departure that lost its last grant follows §3.3 too.
+      .where((eb) =>
+        eb.or([
+          eb('status', 'in', ['active', 'pendingActivation']),
+          eb.and([eb('status', '=', 'disabled'), eb('disabled_reason', '=', 'departureReported')]),
+        ]),
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('role_grants as g')
+              .select('g.account_id')
+              .whereRef('g.account_id', '=', 'accounts.id'),
+          ),
         ),
-      ),
-    )
-    .returning(['id', 'username', 'email', 'given_name'])
-    .execute();
+      )
+      .returning(['id', 'username', 'email', 'given_name'])
+      .execute()
+  );
 }
 
 /**
@@ -608,6 +616,34 @@ export async function terminateDisabledForNoAccess(
     .where('status', '=', 'disabled')
     .where('disabled_reason', '=', 'noAccess')
     .where('disabled_at', '<=', cutoff)
+    .returning('id')
+    .execute();
+  return rows.length > 0;
+}
+
+/**
+ * GOVERNANCE.md §10.2, high tier: suspends an active account at once when its departure is
+ * reported (`departureReported`). Returns whether it changed.
+ */
+export async function suspendForDeparture(tx: Tx, accountId: string, at: Date): Promise<boolean> {
+  const rows = await tx
+    .updateTable('accounts')
+    .set({ status: 'disabled', disabled_reason: 'departureReported', disabled_at: at, updated_at: at })
+    .where('id', '=', accountId)
+    .where('status', '=', 'active')
+    .returning('id')
+    .execute();
+  return rows.length > 0;
+}
+
+/** A dismissed report gives a suspended account back (only one suspended for a reported departure). */
+export async function enableAfterDismissedDeparture(tx: Tx, accountId: string, at: Date): Promise<boolean> {
+  const rows = await tx
+    .updateTable('accounts')
+    .set({ status: 'active', disabled_reason: null, disabled_at: null, active_since: at, updated_at: at })
+    .where('id', '=', accountId)
+    .where('status', '=', 'disabled')
+    .where('disabled_reason', '=', 'departureReported')
     .returning('id')
     .execute();
   return rows.length > 0;

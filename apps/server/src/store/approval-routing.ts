@@ -294,45 +294,49 @@ export async function pendingItemsToRoute(
   after: string,
 ) {
   const since = new Date(now.getTime() - minDays * 86_400_000);
-  return db
-    .selectFrom('request_items as i')
-    .innerJoin('organizations as o', 'o.id', 'i.organization_id')
-    .select([
-      'i.id',
-      'i.organization_id',
-      'i.created_at',
-      'i.expires_at',
-      'i.forwarded_at',
-      'o.risk_tier',
-      sql<string[]>`array(select n.milestone from governance_notices n
+  return (
+    db
+      .selectFrom('request_items as i')
+      .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+      .select([
+        'i.id',
+        'i.organization_id',
+        'i.created_at',
+        'i.expires_at',
+        'i.forwarded_at',
+        'o.risk_tier',
+        sql<string[]>`array(select n.milestone from governance_notices n
         where n.kind = 'request-item' and n.subject_id = i.id::text)`.as('milestones'),
-    ])
-    .where('i.status', '=', 'pending')
-    .where('i.id', '>', after)
-    .where((eb) =>
-      eb.or([
-        eb('i.created_at', '<=', since),
-        eb('i.expires_at', '<=', now),
-        eb.and([
-          eb('i.forwarded_at', 'is', null),
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('brm_assignments as b')
-                .innerJoin('accounts as a', 'a.id', 'b.account_id')
-                .select(sql`1`.as('one'))
-                .whereRef('b.organization_id', '=', 'i.organization_id')
-                .where('b.kind', '=', 'primary')
-                .where('a.status', '=', 'active')
-                .where(hasKindSql('a', 'employeeBrm')),
+      ])
+      .where('i.status', '=', 'pending')
+      // Emergency follow-ups and reported departures keep deadlines of their own (identity/governance/emergency.ts).
+      .where('i.operation', 'in', ['Add', 'Remove', 'Extend'])
+      .where('i.id', '>', after)
+      .where((eb) =>
+        eb.or([
+          eb('i.created_at', '<=', since),
+          eb('i.expires_at', '<=', now),
+          eb.and([
+            eb('i.forwarded_at', 'is', null),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('brm_assignments as b')
+                  .innerJoin('accounts as a', 'a.id', 'b.account_id')
+                  .select(sql`1`.as('one'))
+                  .whereRef('b.organization_id', '=', 'i.organization_id')
+                  .where('b.kind', '=', 'primary')
+                  .where('a.status', '=', 'active')
+                  .where(hasKindSql('a', 'employeeBrm')),
+              ),
             ),
-          ),
+          ]),
         ]),
-      ]),
-    )
-    .orderBy('i.id')
-    .limit(limit)
-    .execute();
+      )
+      .orderBy('i.id')
+      .limit(limit)
+      .execute()
+  );
 }
 
 /** Whether the organization has an active primary BRM. */

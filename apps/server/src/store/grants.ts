@@ -8,7 +8,10 @@ import { inChunks } from './chunks';
 
 /**
  * Gives the account the organization's role until `expiresAt`, the granter its sponsor of record
- * (once; a second grant changes nothing).
+ * (once; a second grant changes nothing). An emergency grant (`emergencyId`, GOVERNANCE.md §10.1)
+ * is made only when the account holds no grant of the organization; an ordinary grant made while
+ * an emergency grant is current replaces it (its end, sponsor and origin become the ordinary
+ * grant's). Answers `inserted`, `replacedEmergency` or `existing` (nothing changed).
  */
 export async function grantRole(
   tx: Tx,
@@ -19,9 +22,10 @@ export async function grantRole(
     requestItemId: string | null;
     at: Date;
     expiresAt: Date;
+    emergencyId?: string;
   },
-): Promise<void> {
-  await tx
+): Promise<'inserted' | 'replacedEmergency' | 'existing'> {
+  const row = await tx
     .insertInto('role_grants')
     .values({
       account_id: grant.accountId,
@@ -31,9 +35,28 @@ export async function grantRole(
       granted_at: grant.at,
       expires_at: grant.expiresAt,
       sponsor_id: grant.grantedBy,
+      emergency_id: grant.emergencyId ?? null,
     })
-    .onConflict((oc) => oc.columns(['account_id', 'organization_id']).doNothing())
-    .execute();
+    .onConflict((oc) =>
+      grant.emergencyId
+        ? oc.columns(['account_id', 'organization_id']).doNothing()
+        : oc
+            .columns(['account_id', 'organization_id'])
+            .doUpdateSet((eb) => ({
+              granted_by: eb.ref('excluded.granted_by'),
+              request_item_id: eb.ref('excluded.request_item_id'),
+              granted_at: eb.ref('excluded.granted_at'),
+              expires_at: eb.ref('excluded.expires_at'),
+              sponsor_id: eb.ref('excluded.sponsor_id'),
+              emergency_id: null,
+            }))
+            .where('role_grants.emergency_id', 'is not', null),
+    )
+    // xmax is 0 for a row this statement inserted, the updating transaction's id for a replaced one.
+    .returning(sql<boolean>`(xmax::text = '0')`.as('inserted'))
+    .executeTakeFirst();
+  if (!row) return 'existing';
+  return row.inserted ? 'inserted' : 'replacedEmergency';
 }
 
 /** Takes the organization's role from the account. */
@@ -234,7 +257,9 @@ export async function grantsEnding(
   let query = db
     .selectFrom('role_grants')
     .select(['account_id', 'organization_id', 'expires_at'])
-    .where('expires_at', '<=', window.by);
+    .where('expires_at', '<=', window.by)
+    // Emergency grants end in their own step (identity/governance/emergency.ts), without notices.
+    .where('emergency_id', 'is', null);
   if (window.from) query = query.where('expires_at', '>', window.from);
   if (cursor) {
     query = query.where((eb) =>
@@ -254,6 +279,7 @@ export async function countGrantsEndingBy(db: Db, until: Date): Promise<number> 
     .selectFrom('role_grants')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('expires_at', '<=', until)
+    .where('emergency_id', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -270,6 +296,8 @@ export async function endGrant(
     reason: 'expired' | 'removed' | 'revoked' | 'defaultRemoved' | 'terminated' | 'emergencyEnded';
     endedBy: string | null;
     dueBy?: Date;
+    /** Only the grant this emergency made (not an ordinary grant that replaced it). */
+    emergencyId?: string;
   },
 ) {
   return tx
@@ -279,6 +307,7 @@ export async function endGrant(
         .where('account_id', '=', grant.account_id)
         .where('organization_id', '=', grant.organization_id);
       if (grant.dueBy) del = del.where('expires_at', '<=', grant.dueBy);
+      if (grant.emergencyId) del = del.where('emergency_id', '=', grant.emergencyId);
       return del.returningAll();
     })
     .insertInto('grant_history')
@@ -328,6 +357,7 @@ export async function endDueGrants(
     with ended as (
       delete from role_grants
       where (account_id, organization_id) in (${pairs}) and expires_at <= ${end.dueBy}
+        and emergency_id is null
       returning *),
     moved as (
       insert into grant_history (${sql.join(HISTORY_COLUMNS.map((c) => sql.ref(c)))})

@@ -333,6 +333,7 @@ export async function pendingItems(db: Db | Tx, accountId: string) {
     .where('i.status', '=', 'pending')
     .orderBy('r.created_at')
     .orderBy('o.name')
+    .$narrowType<{ operation: 'Add' | 'Remove' | 'Extend' }>()
     .execute();
 }
 
@@ -344,7 +345,7 @@ export async function pendingItems(db: Db | Tx, accountId: string) {
 export async function insertAccessRequest(
   tx: Tx,
   r: {
-    type: 'Add Access' | 'Remove Access' | 'Extend Access';
+    type: 'Add Access' | 'Remove Access' | 'Extend Access' | 'Emergency Access' | 'Departure Reported';
     status: 'pending' | 'approved';
     requesterId: string;
     beneficiary: { id: string; given_name: string; family_name: string; email: string };
@@ -397,7 +398,14 @@ export async function insertAccessRequest(
   return { requestId, itemIds: new Map(items.map((i) => [i.organization_id, i.id])) };
 }
 
-const OPERATIONS = { 'Add Access': 'Add', 'Remove Access': 'Remove', 'Extend Access': 'Extend' } as const;
+const OPERATIONS = {
+  'Add Access': 'Add',
+  'Remove Access': 'Remove',
+  'Extend Access': 'Extend',
+  // GOVERNANCE.md §10: the follow-up of an emergency grant, and a reported departure.
+  'Emergency Access': 'Acknowledge',
+  'Departure Reported': 'Departure',
+} as const;
 
 /** An access request with its beneficiary, locked for the transaction (a cancel racing a decision waits). */
 export async function findAccessRequestForUpdate(tx: Tx, requestId: string) {

@@ -16,6 +16,12 @@ import {
   setAccessEndBody,
   setAccessEndResponse,
 } from '../access-expiry';
+import {
+  departureReportBody,
+  departureReportResponse,
+  emergencyAccessBody,
+  emergencyAccessResponse,
+} from '../emergencies';
 import { endpoint } from '../endpoint';
 import { api } from '../paths';
 
@@ -119,4 +125,29 @@ export const setAccessEnd = endpoint({
   identityService: true,
   body: setAccessEndBody,
   response: { 200: setAccessEndResponse },
+});
+
+export const grantEmergencyAccess = endpoint({
+  method: 'POST',
+  path: api.emergencyAccess,
+  operationId: 'grantEmergencyAccess',
+  tokenScope: 'access:write',
+  summary: 'An admin grants a vendor one organization for at most 72 hours with a ticket number',
+  tag: 'access',
+  callers: 'admin',
+  identityService: true,
+  body: emergencyAccessBody,
+  response: { 200: emergencyAccessResponse },
+});
+
+export const reportDeparture = endpoint({
+  method: 'POST',
+  path: api.reportDeparture,
+  operationId: 'reportDeparture',
+  summary: 'A vendor reports that a colleague of the same organization left',
+  tag: 'access',
+  callers: 'vendor',
+  identityService: true,
+  body: departureReportBody,
+  response: { 200: departureReportResponse },
 });

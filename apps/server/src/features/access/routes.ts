@@ -7,6 +7,8 @@ import {
   removeAccess,
   requestAccess,
   setAccessEnd as setAccessEndCall,
+  grantEmergencyAccess as grantEmergencyAccessCall,
+  reportDeparture as reportDepartureCall,
 } from '@pra/contracts/endpoints/access';
 import type { FastifyPluginAsync } from 'fastify';
 import { auditingDenials } from '../../identity/audit';
@@ -17,6 +19,8 @@ import { cancelPendingAccess } from './cancel-pending';
 import { changeAccess } from './change-access';
 import { extendAccess } from './extend-access';
 import { setAccessEnd } from './set-access-end';
+import { grantEmergencyAccess } from './emergency-access';
+import { reportDeparture } from './report-departure';
 import { listAvailableRoles, listCurrentAccess, listPendingAccess } from './list-access';
 import { resolveScope } from './scope';
 
@@ -86,5 +90,13 @@ export const accessRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => 
 
   route(setAccessEndCall, {}, async (request) =>
     setAccessEnd({ ctx, actor: request.account, ...request.body, clientAddress: request.ip }),
+  );
+
+  route(grantEmergencyAccessCall, {}, async (request) =>
+    grantEmergencyAccess({ ctx, actor: request.account, ...request.body, clientAddress: request.ip }),
+  );
+
+  route(reportDepartureCall, {}, async (request) =>
+    reportDeparture({ ctx, actor: request.account, ...request.body, clientAddress: request.ip }),
   );
 };

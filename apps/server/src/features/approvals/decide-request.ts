@@ -2,6 +2,7 @@ import {
   accessExpiryMessages,
   accessMessages,
   approvalMessages,
+  emergencyMessages,
   registrationMessages,
   type Decision,
 } from '@pra/contracts';
@@ -15,7 +16,16 @@ import { grantRole, leavesNoRole, removeRole } from '../../identity/roles';
 import { chooseGrantEnd } from '../../identity/governance/grant-terms';
 import { extensionDecidedMail } from '../../identity/governance/expiry-mails';
 import { localDate } from '../../platform/local-time';
-import { findAccountById } from '../../store/accounts';
+import { enableAfterDismissedDeparture, findAccountById } from '../../store/accounts';
+import {
+  decideReport,
+  emergencyOfRequest,
+  otherSuspendingReport,
+  reportOfRequestForUpdate,
+} from '../../store/emergencies';
+import { disableAccountsLeftWithoutAccess } from '../../identity/governance/access-expiry';
+import { endEmergency } from '../../identity/governance/emergency';
+import { readPolicyBook } from '../../identity/governance/sweep';
 import { lockedGrant, lockedRoleOrganizations, setGrantEnd } from '../../store/grants';
 import type { Tx } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
@@ -52,11 +62,15 @@ export async function decideRequest(options: {
   clientAddress: string;
 }): Promise<void> {
   const { ctx, actor, decision, comment, clientAddress } = options;
-  const action = decision === 'APPROVE' ? 'request.approve' : 'request.deny';
   await auditingDenials(ctx.db, (deny) =>
     ctx.db.transaction().execute(async (tx) => {
       const request = await findRequestForUpdate(tx, options.requestId);
       if (!request) throw new AppError('notFound', approvalMessages.requestNotFound);
+      const action = DECISION_ACTIONS[request.type][decision];
+      // GOVERNANCE.md §10.1: "Acknowledge" takes a note.
+      if (request.type === 'Emergency Access' && decision === 'APPROVE' && comment.trim() === '') {
+        throw new AppError('badRequest', emergencyMessages.noteRequired);
+      }
       const all = await itemsOfRequest(tx, request.id);
       const targeted = options.workItemId ? all.filter((i) => i.id === options.workItemId) : all;
       if (targeted.length === 0) throw new AppError('notFound', approvalMessages.requestNotFound);
@@ -90,7 +104,7 @@ export async function decideRequest(options: {
 
       const status = decision === 'APPROVE' ? 'approved' : 'denied';
       const inactive = pending.find((i) => !i.orgActive);
-      if (decision === 'APPROVE' && inactive) {
+      if (decision === 'APPROVE' && inactive && !FOLLOW_UPS.has(request.type)) {
         throw new AppError('conflict', approvalMessages.organizationInactive(inactive.orgName));
       }
       // A delegate decides on the delegator's behalf (the same BRM for every item it decides here).
@@ -114,6 +128,7 @@ export async function decideRequest(options: {
             requestId: request.id,
             workItemId: item.id,
             type: request.type,
+            ...(FOLLOW_UPS.has(request.type) && comment ? { note: comment } : {}),
             ...(onBehalfOf !== null && { onBehalfOf: requestPolicy.onBehalfOf(decider, asItem(item)) }),
           },
         });
@@ -134,6 +149,22 @@ export async function decideRequest(options: {
     }),
   );
 }
+
+/**
+ * The audit action of a decision by request type: Approve and Reject for requests; Acknowledge and
+ * Remove now for an emergency follow-up, Confirm Departure and Dismiss for a reported departure
+ * (GOVERNANCE.md §10).
+ */
+const DECISION_ACTIONS: Record<Request['type'], Record<Decision, string>> = {
+  'New Account': { APPROVE: 'request.approve', DENY: 'request.deny' },
+  'Add Access': { APPROVE: 'request.approve', DENY: 'request.deny' },
+  'Remove Access': { APPROVE: 'request.approve', DENY: 'request.deny' },
+  'Extend Access': { APPROVE: 'request.approve', DENY: 'request.deny' },
+  'Emergency Access': { APPROVE: 'emergency.acknowledge', DENY: 'emergency.remove' },
+  'Departure Reported': { APPROVE: 'departure.confirm', DENY: 'departure.dismiss' },
+};
+/** The items that follow up on something that already happened (no organization check on approval). */
+const FOLLOW_UPS: ReadonlySet<Request['type']> = new Set(['Emergency Access', 'Departure Reported']);
 
 /** What a decision does beyond recording it. */
 async function carryOut(
@@ -192,6 +223,10 @@ async function carryOut(
   }
   if (request.type === 'Extend Access') {
     await carryOutExtension(tx, o);
+    return;
+  }
+  if (request.type === 'Emergency Access' || request.type === 'Departure Reported') {
+    await carryOutFollowUp(tx, { ...o, type: request.type });
     return;
   }
   await mailRequester(tx, o);
@@ -308,6 +343,80 @@ async function carryOutExtension(
           comment: o.comment,
           by: o.by,
         }),
+      });
+    }
+  }
+}
+
+/**
+ * GOVERNANCE.md §10. An emergency follow-up: "Acknowledge" only records the decision (and its
+ * note); "Remove now" ends the emergency grant at once (a grant already ended stays so). A reported
+ * departure: "Confirm Departure" removes the colleague's grant of the organization (`revoked`) and
+ * an account left with no access follows §3.3 (disabled for no access, closed after 30 days);
+ * "Dismiss" gives back an account the high tier suspended, unless another open report suspends it.
+ */
+async function carryOutFollowUp(
+  tx: Tx,
+  o: {
+    ctx: AppContext;
+    actor: Account;
+    request: Request;
+    items: Item[];
+    decision: Decision;
+    comment: string;
+    clientAddress: string;
+    type: 'Emergency Access' | 'Departure Reported';
+  },
+): Promise<void> {
+  const { ctx, actor, request } = o;
+  const at = ctx.clock.now();
+  const env = { config: ctx.config, at, policies: await readPolicyBook(tx) };
+  const who = { id: actor.id, username: actor.username };
+  if (o.type === 'Emergency Access') {
+    if (o.decision === 'APPROVE') return;
+    const emergency = await emergencyOfRequest(tx, request.id);
+    if (emergency && emergency.ended_at === null) {
+      await endEmergency(tx, env, {
+        id: emergency.id,
+        how: 'removed',
+        actor: { ...who, name: personName(actor) },
+        clientAddress: o.clientAddress,
+      });
+    }
+    return;
+  }
+  const report = await reportOfRequestForUpdate(tx, request.id);
+  if (!report) return;
+  const status = o.decision === 'APPROVE' ? 'confirmed' : 'dismissed';
+  if (!(await decideReport(tx, { id: report.id, status, by: actor.id, at, reason: o.comment }))) {
+    throw new AppError('conflict', approvalMessages.alreadyDecided);
+  }
+  const target = { id: report.target_id, username: request.beneficiaryUsername ?? '' };
+  if (o.decision === 'APPROVE') {
+    const held = await lockedRoleOrganizations(tx, report.target_id);
+    if (held.includes(report.organization_id)) {
+      await removeRole(tx, {
+        actor: who,
+        account: target,
+        organizationId: report.organization_id,
+        requestItemId: o.items[0]?.id ?? null,
+        clientAddress: o.clientAddress,
+        at,
+        reason: 'revoked',
+      });
+    }
+    await disableAccountsLeftWithoutAccess(env, tx, [report.target_id]);
+    return;
+  }
+  if (report.suspended && !(await otherSuspendingReport(tx, report.target_id, report.id))) {
+    if (await enableAfterDismissedDeparture(tx, report.target_id, at)) {
+      await recordAudit(tx, {
+        action: 'account.enable',
+        outcome: 'success',
+        actor: who,
+        target,
+        clientAddress: o.clientAddress,
+        details: { reason: 'departureDismissed', reportId: report.id },
       });
     }
   }

@@ -17,6 +17,7 @@ import { grantEndsOf } from '../../store/grants';
 import { loadDecider, type Actor } from '../../policies/actor';
 import * as request from '../../policies/request';
 import { routingOf } from '../../store/approval-routing';
+import { emergenciesOfRequests, reportsOfRequests } from '../../store/emergencies';
 import {
   countDecidableItems,
   countDecidableItemsMatching,
@@ -34,7 +35,15 @@ type History = PendingApproval['history'];
 function toPendingApproval(
   row: DecidableItemRow,
   actor: Actor,
-  o: { now: Date; timeZone: string; history: History; policies: Policies; currentEnd: Date | null },
+  o: {
+    now: Date;
+    timeZone: string;
+    history: History;
+    policies: Policies;
+    currentEnd: Date | null;
+    emergency: PendingApproval['emergency'];
+    departure: PendingApproval['departure'];
+  },
 ): PendingApproval {
   // A registration describes the person itself; access requests are about an existing account.
   const isNewAccount = row.type === 'New Account';
@@ -79,7 +88,10 @@ function toPendingApproval(
     currentEndsOn: o.currentEnd === null ? null : localDate(o.currentEnd, o.timeZone),
     requestedUntilOn:
       row.requestedUntil === null ? null : localDate(new Date(row.requestedUntil), o.timeZone),
-    accessEnds: row.operation === 'Remove' ? null : accessEndsOf(row, o),
+    accessEnds: row.operation === 'Add' || row.operation === 'Extend' ? accessEndsOf(row, o) : null,
+    // Present only on the rows they describe (GOVERNANCE.md §10).
+    ...(o.emergency && { emergency: o.emergency }),
+    ...(o.departure && { departure: o.departure }),
   };
 }
 
@@ -133,6 +145,44 @@ async function withRouting(
       )
     ).map((g) => [`${g.account_id}/${g.organization_id}`, new Date(g.expires_at)]),
   );
+  // Emergency follow-ups and reported departures show what they are about (GOVERNANCE.md §10).
+  const emergencies = new Map(
+    (
+      await emergenciesOfRequests(
+        ctx.db,
+        rows.filter((r) => r.type === 'Emergency Access').map((r) => r.requestId),
+      )
+    ).map((e) => [
+      e.request_id,
+      {
+        ticket: e.ticket,
+        reason: e.reason,
+        hours: e.hours,
+        grantedBy:
+          `${e.grantedByGivenName ?? ''} ${e.grantedByFamilyName ?? ''}`.trim() || (e.grantedBy ?? ''),
+        endsAt: new Date(e.ends_at).toISOString(),
+        endedAt: e.ended_at === null ? null : new Date(e.ended_at).toISOString(),
+      },
+    ]),
+  );
+  const departures = new Map(
+    (
+      await reportsOfRequests(
+        ctx.db,
+        rows.filter((r) => r.type === 'Departure Reported').map((r) => r.requestId),
+      )
+    ).map((d) => [
+      d.request_id,
+      {
+        reportedBy:
+          `${d.reporterGivenName ?? ''} ${d.reporterFamilyName ?? ''}`.trim() || (d.reporterUsername ?? ''),
+        leftOn: d.left_on,
+        note: d.note,
+        suspended: d.suspended,
+        forwarded: d.forwarded_at !== null,
+      },
+    ]),
+  );
   return rows.map((row) =>
     toPendingApproval(row, actor, {
       now,
@@ -140,6 +190,8 @@ async function withRouting(
       policies,
       history: history.get(row.itemId) ?? [],
       currentEnd: ends.get(`${row.beneficiaryId}/${row.organizationId}`) ?? null,
+      emergency: emergencies.get(row.requestId) ?? null,
+      departure: departures.get(row.requestId) ?? null,
     }),
   );
 }

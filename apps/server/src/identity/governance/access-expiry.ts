@@ -91,7 +91,7 @@ export async function expireGrants(sweep: Sweep, tx: Tx, keys: readonly grants.G
  * with an audit event and a mail (set-based; in the caller's transaction). Returns their ids.
  */
 export async function disableAccountsLeftWithoutAccess(
-  sweep: Sweep,
+  sweep: Pick<Sweep, 'config' | 'at' | 'policies'>,
   tx: Tx,
   accountIds: readonly string[],
 ): Promise<string[]> {

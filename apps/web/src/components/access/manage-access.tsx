@@ -12,6 +12,7 @@ import { useDataTable, type DataColumn } from '../data-table/use-data-table';
 import { CrossIcon, PlusIcon } from '../icons';
 import { CurrentAccessModal } from './current-access-modal';
 import { EndDateDialog } from './end-date-dialog';
+import { DepartureReportLinks, EmergencyAccessButton } from './emergency-dialogs';
 import { PendingAccessModal } from './pending-access-modal';
 import { ReasonField, reasonError } from './reason-field';
 import {
@@ -183,7 +184,9 @@ export function ManageAccess({
             {pendingCount}
           </Badge>
         </Button>
+        {isManager && canShowAll && <EmergencyAccessButton username={username} />}
       </div>
+      {!isManager && <DepartureReportLinks roles={current.data ?? []} />}
       <Row className="g-4">
         <Col lg={7}>
           <h2 className="h5">Available Roles</h2>

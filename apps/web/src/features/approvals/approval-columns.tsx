@@ -2,6 +2,7 @@ import Button from 'react-bootstrap/Button';
 import type { Decision, PendingApproval } from '@pra/contracts';
 import { CheckIcon, CrossIcon } from '../../components/icons';
 import type { DataColumn } from '../../components/data-table/use-data-table';
+import { decisionLabel } from './decision-labels';
 import { RoutingBadge } from './routing-badge';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -45,14 +46,16 @@ export function approvalColumns(
       pinned: 'end',
       render: (r) => {
         const isAllowed = r.canDecide;
+        const approve = decisionLabel(r.type, 'APPROVE').action;
+        const reject = decisionLabel(r.type, 'DENY').action;
         return (
           <>
             <Button
               variant="outline-success"
               size="sm"
               className="me-2"
-              aria-label="Approve"
-              title={isAllowed ? 'Approve' : 'Not one of your organizations'}
+              aria-label={approve}
+              title={isAllowed ? approve : 'Not one of your organizations'}
               disabled={!isAllowed}
               onClick={() => onDecide(r, 'APPROVE')}
             >
@@ -61,8 +64,8 @@ export function approvalColumns(
             <Button
               variant="outline-danger"
               size="sm"
-              aria-label="Reject"
-              title={isAllowed ? 'Reject' : 'Not one of your organizations'}
+              aria-label={reject}
+              title={isAllowed ? reject : 'Not one of your organizations'}
               disabled={!isAllowed}
               onClick={() => onDecide(r, 'DENY')}
             >

@@ -1,6 +1,9 @@
 import type { PendingApproval } from '@pra/contracts';
 import { RoutingHistory } from './routing-badge';
 
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => dateTime.format(new Date(iso));
+
 /** The expanded part of a row: the new account's attributes, then comment, organization and requester. */
 export function ApprovalDetails({ item }: { item: PendingApproval }) {
   const attributes: [string, string][] =
@@ -50,6 +53,38 @@ export function ApprovalDetails({ item }: { item: PendingApproval }) {
             <dd className="col-sm-10">{item.currentEndsOn ?? 'Ended'}</dd>
             <dt className="col-sm-2">Requested until</dt>
             <dd className="col-sm-10">{item.requestedUntilOn ?? '—'}</dd>
+          </>
+        )}
+        {item.emergency && (
+          <>
+            <dt className="col-sm-2">Ticket</dt>
+            <dd className="col-sm-10">{item.emergency.ticket}</dd>
+            <dt className="col-sm-2">Granted by</dt>
+            <dd className="col-sm-10">
+              {item.emergency.grantedBy} for {item.emergency.hours} hours
+            </dd>
+            <dt className="col-sm-2">Access ends</dt>
+            <dd className="col-sm-10">
+              {item.emergency.endedAt ? (
+                <>
+                  Ended <time dateTime={item.emergency.endedAt}>{when(item.emergency.endedAt)}</time>
+                </>
+              ) : (
+                <time dateTime={item.emergency.endsAt}>{when(item.emergency.endsAt)}</time>
+              )}
+            </dd>
+          </>
+        )}
+        {item.departure && (
+          <>
+            <dt className="col-sm-2">Reported by</dt>
+            <dd className="col-sm-10">{item.departure.reportedBy}</dd>
+            <dt className="col-sm-2">Date left</dt>
+            <dd className="col-sm-10">{item.departure.leftOn}</dd>
+            <dt className="col-sm-2">Account</dt>
+            <dd className="col-sm-10">
+              {item.departure.suspended ? 'Suspended (departure reported)' : 'Enabled until decided'}
+            </dd>
           </>
         )}
         <dt className="col-sm-2">Organization</dt>

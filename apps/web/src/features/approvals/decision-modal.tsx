@@ -5,6 +5,7 @@ import Modal from 'react-bootstrap/Modal';
 import type { Decision, PendingApproval } from '@pra/contracts';
 import { commentText, fieldError } from '@pra/contracts/text-fields';
 import { approvalPersonName } from './approval-person';
+import { decisionLabel } from './decision-labels';
 
 interface DecisionModalProps {
   show: boolean;
@@ -30,6 +31,8 @@ export function DecisionModal({
   const [comment, setComment] = useState('');
   const [endsOn, setEndsOn] = useState<string>();
   const isReject = decision === 'DENY';
+  const label = decisionLabel(item?.type, decision);
+  const isRequest = !item?.emergency && !item?.departure;
   // GOVERNANCE.md §3.2: approving New Account, Add Access or Extend Access sets when access ends.
   const terms = !isReject ? (item?.accessEnds ?? null) : null;
   const accessEndsOn = terms ? (endsOn ?? terms.defaultDate) : undefined;
@@ -39,7 +42,8 @@ export function DecisionModal({
       : undefined;
   // The server's own field rule (length, no line breaks or invisible characters), shown as typed.
   const commentError = fieldError(commentText, comment);
-  const canConfirm = !isSubmitting && !commentError && !endsError && (!isReject || comment.trim().length > 0);
+  const canConfirm =
+    !isSubmitting && !commentError && !endsError && (!label.commentRequired || comment.trim().length > 0);
   const who = item ? approvalPersonName(item) : '';
 
   return (
@@ -60,14 +64,19 @@ export function DecisionModal({
       >
         <Modal.Header closeButton closeLabel="Close">
           <Modal.Title id={titleId} as="h2" className="h5">
-            {isReject ? 'Reject Request' : 'Approve Request'}
+            {label.title}
           </Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <p>
-            {isReject ? 'Reject' : 'Approve'} the {item?.type ?? ''} request for <strong>{who}</strong> (
-            {item?.org})?
-          </p>
+          {isRequest ? (
+            <p>
+              {label.action} the {item?.type ?? ''} request for <strong>{who}</strong> ({item?.org})?
+            </p>
+          ) : (
+            <p>
+              {label.action}: {item?.type} for <strong>{who}</strong> ({item?.org})?
+            </p>
+          )}
           {terms && (
             <Form.Group className="mb-3" controlId={`${titleId}-ends`}>
               <Form.Label>Access ends on</Form.Label>
@@ -90,12 +99,12 @@ export function DecisionModal({
             </Form.Group>
           )}
           <Form.Group controlId={`${titleId}-comment`}>
-            <Form.Label>{isReject ? 'Justification' : 'Comment (optional)'}</Form.Label>
+            <Form.Label>{label.commentLabel}</Form.Label>
             <Form.Control
               as="textarea"
               rows={3}
               value={comment}
-              required={isReject}
+              required={label.commentRequired}
               isInvalid={!!commentError}
               aria-invalid={!!commentError}
               aria-describedby={commentError ? `${titleId}-comment-error` : undefined}
@@ -104,7 +113,7 @@ export function DecisionModal({
             <Form.Control.Feedback type="invalid" id={`${titleId}-comment-error`}>
               {commentError}
             </Form.Control.Feedback>
-            {isReject && <Form.Text>A justification is required to reject a request.</Form.Text>}
+            {isReject && isRequest && <Form.Text>A justification is required to reject a request.</Form.Text>}
           </Form.Group>
         </Modal.Body>
         <Modal.Footer>
@@ -112,7 +121,7 @@ export function DecisionModal({
             Cancel
           </Button>
           <Button type="submit" variant={isReject ? 'danger' : 'success'} disabled={!canConfirm}>
-            {isReject ? 'Reject' : 'Approve'}
+            {label.action}
           </Button>
         </Modal.Footer>
       </Form>

@@ -12,6 +12,7 @@ import type { PageParams } from '../../components/data-table/use-server-table';
 import { showAlert } from '../../lib/alerts';
 import { withLoading } from '../../lib/loading';
 import { queryKeys } from '../../lib/query-keys';
+import { decisionLabel } from './decision-labels';
 
 /** One page of the approval tasks the signed-in BRM or admin may see (filtered and sorted by the server). */
 export function fetchPendingApprovalsPage(params: PageParams, signal: AbortSignal) {
@@ -60,10 +61,7 @@ export function useDecideApproval(onDecided: () => void) {
         showAlert(UNKNOWN_ERROR, 'danger');
         return;
       }
-      showAlert(
-        selection?.decision === 'APPROVE' ? approvalMessages.approved : approvalMessages.denied,
-        'success',
-      );
+      showAlert(decisionLabel(selection?.item.type, selection?.decision).done, 'success');
       onDecided();
       await queryClient.invalidateQueries({ queryKey: queryKeys.pendingApprovals });
     },

@@ -207,7 +207,16 @@ describe.each(testDatabaseKinds)('emergency access and reported departures on %s
       advance(72 * HOUR - 60_000);
       await sweep();
       expect(await grantOf('outsider', 'acme')).toBeDefined();
-      expect((await newMails()).filter((m) => m.template !== 'access-digest')).toEqual([]);
+      // (The sweep's other steps mail as the days pass: the BRMs' daily digest, across a Monday
+      // InfoSec's weekly activity review, and the high tier's security-key requirement (W3) to a
+      // vendor without a key; none is this test's subject.)
+      const otherSteps = [
+        'access-digest',
+        'activity-review-ready',
+        'activity-review-reminder',
+        'passkey-required',
+      ];
+      expect((await newMails()).filter((m) => !otherSteps.includes(m.template))).toEqual([]);
       advance(60_000);
       await sweep();
       expect(await grantOf('outsider', 'acme')).toBeUndefined();

@@ -214,7 +214,7 @@ describe.each(testDatabaseKinds)('reports for auditors on %s', (kind) => {
         sha256: '2'.repeat(64),
         effective_on: localDate(ago(60), t.ctx.config.PORTAL_TIME_ZONE),
         published_at: ago(60),
-        published_by: ids.admin!,
+        published_by: ids.admin,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -7,7 +7,7 @@ import { reportCsvUrl } from '../../../api/administration';
 import { useServerTable } from '../../../components/data-table/use-server-table';
 import type { DataColumn } from '../../../components/data-table/use-data-table';
 import { adminKeys } from '../use-admin-action';
-import { counted, dateOf, ReportFrame } from './report-frame';
+import { counted, dateOf, ReportFrame, vendorColumn } from './report-frame';
 
 const states: Record<AupReportRow['state'], { label: string; bg: string; text?: 'dark' }> = {
   current: { label: 'Current', bg: 'success' },
@@ -16,19 +16,7 @@ const states: Record<AupReportRow['state'], { label: string; bg: string; text?: 
 };
 
 const columns: DataColumn<AupReportRow>[] = [
-  {
-    key: 'vendor',
-    header: 'Vendor',
-    sortValue: (r) => r.vendor,
-    render: (r) => (
-      <>
-        {r.vendor}
-        <div className="small text-body-secondary">
-          {r.username} · {r.email}
-        </div>
-      </>
-    ),
-  },
+  vendorColumn(),
   { key: 'organizations', header: 'Organizations', render: (r) => r.organizations || '—' },
   {
     key: 'version',

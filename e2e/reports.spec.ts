@@ -95,8 +95,8 @@ test('an auditor who is not an admin opens Reports → Review Evidence by keyboa
     page.waitForEvent('download'),
     row.getByRole('link', { name: /^evidence\.json of Initech Devices/ }).click(),
   ]);
-  const csv = readFileSync((await csvFile.path()), 'utf8');
-  const manifest = JSON.parse(readFileSync((await jsonFile.path()), 'utf8')) as {
+  const csv = readFileSync(await csvFile.path(), 'utf8');
+  const manifest = JSON.parse(readFileSync(await jsonFile.path(), 'utf8')) as {
     cycle: string;
     files: { name: string; sha256: string }[];
   };
@@ -114,6 +114,36 @@ test('an auditor who is not an admin opens Reports → Review Evidence by keyboa
   await expect(page.getByRole('status').filter({ hasText: /grants?$/ })).toBeVisible();
   await expectAccessible(page, '/admin/reports/vendor-access');
   await screenshots(page, 'reports-vendor-access');
+
+  // Acceptable Use Policy and Activity Review are reports too: read-only for the auditor.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page
+    .getByRole('navigation', { name: 'Administration sections' })
+    .getByRole('link', { name: 'Reports' })
+    .click();
+  await page.getByRole('main').getByRole('link', { name: 'Acceptable Use Policy', exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/reports\/acceptable-use$/);
+  await expect(page.getByRole('heading', { level: 2, name: 'Acceptable Use Policy' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /vendors?$/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Download CSV' })).toHaveAttribute(
+    'href',
+    '/api/admin/reports/aup.csv',
+  );
+  await expect(page.getByRole('button', { name: 'Publish New Version' })).toHaveCount(0);
+  await expectAccessible(page, '/admin/reports/acceptable-use (auditor)');
+  await screenshots(page, 'reports-acceptable-use');
+  await page.goto('/admin/reports/activity');
+  await expect(page.getByRole('heading', { level: 2, name: 'Activity Review' })).toBeVisible();
+  await expect(page.getByText(/^Loading/)).toHaveCount(0);
+  const weekLink = page.getByRole('main').getByRole('table').getByRole('link').first();
+  if ((await weekLink.count()) > 0) {
+    await weekLink.click();
+    await expect(page).toHaveURL(/\/admin\/reports\/activity\?week=\d{4}-\d{2}-\d{2}$/);
+    await expect(page.getByText(/^Loading/)).toHaveCount(0);
+  }
+  await expect(page.getByRole('button', { name: 'Mark Reviewed' })).toHaveCount(0);
+  await expectAccessible(page, '/admin/reports/activity (auditor)');
+  await screenshots(page, 'reports-activity');
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/admin/people');
   await expect(page).toHaveURL(/\/welcome$/);

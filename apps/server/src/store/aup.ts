@@ -92,6 +92,30 @@ export async function recordAcceptance(
     .execute();
 }
 
+/**
+ * Per account of `accountIds`, the newest version it accepted and when (one query for the set, for
+ * the reports' rows); accounts with no acceptance are absent.
+ */
+export async function newestAcceptances(
+  db: Db | Tx,
+  accountIds: readonly string[],
+): Promise<Map<string, { version: number; acceptedAt: Date }>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('aup_acceptances as x')
+    .innerJoin('aup_versions as v', 'v.id', 'x.version_id')
+    .distinctOn('x.account_id')
+    .select(['x.account_id', 'v.version', 'x.accepted_at'])
+    .where('x.account_id', 'in', [...new Set(accountIds)])
+    .orderBy('x.account_id')
+    .orderBy('v.version', 'desc')
+    .orderBy('x.accepted_at', 'desc')
+    .execute();
+  return new Map(
+    rows.map((r) => [r.account_id, { version: r.version, acceptedAt: new Date(r.accepted_at) }]),
+  );
+}
+
 /** Locks the account row (acceptances of one account, and its block, change one at a time). */
 export async function lockAccount(tx: Tx, accountId: string): Promise<void> {
   await tx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();

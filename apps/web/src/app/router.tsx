@@ -128,6 +128,13 @@ const reportPages: Route[] = [
     ),
   },
   {
+    path: adminRoutes.reportAcceptableUse,
+    ...page(
+      'Acceptable Use Policy',
+      async () => (await import('../features/administration/reports/acceptable-use-page')).AcceptableUsePage,
+    ),
+  },
+  {
     path: adminRoutes.reportSponsorship,
     ...page(
       'Sponsorship',

@@ -9,12 +9,14 @@ import { activityReviewApi } from '../paths';
 import { successResponse } from '../system';
 
 // The weekly activity review (GOVERNANCE.md §9.2, §9.4). Admins read and sign off; auditors (admins
-// with the auditor flag) read, and their sign-off is refused like every change.
+// with the auditor flag, and reports-only auditors) read, and their sign-off is refused like every
+// change.
 
 const admin = { tag: 'activity-review', callers: 'admin' } as const;
+const reader = { tag: 'activity-review', callers: 'adminOrAuditor' } as const;
 
 export const listActivityReviews = endpoint({
-  ...admin,
+  ...reader,
   method: 'GET',
   path: activityReviewApi.list,
   operationId: 'listActivityReviews',
@@ -24,7 +26,7 @@ export const listActivityReviews = endpoint({
 });
 
 export const getActivityReview = endpoint({
-  ...admin,
+  ...reader,
   method: 'GET',
   path: activityReviewApi.week,
   operationId: 'getActivityReview',

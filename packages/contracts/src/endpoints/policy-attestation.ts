@@ -19,6 +19,8 @@ import { successResponse } from '../system';
 // (admins with the read-only flag) read every list and report.
 
 const admin = { tag: 'policy-attestation', callers: 'admin' } as const;
+// The auditors' report is also read by reports-only auditors (Administration → Reports).
+const reader = { tag: 'policy-attestation', callers: 'adminOrAuditor' } as const;
 
 export const getMyAup = endpoint({
   tag: 'policy-attestation',
@@ -85,7 +87,7 @@ export const exportAupNotAccepted = endpoint({
 });
 
 export const getAupReport = endpoint({
-  ...admin,
+  ...reader,
   method: 'GET',
   path: adminApi.reportAup,
   operationId: 'getAupReport',
@@ -96,7 +98,7 @@ export const getAupReport = endpoint({
 });
 
 export const exportAupReport = endpoint({
-  ...admin,
+  ...reader,
   method: 'GET',
   path: adminApi.reportAupCsv,
   operationId: 'exportAupReport',

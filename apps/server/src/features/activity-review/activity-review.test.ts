@@ -38,8 +38,11 @@ describe.each(testDatabaseKinds)('the Activity Review calls on %s', (kind) => {
     ids.employee = await createAccount(t, { username: 'employee', type: 'employee' });
     for (const name of ['ada', 'abe', 'auditor'])
       ids[name] = await createAccount(t, { username: name, type: 'employee', isAdmin: true });
-    await t.ctx.db.updateTable('accounts').set({ is_auditor: true }).where('id', '=', ids.auditor!).execute();
-    for (const name of ['vendor', 'brm', 'employee', 'ada', 'abe', 'auditor'])
+    // The reports-only auditor: an employee with the auditor flag and no admin flag.
+    ids.rauditor = await createAccount(t, { username: 'rauditor', type: 'employee' });
+    for (const name of ['auditor', 'rauditor'])
+      await t.ctx.db.updateTable('accounts').set({ is_auditor: true }).where('id', '=', ids[name]!).execute();
+    for (const name of ['vendor', 'brm', 'employee', 'ada', 'abe', 'auditor', 'rauditor'])
       c[name] = await signInAs(t, name);
     c.anonymous = new TestClient(t.app);
     await c.anonymous.fetchCsrf();
@@ -47,7 +50,7 @@ describe.each(testDatabaseKinds)('the Activity Review calls on %s', (kind) => {
   });
   afterAll(async () => t?.close());
 
-  it('refuses vendors, BRMs and employees; lets admins and auditors read', async () => {
+  it('refuses vendors, BRMs and employees; lets admins and auditors (reports-only too) read', async () => {
     for (const who of ['vendor', 'brm', 'employee']) {
       for (const res of [
         await c[who]!.call(listActivityReviews),
@@ -61,7 +64,7 @@ describe.each(testDatabaseKinds)('the Activity Review calls on %s', (kind) => {
     }
     const anonymous = await c.anonymous!.call(listActivityReviews);
     expect(anonymous.statusCode).toBe(401);
-    for (const who of ['ada', 'auditor']) {
+    for (const who of ['ada', 'auditor', 'rauditor']) {
       const list = await c[who]!.call(listActivityReviews);
       expect(list.statusCode, who).toBe(200);
       expect(list.json<ActivityReviewList>().reviews).toEqual([

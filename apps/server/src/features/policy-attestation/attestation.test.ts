@@ -54,6 +54,9 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
     const auditor = await createAccount(t, { username: 'audrey', type: 'employee', isAdmin: true });
     await t.ctx.db.updateTable('accounts').set({ is_auditor: true }).where('id', '=', auditor).execute();
     await createAccount(t, { username: 'emma', type: 'employee' });
+    // The reports-only auditor: an employee with the auditor flag and no admin flag.
+    const reader = await createAccount(t, { username: 'rita', type: 'employee' });
+    await t.ctx.db.updateTable('accounts').set({ is_auditor: true }).where('id', '=', reader).execute();
     admin = await signInAs(t, 'ada');
   });
   afterAll(async () => t?.close());
@@ -365,6 +368,13 @@ describe.each(testDatabaseKinds)('Acceptable Use Policy attestation on %s', (kin
     const refused = await auditor.call(calls.publishAupVersion, { body });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({ errors: ['Unauthorized: Auditors have read-only access'] });
+    // The reports-only auditor reads the auditors' report (Administration → Reports), nothing else.
+    const reader = await signInAs(t, 'rita');
+    for (const e of [calls.getAupReport, calls.exportAupReport])
+      expect((await reader.call(e, { query: {} })).statusCode).toBe(200);
+    for (const e of [calls.listAupVersions, calls.listAupNotAccepted])
+      expect((await reader.call(e, { query: {} } as never)).statusCode).toBe(403);
+    expect((await reader.call(calls.publishAupVersion, { body })).statusCode).toBe(403);
   });
 
   it('gives two admins publishing at once a version number each', async () => {

@@ -198,6 +198,34 @@ describe.each(testDatabaseKinds)('reports for auditors on %s', (kind) => {
       )
       .execute();
 
+    // The Acceptable Use Policy: alice accepted version 1 (the migration's), then version 2 (the
+    // newest she accepted is shown); dora accepted version 1 only; the others none.
+    const v1 = await t.ctx.db
+      .selectFrom('aup_versions')
+      .select('id')
+      .where('version', '=', 1)
+      .executeTakeFirstOrThrow();
+    const v2 = await t.ctx.db
+      .insertInto('aup_versions')
+      .values({
+        version: 2,
+        title: 'Policy 2',
+        body_md: 'Text',
+        sha256: '2'.repeat(64),
+        effective_on: localDate(ago(60), t.ctx.config.PORTAL_TIME_ZONE),
+        published_at: ago(60),
+        published_by: ids.admin,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.ctx.db
+      .insertInto('aup_acceptances')
+      .values([
+        { account_id: ids.alice!, version_id: v1.id, accepted_at: ago(390), client_address: '192.0.2.1' },
+        { account_id: ids.alice!, version_id: v2.id, accepted_at: ago(40), client_address: '192.0.2.1' },
+        { account_id: ids.dora!, version_id: v1.id, accepted_at: ago(300), client_address: null },
+      ])
+      .execute();
     for (const name of ['radmin', 'rbrm', 'rauditor', 'rvendor']) c[name] = await signInAs(t, name);
     c.anonymous = new TestClient(t.app);
     await c.anonymous.fetchCsrf();
@@ -237,7 +265,7 @@ describe.each(testDatabaseKinds)('reports for auditors on %s', (kind) => {
         lastConfirmedInReview: ago(10).toISOString(),
         lastSignIn: ago(2).toISOString(),
         signInMethod: 'Security key',
-        policyAccepted: null,
+        policyAccepted: 'Version 2 on 2027-05-06',
         status: 'Current',
       });
       expect(page.items.find((r) => r.username === 'bob')).toMatchObject({
@@ -245,6 +273,7 @@ describe.each(testDatabaseKinds)('reports for auditors on %s', (kind) => {
         status: 'Ended: expired',
         signInMethod: 'None',
         lastSignIn: null,
+        policyAccepted: null,
       });
       // A longer period reaches carl; every organization includes dora.
       const all = (
@@ -253,6 +282,7 @@ describe.each(testDatabaseKinds)('reports for auditors on %s', (kind) => {
         })
       ).json<VendorAccessPage>();
       expect(all.items.map((r) => r.username).sort()).toEqual(['alice', 'bob', 'carl', 'dora', 'evil']);
+      expect(all.items.find((r) => r.username === 'dora')?.policyAccepted).toBe('Version 1 on 2026-08-19');
       // Paged on the server, filtered, sorted.
       const second = (
         await c.radmin!.call(reports.getVendorAccess, {
@@ -307,9 +337,10 @@ describe.each(testDatabaseKinds)('reports for auditors on %s', (kind) => {
         '2027-06-05',
         ago(2).toISOString(),
         'Security key',
-        'Not recorded',
+        'Version 2 on 2027-05-06',
         'Current',
       ]);
+      expect(rows[1]![11]).toBe('Not recorded');
       // '=HYPERLINK(...) +Sum' becomes text.
       expect(rows[2]![1]).toBe(`'=HYPERLINK("http://x") +Sum`);
       expect(rows[2]![6]).toBe('No sponsor');

@@ -16,6 +16,7 @@ import { answerPage } from '../../http/paging';
 import { addDays, localDate, localInstant } from '../../platform/local-time';
 import { readPolicyBook } from '../../identity/governance/sweep';
 import * as store from '../../store/reports';
+import * as aup from '../../store/aup';
 import { cellsOf, inBatches, type CsvReport } from '../../http/csv-report';
 
 // Administration → Reports (GOVERNANCE.md §9.2): each report's page (server-paged, as the screen
@@ -34,13 +35,26 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 const day = (d: string | null, zone: string) => (d === null ? '' : localDate(new Date(d), zone));
 const name = (given: string, family: string) => `${given} ${family}`.trim();
 
+/** A Vendor Access row as read, with the vendor's newest Acceptable Use Policy acceptance. */
+type VendorAccessWithPolicy = store.VendorAccessDbRow & { policy_accepted: string | null };
+
 /**
- * The Acceptable Use Policy acceptance shown in Vendor Access's "Policy accepted" column
- * (GOVERNANCE.md §8). The policy tables are built by another change (branch `aup`); until they
- * are merged no acceptance is recorded, so this answers null ("Not recorded") for every vendor.
+ * The "Policy accepted" cell of each row (GOVERNANCE.md §8): "Version {n} on {date}" of the newest
+ * version the vendor accepted, read for the whole page or batch at once; null when none is recorded.
  */
-export function policyAcceptedFor(_accountId: string): string | null {
-  return null;
+async function withPolicyAccepted(
+  db: Db,
+  rows: store.VendorAccessDbRow[],
+  zone: string,
+): Promise<VendorAccessWithPolicy[]> {
+  const accepted = await aup.newestAcceptances(
+    db,
+    rows.map((r) => r.account_id),
+  );
+  return rows.map((r) => {
+    const a = accepted.get(r.account_id);
+    return { ...r, policy_accepted: a ? `Version ${a.version} on ${localDate(a.acceptedAt, zone)}` : null };
+  });
 }
 
 // ---- Vendor Access ----
@@ -58,7 +72,7 @@ function periodOf(query: { from?: string; to?: string; organization?: string; fi
   return { from, to, scope };
 }
 
-function vendorAccessRow(r: store.VendorAccessDbRow): VendorAccessRow {
+function vendorAccessRow(r: VendorAccessWithPolicy): VendorAccessRow {
   return {
     organization: r.organization,
     organizationId: r.organization_id,
@@ -72,7 +86,7 @@ function vendorAccessRow(r: store.VendorAccessDbRow): VendorAccessRow {
     lastConfirmedInReview: iso(r.last_confirmed_at),
     lastSignIn: iso(r.last_sign_in_at),
     signInMethod: r.sign_in_method,
-    policyAccepted: policyAcceptedFor(r.account_id),
+    policyAccepted: r.policy_accepted,
     status: r.end_reason === null ? 'Current' : `Ended: ${r.end_reason}`,
   };
 }
@@ -89,13 +103,17 @@ export async function vendorAccessPage(
     ...(await answerPage(
       asked,
       await store.countVendorAccess(db, scope),
-      (offset, limit) =>
-        store.vendorAccessPage(db, scope, {
-          sort: asked.sort ?? 'vendor',
-          direction: asked.direction,
-          offset,
-          limit,
-        }),
+      async (offset, limit) =>
+        withPolicyAccepted(
+          db,
+          await store.vendorAccessPage(db, scope, {
+            sort: asked.sort ?? 'vendor',
+            direction: asked.direction,
+            offset,
+            limit,
+          }),
+          time.zone,
+        ),
       vendorAccessRow,
     )),
     from,
@@ -106,16 +124,20 @@ export async function vendorAccessPage(
 /** GET /api/admin/reports/vendor-access.csv: by organization and username, streamed in batches. */
 export function vendorAccessCsv(db: Db, query: VendorAccessCsvFilters, time: Time): CsvReport {
   const { from, to, scope } = periodOf(query, time);
-  const rows = inBatches<store.VendorAccessDbRow>((after, limit) =>
-    store.vendorAccessBatch(
+  const rows = inBatches<VendorAccessWithPolicy>(async (after, limit) =>
+    withPolicyAccepted(
       db,
-      scope,
-      after && {
-        organization: after.organization.toLowerCase(),
-        username: after.username.toLowerCase(),
-        rowKey: after.row_key,
-      },
-      limit,
+      await store.vendorAccessBatch(
+        db,
+        scope,
+        after && {
+          organization: after.organization.toLowerCase(),
+          username: after.username.toLowerCase(),
+          rowKey: after.row_key,
+        },
+        limit,
+      ),
+      time.zone,
     ),
   );
   return {

@@ -11,6 +11,7 @@ import { useServerTable } from '../../components/data-table/use-server-table';
 import type { DataColumn } from '../../components/data-table/use-data-table';
 import { adminKeys } from './use-admin-action';
 import { useReportOrganizations } from './reports/use-report-organizations';
+import { vendorColumn } from './reports/report-frame';
 
 const PAGE_SIZE = 25;
 
@@ -35,19 +36,7 @@ const columns: DataColumn<EndingRow>[] = [
     sortValue: (r) => r.organization,
     render: (r) => r.organization,
   },
-  {
-    key: 'vendor',
-    header: 'Vendor',
-    sortValue: (r) => r.vendor,
-    render: (r) => (
-      <>
-        {r.vendor}
-        <div className="small text-body-secondary">
-          {r.username} · {r.email}
-        </div>
-      </>
-    ),
-  },
+  vendorColumn(),
   {
     key: 'sponsor',
     header: 'Sponsor',

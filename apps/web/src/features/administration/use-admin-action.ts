@@ -24,6 +24,7 @@ export const adminKeys = {
   reportOrganizations: ['admin', 'reports', 'organizations'] as const,
   reportVendorAccess: ['admin', 'reports', 'vendor-access'] as const,
   reportDormant: ['admin', 'reports', 'dormant'] as const,
+  reportAcceptableUse: ['admin', 'reports', 'acceptable-use'] as const,
   reportSignInStrength: ['admin', 'reports', 'sign-in-strength'] as const,
   reportReviewEvidence: ['admin', 'reports', 'review-evidence'] as const,
   routing: ['admin', 'approval-routing'] as const,

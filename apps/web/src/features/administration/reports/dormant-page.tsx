@@ -8,7 +8,7 @@ import { reportCsvUrl } from '../../../api/administration';
 import { useServerTable } from '../../../components/data-table/use-server-table';
 import type { DataColumn } from '../../../components/data-table/use-data-table';
 import { adminKeys } from '../use-admin-action';
-import { counted, dateOf, ReportFrame } from './report-frame';
+import { counted, dateOf, ReportFrame, vendorColumn } from './report-frame';
 
 const reasons: Record<string, string> = {
   inactive: 'No sign-in for too long',
@@ -18,19 +18,7 @@ const reasons: Record<string, string> = {
 };
 
 const columns: DataColumn<DormantRow>[] = [
-  {
-    key: 'vendor',
-    header: 'Vendor',
-    sortValue: (r) => r.vendor,
-    render: (r) => (
-      <>
-        {r.vendor}
-        <div className="small text-body-secondary">
-          {r.username} · {r.email}
-        </div>
-      </>
-    ),
-  },
+  vendorColumn(),
   {
     key: 'kind',
     header: 'State',

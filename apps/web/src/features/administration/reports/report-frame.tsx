@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
 import { reportMessages } from '@pra/contracts/reports';
 import { DataTable } from '../../../components/data-table/data-table';
-import type { DataTableState } from '../../../components/data-table/use-data-table';
+import type { DataColumn, DataTableState } from '../../../components/data-table/use-data-table';
 
 interface ReportFrameProps<T> {
   /** The heading's id, for the section's accessible name. */
@@ -73,3 +73,20 @@ export const counted = (one: string, many: string) => (n: number) => (n === 1 ? 
 
 /** An ISO instant as its date (YYYY-MM-DD), or the text for none. */
 export const dateOf = (iso: string | null, none = '—') => (iso ? iso.slice(0, 10) : none);
+
+/** The "Vendor" column of a vendor's row: the name, with the username and email under it. */
+export function vendorColumn<T extends { vendor: string; username: string; email: string }>(): DataColumn<T> {
+  return {
+    key: 'vendor',
+    header: 'Vendor',
+    sortValue: (r) => r.vendor,
+    render: (r) => (
+      <>
+        {r.vendor}
+        <div className="small text-body-secondary">
+          {r.username} · {r.email}
+        </div>
+      </>
+    ),
+  };
+}

@@ -170,7 +170,10 @@ test('an admin sets an organization’s tier and contract end, edits a tier’s 
 
   // Access ending: the grant, ending on the contract's end, filtered by organization; its CSV.
   await page.goto('/admin/organizations');
-  await openSection(page, 'Access ending', '/admin/reports/ending');
+  // Access Ending now sits in Administration → Reports (GOVERNANCE.md §9.2).
+  await openSection(page, 'Reports', '/admin/reports');
+  await page.getByRole('link', { name: 'Access Ending' }).click();
+  await expect(page).toHaveURL(/\/admin\/reports\/ending$/);
   await page.getByLabel('Organization', { exact: true }).selectOption({ label: org });
   const report = page.getByRole('table', { name: 'Access ending' });
   const line = report.getByRole('row').filter({ hasText: vendor.email });

@@ -233,10 +233,13 @@ async function carryOut(
   if (o.decision === 'DENY' || !request.beneficiary_id) return;
   const beneficiary = { id: request.beneficiary_id, username: request.beneficiaryUsername ?? '' };
   const removing = items.filter((i) => i.operation === 'Remove').map((i) => i.organization_id);
-  if (removing.length > 0) {
-    // The same last-organization rule as Manage Access: the item stays pending, nothing changes.
-    const held = await lockedRoleOrganizations(tx, beneficiary.id);
-    if (leavesNoRole(held, removing)) throw new AppError('conflict', accessMessages.lastRoleManager);
+  // The account row's lock before any grant changes, as every grant, removal and emergency grant
+  // of this person takes it: without it an emergency grant (account lock, then its grant) and this
+  // approval (its grant, then the grant's key lock on the account) deadlocked on PostgreSQL.
+  const held = await lockedRoleOrganizations(tx, beneficiary.id);
+  // The same last-organization rule as Manage Access: the item stays pending, nothing changes.
+  if (removing.length > 0 && leavesNoRole(held, removing)) {
+    throw new AppError('conflict', accessMessages.lastRoleManager);
   }
   const at = ctx.clock.now();
   for (const item of items) {

@@ -20,7 +20,9 @@ describe('node dist/admin.js', () => {
       env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), DATA_DIR: dataDir },
       input,
       encoding: 'utf8',
-      timeout: 60_000,
+      // The first command on the data folder runs initdb and every migration: over a minute on a
+      // CI machine busy with the browser journeys (a sync call: the test's own timeout cannot end it).
+      timeout: 240_000,
     });
     return { code: result.status, out: result.stdout, err: result.stderr };
   }

@@ -61,7 +61,9 @@ describe('readiness without a usable database', () => {
       await app.close();
       await database.close();
     }
-  });
+    // A new embedded database runs initdb and every migration: seconds alone, over a minute on a
+    // CI machine busy with the browser journeys.
+  }, 150_000);
 
   it('is 503 when the database does not answer', async () => {
     const database = await createTestDatabase('pglite');

@@ -189,7 +189,8 @@ describe('an empty embedded database', () => {
     } finally {
       await handle.close();
     }
-  });
+    // initdb and every migration: seconds alone, over a minute on a CI machine under load.
+  }, 150_000);
 });
 
 describe.each(testDatabaseKinds)('the undeliverable-mail migration on %s', (kind) => {

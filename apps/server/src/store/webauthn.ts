@@ -172,6 +172,14 @@ export async function keyRequirement(
   now: Date,
 ): Promise<KeyRequirement | null> {
   const { rows } = await sql<{ name: string; grace_days: string | null }>`
+    ${requirementQuery(accountId, now)}`.execute(db);
+  const row = rows[0];
+  return row ? asRequirement(row.name, row.grace_days) : null;
+}
+
+/** The first (by name) organization whose current grant requires a key, and its grace days. */
+function requirementQuery(accountId: string, now: Date) {
+  return sql`
     select o.name, p.settings ->> 'passkeyGraceDays' as grace_days
       from role_grants g
       join organizations o on o.id = g.organization_id
@@ -180,11 +188,13 @@ export async function keyRequirement(
        and g.expires_at > ${now}
        and p.settings ->> 'signInStrength' = 'phishingResistant'
      order by o.name
-     limit 1`.execute(db);
-  const row = rows[0];
-  if (!row) return null;
-  const days = Number(row.grace_days);
-  return { organizationName: row.name, graceDays: row.grace_days !== null && days >= 0 ? days : 30 };
+     limit 1`;
+}
+
+/** A requirement's row as a KeyRequirement: the policy's grace days, else 30. */
+function asRequirement(organizationName: string, graceDays: string | null): KeyRequirement {
+  const days = Number(graceDays);
+  return { organizationName, graceDays: graceDays !== null && days >= 0 ? days : 30 };
 }
 
 /**
@@ -212,28 +222,13 @@ export async function keyStanding(
            (select count(*)::int from webauthn_credentials w where w.account_id = ${accountId}) as keys,
            (select q.since from passkey_requirements q where q.account_id = ${accountId}) as grace_since
       from (select 1) as one
-      left join lateral (
-        select o.name, p.settings ->> 'passkeyGraceDays' as grace_days
-          from role_grants g
-          join organizations o on o.id = g.organization_id
-          join governance_policies p on p.tier = o.risk_tier
-         where g.account_id = ${accountId}
-           and g.expires_at > ${now}
-           and p.settings ->> 'signInStrength' = 'phishingResistant'
-         order by o.name
-         limit 1) as r on true`.execute(db);
+      left join lateral (${requirementQuery(accountId, now)}) as r on true`.execute(db);
   const row = rows[0];
   const keys = Number(row?.keys ?? 0);
   const graceSince = row?.grace_since ? new Date(row.grace_since) : null;
   const graceKept = graceSince !== null;
   if (!row || row.name === null) return { requirement: null, keys, graceKept, graceSince };
-  const days = Number(row.grace_days);
-  return {
-    requirement: { organizationName: row.name, graceDays: row.grace_days !== null && days >= 0 ? days : 30 },
-    keys,
-    graceKept,
-    graceSince,
-  };
+  return { requirement: asRequirement(row.name, row.grace_days), keys, graceKept, graceSince };
 }
 
 /**

@@ -64,29 +64,28 @@ export async function reportDeparture(o: {
   const thanks = { success: true, message: departureReportMessages.thanks(org.name) };
   return auditingDenials(ctx.db, (deny) =>
     ctx.db.transaction().execute(async (tx) => {
-      const own = await organizationsOfAccount(tx, actor.id);
-      if (!own.some((g) => g.id === org.id)) {
+      // A refusal is audited (the denial outlives the rolled-back transaction) with its reason.
+      const refuse = (reason: 'notYourOrganization' | 'notFound', error: AppError): never => {
         deny({
           action,
           actor: who,
           target: null,
           organizationId: org.id,
           clientAddress: o.clientAddress,
-          details: { reason: 'notYourOrganization' },
+          details: { reason },
         });
-        throw new AppError('forbidden', departureReportMessages.notYourOrganization(org.name));
+        throw error;
+      };
+      const own = await organizationsOfAccount(tx, actor.id);
+      if (!own.some((g) => g.id === org.id)) {
+        refuse(
+          'notYourOrganization',
+          new AppError('forbidden', departureReportMessages.notYourOrganization(org.name)),
+        );
       }
       const colleague = await colleagueInOrganization(tx, org.id, o.colleague);
       if (!colleague) {
-        deny({
-          action,
-          actor: who,
-          target: null,
-          organizationId: org.id,
-          clientAddress: o.clientAddress,
-          details: { reason: 'notFound' },
-        });
-        throw new AppError('notFound', departureReportMessages.notFound(org.name));
+        return refuse('notFound', new AppError('notFound', departureReportMessages.notFound(org.name)));
       }
       if (colleague.id === actor.id) throw new AppError('badRequest', departureReportMessages.self);
       if (await openReportExists(tx, colleague.id, org.id)) return thanks;

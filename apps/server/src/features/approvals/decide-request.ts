@@ -44,6 +44,20 @@ type Request = NonNullable<Awaited<ReturnType<typeof findRequestForUpdate>>>;
 type Item = Awaited<ReturnType<typeof itemsOfRequest>>[number];
 type OnBehalf = { delegate: string; delegator: string };
 
+/** A decision taken, as what carries it out sees it. */
+interface Decided {
+  ctx: AppContext;
+  actor: Account;
+  request: Request;
+  items: Item[];
+  decision: Decision;
+  comment: string;
+  accessEndsOn?: string | undefined;
+  clientAddress: string;
+  /** A delegate's decision: who decided on whose behalf. */
+  by: OnBehalf | null;
+}
+
 const personName = (a: Account) => `${a.given_name} ${a.family_name}`.trim() || a.username;
 
 /**
@@ -167,21 +181,7 @@ const DECISION_ACTIONS: Record<Request['type'], Record<Decision, string>> = {
 const FOLLOW_UPS: ReadonlySet<Request['type']> = new Set(['Emergency Access', 'Departure Reported']);
 
 /** What a decision does beyond recording it. */
-async function carryOut(
-  tx: Tx,
-  o: {
-    ctx: AppContext;
-    actor: Account;
-    request: Request;
-    items: Item[];
-    decision: Decision;
-    comment: string;
-    accessEndsOn?: string | undefined;
-    clientAddress: string;
-    /** A delegate's decision: who decided on whose behalf. */
-    by: OnBehalf | null;
-  },
-): Promise<void> {
+async function carryOut(tx: Tx, o: Decided): Promise<void> {
   const { ctx, request, items } = o;
   if (request.type === 'New Account') {
     if (o.decision === 'DENY') {
@@ -273,20 +273,7 @@ async function carryOut(
  * disabled for having no access left). Either way `grant.extend` is audited; the vendor is mailed
  * the decision (X5), naming on whose behalf a delegate decided.
  */
-async function carryOutExtension(
-  tx: Tx,
-  o: {
-    ctx: AppContext;
-    actor: Account;
-    request: Request;
-    items: Item[];
-    decision: Decision;
-    comment: string;
-    accessEndsOn?: string | undefined;
-    clientAddress: string;
-    by: OnBehalf | null;
-  },
-): Promise<void> {
+async function carryOutExtension(tx: Tx, o: Decided): Promise<void> {
   const { ctx, request } = o;
   const zone = ctx.config.PORTAL_TIME_ZONE;
   const accountId = request.beneficiary_id;
@@ -360,16 +347,7 @@ async function carryOutExtension(
  */
 async function carryOutFollowUp(
   tx: Tx,
-  o: {
-    ctx: AppContext;
-    actor: Account;
-    request: Request;
-    items: Item[];
-    decision: Decision;
-    comment: string;
-    clientAddress: string;
-    type: 'Emergency Access' | 'Departure Reported';
-  },
+  o: Decided & { type: 'Emergency Access' | 'Departure Reported' },
 ): Promise<void> {
   const { ctx, actor, request } = o;
   const at = ctx.clock.now();

@@ -53,6 +53,50 @@ function Field({ id, label, error, help, children }: FieldProps) {
   );
 }
 
+/** A two-line text field of one of the dialogs (the reason, the note), judged by `error`. */
+function TextAreaField(props: {
+  id: string;
+  label: string;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Field id={props.id} label={props.label} error={props.error}>
+      {(describedBy) => (
+        <Form.Control
+          as="textarea"
+          rows={2}
+          value={props.value}
+          maxLength={255}
+          isInvalid={Boolean(props.error)}
+          aria-describedby={describedBy}
+          onChange={(event) => props.onChange(event.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** Cancel and the dialog's own action. */
+function DialogFooter(props: {
+  onCancel: () => void;
+  action: string;
+  variant: 'danger' | 'primary';
+  isPending: boolean;
+}) {
+  return (
+    <Modal.Footer>
+      <Button variant="secondary" onClick={props.onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" variant={props.variant} disabled={props.isPending}>
+        {props.action}
+      </Button>
+    </Modal.Footer>
+  );
+}
+
 /** The admin's emergency grant for `username`, of one of `roles` (every active organization). */
 export function EmergencyAccessDialog(props: {
   show: boolean;
@@ -182,28 +226,20 @@ export function EmergencyAccessDialog(props: {
               />
             )}
           </Field>
-          <Field id={`${id}-reason`} label="Reason" error={shown('reason', reason)}>
-            {(describedBy) => (
-              <Form.Control
-                as="textarea"
-                rows={2}
-                value={reason}
-                maxLength={255}
-                isInvalid={Boolean(shown('reason', reason))}
-                aria-describedby={describedBy}
-                onChange={(event) => setReason(event.target.value)}
-              />
-            )}
-          </Field>
+          <TextAreaField
+            id={`${id}-reason`}
+            label="Reason"
+            value={reason}
+            error={shown('reason', reason)}
+            onChange={setReason}
+          />
         </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={props.onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="danger" disabled={grant.isPending}>
-            Grant Emergency Access
-          </Button>
-        </Modal.Footer>
+        <DialogFooter
+          onCancel={props.onClose}
+          action="Grant Emergency Access"
+          variant="danger"
+          isPending={grant.isPending}
+        />
       </Form>
     </Modal>
   );
@@ -304,28 +340,20 @@ export function DepartureReportDialog(props: {
               />
             )}
           </Field>
-          <Field id={`${id}-note`} label="Note" error={shown('note', note.length > 0)}>
-            {(describedBy) => (
-              <Form.Control
-                as="textarea"
-                rows={2}
-                value={note}
-                maxLength={255}
-                isInvalid={Boolean(shown('note', note.length > 0))}
-                aria-describedby={describedBy}
-                onChange={(event) => setNote(event.target.value)}
-              />
-            )}
-          </Field>
+          <TextAreaField
+            id={`${id}-note`}
+            label="Note"
+            value={note}
+            error={shown('note', note.length > 0)}
+            onChange={setNote}
+          />
         </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={props.onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" disabled={send.isPending}>
-            {departureReportMessages.send}
-          </Button>
-        </Modal.Footer>
+        <DialogFooter
+          onCancel={props.onClose}
+          action={departureReportMessages.send}
+          variant="primary"
+          isPending={send.isPending}
+        />
       </Form>
     </Modal>
   );

@@ -17,6 +17,7 @@ import { ApiError, callEndpoint, UNKNOWN_ERROR } from '../../api/client';
 import { showAlert } from '../../lib/alerts';
 import { Link, useSearchParams } from '../../lib/routing/router';
 import { useCurrentUser } from '../../lib/use-current-user';
+import { AuditTableHead } from '../../components/audit-table-head';
 
 const keys = {
   all: ['admin', 'reports', 'activity'] as const,
@@ -290,16 +291,7 @@ function SectionDetail({ section, zone }: { section: ActivitySection; zone: stri
       {section.events.length > 0 && (
         <Table responsive size="sm" striped className="align-middle">
           <caption className="visually-hidden">{section.title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Action</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Target</th>
-              <th scope="col">Organization</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
+          <AuditTableHead />
           <tbody>
             {section.events.map((e) => (
               <tr key={e.id}>

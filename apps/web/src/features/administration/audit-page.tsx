@@ -9,6 +9,7 @@ import { auditExportUrl } from '../../api/administration';
 import { callEndpoint } from '../../api/client';
 import { useSearchParams } from '../../lib/routing/router';
 import { adminKeys } from './use-admin-action';
+import { AuditTableHead } from '../../components/audit-table-head';
 
 type Filters = Required<Pick<AuditQuery, 'person' | 'actor' | 'target' | 'organization' | 'action'>> & {
   outcome: '' | 'success' | 'failure' | 'denied';
@@ -119,16 +120,7 @@ export function AuditPage() {
         </div>
       </Form>
       <Table responsive hover size="sm">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Action</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Target</th>
-            <th scope="col">Organization</th>
-            <th scope="col">Details</th>
-          </tr>
-        </thead>
+        <AuditTableHead />
         <tbody>
           {events.map((event) => (
             <AuditRow key={event.id} event={event} />

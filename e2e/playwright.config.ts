@@ -49,6 +49,22 @@ export const EMERGENCY_CLOCK_PORT = PORT + 8;
  */
 const artifact = process.env.PRA_E2E_ARTIFACT ? resolve(process.env.PRA_E2E_ARTIFACT) : null;
 
+/**
+ * The journeys on portals of their own (the test-clock portals and directory-admin.spec.ts's): the
+ * first lane. Every other journey uses the main and the short-session portal: the second lane.
+ */
+const OWN_PORTAL_SPECS = [
+  'access-expiry',
+  'access-reviews',
+  'activity-review',
+  'aup',
+  'departure',
+  'directory-admin',
+  'emergencies',
+  'governance-admin',
+  'passkey-grace',
+].map((name) => `**/${name}.spec.ts`);
+
 /** How a portal of the journeys is started: the artifact's entry point or this clone's build. */
 export const portalProcess = {
   script: artifact ? 'server.mjs' : 'apps/server/dist/server.js',
@@ -86,7 +102,14 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   outputDir: join(dataRoot, 'test-results'),
   fullyParallel: false,
-  workers: 1,
+  // Two lanes at once, each one file after another: the journeys mostly wait (for a new TOTP step,
+  // for mail, for a session to run out), so a second lane roughly halves the run's length. A lane's
+  // files share its portals' accounts and clocks; no file of one lane uses a portal of the other.
+  workers: 2,
+  projects: [
+    { name: 'own portals', testMatch: OWN_PORTAL_SPECS, workers: 1 },
+    { name: 'main portal', testIgnore: OWN_PORTAL_SPECS, workers: 1 },
+  ],
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -14,24 +14,34 @@ interface Enrolled {
   lastStep: number;
 }
 
-const storeFile = join(process.env.PRA_E2E_DIR ?? '.', 'totp-secrets.json');
-const load = (): Record<string, Enrolled> =>
-  existsSync(storeFile) ? (JSON.parse(readFileSync(storeFile, 'utf8')) as Record<string, Enrolled>) : {};
-const save = (all: Record<string, Enrolled>) => writeFileSync(storeFile, JSON.stringify(all));
+/**
+ * One file per portal: the journeys run in two lanes at once (playwright.config.ts), each with
+ * portals of its own, and a file shared by both would lose one lane's write to the other's.
+ */
+const fileOf = (name: string, origin: string) =>
+  join(process.env.PRA_E2E_DIR ?? '.', `${name}-${new URL(origin).port || 'default'}.json`);
+const readJson = <T>(file: string): Record<string, T> =>
+  existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, T>) : {};
+/** `key` is `${origin}:${username}`. */
+const originOf = (key: string) => key.slice(0, key.lastIndexOf(':'));
+const load = (key: string) => readJson<Enrolled>(fileOf('totp-secrets', originOf(key)));
+const save = (key: string, enrolled: Enrolled) => {
+  const file = fileOf('totp-secrets', originOf(key));
+  writeFileSync(file, JSON.stringify({ ...readJson<Enrolled>(file), [key]: enrolled }));
+};
 
 /** Passwords a journey changed (Forgot Password), per portal and username, in a file of this run. */
-const passwordFile = join(process.env.PRA_E2E_DIR ?? '.', 'passwords.json');
-const loadPasswords = (): Record<string, string> =>
-  existsSync(passwordFile) ? (JSON.parse(readFileSync(passwordFile, 'utf8')) as Record<string, string>) : {};
+const loadPasswords = (origin: string) => readJson<string>(fileOf('passwords', origin));
 
 /** Records a password a journey set, so later sign-ins of this run (any spec file) use it. */
 export function rememberPassword(origin: string, username: string, password: string): void {
-  writeFileSync(passwordFile, JSON.stringify({ ...loadPasswords(), [`${origin}:${username}`]: password }));
+  const file = fileOf('passwords', origin);
+  writeFileSync(file, JSON.stringify({ ...loadPasswords(origin), [`${origin}:${username}`]: password }));
 }
 
 /** The account's password in this run: the demo password unless a journey changed it. */
 export function currentPassword(origin: string, username: string): string {
-  return loadPasswords()[`${origin}:${username}`] ?? DEMO_PASSWORD;
+  return loadPasswords(origin)[`${origin}:${username}`] ?? DEMO_PASSWORD;
 }
 
 /**
@@ -40,25 +50,26 @@ export function currentPassword(origin: string, username: string): string {
  */
 async function freshCode(key: string, secret: string): Promise<string> {
   const currentStep = () => Math.floor(Date.now() / 1000 / 30);
-  const next = (load()[key]?.lastStep ?? currentStep() - 1) + 1;
+  const next = (load(key)[key]?.lastStep ?? currentStep() - 1) + 1;
   // Every step the IdP would accept now is used up: wait, as a person would, for a new code.
   while (next > currentStep() + 1) await new Promise((resolve) => setTimeout(resolve, 1000));
   const step = Math.max(currentStep(), next);
-  save({ ...load(), [key]: { secret, lastStep: step } });
+  save(key, { secret, lastStep: step });
   return generate({ secret, epoch: step * 30 });
 }
 
 /** A passcode of the account's enrolled authenticator that the portal has not seen yet. */
 export async function enrolledPasscode(origin: string, username: string): Promise<string> {
   const key = `${origin}:${username}`;
-  const secret = load()[key]?.secret;
+  const secret = load(key)[key]?.secret;
   if (!secret) throw new Error(`no enrolled secret for ${key}`);
   return freshCode(key, secret);
 }
 
 /** Whether a journey of this run (in any spec file) already enrolled the account on that portal. */
 export function isEnrolled(origin: string, username: string): boolean {
-  return load()[`${origin}:${username}`] !== undefined;
+  const key = `${origin}:${username}`;
+  return load(key)[key] !== undefined;
 }
 
 /**
@@ -86,7 +97,7 @@ export async function completeIdpSignIn(
     await page.getByRole('button', { name: 'Confirm' }).click();
     return 'enrolled';
   }
-  const secret = load()[key]?.secret;
+  const secret = load(key)[key]?.secret;
   if (!secret) throw new Error(`no enrolled secret for ${key}`);
   await passcode.fill(await freshCode(key, secret));
   await page.getByRole('button', { name: 'Verify' }).click();

@@ -369,16 +369,6 @@ export async function lockAccountsByEmails(tx: Tx, emails: readonly string[]) {
     .execute();
 }
 
-/** The account's status, its row locked for the rest of the transaction. */
-export async function lockAccount(tx: Tx, accountId: string) {
-  return tx
-    .selectFrom('accounts')
-    .select(['id', 'username', 'status'])
-    .where('id', '=', accountId)
-    .forUpdate()
-    .executeTakeFirst();
-}
-
 /** Hospital employees with their managed organizations, by username. */
 function employees(db: Db | Tx) {
   return db

@@ -31,6 +31,12 @@ async function appWithOutages() {
   app.get('/pool-wait', async () => {
     throw new Error('timeout exceeded when trying to connect');
   });
+  app.get('/deadlock', async () => {
+    throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+  });
+  app.get('/serialization', async () => {
+    throw Object.assign(new Error('could not serialize access'), { code: '40001' });
+  });
   await app.ready();
   const errors = () => lines.filter((line) => line.level === 50);
   const warnings = () => lines.filter((line) => line.level === 40);
@@ -83,6 +89,25 @@ describe('a database outage in the log', () => {
     await app.inject({ method: 'GET', url: '/refused' });
     expect(errors()).toEqual([
       expect.objectContaining({ msg: 'database unavailable', reason: 'ECONNREFUSED' }),
+    ]);
+    await app.close();
+  });
+});
+
+describe('two transactions PostgreSQL would not let both go on', () => {
+  it('answer 409 with a message to try again, logged as a warning with the code, never a 500', async () => {
+    const { app, errors, warnings } = await appWithOutages();
+    for (const url of ['/deadlock', '/serialization']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({
+        errors: ['Someone else changed this at the same moment. Please try again.'],
+      });
+    }
+    expect(errors()).toEqual([]);
+    expect(warnings().map((w) => [w.msg, w.sqlState])).toEqual([
+      ['transaction conflict', '40P01'],
+      ['transaction conflict', '40001'],
     ]);
     await app.close();
   });

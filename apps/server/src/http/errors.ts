@@ -1,7 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, messages } from '../platform/app-error';
-import { isDiskFull, isInvalidText, isPoolWaitTimeout, unavailableReason } from '../platform/db-errors';
+import {
+  isDiskFull,
+  isInvalidText,
+  isPoolWaitTimeout,
+  isTransactionConflict,
+  unavailableReason,
+} from '../platform/db-errors';
 import { OutageLog } from '../platform/outage-log';
 import { otherMethods, sendMethodNotAllowed } from './served-methods';
 
@@ -87,6 +93,11 @@ export function registerErrorHandling(app: FastifyInstance, logs: FailureLogs = 
     if (isInvalidText(error)) {
       request.log.warn({ err: { type: error.name, code: error.code } }, 'text the database cannot store');
       return send(reply, 400, [messages.invalidText]);
+    }
+    if (isTransactionConflict(error)) {
+      // Logged as a warning with its code: a lock order some path still gets wrong shows up here.
+      request.log.warn({ sqlState: error.code }, 'transaction conflict');
+      return send(reply, 409, [messages.concurrentChange]);
     }
     const unavailable = unavailableReason(error);
     if (unavailable) {

@@ -49,6 +49,7 @@ export const messages = {
   badJson: 'The request body is not valid JSON.',
   badRequest: 'Bad request',
   invalidText: 'The request contains characters that are not allowed.',
+  concurrentChange: 'Someone else changed this at the same moment. Please try again.',
 } as const;
 
 /** How long to wait, as a person reads it: "45 seconds", "1 minute", "15 minutes" (rounded up). */

@@ -109,6 +109,18 @@ export function isInvalidText(error: unknown): boolean {
   return typeof code === 'string' && invalidTextCodes.has(code);
 }
 
+/**
+ * Two transactions that PostgreSQL would not let both go on: a deadlock (40P01) or a serialization
+ * failure (40001). The work takes its locks in one order (the account row before its grants); this
+ * keeps one that a path still misses a 409 that asks to try again, not a 500.
+ */
+const conflictCodes = new Set(['40P01', '40001']);
+
+export function isTransactionConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && conflictCodes.has(code);
+}
+
 /** True when the database could not write for want of disk space. */
 export function isDiskFull(error: unknown): boolean {
   return unavailableReason(error) === DISK_FULL;

@@ -169,9 +169,9 @@ export async function seedDemoData(db: Db, password: string | undefined): Promis
 /** What the first start prints: how to sign in to each demo account. */
 function describeDemoAccounts(publicUrl: string, password: string, devMailbox: boolean): string {
   const lines = demoAccounts.map((a) => {
-    const role = a.isAdmin ? 'admin' : a.isEmployeeBrm ? 'BRM' : 'vendor';
+    const role = a.isAdmin ? 'admin' : a.isEmployeeBrm ? 'BRM' : a.isAuditor ? 'auditor' : 'vendor';
     const orgs = a.orgs.length ? ` (${a.orgs.map((o) => roleName(o)).join(', ')})` : '';
-    return `  ${a.username.padEnd(8)} ${role.padEnd(6)} ${a.givenName} ${a.familyName}${orgs}`;
+    return `  ${a.username.padEnd(8)} ${role.padEnd(7)} ${a.givenName} ${a.familyName}${orgs}`;
   });
   const domains = demoOrganizations.map((o) => `  ${o.name}: ${o.domains.join(', ')}`);
   return [

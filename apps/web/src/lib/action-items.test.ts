@@ -40,6 +40,15 @@ describe('actionItems (welcome cards and nav entries)', () => {
     ]);
   });
 
+  it('tells an auditor who is not an admin what Administration holds for them', () => {
+    const auditor = { ...employee, isAuditor: true };
+    const item = actionItems(auditor).find((i) => i.key === 'administration');
+    expect(item?.description).toBe('Reports for auditors and the audit trail');
+    expect(actionItems(admin).find((i) => i.key === 'administration')?.description).toBe(
+      'Organizations, people, system message, maintenance, mail and the audit trail',
+    );
+  });
+
   it('gives an employee with neither flag only the user guides', () => {
     expect(keys(actionItems(employee))).toEqual(['userGuides']);
   });

@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@pra/contracts';
 import { adminRoutes, routes, routingRoutes } from '@pra/contracts/paths';
-import { isAdminOrAuditor, isBrmOrAdmin, isEmployeeBrm, isVendor } from './account-kinds';
+import { isAdmin, isAdminOrAuditor, isBrmOrAdmin, isEmployeeBrm, isVendor } from './account-kinds';
 import { siteLinks } from './site-links';
 
 export type ActionKey =
@@ -31,6 +31,8 @@ type ActionUser = Pick<CurrentUser, 'type' | 'isEmployeeBrm' | 'isAdmin' | 'iiqA
 
 interface ActionDefinition extends Omit<ActionItem, 'disabled'> {
   isFor: (user: ActionUser) => boolean;
+  /** The description for this person, where it differs from `description`. */
+  describe?: (user: ActionUser) => string | undefined;
   alwaysEnabled?: boolean;
 }
 
@@ -111,6 +113,7 @@ const definitions: ActionDefinition[] = [
     target: { kind: 'route', to: adminRoutes.root },
     // Auditors who are not admins reach its Reports and Audit trail only (GOVERNANCE.md §9.2).
     isFor: isAdminOrAuditor,
+    describe: (user) => (isAdmin(user) ? undefined : 'Reports for auditors and the audit trail'),
     // Admins end maintenance there, so it stays open while account management is down.
     alwaysEnabled: true,
   },
@@ -132,9 +135,10 @@ export function actionItems(user: ActionUser | undefined): ActionItem[] {
   if (!user) return definitions.filter((d) => d.key === 'userGuides').map((d) => toItem(d, false));
   return definitions
     .filter((definition) => definition.isFor(user))
-    .map((definition) => toItem(definition, !definition.alwaysEnabled && !user.iiqAvailable));
+    .map((definition) => toItem(definition, !definition.alwaysEnabled && !user.iiqAvailable, user));
 }
 
-function toItem({ key, label, description, target }: ActionDefinition, disabled: boolean): ActionItem {
-  return { key, label, description, target, disabled };
+function toItem(definition: ActionDefinition, disabled: boolean, user?: ActionUser): ActionItem {
+  const { key, label, description, target } = definition;
+  return { key, label, description: (user && definition.describe?.(user)) ?? description, target, disabled };
 }

@@ -162,7 +162,7 @@ export function AdminAupPage() {
             table={table}
             caption={aupMessages.notAccepted}
             filterLabel="Filter by vendor, email or organization"
-            emptyText="Every vendor has accepted the current policy."
+            emptyText="No vendor is due or overdue."
             getRowKey={(r) => r.username}
           />
         )}

@@ -133,6 +133,9 @@ describe.skipIf(!slapdInstalled).each(testDatabaseKinds)('provisioning outbox on
     await slapd.stop();
     try {
       await t.ctx.db.deleteFrom('role_grants').where('organization_id', '=', acme).execute();
+      // The trigger's row is due at PostgreSQL's now() (microseconds); a claim in the same
+      // millisecond (this clock's) would find it not yet due and wait for the worker's next poll.
+      await makeProvisioningDue(t.ctx.db, t.ctx.clock.now());
       const round = await applyDueProvisioning(t.ctx.db, t.ctx.identityStore, t.ctx.clock);
       expect(round.unavailable).toMatch(/directory unavailable/);
       const [failing] = await listFailingProvisioning(t.ctx.db);

@@ -24,7 +24,8 @@ const readJson = <T>(file: string): Record<string, T> =>
   existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, T>) : {};
 /** `key` is `${origin}:${username}`. */
 const originOf = (key: string) => key.slice(0, key.lastIndexOf(':'));
-const load = (key: string) => readJson<Enrolled>(fileOf('totp-secrets', originOf(key)));
+/** What the run enrolled for `key`, if anything. */
+const enrolledOf = (key: string) => readJson<Enrolled>(fileOf('totp-secrets', originOf(key)))[key];
 const save = (key: string, enrolled: Enrolled) => {
   const file = fileOf('totp-secrets', originOf(key));
   writeFileSync(file, JSON.stringify({ ...readJson<Enrolled>(file), [key]: enrolled }));
@@ -50,7 +51,7 @@ export function currentPassword(origin: string, username: string): string {
  */
 async function freshCode(key: string, secret: string): Promise<string> {
   const currentStep = () => Math.floor(Date.now() / 1000 / 30);
-  const next = (load(key)[key]?.lastStep ?? currentStep() - 1) + 1;
+  const next = (enrolledOf(key)?.lastStep ?? currentStep() - 1) + 1;
   // Every step the IdP would accept now is used up: wait, as a person would, for a new code.
   while (next > currentStep() + 1) await new Promise((resolve) => setTimeout(resolve, 1000));
   const step = Math.max(currentStep(), next);
@@ -61,7 +62,7 @@ async function freshCode(key: string, secret: string): Promise<string> {
 /** A passcode of the account's enrolled authenticator that the portal has not seen yet. */
 export async function enrolledPasscode(origin: string, username: string): Promise<string> {
   const key = `${origin}:${username}`;
-  const secret = load(key)[key]?.secret;
+  const secret = enrolledOf(key)?.secret;
   if (!secret) throw new Error(`no enrolled secret for ${key}`);
   return freshCode(key, secret);
 }
@@ -69,7 +70,7 @@ export async function enrolledPasscode(origin: string, username: string): Promis
 /** Whether a journey of this run (in any spec file) already enrolled the account on that portal. */
 export function isEnrolled(origin: string, username: string): boolean {
   const key = `${origin}:${username}`;
-  return load(key)[key] !== undefined;
+  return enrolledOf(key) !== undefined;
 }
 
 /**
@@ -97,7 +98,7 @@ export async function completeIdpSignIn(
     await page.getByRole('button', { name: 'Confirm' }).click();
     return 'enrolled';
   }
-  const secret = load(key)[key]?.secret;
+  const secret = enrolledOf(key)?.secret;
   if (!secret) throw new Error(`no enrolled secret for ${key}`);
   await passcode.fill(await freshCode(key, secret));
   await page.getByRole('button', { name: 'Verify' }).click();

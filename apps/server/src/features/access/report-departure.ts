@@ -78,7 +78,7 @@ export async function reportDeparture(o: {
       };
       const own = await organizationsOfAccount(tx, actor.id);
       if (!own.some((g) => g.id === org.id)) {
-        refuse(
+        return refuse(
           'notYourOrganization',
           new AppError('forbidden', departureReportMessages.notYourOrganization(org.name)),
         );

@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { roleName } from '@pra/contracts';
 import { Client } from 'ldapts';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProductionPortal, type ProductionPortal } from './support/production-portal';
 import { runSql } from './support/server-process';
@@ -81,7 +81,9 @@ describe.skipIf(missing.length > 0)(
           ['brm-assign', 'bea.brm', ORG],
           ['brm-assign', 'bea.brm', OTHER_ORG],
         ],
-        env: { ...slapd.env, LDAP_HEALTH_CACHE_SECONDS: '1' },
+        // A wait for the directory as long as a loaded CI machine needs (slapd and the portal run
+        // beside the browser journeys there): the outage below stops slapd, which refuses at once.
+        env: { ...slapd.env, LDAP_HEALTH_CACHE_SECONDS: '1', LDAP_TIMEOUT_MS: '20000' },
       });
       browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
     }, 240_000);
@@ -126,6 +128,23 @@ describe.skipIf(missing.length > 0)(
       await page.context().close();
       return where;
     };
+
+    /**
+     * Waits for what a step leads to; when it does not come, fails with what the page says instead
+     * and the portal's last log lines (a refusal, an outage), not a bare timeout.
+     */
+    async function arrives(page: Page, what: Locator): Promise<void> {
+      try {
+        await what.waitFor({ timeout: 45_000 });
+      } catch (error) {
+        const said = await page
+          .locator('body')
+          .innerText()
+          .catch(() => '(no page)');
+        const log = portal.instance.output.join('').split('\n').slice(-15).join('\n');
+        throw new Error(`${String(error)}\nthe page says:\n${said}\nthe portal's log ends:\n${log}`);
+      }
+    }
 
     /** The newest mail to `to` whose source matches `pattern`: the link it holds. */
     async function linkIn(to: string, pattern: RegExp): Promise<string> {
@@ -221,13 +240,13 @@ describe.skipIf(missing.length > 0)(
       await vendor.getByLabel('Organization').selectOption({ label: ORG });
       await vendor.getByLabel('I agree to the Acceptable Use Policy').check();
       await vendor.getByRole('button', { name: 'Register' }).click();
-      await vendor.getByRole('heading', { name: 'Registration Successful' }).waitFor();
+      await arrives(vendor, vendor.getByRole('heading', { name: 'Registration Successful' }));
 
       await brm.goto(`${portal.origin}/brm/pending-approvals`);
       const pending = brm.getByRole('row').filter({ hasText: VENDOR.email });
       await pending.getByRole('button', { name: 'Approve' }).click();
       await brm.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
-      await brm.getByText('Request has been successfully approved').waitFor();
+      await arrives(brm, brm.getByText('Request has been successfully approved'));
 
       await vendor.goto(await linkIn(VENDOR.email, /https?:\/\/\S+\/activate-account\?code=[A-Z0-9-]+/));
       username = await vendor.getByLabel('Username').inputValue();
@@ -236,7 +255,7 @@ describe.skipIf(missing.length > 0)(
       await vendor.getByLabel('New Password').fill(FIRST_PASSWORD);
       await vendor.getByLabel('Confirm Password').fill(FIRST_PASSWORD);
       await vendor.getByRole('button', { name: 'Activate Account' }).click();
-      await vendor.getByRole('heading', { name: 'Congratulations!' }).waitFor();
+      await arrives(vendor, vendor.getByRole('heading', { name: 'Congratulations!' }));
       await vendor.context().close();
 
       // In the directory: enabled, in the organization's group; the password is the IdP's now.
@@ -262,7 +281,7 @@ describe.skipIf(missing.length > 0)(
       await page.getByLabel('New Password').fill(CHANGED_PASSWORD);
       await page.getByLabel('Confirm Password').fill(CHANGED_PASSWORD);
       await page.getByRole('button', { name: 'Submit' }).click();
-      await page.getByText('Successfully changed password').waitFor();
+      await arrives(page, page.getByText('Successfully changed password'));
       await page.context().close();
       expect(await fresh(username, FIRST_PASSWORD)).toBe('refused at the IdP');
       expect(await fresh(username, CHANGED_PASSWORD)).toBe('/welcome');
@@ -275,14 +294,14 @@ describe.skipIf(missing.length > 0)(
       await page.getByLabel('Email').fill(VENDOR.email);
       await page.getByRole('button', { name: 'Next' }).click();
       await page.getByRole('button', { name: 'Send Password Reset Email' }).click();
-      await page.getByRole('heading', { name: 'Password Reset Email Sent' }).waitFor();
+      await arrives(page, page.getByRole('heading', { name: 'Password Reset Email Sent' }));
       await page.goto(await linkIn(VENDOR.email, /https?:\/\/\S+\/forgot-password\?code=[A-Z0-9-]+/));
       await page.getByRole('heading', { name: 'Password Reset Link' }).waitFor();
       await page.getByRole('button', { name: 'Next' }).click();
       await page.getByLabel('New Password').fill(RESET_PASSWORD);
       await page.getByLabel('Confirm Password').fill(RESET_PASSWORD);
       await page.getByRole('button', { name: 'Set Password' }).click();
-      await page.getByRole('link', { name: 'Login' }).waitFor();
+      await arrives(page, page.getByRole('link', { name: 'Login' }));
       await page.context().close();
       expect(await fresh(username, CHANGED_PASSWORD)).toBe('refused at the IdP');
       expect(await fresh(username, RESET_PASSWORD)).toBe('/welcome');

@@ -13,6 +13,8 @@ import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
 import { addOrganization, assignBrm, auditActions } from '../../../test/support/world';
+import { inBatches } from '../../http/csv-report';
+import { vendorAccessBatch, type VendorAccessDbRow } from '../../store/reports';
 
 // Administration → Reports (GOVERNANCE.md §9.2, §9.3, §9.5): each report equals the data seeded
 // here, its CSV neutralises formula cells and is audited `report.export`, the evidence manifest's
@@ -355,6 +357,36 @@ describe.each(testDatabaseKinds)('reports for auditors on %s', (kind) => {
           complete: true,
         },
       });
+    });
+
+    it('reads the CSV in batches of any size: every row once, by organization, username and row', async () => {
+      const scope = { from: ago(400), until: START, organizationId: undefined, filter: '' };
+      const walk = async (limit: number) => {
+        const seen: VendorAccessDbRow[] = [];
+        for await (const row of inBatches<VendorAccessDbRow>(
+          (after, n) => vendorAccessBatch(t.ctx.db, scope, after, n),
+          limit,
+        ))
+          seen.push(row);
+        return seen.map((r) => `${r.organization}/${r.username}/${r.row_key}`);
+      };
+      const whole = await walk(1000);
+      expect(whole.map((k) => k.split('/').slice(0, 2).join('/'))).toEqual([
+        'Acme Imaging/alice',
+        'Acme Imaging/bob',
+        'Acme Imaging/carl',
+        'Acme Imaging/evil',
+        'Globex/dora',
+      ]);
+      // Batches ending inside an organization, at its last row, and across one.
+      for (const limit of [1, 2, 3, 4, 5]) expect(await walk(limit), `batches of ${limit}`).toEqual(whole);
+      const globexOnly = await vendorAccessBatch(
+        t.ctx.db,
+        { ...scope, organizationId: ids.globex },
+        null,
+        10,
+      );
+      expect(globexOnly.map((r) => r.username)).toEqual(['dora']);
     });
 
     it('answers bad query input with 400 and its message', async () => {

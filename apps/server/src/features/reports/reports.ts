@@ -125,20 +125,7 @@ export async function vendorAccessPage(
 export function vendorAccessCsv(db: Db, query: VendorAccessCsvFilters, time: Time): CsvReport {
   const { from, to, scope } = periodOf(query, time);
   const rows = inBatches<VendorAccessWithPolicy>(async (after, limit) =>
-    withPolicyAccepted(
-      db,
-      await store.vendorAccessBatch(
-        db,
-        scope,
-        after && {
-          organization: after.organization.toLowerCase(),
-          username: after.username.toLowerCase(),
-          rowKey: after.row_key,
-        },
-        limit,
-      ),
-      time.zone,
-    ),
+    withPolicyAccepted(db, await store.vendorAccessBatch(db, scope, after, limit), time.zone),
   );
   return {
     report: 'vendor-access',

@@ -337,12 +337,17 @@ async function main() {
     try {
       const jdoe = await signInAs(demo.url, 'jdoe');
       const loads = await assetLoads(browser, `${demo.url}/vendor/profile`, jdoe.cookie);
-      const js = loads.filter((l) => l.type === 'script').reduce((sum, l) => sum + l.gzip, 0);
+      const scripts = loads.filter((l) => l.type === 'script').sort((a, b) => b.gzip - a.gzip);
+      const js = scripts.reduce((sum, l) => sum + l.gzip, 0);
+      const largest = scripts
+        .slice(0, 4)
+        .map((l) => `${new URL(l.url).pathname.split('/').at(-1)} ${Math.round(l.gzip / 1000)} kB`);
       rows.push({
         figure: '/vendor/profile JavaScript before typing, gzip',
         value: Math.round(js / 1000),
         unit: 'kB',
         goal: { atMost: 160 },
+        note: `${scripts.length} scripts; largest: ${largest.join(', ')}`,
       });
     } finally {
       await browser.close();

@@ -3,19 +3,7 @@ import { pageOf } from './paging';
 
 // Dormant accounts, sponsors of record and BRM departure (GOVERNANCE.md §6.7).
 
-/** Its paths. */
-export const departureApi = {
-  /** An admin sets or clears a person's leaving date. */
-  leaving: '/api/admin/people/:id/leaving',
-  /** Transfer Responsibilities: `dryRun: true` answers what would move. */
-  transfer: '/api/admin/people/:id/transfer',
-  /** The sponsorship report: grants with no sponsor or one who no longer manages the organization. */
-  sponsorship: '/api/admin/sponsorship',
-  /** Bulk "Assign sponsor". */
-  sponsors: '/api/admin/sponsors',
-  /** The vendor's own sponsors (Profile). */
-  mySponsors: '/api/profile/sponsors',
-} as const;
+export { departureApi } from './paths';
 
 export const personParams = z.object({ id: z.uuid('Not a valid id.') });
 

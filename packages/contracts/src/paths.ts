@@ -233,3 +233,17 @@ export const securityKeyPaths = {
   /** PATCH (rename) or DELETE one key. */
   key: '/api/user/security-key/:id',
 } as const;
+
+/** The paths of BRM departure and sponsors (GOVERNANCE.md §6); departure.ts re-exports them. */
+export const departureApi = {
+  /** An admin sets or clears a person's leaving date. */
+  leaving: '/api/admin/people/:id/leaving',
+  /** Transfer Responsibilities: `dryRun: true` answers what would move. */
+  transfer: '/api/admin/people/:id/transfer',
+  /** The sponsorship report: grants with no sponsor or one who no longer manages the organization. */
+  sponsorship: '/api/admin/sponsorship',
+  /** Bulk "Assign sponsor". */
+  sponsors: '/api/admin/sponsors',
+  /** The vendor's own sponsors (Profile). */
+  mySponsors: '/api/profile/sponsors',
+} as const;

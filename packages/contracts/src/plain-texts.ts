@@ -1,6 +1,6 @@
 // Texts the screens show and the API answers, without the schema library: a page that shows them
 // before anything is sent (Manage Profile) does not load zod for them. Their modules
-// (text-fields, profile, recovery, authenticator) re-export them.
+// (text-fields, profile, recovery, authenticator, policy-attestation) re-export them.
 
 export const textFieldMessages = {
   required: 'Required',
@@ -89,4 +89,38 @@ export const securityKeyMessages = {
   required: 'An organization you work with requires a security key or passkey.',
   /** GOVERNANCE.md §7.3's words, naming the organization. */
   requiredBy: (organization: string) => `${organization} requires a security key or passkey.`,
+} as const;
+
+/** The Acceptable Use Policy's screens and messages (GOVERNANCE.md §8), word for word. */
+export const aupMessages = {
+  heading: 'Acceptable Use Policy',
+  versionLine: (version: number, effectiveOn: string) => `Version ${version}, effective ${effectiveOn}`,
+  agree: 'I have read and agree to the Acceptable Use Policy',
+  accept: 'Accept and Continue',
+  logOut: 'Log Out',
+  accepted: 'Thank you. Your acceptance was recorded.',
+  /** The answer to every other call while a vendor's acceptance is overdue. */
+  blocked: 'Accept the Acceptable Use Policy to continue',
+  welcomeAlert: (date: string) =>
+    `Please review the Acceptable Use Policy by ${date} to keep using the portal.`,
+  reviewNow: 'Review now',
+  profileCard: (version: number, acceptedOn: string, dueOn: string) =>
+    `Acceptable Use Policy: version ${version} accepted on ${acceptedOn}; next review due ${dueOn}.`,
+  readPolicy: 'Read the policy',
+  notAsked: 'Only vendor accounts accept the Acceptable Use Policy here.',
+  notNewest: 'A newer version of the Acceptable Use Policy was published meanwhile. Read it and accept it.',
+  adminHeading: 'Acceptable Use Policy',
+  versions: 'Versions',
+  publish: 'Publish New Version',
+  published: (version: number) => `Version ${version} was published.`,
+  notAccepted: 'Who has not accepted',
+  download: 'Download CSV',
+  titleRequired: 'Enter a title.',
+  titleTooLong: 'The title must be at most 200 characters.',
+  bodyRequired: 'Enter the policy text.',
+  bodyTooLong: 'The policy text must be at most 100,000 characters.',
+  effectiveRequired: 'Enter the effective date.',
+  effectivePast: 'The effective date cannot be in the past.',
+  effectiveTooFar: 'The effective date must be within a year.',
+  preview: 'Preview',
 } as const;

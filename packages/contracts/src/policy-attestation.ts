@@ -6,38 +6,9 @@ import { inputText } from './text';
 // The yearly Acceptable Use Policy attestation (GOVERNANCE.md §8): the texts of its screens and
 // messages word for word, and the schemas of its calls.
 
-export const aupMessages = {
-  heading: 'Acceptable Use Policy',
-  versionLine: (version: number, effectiveOn: string) => `Version ${version}, effective ${effectiveOn}`,
-  agree: 'I have read and agree to the Acceptable Use Policy',
-  accept: 'Accept and Continue',
-  logOut: 'Log Out',
-  accepted: 'Thank you. Your acceptance was recorded.',
-  /** The answer to every other call while a vendor's acceptance is overdue. */
-  blocked: 'Accept the Acceptable Use Policy to continue',
-  welcomeAlert: (date: string) =>
-    `Please review the Acceptable Use Policy by ${date} to keep using the portal.`,
-  reviewNow: 'Review now',
-  profileCard: (version: number, acceptedOn: string, dueOn: string) =>
-    `Acceptable Use Policy: version ${version} accepted on ${acceptedOn}; next review due ${dueOn}.`,
-  readPolicy: 'Read the policy',
-  notAsked: 'Only vendor accounts accept the Acceptable Use Policy here.',
-  notNewest: 'A newer version of the Acceptable Use Policy was published meanwhile. Read it and accept it.',
-  adminHeading: 'Acceptable Use Policy',
-  versions: 'Versions',
-  publish: 'Publish New Version',
-  published: (version: number) => `Version ${version} was published.`,
-  notAccepted: 'Who has not accepted',
-  download: 'Download CSV',
-  titleRequired: 'Enter a title.',
-  titleTooLong: 'The title must be at most 200 characters.',
-  bodyRequired: 'Enter the policy text.',
-  bodyTooLong: 'The policy text must be at most 100,000 characters.',
-  effectiveRequired: 'Enter the effective date.',
-  effectivePast: 'The effective date cannot be in the past.',
-  effectiveTooFar: 'The effective date must be within a year.',
-  preview: 'Preview',
-} as const;
+import { aupMessages } from './plain-texts';
+
+export { aupMessages };
 
 /** Where a vendor stands: `current`, `due` (from 30 days before), `overdue` (grace ran out). */
 export const aupStates = ['current', 'due', 'overdue'] as const;

@@ -4,6 +4,8 @@ import {
   csrfResponse,
   currentUser,
   defaultPasswordComplexity,
+  myAup,
+  mySponsors,
   pairedAuthenticators,
   passwordRequirements,
   securityKeyList,
@@ -14,6 +16,8 @@ import {
   authStatusBody,
   csrfBody,
   currentUserBody,
+  myAupBody,
+  mySponsorsBody,
   pairedAuthenticatorsBody,
   passwordRequirementsBody,
   securityKeyListBody,
@@ -52,6 +56,25 @@ const keyList = {
   requiredBy: 'Acme Imaging',
   needsKeyConfirmation: true,
   max: 10,
+};
+
+const sponsor = { organization: 'Acme Imaging', name: 'Bea Sponsor', email: 'bea@hospital.example' };
+const policy = {
+  version: 2,
+  title: 'Acceptable Use Policy',
+  bodyMd: '# Rules',
+  effectiveOn: '2027-01-01',
+  sha256: 'ab'.repeat(32),
+  publishedAt: '2026-12-01T08:00:00.000Z',
+  publishedBy: 'Ada Admin',
+};
+const standing = {
+  state: 'due',
+  acceptedVersion: 1,
+  acceptedOn: '2026-01-10',
+  dueOn: '2027-01-01',
+  blocksAfter: '2027-01-15',
+  reviewBy: '2027-01-01',
 };
 
 const message = { enabled: true, loggedInOnly: false, severity: 'warning', title: 'T', text: 'x' };
@@ -167,6 +190,44 @@ const cases: Array<[string, ResponseParser<unknown>, ResponseParser<unknown>, un
       { keys: [key], ...keyList, required: 'yes' },
       { keys: [key], ...keyList, max: -1 },
       { keys: {}, ...keyList },
+    ],
+  ],
+  [
+    'sponsors',
+    mySponsorsBody,
+    mySponsors,
+    [
+      { sponsors: [] },
+      { sponsors: [sponsor, { organization: 'Beta Labs', name: null, email: null }] },
+      { sponsors: [{ ...sponsor, extra: 'dropped' }], more: 1 },
+      { sponsors: [{ ...sponsor, name: 3 }] },
+      { sponsors: [{ ...sponsor, organization: undefined }] },
+      { sponsors: {} },
+      {},
+      null,
+    ],
+  ],
+  [
+    'Acceptable Use Policy',
+    myAupBody,
+    myAup,
+    [
+      { policy, standing },
+      {
+        policy: { ...policy, publishedBy: null },
+        standing: { ...standing, acceptedVersion: null, acceptedOn: null },
+      },
+      { policy: { ...policy, extra: 1 }, standing: { ...standing, state: 'overdue' }, more: true },
+      { policy: { ...policy, version: 0 }, standing },
+      { policy: { ...policy, version: 1.5 }, standing },
+      { policy: { ...policy, version: 2 ** 60 }, standing },
+      { policy: { ...policy, bodyMd: undefined }, standing },
+      { policy, standing: { ...standing, state: 'late' } },
+      { policy, standing: { ...standing, acceptedVersion: -1 } },
+      { policy, standing: { ...standing, acceptedVersion: '1' } },
+      { policy, standing: { ...standing, reviewBy: null } },
+      { policy },
+      { standing },
     ],
   ],
 ];

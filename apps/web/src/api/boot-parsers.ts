@@ -1,12 +1,15 @@
 // Hand-written checks for the answers the first page waits for (CSRF token, auth status, system
 // message, and the current user that a signed-in page's boot data carries), so the first page does
 // not load the schema library; and for those Manage Profile asks for on arrival (the password
-// rules, the paired phones, the security keys), so that page loads it only once someone acts. Each mirrors its contract schema in
+// rules, the paired phones, the security keys, the sponsors, the Acceptable Use Policy), so that
+// page loads it only once someone acts. Each mirrors its contract schema in
 // @pra/contracts; boot-parsers.test.ts runs both over the same bodies to keep them in step.
 import type {
   AuthStatusResponse,
   CsrfResponse,
   CurrentUser,
+  MyAup,
+  MySponsors,
   PairedAuthenticators,
   PasswordRequirements,
   SecurityKeyList,
@@ -26,6 +29,13 @@ function field<T>(body: Body, key: string, check: (value: unknown) => value is T
   const value = body[key];
   if (!check(value)) throw new TypeError(`${key}: expected ${what}`);
   return value;
+}
+
+/** `body[key]` as a list of objects, each read by `each`. */
+function listOf<T>(body: Body, key: string, each: (entry: Body) => T): T[] {
+  const list = body[key];
+  if (!Array.isArray(list)) throw new TypeError(`${key}: expected a list`);
+  return list.map((entry) => each(object(entry)));
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string';
@@ -140,20 +150,13 @@ export const passwordRequirementsBody: ResponseParser<PasswordRequirements> = {
 export const pairedAuthenticatorsBody: ResponseParser<PairedAuthenticators> = {
   parse(data) {
     const body = object(data);
-    const list = body.authenticators;
-    if (!Array.isArray(list)) throw new TypeError('authenticators: expected a list');
-    return {
-      needsPasscode: field(body, 'needsPasscode', isBoolean, 'a boolean'),
-      authenticators: list.map((entry) => {
-        const phone = object(entry);
-        return {
-          id: field(phone, 'id', isString, 'a string'),
-          nickname: field(phone, 'nickname', isString, 'a string'),
-          pairedAt: field(phone, 'pairedAt', isString, 'a string'),
-          isRecent: field(phone, 'isRecent', isBoolean, 'a boolean'),
-        };
-      }),
-    };
+    const authenticators = listOf(body, 'authenticators', (phone) => ({
+      id: field(phone, 'id', isString, 'a string'),
+      nickname: field(phone, 'nickname', isString, 'a string'),
+      pairedAt: field(phone, 'pairedAt', isString, 'a string'),
+      isRecent: field(phone, 'isRecent', isBoolean, 'a boolean'),
+    }));
+    return { needsPasscode: field(body, 'needsPasscode', isBoolean, 'a boolean'), authenticators };
   },
 };
 
@@ -165,24 +168,66 @@ const isNullableString = (value: unknown): value is string | null => value === n
 export const securityKeyListBody: ResponseParser<SecurityKeyList> = {
   parse(data) {
     const body = object(data);
-    const list = body.keys;
-    if (!Array.isArray(list)) throw new TypeError('keys: expected a list');
     return {
-      keys: list.map((entry) => {
-        const key = object(entry);
-        return {
-          id: field(key, 'id', isString, 'a string'),
-          nickname: field(key, 'nickname', isString, 'a string'),
-          addedAt: field(key, 'addedAt', isString, 'a string'),
-          lastUsedAt: field(key, 'lastUsedAt', isNullableString, 'a string or null'),
-          type: field(key, 'type', isKeyType, '"thisDevice" or "synced"'),
-        };
-      }),
+      keys: listOf(body, 'keys', (key) => ({
+        id: field(key, 'id', isString, 'a string'),
+        nickname: field(key, 'nickname', isString, 'a string'),
+        addedAt: field(key, 'addedAt', isString, 'a string'),
+        lastUsedAt: field(key, 'lastUsedAt', isNullableString, 'a string or null'),
+        type: field(key, 'type', isKeyType, '"thisDevice" or "synced"'),
+      })),
       authenticatorApp: field(body, 'authenticatorApp', isNullableString, 'a string or null'),
       required: field(body, 'required', isBoolean, 'a boolean'),
       requiredBy: field(body, 'requiredBy', isNullableString, 'a string or null'),
       needsKeyConfirmation: field(body, 'needsKeyConfirmation', isBoolean, 'a boolean'),
       max: field(body, 'max', Number.isInteger as (value: unknown) => value is number, 'an integer'),
+    };
+  },
+};
+
+/** GET /api/profile/sponsors */
+export const mySponsorsBody: ResponseParser<MySponsors> = {
+  parse: (data) => ({
+    sponsors: listOf(object(data), 'sponsors', (sponsor) => ({
+      organization: field(sponsor, 'organization', isString, 'a string'),
+      name: field(sponsor, 'name', isNullableString, 'a string or null'),
+      email: field(sponsor, 'email', isNullableString, 'a string or null'),
+    })),
+  }),
+};
+
+/** zod's z.number().int(): a safe integer. */
+const isSafeWhole = (value: unknown): value is number => Number.isSafeInteger(value);
+const isVersion = (value: unknown): value is number => isSafeWhole(value) && value >= 1;
+const isNullableWhole = (value: unknown): value is number | null => value === null || isSafeWhole(value);
+const AUP_STATES = ['current', 'due', 'overdue'] as const;
+const isAupState = (value: unknown): value is MyAup['standing']['state'] =>
+  AUP_STATES.includes(value as MyAup['standing']['state']);
+
+/** GET /api/vendor/aup */
+export const myAupBody: ResponseParser<MyAup> = {
+  parse(data) {
+    const body = object(data);
+    const policy = object(body.policy);
+    const standing = object(body.standing);
+    return {
+      policy: {
+        version: field(policy, 'version', isVersion, 'a whole number from 1'),
+        title: field(policy, 'title', isString, 'a string'),
+        bodyMd: field(policy, 'bodyMd', isString, 'a string'),
+        effectiveOn: field(policy, 'effectiveOn', isString, 'a string'),
+        sha256: field(policy, 'sha256', isString, 'a string'),
+        publishedAt: field(policy, 'publishedAt', isString, 'a string'),
+        publishedBy: field(policy, 'publishedBy', isNullableString, 'a string or null'),
+      },
+      standing: {
+        state: field(standing, 'state', isAupState, 'current, due or overdue'),
+        acceptedVersion: field(standing, 'acceptedVersion', isNullableWhole, 'a whole number or null'),
+        acceptedOn: field(standing, 'acceptedOn', isNullableString, 'a string or null'),
+        dueOn: field(standing, 'dueOn', isString, 'a string'),
+        blocksAfter: field(standing, 'blocksAfter', isString, 'a string'),
+        reviewBy: field(standing, 'reviewBy', isString, 'a string'),
+      },
     };
   },
 };

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { getMyAup } from '@pra/contracts/endpoints/policy-attestation';
-import { callEndpoint } from '../../api/client';
+import { api } from '@pra/contracts/paths';
+import { myAupBody } from '../../api/boot-parsers';
+import { call } from '../../api/client';
 
 export const myAupKey = ['my-aup'] as const;
 
@@ -8,7 +9,7 @@ export const myAupKey = ['my-aup'] as const;
 export function useMyAup(enabled: boolean) {
   return useQuery({
     queryKey: myAupKey,
-    queryFn: ({ signal }) => callEndpoint(getMyAup, { signal }),
+    queryFn: ({ signal }) => call(myAupBody, { method: 'get', url: api.myAup, signal }),
     enabled,
   });
 }

@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import Card from 'react-bootstrap/Card';
-import { getMySponsors } from '@pra/contracts/endpoints/departure';
-import { callEndpoint } from '../../api/client';
+import { departureApi } from '@pra/contracts/paths';
+import { mySponsorsBody } from '../../api/boot-parsers';
+import { call } from '../../api/client';
 
 /** "Your sponsors": "{Org}: {BRM name}, {email}" for each access (GOVERNANCE.md §6.2). */
 export function SponsorsCard() {
   const { data } = useQuery({
     queryKey: ['profile', 'sponsors'],
-    queryFn: ({ signal }) => callEndpoint(getMySponsors, { signal }),
+    queryFn: ({ signal }) => call(mySponsorsBody, { method: 'get', url: departureApi.mySponsors, signal }),
   });
   if (!data || data.sponsors.length === 0) return null;
   return (

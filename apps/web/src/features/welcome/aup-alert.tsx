@@ -1,5 +1,5 @@
 import Alert from 'react-bootstrap/Alert';
-import { aupMessages } from '@pra/contracts/policy-attestation';
+import { aupMessages } from '@pra/contracts/plain-texts';
 import { routes } from '@pra/contracts/paths';
 import { useMyAup } from '../../components/acceptable-use-policy/use-my-aup';
 import { Link } from '../../lib/routing/router';

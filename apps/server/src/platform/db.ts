@@ -38,6 +38,7 @@ import * as passkeyGrace from '../migrations/0026-passkey-grace';
 import * as aup from '../migrations/0027-aup';
 import * as emergencyDepartures from '../migrations/0028-emergency-departures';
 import * as activityReviews from '../migrations/0029-activity-reviews';
+import * as liveVendorIndex from '../migrations/0030-live-vendor-index';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
@@ -72,6 +73,7 @@ export const migrations: Record<string, Migration> = {
   '0027-aup': aup,
   '0028-emergency-departures': emergencyDepartures,
   '0029-activity-reviews': activityReviews,
+  '0030-live-vendor-index': liveVendorIndex,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, Tx } from '../platform/db';
 import { containsPattern } from './like';
+import { usernameIn } from './username-match';
 
 // Dormant accounts and sponsors of record (GOVERNANCE.md §6): the statements of the inactivity
 // steps, the sponsors a vendor is shown, the sponsorship report.
@@ -278,7 +279,7 @@ export async function inactivityClocks(db: Db | Tx, usernames: readonly string[]
       sql<boolean>`exists (select 1 from role_grants g join organizations o on o.id = g.organization_id
         where g.account_id = a.id and o.risk_tier = 'high')`.as('high'),
     ])
-    .where('a.username', 'in', usernames)
+    .where(usernameIn('a.username', usernames))
     .where('a.type', '=', 'vendor')
     .where('a.status', '=', 'active')
     .execute();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../platform/db';
+import { usernameIn } from './username-match';
 
 /** The columns of a stored credential the ceremonies and the profile read. */
 const columns = [
@@ -300,7 +301,7 @@ export async function factorsOfUsernames(
                 and g.expires_at > ${now}
                 and p.settings ->> 'signInStrength' = 'phishingResistant') as key_required
       from accounts a
-     where a.username in (${sql.join(usernames)})`.execute(db);
+     where ${usernameIn('a.username', usernames)}`.execute(db);
   return rows;
 }
 

@@ -35,31 +35,49 @@ export interface CsvReport {
  * filters and the rows sent (GOVERNANCE.md §9.4).
  */
 export async function sendCsvReport(db: Db, reader: ReportReader, reply: FastifyReply, csv: CsvReport) {
-  const lines = auditedLines(db, reader, csv);
-  const first = await lines.next();
+  return sendDownload(reply, csv.fileName, auditedLines(db, reader, csv));
+}
+
+/**
+ * Sends `lines` as a CSV download in chunks of about 64 KiB (few writes, no more than one chunk
+ * held), streamed with back-pressure. The first chunk is read before any status is sent: a
+ * failing first query answers 4xx/5xx, not a cut file.
+ */
+export async function sendDownload(reply: FastifyReply, fileName: string, lines: AsyncIterable<string>) {
+  const chunks = chunked(lines);
+  const first = await chunks.next();
   return reply
     .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${csv.fileName}"`)
+    .header('content-disposition', `attachment; filename="${fileName}"`)
     .header('cache-control', 'no-store')
-    .send(Readable.from(prepend(first, lines)));
+    .send(Readable.from(prepend(first, chunks)));
+}
+
+const CHUNK = 65_536;
+
+/** `lines` joined into chunks of about 64 KiB. */
+async function* chunked(lines: AsyncIterable<string>): AsyncGenerator<string> {
+  let chunk = '';
+  for await (const line of lines) {
+    chunk += line;
+    if (chunk.length >= CHUNK) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk;
 }
 
 async function* auditedLines(db: Db, reader: ReportReader, csv: CsvReport): AsyncGenerator<string> {
   let rows = 0;
   let complete = false;
   try {
-    let chunk = csvLine([...csv.header]);
+    yield csvLine([...csv.header]);
     for await (const cells of csv.rows) {
-      chunk += csvLine(cells);
+      yield csvLine(cells);
       rows += 1;
-      // About 64 KiB a chunk: few writes, and no more than one chunk held.
-      if (chunk.length >= 65_536) {
-        yield chunk;
-        chunk = '';
-      }
     }
     complete = true;
-    yield chunk;
   } finally {
     const filters = Object.fromEntries(
       Object.entries(csv.filters).filter(([, v]) => v !== undefined && v !== ''),
@@ -74,7 +92,7 @@ async function* auditedLines(db: Db, reader: ReportReader, csv: CsvReport): Asyn
   }
 }
 
-/** The lines of an export whose first chunk was already taken. */
+/** The chunks of a download whose first one was already taken. */
 async function* prepend(first: IteratorResult<string>, rest: AsyncGenerator<string>): AsyncGenerator<string> {
   if (!first.done) yield first.value;
   yield* rest;

@@ -1,10 +1,10 @@
-import { Readable } from 'node:stream';
 import { roleName } from '@pra/contracts';
 import { asksForPage, pageRequest } from '@pra/contracts/paging';
 import * as calls from '@pra/contracts/endpoints/administration';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Account } from '../../platform/db-schema';
 import type { AppContext } from '../../platform/app-context';
+import { sendDownload } from '../../http/csv-report';
 import { endpointRouter } from '../../http/endpoint-routes';
 import { readMaintenanceFlag } from '../../store/settings';
 import { hashPassword } from '../../identity/passwords';
@@ -267,19 +267,6 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
   route(calls.exportAudit, {}, async (request, reply) => {
     const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
     // On long work's own connection: a long export never holds one of the requests' pool.
-    const lines = auditExport(ctx.longWorkDb, request.query, 'csv');
-    // The first query runs before any header is sent: its failure is an answer, not a cut.
-    const first = await lines.next();
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="audit-${stamp}.csv"`)
-      .header('cache-control', 'no-store')
-      .send(Readable.from(prepend(first, lines)));
+    return sendDownload(reply, `audit-${stamp}.csv`, auditExport(ctx.longWorkDb, request.query, 'csv'));
   });
 };
-
-/** The lines of an export whose first chunk was already taken. */
-async function* prepend(first: IteratorResult<string>, rest: AsyncGenerator<string>): AsyncGenerator<string> {
-  if (!first.done) yield first.value;
-  yield* rest;
-}

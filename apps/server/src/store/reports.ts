@@ -112,8 +112,17 @@ export async function vendorAccessPage(
   return rows;
 }
 
-/** The cursor of the CSV's order (organization, username, row): the last row given. */
-export type VendorAccessCursor = Pick<VendorAccessDbRow, 'organization_id' | 'account_id' | 'row_key'>;
+/** A row of the CSV: with the keys of its order as the database lower-cases them. */
+export type VendorAccessCsvRow = VendorAccessDbRow & { organization_key: string; username_key: string };
+
+/**
+ * The cursor of the CSV's order (organization, username, row): the last row given. Its keys are
+ * values, not ids to look up again: an organization or account removed meanwhile moves nothing.
+ */
+export type VendorAccessCursor = Pick<
+  VendorAccessCsvRow,
+  'organization_id' | 'organization_key' | 'username_key' | 'row_key'
+>;
 
 /** How many organizations one read looks ahead for the next ones to walk. */
 const ORGANIZATIONS_AHEAD = 50;
@@ -129,23 +138,25 @@ export async function vendorAccessBatch(
   scope: VendorAccessScope,
   after: VendorAccessCursor | null,
   limit: number,
-): Promise<VendorAccessDbRow[]> {
-  const rows: VendorAccessDbRow[] = [];
+): Promise<VendorAccessCsvRow[]> {
+  const rows: VendorAccessCsvRow[] = [];
   // Inside an organization: the rest of the one the cursor is in; then each next one from its start.
-  let within = after && { accountId: after.account_id, rowKey: after.row_key };
-  let last = after?.organization_id ?? null;
+  let within = after && { username: after.username_key, rowKey: after.row_key };
+  let last = after && { id: after.organization_id, key: after.organization_key };
   while (rows.length < limit) {
     const organizations =
-      within && last ? [last] : await organizationsAfter(db, scope.organizationId, last, ORGANIZATIONS_AHEAD);
+      within && last
+        ? [last]
+        : await organizationsAfter(db, scope.organizationId, last?.key, ORGANIZATIONS_AHEAD);
     if (organizations.length === 0) break;
     for (const organization of organizations) {
       const wanted = limit - rows.length;
       const past = within
-        ? sql`and (lower(a.username), r.row_key) >
-            ((select lower(username) from accounts where id = ${within.accountId}), ${within.rowKey})`
+        ? sql`and (lower(a.username), r.row_key) > (${within.username}, ${within.rowKey})`
         : sql``;
-      const { rows: found } = await sql<VendorAccessDbRow>`select ${vendorAccessColumns}
-        ${vendorAccessFrom({ ...scope, organizationId: organization })} ${past}
+      const { rows: found } = await sql<VendorAccessCsvRow>`select ${vendorAccessColumns},
+          lower(o.name) as organization_key, lower(a.username) as username_key
+        ${vendorAccessFrom({ ...scope, organizationId: organization.id })} ${past}
         order by lower(a.username), r.row_key
         limit ${wanted}`.execute(db);
       rows.push(...found);
@@ -160,20 +171,18 @@ export async function vendorAccessBatch(
   return rows;
 }
 
-/** The ids of the organizations after `last` by lower-case name (only `only` when given), at most `count`. */
+/** The organizations after the lower-case name `last` (only `only` when given), at most `count`. */
 async function organizationsAfter(
   db: Db | Tx,
   only: string | undefined,
-  last: string | null,
+  last: string | undefined,
   count: number,
-): Promise<string[]> {
-  const past = last
-    ? sql`and lower(o.name) > (select lower(name) from organizations where id = ${last})`
-    : sql``;
+): Promise<{ id: string; key: string }[]> {
+  const past = last === undefined ? sql`` : sql`and lower(o.name) > ${last}`;
   const one = only ? sql`and o.id = ${only}` : sql``;
-  const { rows } = await sql<{ id: string }>`select o.id from organizations o
-    where true ${past} ${one} order by lower(o.name) limit ${count}`.execute(db);
-  return rows.map((r) => r.id);
+  const { rows } = await sql<{ id: string; key: string }>`select o.id, lower(o.name) as key
+    from organizations o where true ${past} ${one} order by lower(o.name) limit ${count}`.execute(db);
+  return rows;
 }
 
 // ---- Dormant and Disabled ----

@@ -14,7 +14,7 @@ import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
 import { addOrganization, assignBrm, auditActions } from '../../../test/support/world';
 import { inBatches } from '../../http/csv-report';
-import { vendorAccessBatch, type VendorAccessDbRow } from '../../store/reports';
+import { vendorAccessBatch, type VendorAccessCsvRow } from '../../store/reports';
 
 // Administration → Reports (GOVERNANCE.md §9.2, §9.3, §9.5): each report equals the data seeded
 // here, its CSV neutralises formula cells and is audited `report.export`, the evidence manifest's
@@ -362,8 +362,8 @@ describe.each(testDatabaseKinds)('reports for auditors on %s', (kind) => {
     it('reads the CSV in batches of any size: every row once, by organization, username and row', async () => {
       const scope = { from: ago(400), until: START, organizationId: undefined, filter: '' };
       const walk = async (limit: number) => {
-        const seen: VendorAccessDbRow[] = [];
-        for await (const row of inBatches<VendorAccessDbRow>(
+        const seen: VendorAccessCsvRow[] = [];
+        for await (const row of inBatches<VendorAccessCsvRow>(
           (after, n) => vendorAccessBatch(t.ctx.db, scope, after, n),
           limit,
         ))

@@ -36,17 +36,18 @@ const day = (d: string | null, zone: string) => (d === null ? '' : localDate(new
 const name = (given: string, family: string) => `${given} ${family}`.trim();
 
 /** A Vendor Access row as read, with the vendor's newest Acceptable Use Policy acceptance. */
-type VendorAccessWithPolicy = store.VendorAccessDbRow & { policy_accepted: string | null };
+type WithPolicy<Row> = Row & { policy_accepted: string | null };
+type VendorAccessWithPolicy = WithPolicy<store.VendorAccessDbRow>;
 
 /**
  * The "Policy accepted" cell of each row (GOVERNANCE.md §8): "Version {n} on {date}" of the newest
  * version the vendor accepted, read for the whole page or batch at once; null when none is recorded.
  */
-async function withPolicyAccepted(
+async function withPolicyAccepted<Row extends store.VendorAccessDbRow>(
   db: Db,
-  rows: store.VendorAccessDbRow[],
+  rows: Row[],
   zone: string,
-): Promise<VendorAccessWithPolicy[]> {
+): Promise<WithPolicy<Row>[]> {
   const accepted = await aup.newestAcceptances(
     db,
     rows.map((r) => r.account_id),
@@ -124,7 +125,7 @@ export async function vendorAccessPage(
 /** GET /api/admin/reports/vendor-access.csv: by organization and username, streamed in batches. */
 export function vendorAccessCsv(db: Db, query: VendorAccessCsvFilters, time: Time): CsvReport {
   const { from, to, scope } = periodOf(query, time);
-  const rows = inBatches<VendorAccessWithPolicy>(async (after, limit) =>
+  const rows = inBatches<WithPolicy<store.VendorAccessCsvRow>>(async (after, limit) =>
     withPolicyAccepted(db, await store.vendorAccessBatch(db, scope, after, limit), time.zone),
   );
   return {

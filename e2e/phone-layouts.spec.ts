@@ -126,3 +126,39 @@ test('at 390×844 the actions of Approvals and Manage Users stay reachable and A
   await screenshots(page, 'admin-organizations');
   await context.close();
 });
+
+test('at 390×844 the governance screens fit: Reports, Access Reviews, the policy, Profile', async ({
+  browser,
+}) => {
+  for (const [who, paths] of [
+    [
+      'admin',
+      [
+        '/admin/reports',
+        '/admin/reports/vendor-access',
+        '/admin/reports/dormant',
+        '/admin/reports/sign-in-strength',
+        '/admin/reports/activity',
+        '/admin/reviews',
+        '/admin/aup',
+        '/admin/governance',
+      ],
+    ],
+    ['bbrown', ['/brm/access-reviews']],
+    ['jdoe', ['/vendor/profile']],
+  ] as const) {
+    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await signInFromHome(page, who);
+    for (const path of paths) {
+      await page.goto(path);
+      await expect(page.locator('main h1, main h2').first()).toBeVisible();
+      // Lists load after the heading: the first table or empty text, or at least a settled network.
+      await page.waitForLoadState('networkidle');
+      await expectNoPageOverflow(page);
+      await expectAccessible(page, `${path} at phone size`);
+      await page.screenshot({ path: `/tmp/web-shot-phone${path.replaceAll('/', '-')}.png`, fullPage: true });
+    }
+    await context.close();
+  }
+});

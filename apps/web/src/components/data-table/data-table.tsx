@@ -1,7 +1,8 @@
-import { Fragment, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useId, useState, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { ChevronRightIcon } from '../icons';
+import { ScrollTable } from '../scroll-table';
 import { TablePagination } from './table-pagination';
 import type { DataColumn, DataTableState } from './use-data-table';
 import './data-table.css';
@@ -35,8 +36,6 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const id = useId();
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const columnCount = table.columns.length + (renderDetails ? 1 : 0);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const isOverflowing = useIsOverflowing(scrollRef);
 
   const toggle = (key: string) =>
     setExpanded((current) => {
@@ -55,8 +54,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           onChange={(event) => table.setFilter(event.target.value)}
         />
       </Form.Group>
-      <ScrollHint isShown={isOverflowing} />
-      <div className="table-responsive" ref={scrollRef}>
+      <ScrollTable label={caption}>
         <Table hover className={stackOnPhone ? 'align-middle table-stacked-phone' : 'align-middle'}>
           <caption className="visually-hidden">{caption}</caption>
           <thead>
@@ -74,7 +72,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
           <tbody>
             {table.visibleRows.length === 0 && (
               <tr>
-                <td colSpan={columnCount} className="text-center text-body-secondary">
+                {/* Centred from tablet width; on a phone a wide table's centre is off to the side. */}
+                <td colSpan={columnCount} className="text-md-center text-body-secondary">
                   {emptyText}
                 </td>
               </tr>
@@ -123,7 +122,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
             })}
           </tbody>
         </Table>
-      </div>
+      </ScrollTable>
       <TablePagination
         page={table.page}
         totalPages={table.totalPages}
@@ -141,31 +140,6 @@ function columnClass<T>(column: DataColumn<T>): string | undefined {
 }
 
 /** Whether the element's content is wider than the element (the table scrolls sideways). */
-function useIsOverflowing(ref: React.RefObject<HTMLElement | null>): boolean {
-  const [isOverflowing, setIsOverflowing] = useState(false);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof ResizeObserver === 'undefined') return;
-    const measure = () => setIsOverflowing(element.scrollWidth > element.clientWidth + 1);
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    if (element.firstElementChild) observer.observe(element.firstElementChild);
-    return () => observer.disconnect();
-  }, [ref]);
-  return isOverflowing;
-}
-
-/** Says that a table is wider than the screen, so nobody misses the columns off to the side. */
-function ScrollHint({ isShown }: { isShown: boolean }) {
-  if (!isShown) return null;
-  return (
-    <p className="small text-body-secondary mb-1 data-table-scroll-hint">
-      The table is wider than the screen: scroll it sideways to see every column.{' '}
-      <span aria-hidden="true">↔</span>
-    </p>
-  );
-}
-
 function HeaderCell<T>({ column, table }: { column: DataColumn<T>; table: DataTableState<T> }) {
   const className = columnClass(column);
   if (!column.sortValue) {

@@ -17,14 +17,14 @@ export interface PageParams {
   direction?: 'asc' | 'desc';
 }
 
-export interface ServerTableOptions<T> {
+export interface ServerTableOptions<T, P extends Page<T> = Page<T>> {
   /** The list's query key; the page asked for is appended, so invalidating the key reloads it. */
   queryKey: QueryKey;
   columns: readonly DataColumn<T>[];
   pageSize: number;
   initialSort?: SortState;
   /** Asks the server for one page; `signal` withdraws a call that a newer one superseded. */
-  fetchPage: (params: PageParams, signal: AbortSignal) => Promise<Page<T>>;
+  fetchPage: (params: PageParams, signal: AbortSignal) => Promise<P>;
   enabled?: boolean;
 }
 
@@ -34,7 +34,7 @@ export interface ServerTableOptions<T> {
  * supersedes is aborted (react-query cancels a query left without observers once its signal is
  * used). The page shown stays until the next arrives.
  */
-export function useServerTable<T>(options: ServerTableOptions<T>) {
+export function useServerTable<T, P extends Page<T> = Page<T>>(options: ServerTableOptions<T, P>) {
   const { queryKey, columns, pageSize, initialSort, fetchPage, enabled = true } = options;
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<SortState | undefined>(initialSort);
@@ -77,5 +77,6 @@ export function useServerTable<T>(options: ServerTableOptions<T>) {
     totalCount: data?.total ?? 0,
     visibleRows: data?.items ?? [],
   };
-  return { table, isPending: query.isPending, isFetching: query.isFetching };
+  // The whole answer too: some lists say more than their rows (a report's period).
+  return { table, answer: data, isPending: query.isPending, isFetching: query.isFetching };
 }

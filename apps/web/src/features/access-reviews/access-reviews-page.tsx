@@ -9,6 +9,7 @@ import * as calls from '@pra/contracts/endpoints/access-reviews';
 import { ApiError, callEndpoint } from '../../api/client';
 import { showAlert } from '../../lib/alerts';
 import { useDebouncedValue } from '../../components/use-debounced-value';
+import { ScrollTable } from '../../components/scroll-table';
 
 const PAGE_SIZE = 10;
 
@@ -206,7 +207,7 @@ function ReviewTable({
     setSelected(next);
   };
   return (
-    <div className="table-responsive">
+    <ScrollTable label="Vendors to review">
       <table className="table table-sm align-middle">
         <caption className="visually-hidden">Vendors to review</caption>
         <thead>
@@ -283,7 +284,7 @@ function ReviewTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 }
 

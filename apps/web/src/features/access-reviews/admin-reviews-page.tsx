@@ -15,6 +15,7 @@ import * as calls from '@pra/contracts/endpoints/access-reviews';
 import { reviewsApi } from '@pra/contracts/paths';
 import { ApiError, callEndpoint } from '../../api/client';
 import { showAlert } from '../../lib/alerts';
+import { ScrollTable } from '../../components/scroll-table';
 
 const key = ['admin-reviews'] as const;
 
@@ -86,7 +87,7 @@ export function AdminReviewsPage() {
       )}
       {data && data.campaigns.length === 0 && <p>No review cycles yet.</p>}
       {data && data.campaigns.length > 0 && (
-        <div className="table-responsive">
+        <ScrollTable label="Review campaigns">
           <table className="table table-sm align-middle">
             <caption className="visually-hidden">Review campaigns</caption>
             <thead>
@@ -160,7 +161,7 @@ export function AdminReviewsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
       {starting && (
         <StartDialog
@@ -233,7 +234,7 @@ function PreviewTable({ preview }: { preview: ReviewPreview }) {
       .join('');
   return (
     <>
-      <div className="table-responsive">
+      <ScrollTable label="Preview">
         <table className="table table-sm" aria-label="Preview">
           <thead>
             <tr>
@@ -264,7 +265,7 @@ function PreviewTable({ preview }: { preview: ReviewPreview }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollTable>
       <a
         className="btn btn-sm btn-outline-primary"
         href={`data:text/csv;charset=utf-8,${encodeURIComponent(csv)}`}

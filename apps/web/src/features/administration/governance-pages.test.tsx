@@ -318,3 +318,41 @@ describe('Access ending', () => {
     );
   });
 });
+
+describe('Vendor Access', () => {
+  it('shows the period the server used in From and To, and asks for the one chosen', async () => {
+    const server = installFakeServer(
+      {
+        ...bootReplies(signedIn(), admin),
+        [`GET ${adminApi.reportOrganizations}`]: {
+          data: { organizations: [{ id: org.id, name: org.name }] },
+        },
+      },
+      {
+        [`GET ${adminApi.reportVendorAccess}`]: (query) => ({
+          data: {
+            items: [],
+            total: 0,
+            matching: 0,
+            page: 1,
+            size: 25,
+            from: query.get('from') ?? '2026-08-28',
+            to: '2026-11-26',
+          },
+        }),
+      },
+    );
+    renderApp('/admin/reports/vendor-access');
+    const from = await screen.findByLabelText<HTMLInputElement>('From');
+    await waitFor(() => expect(from.value).toBe('2026-08-28'));
+    expect(screen.getByLabelText<HTMLInputElement>('To').value).toBe('2026-11-26');
+    // Nothing chosen yet: the call leaves the period to the server.
+    expect(server.requests.map((r) => r.key).filter((k) => k.includes('from='))).toEqual([]);
+    await userEvent.clear(from);
+    await userEvent.type(from, '2026-10-01');
+    await waitFor(() =>
+      expect(server.requests.map((r) => r.key).some((k) => k.includes('from=2026-10-01'))).toBe(true),
+    );
+    expect(from.value).toBe('2026-10-01');
+  });
+});

@@ -17,6 +17,7 @@ import { PolicyMarkdown } from '../../components/acceptable-use-policy/policy-ma
 import { showAlert } from '../../lib/alerts';
 import { useCurrentUser } from '../../lib/use-current-user';
 import '../../components/acceptable-use-policy/acceptable-use-policy.css';
+import { ScrollTable } from '../../components/scroll-table';
 
 const versionsKey = ['admin', 'aup', 'versions'] as const;
 const notAcceptedKey = ['admin', 'aup', 'not-accepted'] as const;
@@ -112,7 +113,7 @@ export function AdminAupPage() {
           due date, the portal shows them nothing else until they accept it.
         </p>
         <h3 className="h5">{aupMessages.versions}</h3>
-        <div className="table-responsive">
+        <ScrollTable label="Published versions">
           <Table size="sm" className="align-middle">
             <caption className="visually-hidden">Published versions</caption>
             <thead>
@@ -141,7 +142,7 @@ export function AdminAupPage() {
               ))}
             </tbody>
           </Table>
-        </div>
+        </ScrollTable>
       </section>
       <section aria-labelledby="aup-not-accepted-heading">
         <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-2">

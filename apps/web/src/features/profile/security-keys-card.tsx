@@ -15,6 +15,7 @@ import { failureMessage } from '../../api/failure-message';
 import { showAlert } from '../../lib/alerts';
 import { runCeremony } from '../../lib/security-key-ceremony';
 import { IncorrectPassword, reauthenticate } from './reauthenticate';
+import { ScrollTable } from '../../components/scroll-table';
 
 const queryKey = ['profile', 'security-keys'] as const;
 /** The calls' definitions (and the schema library) load when someone acts, not with the page. */
@@ -70,7 +71,7 @@ export function SecurityKeysCard({ username }: { username: string }) {
             {data.keys.length === 0 ? (
               <p>You have no security key or passkey yet.</p>
             ) : (
-              <div className="table-responsive">
+              <ScrollTable label="Security keys and passkeys">
                 <Table size="sm" aria-labelledby={`${id}-keys`} className="align-middle">
                   <thead>
                     <tr>
@@ -111,7 +112,7 @@ export function SecurityKeysCard({ username }: { username: string }) {
                     ))}
                   </tbody>
                 </Table>
-              </div>
+              </ScrollTable>
             )}
             {data.keys.length === 1 && <Alert variant="warning">{securityKeyMessages.addSecond}</Alert>}
             <Button

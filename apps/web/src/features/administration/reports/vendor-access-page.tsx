@@ -62,9 +62,10 @@ const columns: DataColumn<VendorAccessRow>[] = [
 export function VendorAccessPage() {
   const orgs = useReportOrganizations();
   const [organization, setOrganization] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  // The dates are sent once both are valid or empty (a half-typed date is not a query).
+  // null: not chosen, the server's default period applies and the fields show it once answered.
+  const [from, setFrom] = useState<string | null>(null);
+  const [to, setTo] = useState<string | null>(null);
+  // A date is sent once it is whole (a half-typed date is '' in a date field, not a query).
   const period = {
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
@@ -106,11 +107,19 @@ export function VendorAccessPage() {
           </Form.Group>
           <Form.Group className="col-6 col-sm-3 col-lg-2" controlId="vendor-access-from">
             <Form.Label>From</Form.Label>
-            <Form.Control type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+            <Form.Control
+              type="date"
+              value={from ?? report.answer?.from ?? ''}
+              onChange={(e) => setFrom(e.target.value)}
+            />
           </Form.Group>
           <Form.Group className="col-6 col-sm-3 col-lg-2" controlId="vendor-access-to">
             <Form.Label>To</Form.Label>
-            <Form.Control type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+            <Form.Control
+              type="date"
+              value={to ?? report.answer?.to ?? ''}
+              onChange={(e) => setTo(e.target.value)}
+            />
           </Form.Group>
         </>
       }

@@ -136,7 +136,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on event-loop lag
     // The log says when it engaged, why, and what it shed: one line each way, not one per request.
     const engaged = logs.find((line) => line.msg.startsWith('overloaded: load shedding'));
     expect(engaged).toMatchObject({ level: 40 }); // warn
-    expect(engaged?.inFlight).toBeGreaterThanOrEqual(3);
+    // The backlog it saw: the held requests that had arrived when a sample decided (all three on a
+    // quiet machine; on a loaded one the decision can come before the last of them is read).
+    expect(engaged?.inFlight).toBeGreaterThanOrEqual(1);
+    expect(engaged?.inFlight).toBeLessThanOrEqual(3);
     expect(engaged?.queueDelayMs).toBeGreaterThan(200);
     const ended = () => logs.find((line) => line.msg === 'no longer overloaded: load shedding stopped');
     for (let i = 0; i < 20 && !ended(); i++) await sleep(100);

@@ -39,6 +39,7 @@ import * as aup from '../migrations/0027-aup';
 import * as emergencyDepartures from '../migrations/0028-emergency-departures';
 import * as activityReviews from '../migrations/0029-activity-reviews';
 import * as liveVendorIndex from '../migrations/0030-live-vendor-index';
+import * as statusDescIndex from '../migrations/0031-status-desc-index';
 import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
@@ -74,6 +75,7 @@ export const migrations: Record<string, Migration> = {
   '0028-emergency-departures': emergencyDepartures,
   '0029-activity-reviews': activityReviews,
   '0030-live-vendor-index': liveVendorIndex,
+  '0031-status-desc-index': statusDescIndex,
 };
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.

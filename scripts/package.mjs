@@ -42,7 +42,12 @@ const tarball = join(out, `${name}.tgz`);
 
 if (!process.argv.includes('--no-build'))
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-for (const built of ['apps/server/dist/server.js', 'apps/server/dist/admin.js', 'apps/web/dist/index.html']) {
+for (const built of [
+  'apps/server/dist/server.js',
+  'apps/server/dist/admin.js',
+  'apps/server/dist/export-worker.js',
+  'apps/web/dist/index.html',
+]) {
   if (!existsSync(join(root, built))) throw new Error(`package: ${built} is missing; run npm run build`);
 }
 

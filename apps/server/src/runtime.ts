@@ -26,6 +26,7 @@ import { loadOrCreateSecret } from './platform/secrets';
 import { createIdentityStore } from './platform/directory/create-store';
 import type { IdentityStore } from './platform/directory/identity-store';
 import { setDirectoryProvisioning } from './store/provisioning';
+import { createExportWorkers, type ExportWorkers } from './platform/export-workers';
 
 export interface Runtime {
   ctx: AppContext;
@@ -49,6 +50,8 @@ export interface ContextParts {
   identityStore?: IdentityStore;
   /** Long work's own database handle (default: `database`'s). */
   longWorkDb?: Db;
+  /** PostgreSQL: the export workers (platform/export-workers.ts). */
+  exportWorkers?: ExportWorkers;
 }
 
 /** The app's context from its parts; the IdP is the built-in one or read from IDP_METADATA. */
@@ -58,6 +61,7 @@ export async function createAppContext(parts: ContextParts): Promise<AppContext>
     config,
     db: database.db,
     longWorkDb: parts.longWorkDb ?? database.db,
+    ...(parts.exportWorkers && { exportWorkers: parts.exportWorkers }),
     dbKind: database.kind,
     poolStats: () => database.poolStats(),
     session: sessionSettings(config.insecureCookies, parts.sessionSecret),
@@ -167,6 +171,9 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
         timeouts: databaseTimeouts(config),
       })
     : null;
+  const exportWorkers = config.DATABASE_URL
+    ? createExportWorkers(config.DATABASE_URL, databaseTimeouts(config))
+    : null;
   const ctx = await createAppContext({
     config,
     database,
@@ -176,6 +183,7 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     mailStatus: () => mailer.status(),
     ...(idp && { idp }),
     ...(longWork && { longWorkDb: longWork.db }),
+    ...(exportWorkers && { exportWorkers }),
     // Standalone only (the settings refuse TEST_CLOCK in production): time moved by POST /dev/clock.
     ...(config.TEST_CLOCK &&
       config.isStandalone && { clock: new OffsetClock(await readClockOffset(database.db)) }),
@@ -186,6 +194,7 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     async close() {
       mailer.close();
       await ctx.identityStore.close();
+      await exportWorkers?.close();
       await longWork?.close();
       await database.close();
     },

@@ -4,6 +4,7 @@ import type { ReportName } from '@pra/contracts';
 import { csvLine } from '@pra/contracts/csv';
 import type { Db } from '../platform/db';
 import { recordAudit } from '../identity/audit';
+import { chunked } from './text-chunks';
 
 /** Who downloads a report, for its `report.export` event. */
 export interface ReportReader {
@@ -44,28 +45,17 @@ export async function sendCsvReport(db: Db, reader: ReportReader, reply: Fastify
  * failing first query answers 4xx/5xx, not a cut file.
  */
 export async function sendDownload(reply: FastifyReply, fileName: string, lines: AsyncIterable<string>) {
-  const chunks = chunked(lines);
+  return sendChunks(reply, fileName, chunked(lines));
+}
+
+/** Sends chunks already made (by an export worker) as a CSV download, as above. */
+export async function sendChunks(reply: FastifyReply, fileName: string, chunks: AsyncGenerator<string>) {
   const first = await chunks.next();
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${fileName}"`)
     .header('cache-control', 'no-store')
     .send(Readable.from(prepend(first, chunks)));
-}
-
-const CHUNK = 65_536;
-
-/** `lines` joined into chunks of about 64 KiB. */
-async function* chunked(lines: AsyncIterable<string>): AsyncGenerator<string> {
-  let chunk = '';
-  for await (const line of lines) {
-    chunk += line;
-    if (chunk.length >= CHUNK) {
-      yield chunk;
-      chunk = '';
-    }
-  }
-  yield chunk;
 }
 
 async function* auditedLines(db: Db, reader: ReportReader, csv: CsvReport): AsyncGenerator<string> {

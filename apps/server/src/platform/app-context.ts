@@ -1,3 +1,4 @@
+import type { ExportWorkers } from './export-workers';
 import type { Config } from '../config';
 import type { IdentityStore } from './directory/identity-store';
 import type { Clock } from './clock';
@@ -32,6 +33,11 @@ export interface AppContext {
    * embedded database has one connection, so it is `db` there.
    */
   longWorkDb: Db;
+  /**
+   * PostgreSQL: exports read in worker threads of their own (platform/export-workers.ts); absent
+   * on the embedded database, which only the main thread can reach.
+   */
+  exportWorkers?: ExportWorkers;
   dbKind: DbKind;
   /** The PostgreSQL pool's load (null for the embedded database), for load shedding. */
   poolStats(): PoolStats | null;

@@ -16,6 +16,7 @@ import type { Clock } from '../../src/platform/clock';
 import { readFileSync } from 'node:fs';
 import type { KeyPair } from '../../src/platform/keys';
 import { createAppContext, databaseTimeouts, type ContextParts } from '../../src/runtime';
+import { createExportWorkers, type ExportWorkers } from '../../src/platform/export-workers';
 import { openDatabase, type Db, type DbKind } from '../../src/platform/db';
 import { createTestDatabase } from './databases';
 import { setDirectoryProvisioning } from '../../src/store/provisioning';
@@ -45,6 +46,7 @@ export function testContext(
   database: ContextParts['database'],
   clock?: Clock,
   longWorkDb?: Db,
+  exportWorkers?: ExportWorkers | null,
 ): Promise<AppContext> {
   return createAppContext({
     config,
@@ -55,6 +57,7 @@ export function testContext(
     mailStatus: async () => ({ ok: true, text: 'test mailer' }),
     ...(clock && { clock }),
     ...(longWorkDb && { longWorkDb }),
+    ...(exportWorkers && { exportWorkers }),
   });
 }
 
@@ -104,11 +107,14 @@ export async function createTestApp(
           onStatement: options.onLongWorkStatement,
         })
       : null;
+  // PostgreSQL: exports run in worker threads as in production (platform/export-workers.ts).
+  const exportWorkers = database.url ? createExportWorkers(database.url, databaseTimeouts(config)) : null;
   const closeDatabases = async () => {
+    await exportWorkers?.close();
     await longWork?.close();
     await database.close();
   };
-  const ctx = await testContext(config, database, options.clock, longWork?.db).catch(
+  const ctx = await testContext(config, database, options.clock, longWork?.db, exportWorkers).catch(
     async (error: unknown) => {
       await closeDatabases(); // e.g. unreadable IdP metadata: leave no database behind
       throw error;

@@ -4,7 +4,7 @@ import * as calls from '@pra/contracts/endpoints/administration';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Account } from '../../platform/db-schema';
 import type { AppContext } from '../../platform/app-context';
-import { sendDownload } from '../../http/csv-report';
+import { sendChunks, sendDownload } from '../../http/csv-report';
 import { endpointRouter } from '../../http/endpoint-routes';
 import { readMaintenanceFlag } from '../../store/settings';
 import { hashPassword } from '../../identity/passwords';
@@ -265,8 +265,15 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
   });
 
   route(calls.exportAudit, {}, async (request, reply) => {
-    const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
-    // On long work's own connection: a long export never holds one of the requests' pool.
-    return sendDownload(reply, `audit-${stamp}.csv`, auditExport(ctx.longWorkDb, request.query, 'csv'));
+    const fileName = `audit-${ctx.clock.now().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.csv`;
+    // PostgreSQL: in a worker thread with its own connection and heap (platform/export-workers.ts).
+    // The embedded database: on long work's connection, which is the only one.
+    return ctx.exportWorkers
+      ? sendChunks(
+          reply,
+          fileName,
+          ctx.exportWorkers.run({ kind: 'audit', filter: request.query, format: 'csv' }),
+        )
+      : sendDownload(reply, fileName, auditExport(ctx.longWorkDb, request.query, 'csv'));
   });
 };

@@ -1,0 +1,116 @@
+import { Worker } from 'node:worker_threads';
+import type { DatabaseTimeouts } from './db';
+import { AppError, messages, type ErrorCode } from './app-error';
+
+/** An export to read: which one, its filters (as the route checked them) and its format. */
+export interface ExportRequest {
+  kind: 'audit';
+  filter: Readonly<Record<string, unknown>>;
+  format: 'csv' | 'jsonl';
+}
+
+/** What an export worker is given (structured-cloned into it). */
+export interface ExportTask {
+  url: string;
+  timeouts: DatabaseTimeouts;
+  request: ExportRequest;
+}
+
+/** What an export worker says: a chunk, the end, or why it stopped. */
+export type FromExportWorker =
+  { chunk: string } | { done: true } | { error: { message: string; code: string | undefined; app: boolean } };
+
+/** Exports read at once; a further one waits for a free slot (each holds a connection). */
+export const EXPORT_WORKERS = 2;
+/** Chunks of about 64 KiB a worker may have sent ahead of the download. */
+const AHEAD = 2;
+/**
+ * The worker's heap. Its live data is a batch of rows and a chunk (a few MB); V8 lets garbage
+ * grow to a few times the live heap before a full collection, so a small limit keeps the whole
+ * export's memory near that, whatever its length (the portal's own heap, some 45 MB live, let an
+ * in-process export grow the process by 95–175 MB: bench/RESULTS.md).
+ */
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 4 };
+
+/** The worker's module: the built one beside the bundle, or the source when run by tsx/vitest. */
+function workerModule(): { url: URL; execArgv: string[] } {
+  const fromSource = import.meta.url.endsWith('.ts');
+  return fromSource
+    ? { url: new URL('../export-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] }
+    : { url: new URL('./export-worker.js', import.meta.url), execArgv: [] };
+}
+
+/**
+ * Exports on PostgreSQL (today the audit trail's), each in a worker thread of its own (export-worker.ts) with its own
+ * connection and a small heap: the export's garbage is collected there, at the size of the
+ * worker's live data, and its CPU work leaves the event loop that answers everyone else. At most
+ * EXPORT_WORKERS at once. The embedded database lives on the main thread, so standalone exports
+ * in-process instead (features/administration/routes.ts).
+ */
+export function createExportWorkers(url: string, timeouts: DatabaseTimeouts) {
+  const running = new Set<Worker>();
+  const waiting: Array<() => void> = [];
+  let closed = false;
+  const acquire = async () => {
+    if (running.size >= EXPORT_WORKERS) await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+
+  async function* run(request: ExportRequest): AsyncGenerator<string> {
+    await acquire();
+    if (closed) throw new AppError('serviceUnavailable', messages.unavailable);
+    const { url: module, execArgv } = workerModule();
+    const task: ExportTask = { url, timeouts, request };
+    const worker = new Worker(module, { workerData: task, execArgv, resourceLimits: RESOURCE_LIMITS });
+    running.add(worker);
+    const inbox: Array<FromExportWorker | { exit: number } | { failed: Error }> = [];
+    let wake: (() => void) | null = null;
+    const deliver = (message: (typeof inbox)[number]) => {
+      inbox.push(message);
+      wake?.();
+    };
+    worker.on('message', (message: FromExportWorker) => deliver(message));
+    worker.on('error', (error) => deliver({ failed: error }));
+    worker.on('exit', (code) => deliver({ exit: code }));
+    try {
+      for (let i = 0; i < AHEAD; i++) worker.postMessage('more');
+      for (;;) {
+        while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+        const message = inbox.shift()!;
+        if ('chunk' in message) {
+          worker.postMessage('more');
+          yield message.chunk;
+        } else if ('done' in message) {
+          return;
+        } else if ('error' in message) {
+          throw rebuilt(message.error);
+        } else if ('failed' in message) {
+          throw message.failed;
+        } else {
+          throw new Error(`the export's worker stopped before the end (exit code ${message.exit})`);
+        }
+      }
+    } finally {
+      running.delete(worker);
+      await worker.terminate();
+      waiting.shift()?.();
+    }
+  }
+
+  return {
+    run,
+    /** Stops every running export (the portal is stopping). */
+    async close(): Promise<void> {
+      closed = true;
+      for (const resolve of waiting.splice(0)) resolve();
+      await Promise.all([...running].map((worker) => worker.terminate()));
+    },
+  };
+}
+
+export type ExportWorkers = ReturnType<typeof createExportWorkers>;
+
+/** The worker's error as the main thread's error handler knows it: same code, same kind. */
+function rebuilt(error: { message: string; code: string | undefined; app: boolean }): Error {
+  if (error.app && error.code) return new AppError(error.code as ErrorCode, error.message);
+  return Object.assign(new Error(error.message), error.code === undefined ? {} : { code: error.code });
+}

@@ -33,7 +33,13 @@ async function buildServer() {
   rmSync(new URL('./dist/', import.meta.url), { recursive: true, force: true });
 
   await build({
-    entryPoints: ['src/server.ts', 'src/portal.ts', 'src/seed-demo.ts', 'src/admin.ts', 'src/export-worker.ts'],
+    entryPoints: [
+      'src/server.ts',
+      'src/portal.ts',
+      'src/seed-demo.ts',
+      'src/admin.ts',
+      'src/export-worker.ts',
+    ],
     outdir: 'dist',
     bundle: true,
     splitting: true,

@@ -51,13 +51,24 @@ export function createExportWorkers(url: string, timeouts: DatabaseTimeouts) {
   const running = new Set<Worker>();
   const waiting: Array<() => void> = [];
   let closed = false;
+  /** Slots held, a worker started or about to be: a freed slot passes straight to a waiter. */
+  let held = 0;
   const acquire = async () => {
-    if (running.size >= EXPORT_WORKERS) await new Promise<void>((resolve) => waiting.push(resolve));
+    if (held < EXPORT_WORKERS) held += 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else held -= 1;
   };
 
   async function* run(request: ExportRequest): AsyncGenerator<string> {
     await acquire();
-    if (closed) throw new AppError('serviceUnavailable', messages.unavailable);
+    if (closed) {
+      release();
+      throw new AppError('serviceUnavailable', messages.unavailable);
+    }
     const { url: module, execArgv } = workerModule();
     const task: ExportTask = { url, timeouts, request };
     const worker = new Worker(module, { workerData: task, execArgv, resourceLimits: RESOURCE_LIMITS });
@@ -92,7 +103,7 @@ export function createExportWorkers(url: string, timeouts: DatabaseTimeouts) {
     } finally {
       running.delete(worker);
       await worker.terminate();
-      waiting.shift()?.();
+      release();
     }
   }
 

@@ -120,6 +120,7 @@ test('by passcode: the vendor sets a new password and signs in with it', async (
 });
 
 test('by reset email: the link verifies, works once, and a used link returns to step 0', async ({ page }) => {
+  test.setTimeout(180_000);
   await identify(page);
   await page.getByRole('button', { name: 'Send Password Reset Email' }).click();
   await expect(page.getByRole('heading', { name: 'Password Reset Email Sent' })).toBeVisible();

@@ -4,6 +4,8 @@ import { completeIdpSignIn, signInFromHome, welcomeCards } from './support/idp';
 import { activationLink, waitForMail } from './support/mailbox';
 
 test.describe.configure({ mode: 'serial' });
+// Register, two mails, a BRM's sign-in and decision, activation and the vendor's sign-in.
+test.setTimeout(180_000);
 
 const run = Date.now().toString(36);
 const vendor = { first: 'Priya', last: 'Quinn', email: `priya.quinn.${run}@initech.example` };

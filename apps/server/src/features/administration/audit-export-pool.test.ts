@@ -113,6 +113,35 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the audit export in a worker th
     }
   });
 
+  it('an export arriving while an ending one’s worker stops waits behind the one already waiting', async () => {
+    const exports = workers();
+    try {
+      const running = Array.from({ length: EXPORT_WORKERS }, () => exports.run(testExport));
+      for (const chunks of running) await chunks.next();
+      const waiter = exports.run(testExport);
+      const waiterFirst = waiter.next();
+      // The first ends: its slot is freed only once its worker has stopped, which takes a while;
+      // an export that arrives meanwhile must not take a slot beside the waiter's.
+      const ending = running[0]!.return(undefined);
+      // A turn of the event loop: the ending export's worker is being stopped (its finally awaits
+      // the termination, which takes milliseconds).
+      await new Promise((resolve) => setImmediate(resolve));
+      const late = exports.run(testExport);
+      let lateStarted = false;
+      const lateFirst = late.next().then((result) => ((lateStarted = true), result));
+      await ending;
+      expect((await waiterFirst).done).toBe(false);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(lateStarted).toBe(false);
+      expect(await exportConnections()).toBe(EXPORT_WORKERS);
+      await running[1]!.return(undefined);
+      expect((await lateFirst).done).toBe(false);
+      for (const chunks of [waiter, late]) await chunks.return(undefined);
+    } finally {
+      await exports.close();
+    }
+  });
+
   it('stops every export when closed, and refuses new ones', async () => {
     const exports = workers();
     const chunks = exports.run(testExport);

@@ -132,6 +132,9 @@ export async function runPortal(options: PortalStart = {}): Promise<void> {
       ]);
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await draining.stopAccepting();
+      // An export takes minutes, more than the grace: it ends here (its download is cut, which
+      // the client sees as unfinished, and logged), not at the grace's end with the process.
+      await runtime.ctx.exportWorkers?.close();
       await app.close();
       // fastify closes a server it did not open only this far: its idle connections go here.
       await closeServer(listener.server);

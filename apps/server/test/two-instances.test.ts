@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEncryptor } from '../src/platform/encryption';
 import { authnRequestIdFromUrl, forgeResponse } from './support/saml-forge';
+import { builtinIdpKeys, setCookie } from './support/instance-sign-in';
 import {
   buildServer,
   freePort,
@@ -19,14 +20,6 @@ import {
 } from './support/server-process';
 
 const DEMO_PASSWORD = 'Demo-Secret-2024!xyz';
-
-/** The cookie `name` a response sets, as `name=value`; '' when it clears it. */
-function sessionCookie(res: Response, name = 'pra_session'): string | undefined {
-  const header = res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
-  if (!header) return undefined;
-  const pair = header.split(';')[0] ?? '';
-  return pair.endsWith('=') ? '' : pair;
-}
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one PostgreSQL database', () => {
   let database: Awaited<ReturnType<typeof scratchDatabase>> | undefined;
@@ -71,24 +64,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     expect(login.status).toBe(302);
     const location = login.headers.get('location') ?? '';
     expect(location.startsWith(`${publicUrl}/idp/sso?SAMLRequest=`)).toBe(true);
-    const anonymousCookie = sessionCookie(login);
+    const anonymousCookie = setCookie(login);
     expect(anonymousCookie).toBeTruthy();
     // The sign-in belongs to this browser: its nonce cookie must come back with the IdP's post.
-    const signInNonce = sessionCookie(login, 'pra_saml');
+    const signInNonce = setCookie(login, 'pra_saml');
     expect(signInNonce).toBeTruthy();
     const requestId = authnRequestIdFromUrl(location);
 
     // The IdP answers; the load balancer sends the post to B.
     // The built-in IdP's key, as the instances keep it: in the database, encrypted.
-    const stored = await runSql(
-      database?.url ?? '',
-      `select private_key_encrypted, cert_pem from signing_keys where name = 'saml-idp'`,
-    );
-    const encryptor = createEncryptor(readFileSync(join(dataDir, 'data-encryption-key'), 'utf8').trim());
-    const idpKeys = {
-      privateKeyPem: encryptor.decrypt(stored.rows[0].private_key_encrypted),
-      certPem: stored.rows[0].cert_pem,
-    };
+    const idpKeys = await builtinIdpKeys(database?.url ?? '', dataDir);
     const samlResponse = forgeResponse({
       issuer: `${publicUrl}/idp/metadata`,
       acsUrl: `${publicUrl}/api/saml/acs`,
@@ -108,7 +93,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     });
     expect(acs.status).toBe(303);
     expect(acs.headers.get('location')).toBe('/welcome');
-    const cookie = sessionCookie(acs) ?? '';
+    const cookie = setCookie(acs) ?? '';
     expect(cookie).toMatch(/^pra_session=.{20,}/);
     expect(cookie).not.toBe(anonymousCookie);
 
@@ -144,7 +129,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     const logout = await fetch(`${b.url}/api/saml/logout`, { headers: { cookie, 'x-pra-api-call': 'true' } });
     expect(logout.status).toBe(200);
     expect(await logout.json()).toEqual({});
-    expect(sessionCookie(logout)).toBe('');
+    expect(setCookie(logout)).toBe('');
     const after = await fetch(`${a.url}/api/saml/is-authenticated`, { headers: { cookie } });
     expect(await after.json()).toEqual({ isAuthenticated: false });
     const userAfter = await fetch(`${a.url}/api/user`, { headers: { cookie, 'x-pra-api-call': 'true' } });
@@ -173,7 +158,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     );
 
     const csrf = await fetch(`${a.url}/api/csrf`, { headers: { 'x-pra-api-call': 'true' } });
-    const cookie = sessionCookie(csrf)!;
+    const cookie = setCookie(csrf)!;
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
     const post = (instance: Instance, path: string, body: unknown, headers: Record<string, string> = {}) =>
       fetch(`${instance.url}${path}`, {
@@ -194,7 +179,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     // The phone has a session of its own, on B.
     const phoneCsrf = await fetch(`${b.url}/api/csrf`, { headers: { 'x-pra-api-call': 'true' } });
     const phone = {
-      cookie: sessionCookie(phoneCsrf)!,
+      cookie: setCookie(phoneCsrf)!,
       'x-csrf-token': ((await phoneCsrf.json()) as { csrfToken: string }).csrfToken,
     };
     let requestId: string | undefined;

@@ -1,9 +1,11 @@
 import { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { ReportName } from '@pra/contracts';
 import { csvLine } from '@pra/contracts/csv';
 import type { Db } from '../platform/db';
 import { recordAudit } from '../identity/audit';
+import { unavailableReason } from '../platform/db-errors';
+import { ExportStopped } from '../platform/export-workers';
 import { chunked } from './text-chunks';
 
 /** Who downloads a report, for its `report.export` event. */
@@ -48,14 +50,34 @@ export async function sendDownload(reply: FastifyReply, fileName: string, lines:
   return sendChunks(reply, fileName, chunked(lines));
 }
 
-/** Sends chunks already made (by an export worker) as a CSV download, as above. */
+/**
+ * Sends chunks already made (by an export worker) as a CSV download, as above. A download that
+ * fails once its status is sent is cut (the client sees an unfinished transfer) and logged.
+ */
 export async function sendChunks(reply: FastifyReply, fileName: string, chunks: AsyncGenerator<string>) {
   const first = await chunks.next();
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${fileName}"`)
     .header('cache-control', 'no-store')
-    .send(Readable.from(prepend(first, chunks)));
+    .send(Readable.from(logged(reply.log, fileName, prepend(first, chunks))));
+}
+
+/**
+ * The chunks, with one warning when they end in an error: fastify's own line for a stream that
+ * fails after its headers is off with request logging (app.ts), and an operator must learn that
+ * a download was cut, and why, in words safe to log (a database code, or the stop), never pg's
+ * message. A download the client abandons ends without an error, and without a line.
+ */
+async function* logged(log: FastifyBaseLogger, fileName: string, chunks: AsyncGenerator<string>) {
+  try {
+    yield* chunks;
+  } catch (error) {
+    const reason =
+      unavailableReason(error) ?? (error instanceof ExportStopped ? error.message : 'error while reading');
+    log.warn({ file: fileName, reason }, 'download cut short');
+    throw error;
+  }
 }
 
 async function* auditedLines(db: Db, reader: ReportReader, csv: CsvReport): AsyncGenerator<string> {

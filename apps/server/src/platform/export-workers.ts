@@ -96,6 +96,8 @@ export function createExportWorkers(url: string, timeouts: DatabaseTimeouts) {
           throw rebuilt(message.error);
         } else if ('failed' in message) {
           throw message.failed;
+        } else if (closed) {
+          throw new ExportStopped();
         } else {
           throw new Error(`the export's worker stopped before the end (exit code ${message.exit})`);
         }
@@ -119,6 +121,13 @@ export function createExportWorkers(url: string, timeouts: DatabaseTimeouts) {
 }
 
 export type ExportWorkers = ReturnType<typeof createExportWorkers>;
+
+/** An export ended because the portal is stopping (close()). */
+export class ExportStopped extends Error {
+  constructor() {
+    super('the portal is stopping');
+  }
+}
 
 /** The worker's error as the main thread's error handler knows it: same code, same kind. */
 function rebuilt(error: { message: string; code: string | undefined; app: boolean }): Error {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/support/test-app';
 import { isDatabaseUnavailable } from '../../platform/db-errors';
-import { createExportWorkers, EXPORT_WORKERS } from '../../platform/export-workers';
+import { createExportWorkers, EXPORT_WORKERS, ExportStopped } from '../../platform/export-workers';
 import { AppError } from '../../platform/app-error';
 import { databaseTimeouts } from '../../runtime';
 import { auditExport } from './audit-trail';
@@ -151,7 +151,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the audit export in a worker th
       (async () => {
         for await (const chunk of chunks) void chunk;
       })(),
-    ).rejects.toThrow(/stopped before the end/);
+    ).rejects.toBeInstanceOf(ExportStopped);
     await expect(exports.run({ ...testExport, filter: {} }).next()).rejects.toBeInstanceOf(AppError);
     await eventually(async () => (await exportConnections()) === 0);
   });

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { tokenMessages, TOKEN_MAX_DAYS, type TokenScope } from '@pra/contracts/service-tokens';
 import * as admin from '@pra/contracts/endpoints/administration';
 import { getPendingApprovals } from '@pra/contracts/endpoints/approvals';
@@ -10,21 +9,10 @@ import { testDatabaseKinds } from '../../../test/support/databases';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { callWithToken, createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
 import { auditActions } from '../../../test/support/world';
+import { logCapture } from '../../../test/support/log-capture';
 
 const DAY_MS = 24 * 3600_000;
 const TOKEN = /^pra_[A-Za-z0-9_-]{43}$/;
-
-/** Every log line the app writes, as text. */
-function logCapture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      lines.push(chunk.toString());
-      callback();
-    },
-  });
-  return { stream, text: () => lines.join('') };
-}
 
 describe.each(testDatabaseKinds)('service tokens on %s', (kind) => {
   let t: TestApp;

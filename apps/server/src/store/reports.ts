@@ -116,72 +116,56 @@ export async function vendorAccessPage(
 export type VendorAccessCsvRow = VendorAccessDbRow & { organization_key: string; username_key: string };
 
 /**
- * The cursor of the CSV's order (organization, username, row): the last row given. Its keys are
- * values, not ids to look up again: an organization or account removed meanwhile moves nothing.
+ * The cursor of the CSV's order (organization, username, row): the last row given, its
+ * organization by its place in the walk's list, its username and row by value: an account removed
+ * meanwhile moves nothing.
  */
-export type VendorAccessCursor = Pick<
-  VendorAccessCsvRow,
-  'organization_id' | 'organization_key' | 'username_key' | 'row_key'
->;
-
-/** How many organizations one read looks ahead for the next ones to walk. */
-const ORGANIZATIONS_AHEAD = 50;
+export type VendorAccessCursor = Pick<VendorAccessCsvRow, 'organization_id' | 'username_key' | 'row_key'>;
 
 /**
- * The next `limit` rows of the CSV after `after`, by organization, username and row. It walks one
- * organization at a time (its grants and history by their organization indexes), so each batch
- * reads what it gives, not the whole period again: a 50,000-vendor export no longer re-sorts every
- * row for each batch of a thousand.
+ * The organizations the CSV walks, in its order (by name), as ids: taken once when the download
+ * begins, so an organization renamed while it is read keeps its place (walked again under its new
+ * name, or skipped, had the walk gone by name). One of them only when `only` is given.
+ */
+export async function vendorAccessOrganizations(db: Db | Tx, only: string | undefined): Promise<string[]> {
+  const one = only ? sql`where o.id = ${only}` : sql``;
+  const { rows } = await sql<{ id: string }>`select o.id from organizations o ${one}
+    order by lower(o.name)`.execute(db);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The next `limit` rows of the CSV after `after`, by organization (`organizations`, in their
+ * order), username and row. It walks one organization at a time (its grants and history by their
+ * organization indexes), so each batch reads what it gives, not the whole period again: a
+ * 50,000-vendor export no longer re-sorts every row for each batch of a thousand.
  */
 export async function vendorAccessBatch(
   db: Db | Tx,
   scope: VendorAccessScope,
+  organizations: readonly string[],
   after: VendorAccessCursor | null,
   limit: number,
 ): Promise<VendorAccessCsvRow[]> {
   const rows: VendorAccessCsvRow[] = [];
   // Inside an organization: the rest of the one the cursor is in; then each next one from its start.
   let within = after && { username: after.username_key, rowKey: after.row_key };
-  let last = after && { id: after.organization_id, key: after.organization_key };
-  while (rows.length < limit) {
-    const organizations =
-      within && last
-        ? [last]
-        : await organizationsAfter(db, scope.organizationId, last?.key, ORGANIZATIONS_AHEAD);
-    if (organizations.length === 0) break;
-    for (const organization of organizations) {
-      const wanted = limit - rows.length;
-      const past = within
-        ? sql`and (lower(a.username), r.row_key) > (${within.username}, ${within.rowKey})`
-        : sql``;
-      const { rows: found } = await sql<VendorAccessCsvRow>`select ${vendorAccessColumns},
-          lower(o.name) as organization_key, lower(a.username) as username_key
-        ${vendorAccessFrom({ ...scope, organizationId: organization.id })} ${past}
-        order by lower(a.username), r.row_key
-        limit ${wanted}`.execute(db);
-      rows.push(...found);
-      within = null;
-      last = organization;
-      if (found.length === wanted) {
-        // Full: the next batch goes on inside this organization, after the last row given.
-        return rows;
-      }
-    }
+  for (let at = after ? organizations.indexOf(after.organization_id) : 0; at < organizations.length; at++) {
+    if (at < 0) return rows;
+    const wanted = limit - rows.length;
+    const past = within
+      ? sql`and (lower(a.username), r.row_key) > (${within.username}, ${within.rowKey})`
+      : sql``;
+    const { rows: found } = await sql<VendorAccessCsvRow>`select ${vendorAccessColumns},
+        lower(o.name) as organization_key, lower(a.username) as username_key
+      ${vendorAccessFrom({ ...scope, organizationId: organizations[at] })} ${past}
+      order by lower(a.username), r.row_key
+      limit ${wanted}`.execute(db);
+    rows.push(...found);
+    within = null;
+    // Full: the next batch goes on inside this organization, after the last row given.
+    if (rows.length === limit) return rows;
   }
-  return rows;
-}
-
-/** The organizations after the lower-case name `last` (only `only` when given), at most `count`. */
-async function organizationsAfter(
-  db: Db | Tx,
-  only: string | undefined,
-  last: string | undefined,
-  count: number,
-): Promise<{ id: string; key: string }[]> {
-  const past = last === undefined ? sql`` : sql`and lower(o.name) > ${last}`;
-  const one = only ? sql`and o.id = ${only}` : sql``;
-  const { rows } = await sql<{ id: string; key: string }>`select o.id, lower(o.name) as key
-    from organizations o where true ${past} ${one} order by lower(o.name) limit ${count}`.execute(db);
   return rows;
 }
 

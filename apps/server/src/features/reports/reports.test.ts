@@ -14,7 +14,7 @@ import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../../test/support/test-app';
 import { addOrganization, assignBrm, auditActions } from '../../../test/support/world';
 import { inBatches } from '../../http/csv-report';
-import { vendorAccessBatch, type VendorAccessCsvRow } from '../../store/reports';
+import { vendorAccessBatch, vendorAccessOrganizations, type VendorAccessCsvRow } from '../../store/reports';
 
 // Administration → Reports (GOVERNANCE.md §9.2, §9.3, §9.5): each report equals the data seeded
 // here, its CSV neutralises formula cells and is audited `report.export`, the evidence manifest's
@@ -361,10 +361,11 @@ describe.each(testDatabaseKinds)('reports for auditors on %s', (kind) => {
 
     it('reads the CSV in batches of any size: every row once, by organization, username and row', async () => {
       const scope = { from: ago(400), until: START, organizationId: undefined, filter: '' };
+      const organizations = await vendorAccessOrganizations(t.ctx.db, undefined);
       const walk = async (limit: number) => {
         const seen: VendorAccessCsvRow[] = [];
         for await (const row of inBatches<VendorAccessCsvRow>(
-          (after, n) => vendorAccessBatch(t.ctx.db, scope, after, n),
+          (after, n) => vendorAccessBatch(t.ctx.db, scope, organizations, after, n),
           limit,
         ))
           seen.push(row);
@@ -383,10 +384,55 @@ describe.each(testDatabaseKinds)('reports for auditors on %s', (kind) => {
       const globexOnly = await vendorAccessBatch(
         t.ctx.db,
         { ...scope, organizationId: ids.globex },
+        await vendorAccessOrganizations(t.ctx.db, ids.globex),
         null,
         10,
       );
       expect(globexOnly.map((r) => r.username)).toEqual(['dora']);
+    });
+
+    it('an organization renamed while the CSV is read gives its rows once, none skipped', async () => {
+      const scope = { from: ago(400), until: START, organizationId: undefined, filter: '' };
+      const rename = (id: string, name: string) =>
+        t.ctx.db.updateTable('organizations').set({ name }).where('id', '=', id).execute();
+      const [acmeName, globexName] = await Promise.all(
+        [ids.acme, ids.globex].map(
+          async (id) =>
+            (
+              await t.ctx.db
+                .selectFrom('organizations')
+                .select('name')
+                .where('id', '=', id)
+                .executeTakeFirstOrThrow()
+            ).name,
+        ),
+      );
+      try {
+        // Acme is read first; once its rows are given it is renamed to sort after Globex, and
+        // Globex, not read yet, to sort before where Acme was.
+        const organizations = await vendorAccessOrganizations(t.ctx.db, undefined);
+        const seen: string[] = [];
+        for await (const row of inBatches<VendorAccessCsvRow>(
+          (after, n) => vendorAccessBatch(t.ctx.db, scope, organizations, after, n),
+          1,
+        )) {
+          seen.push(`${row.organization_id}/${row.username}/${row.row_key}`);
+          if (row.username === 'evil') {
+            await rename(ids.acme, 'Zzz Renamed Acme');
+            await rename(ids.globex, 'Aaa Renamed Globex');
+          }
+        }
+        expect(seen.map((key) => key.split('/').slice(0, 2).join('/'))).toEqual([
+          `${ids.acme}/alice`,
+          `${ids.acme}/bob`,
+          `${ids.acme}/carl`,
+          `${ids.acme}/evil`,
+          `${ids.globex}/dora`,
+        ]);
+      } finally {
+        await rename(ids.acme, acmeName);
+        await rename(ids.globex, globexName);
+      }
     });
 
     it('answers bad query input with 400 and its message', async () => {

@@ -125,9 +125,15 @@ export async function vendorAccessPage(
 /** GET /api/admin/reports/vendor-access.csv: by organization and username, streamed in batches. */
 export function vendorAccessCsv(db: Db, query: VendorAccessCsvFilters, time: Time): CsvReport {
   const { from, to, scope } = periodOf(query, time);
-  const rows = inBatches<WithPolicy<store.VendorAccessCsvRow>>(async (after, limit) =>
-    withPolicyAccepted(db, await store.vendorAccessBatch(db, scope, after, limit), time.zone),
-  );
+  let organizations: string[] | undefined;
+  const rows = inBatches<WithPolicy<store.VendorAccessCsvRow>>(async (after, limit) => {
+    organizations ??= await store.vendorAccessOrganizations(db, scope.organizationId);
+    return withPolicyAccepted(
+      db,
+      await store.vendorAccessBatch(db, scope, organizations, after, limit),
+      time.zone,
+    );
+  });
   return {
     report: 'vendor-access',
     filters: { organization: query.organization, from, to, filter: scope.filter },

@@ -395,8 +395,9 @@ describe.each(testDatabaseKinds)('reports for auditors on %s', (kind) => {
       const scope = { from: ago(400), until: START, organizationId: undefined, filter: '' };
       const rename = (id: string, name: string) =>
         t.ctx.db.updateTable('organizations').set({ name }).where('id', '=', id).execute();
+      const [acme, globex] = [ids.acme!, ids.globex!];
       const [acmeName, globexName] = await Promise.all(
-        [ids.acme, ids.globex].map(
+        [acme, globex].map(
           async (id) =>
             (
               await t.ctx.db
@@ -418,20 +419,20 @@ describe.each(testDatabaseKinds)('reports for auditors on %s', (kind) => {
         )) {
           seen.push(`${row.organization_id}/${row.username}/${row.row_key}`);
           if (row.username === 'evil') {
-            await rename(ids.acme, 'Zzz Renamed Acme');
-            await rename(ids.globex, 'Aaa Renamed Globex');
+            await rename(acme, 'Zzz Renamed Acme');
+            await rename(globex, 'Aaa Renamed Globex');
           }
         }
         expect(seen.map((key) => key.split('/').slice(0, 2).join('/'))).toEqual([
-          `${ids.acme}/alice`,
-          `${ids.acme}/bob`,
-          `${ids.acme}/carl`,
-          `${ids.acme}/evil`,
-          `${ids.globex}/dora`,
+          `${acme}/alice`,
+          `${acme}/bob`,
+          `${acme}/carl`,
+          `${acme}/evil`,
+          `${globex}/dora`,
         ]);
       } finally {
-        await rename(ids.acme, acmeName);
-        await rename(ids.globex, globexName);
+        await rename(acme, acmeName!);
+        await rename(globex, globexName!);
       }
     });
 

@@ -23,6 +23,9 @@ const external = [
   ...runtimePackages,
   // pg's optional native binding, loaded only when asked for (never here).
   'pg-native',
+  // Bundles the export worker when the server runs from source (platform/export-workers.ts); the
+  // built server runs the worker built beside it and never loads it.
+  'esbuild',
 ];
 
 // `node build.mjs` builds; `npm run package` imports this module for runtimePackages only.

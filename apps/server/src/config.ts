@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isLoopback } from './platform/loopback';
+import { databaseTimeoutDefaults } from './platform/database-timeouts';
 
 /**
  * Every setting of the portal, read from environment variables once at boot. Each entry's
@@ -36,12 +37,7 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-/** The pool's limits (ms): 503 within about 2 s when PostgreSQL hangs (docs/OPERATIONS.md). */
-export const databaseTimeoutDefaults = {
-  statementMs: 1_500,
-  idleInTransactionMs: 5_000,
-  connectionWaitMs: 1_000,
-} as const;
+export { databaseTimeoutDefaults };
 
 const settingsSchema = z.object({
   PRA_MODE: z

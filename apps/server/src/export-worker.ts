@@ -5,8 +5,8 @@
 // It hands over chunks of text, which the main thread writes to the download's socket.
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from './platform/app-error';
-import { openDatabase } from './platform/db';
-import { auditExport } from './features/administration/audit-trail';
+import { openPostgres } from './platform/pg-database';
+import { auditExport } from './features/administration/audit-export';
 import { chunked } from './http/text-chunks';
 import type { ExportTask, FromExportWorker } from './platform/export-workers';
 
@@ -24,8 +24,7 @@ port.on('message', (message: unknown) => {
   wake?.();
 });
 
-const database = await openDatabase({
-  url: task.url,
+const database = openPostgres(task.url, {
   poolSize: 1,
   applicationName: 'pra-portal-export',
   timeouts: task.timeouts,

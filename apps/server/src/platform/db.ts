@@ -2,24 +2,12 @@ import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from '
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import {
-  Kysely,
-  Migrator,
-  PostgresDialect,
-  sql,
-  type KyselyConfig,
-  type Migration,
-  type PostgresPool,
-  type PostgresPoolClient,
-  type Transaction,
-} from 'kysely';
-import pg from 'pg';
+import { Kysely, Migrator, sql, type Migration } from 'kysely';
 import * as initial from '../migrations/0001-initial';
 import * as samlRequestBrowser from '../migrations/0002-saml-request-browser';
 import * as outboxUndeliverable from '../migrations/0003-outbox-undeliverable';
 import * as auditDeniedOutcome from '../migrations/0004-audit-denied-outcome';
 import * as signingKeys from '../migrations/0005-signing-keys';
-import { databaseTimeoutDefaults } from '../config';
 import * as administration from '../migrations/0006-administration';
 import * as pushAuthenticators from '../migrations/0007-push-authenticators';
 import * as factorPush from '../migrations/0008-factor-push';
@@ -41,13 +29,27 @@ import * as activityReviews from '../migrations/0029-activity-reviews';
 import * as liveVendorIndex from '../migrations/0030-live-vendor-index';
 import * as statusDescIndex from '../migrations/0031-status-desc-index';
 import type { Database } from './db-schema';
-import { endsConnection } from './db-errors';
 import { PgliteDialect } from './pglite-dialect';
 import { runAfterCommits } from './after-commit';
+import {
+  DATE_OID,
+  openPostgres,
+  statementLog,
+  type DatabaseHandle,
+  type DatabaseOptions,
+  type Db,
+} from './pg-database';
 
-export type Db = Kysely<Database>;
-export type Tx = Transaction<Database>;
-export type DbKind = 'postgres' | 'pglite';
+export type {
+  Db,
+  Tx,
+  DbKind,
+  DatabaseOptions,
+  DatabaseTimeouts,
+  PoolStats,
+  DatabaseHandle,
+} from './pg-database';
+export { preparedStatement } from './pg-database';
 
 /** Every migration, in order. Listed here (not read from disk) so the bundled server carries them. */
 export const migrations: Record<string, Migration> = {
@@ -77,154 +79,6 @@ export const migrations: Record<string, Migration> = {
   '0030-live-vendor-index': liveVendorIndex,
   '0031-status-desc-index': statusDescIndex,
 };
-
-// int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.
-pg.types.setTypeParser(20, (value) => Number(value));
-// date (contract end dates) as 'YYYY-MM-DD', not a Date at the process's local midnight.
-const DATE_OID = 1082;
-pg.types.setTypeParser(DATE_OID, (value) => value);
-
-export interface DatabaseOptions {
-  /** PostgreSQL URL; without it the embedded database is used. */
-  url?: string | undefined;
-  /** Folder of the embedded database; without it the embedded database lives in memory. */
-  dataDir?: string | undefined;
-  /** An in-memory embedded database starts as this copy of a data folder (PGlite's dumpDataDir). */
-  loadDataDir?: Blob;
-  poolSize?: number;
-  /** The sessions' application_name in pg_stat_activity (default `pra-portal`). */
-  applicationName?: string;
-  /** Limits that keep a hung or lost PostgreSQL from hanging requests (default: config.ts's). */
-  timeouts?: Partial<DatabaseTimeouts>;
-  /**
-   * Told the text of each statement Kysely runs (not BEGIN and COMMIT): the tests that hold a
-   * path to its number of statements count with it.
-   */
-  onStatement?: (sql: string) => void;
-}
-
-/** Kysely's log option for {@link DatabaseOptions.onStatement}. */
-function statementLog(options: DatabaseOptions): KyselyConfig['log'] {
-  const { onStatement } = options;
-  return onStatement
-    ? (event) => {
-        if (event.level === 'query') onStatement(event.query.sql);
-      }
-    : undefined;
-}
-
-export interface DatabaseTimeouts {
-  /** PostgreSQL cancels a statement running (or waiting for a lock) longer than this; 0: never. */
-  statementMs: number;
-  /** PostgreSQL ends a session left idle inside a transaction longer than this; 0: never. */
-  idleInTransactionMs: number;
-  /** Longest wait for a pool connection (a free one, or a new one being opened). */
-  connectionWaitMs: number;
-}
-
-/** What the pool tells about its load, for load shedding and the service check. */
-export interface PoolStats {
-  /** Open connections, in use or idle. */
-  size: number;
-  idle: number;
-  /** Callers waiting for a connection. */
-  waiting: number;
-}
-
-export interface DatabaseHandle {
-  db: Db;
-  kind: DbKind;
-  /** Connections in use and callers waiting; null for the embedded database (no pool). */
-  poolStats(): PoolStats | null;
-  close(): Promise<void>;
-}
-
-/** Statement text → name, for the few hot statements PostgreSQL keeps prepared per connection. */
-const preparedNames = new Map<string, string>();
-
-/**
- * Marks a hot statement (written once, run on nearly every request) to be prepared by name on each
- * PostgreSQL connection: its parse and, after PostgreSQL's first few runs, its plan are then reused
- * instead of redone per call (planning the session lookup cost several times its execution).
- * Returns the text unchanged; run it with `CompiledQuery.raw(text, parameters)`. The statement must
- * name its columns (no `*`): a prepared `*` fails once a migration adds a column to the table.
- * PGlite ignores the name.
- */
-export function preparedStatement(name: string, text: string): string {
-  preparedNames.set(text, name);
-  return text;
-}
-
-/**
- * Lends pool clients to Kysely and takes them back, destroying any that can no longer be trusted
- * (`endsConnection`): one the server ended (its FATAL error arrives before the socket closes, so
- * pg-pool alone would take it back as idle and lend it to the next request), or one whose query
- * outlived the client-side read timeout (a frozen server or network; the query may still run, so
- * the connection must not be reused). Such a client is released with an error, which makes pg-pool
- * close it instead of returning it to the idle list.
- */
-function guardedPool(pool: pg.Pool): PostgresPool {
-  return {
-    async connect() {
-      const client = await pool.connect();
-      let broken = false;
-      return {
-        // Kysely sends only (text, parameters) here: the portal streams no cursors.
-        query: ((text: string, parameters: unknown[]) => {
-          const name = preparedNames.get(text);
-          const query = name
-            ? client.query({ name, text, values: parameters })
-            : client.query(text, parameters);
-          return query.catch((error: unknown) => {
-            if (endsConnection(error)) broken = true;
-            throw error;
-          });
-        }) as unknown as PostgresPoolClient['query'],
-        release: () => client.release(broken),
-      };
-    },
-    end: () => pool.end(),
-  };
-}
-
-function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
-  const limits = { ...databaseTimeoutDefaults, ...options.timeouts };
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    application_name: options.applicationName ?? 'pra-portal',
-    connectionTimeoutMillis: limits.connectionWaitMs,
-    idleTimeoutMillis: 30_000,
-    // Sent at connect, so every session carries them (0 is PostgreSQL's "no limit").
-    statement_timeout: limits.statementMs,
-    idle_in_transaction_session_timeout: limits.idleInTransactionMs,
-    // The server-side timeout cannot fire when the server itself is frozen: the client gives up a
-    // second later (and guardedPool then drops the connection).
-    query_timeout: limits.statementMs ? limits.statementMs + 1_000 : undefined,
-    keepAlive: true,
-  });
-  // A connection PostgreSQL ends (restart, failover, pg_terminate_backend, idle-in-transaction
-  // timeout) emits 'error' on its client. pg-pool listens only while the client is idle, and an
-  // unheard 'error' event kills the process; so every client gets its own listener for its whole
-  // life. The query in flight fails on its own (the request answers 503) and pg-pool discards the
-  // client when it is released, so the next caller gets a fresh connection.
-  pool.on('connect', (client) => {
-    client.on('error', () => {});
-  });
-  pool.on('error', () => {});
-  const db = runAfterCommits(
-    new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: guardedPool(pool) }),
-      log: statementLog(options),
-    }),
-  );
-  return {
-    db,
-    kind: 'postgres',
-    poolStats: () => ({ size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: () => db.destroy(),
-  };
-}
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) return openPostgres(options.url, options);

@@ -1,4 +1,8 @@
-import { Worker } from 'node:worker_threads';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadId, Worker } from 'node:worker_threads';
 import type { DatabaseTimeouts } from './db';
 import { AppError, messages, type ErrorCode } from './app-error';
 
@@ -32,12 +36,51 @@ const AHEAD = 2;
  */
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 4 };
 
-/** The worker's module: the built one beside the bundle, or the source when run by tsx/vitest. */
-function workerModule(): { url: URL; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  return fromSource
-    ? { url: new URL('../export-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] }
-    : { url: new URL('./export-worker.js', import.meta.url), execArgv: [] };
+/**
+ * The worker's module: the built one beside the bundle; from source (tsx, vitest), the same entry
+ * bundled once per process as the build bundles it. A worker started under tsx compiled the
+ * sources again in its own thread, about a second per export (the hostile-input test, which
+ * exports with every hostile filter, took 230 s instead of about 40).
+ */
+function workerModule(): Promise<URL> {
+  if (!import.meta.url.endsWith('.ts'))
+    return Promise.resolve(new URL('./export-worker.js', import.meta.url));
+  sourceBundle ??= bundleFromSource();
+  return sourceBundle;
+}
+
+let sourceBundle: Promise<URL> | undefined;
+
+async function bundleFromSource(): Promise<URL> {
+  const buildModule = new URL('../../build.mjs', import.meta.url).href;
+  const { runtimePackages } = (await import(buildModule)) as { runtimePackages: string[] };
+  const { build } = await import('esbuild');
+  const { outputFiles } = await build({
+    entryPoints: [fileURLToPath(new URL('../export-worker.ts', import.meta.url))],
+    write: false,
+    outfile: 'export-worker.mjs',
+    bundle: true,
+    platform: 'node',
+    target: 'node22',
+    format: 'esm',
+    external: [...runtimePackages, 'pg-native'],
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+  });
+  const code = outputFiles[0]!.contents;
+  // Inside the server's folder, so that the packages left out of the bundle resolve; named by its
+  // content, so every test process and run of the same sources shares one file.
+  const folder = fileURLToPath(new URL('../../node_modules/.cache/pra-export-worker/', import.meta.url));
+  const file = join(folder, `${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+  if (!existsSync(file)) {
+    mkdirSync(folder, { recursive: true });
+    const partial = `${file}.${process.pid}-${threadId}.tmp`;
+    writeFileSync(partial, code);
+    renameSync(partial, file);
+  }
+  return pathToFileURL(file);
 }
 
 /**
@@ -64,14 +107,14 @@ export function createExportWorkers(url: string, timeouts: DatabaseTimeouts) {
   };
 
   async function* run(request: ExportRequest): AsyncGenerator<string> {
+    const module = await workerModule();
     await acquire();
     if (closed) {
       release();
       throw new AppError('serviceUnavailable', messages.unavailable);
     }
-    const { url: module, execArgv } = workerModule();
     const task: ExportTask = { url, timeouts, request };
-    const worker = new Worker(module, { workerData: task, execArgv, resourceLimits: RESOURCE_LIMITS });
+    const worker = new Worker(module, { workerData: task, resourceLimits: RESOURCE_LIMITS });
     running.add(worker);
     const inbox: Array<FromExportWorker | { exit: number } | { failed: Error }> = [];
     let wake: (() => void) | null = null;

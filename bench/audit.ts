@@ -4,7 +4,8 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
-import { auditExport, auditPage } from '../apps/server/src/features/administration/audit-trail';
+import { auditExport } from '../apps/server/src/features/administration/audit-export';
+import { auditPage } from '../apps/server/src/features/administration/audit-trail';
 import { createTestDatabase } from '../apps/server/test/support/databases';
 
 export interface BenchRow {

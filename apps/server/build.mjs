@@ -28,7 +28,24 @@ const external = [
   'esbuild',
 ];
 
-// `node build.mjs` builds; `npm run package` imports this module for runtimePackages only.
+/**
+ * How every entry point is bundled: by this build, and by platform/export-workers.ts for the export
+ * worker when the server runs from source.
+ */
+export const bundleOptions = {
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  format: 'esm',
+  external,
+  logLevel: 'warning',
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+};
+
+// `node build.mjs` builds; `npm run package` imports this module for runtimePackages, and
+// platform/export-workers.ts for bundleOptions.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildServer();
 
 async function buildServer() {
@@ -43,20 +60,12 @@ async function buildServer() {
       'src/admin.ts',
       'src/export-worker.ts',
     ],
+    ...bundleOptions,
     outdir: 'dist',
-    bundle: true,
     splitting: true,
     // Beside the entry points: code that finds files relative to its own module (the web build,
     // the IdP's schemas) sees the same folders from every file.
     chunkNames: '[name]-[hash]',
-    platform: 'node',
-    target: 'node22',
-    format: 'esm',
     sourcemap: true,
-    external,
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    },
   });
 }

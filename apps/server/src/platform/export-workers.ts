@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { threadId, Worker } from 'node:worker_threads';
+import type { BuildOptions } from 'esbuild';
 import type { DatabaseTimeouts } from './db';
 import { AppError, messages, type ErrorCode } from './app-error';
 
@@ -53,21 +54,13 @@ let sourceBundle: Promise<URL> | undefined;
 
 async function bundleFromSource(): Promise<URL> {
   const buildModule = new URL('../../build.mjs', import.meta.url).href;
-  const { runtimePackages } = (await import(buildModule)) as { runtimePackages: string[] };
+  const { bundleOptions } = (await import(buildModule)) as { bundleOptions: BuildOptions };
   const { build } = await import('esbuild');
   const { outputFiles } = await build({
+    ...bundleOptions,
     entryPoints: [fileURLToPath(new URL('../export-worker.ts', import.meta.url))],
     write: false,
     outfile: 'export-worker.mjs',
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'esm',
-    external: [...runtimePackages, 'pg-native'],
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    },
   });
   const code = outputFiles[0]!.contents;
   // Inside the server's folder, so that the packages left out of the bundle resolve; named by its

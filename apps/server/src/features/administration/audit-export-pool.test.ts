@@ -7,7 +7,7 @@ import { isDatabaseUnavailable } from '../../platform/db-errors';
 import { createExportWorkers, EXPORT_WORKERS, ExportStopped } from '../../platform/export-workers';
 import { AppError } from '../../platform/app-error';
 import { databaseTimeouts } from '../../runtime';
-import { auditExport } from './audit-trail';
+import { auditExport } from './audit-export';
 
 // Issue 31: on PostgreSQL a long audit export runs in a worker thread with a connection and a heap
 // of its own (platform/export-workers.ts), so that it never holds a connection of the requests'

@@ -13,8 +13,6 @@ import {
 } from '../../store/audit';
 import { toView } from './audit-export';
 
-export { auditCsvHeader, auditCsvLine, auditEvents, auditExport, toView } from './audit-export';
-
 /** Reading, exporting and purging the audit trail. */
 
 export function encodeCursor(row: AuditRow): string {

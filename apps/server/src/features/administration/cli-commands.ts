@@ -9,7 +9,8 @@ import { findAccountByUsername } from '../../store/accounts';
 import { recordAudit } from '../../identity/audit';
 import { buildSchema, schemaIsCurrent, type Db } from '../../platform/db';
 import type { Actor } from './actor';
-import { auditExport, purgeAudit, retentionCutoff } from './audit-trail';
+import { auditExport } from './audit-export';
+import { purgeAudit, retentionCutoff } from './audit-trail';
 import { importCsv } from './csv-import';
 import {
   changeOrganization,

@@ -10,7 +10,8 @@ import { readMaintenanceFlag } from '../../store/settings';
 import { hashPassword } from '../../identity/passwords';
 import type { Tx } from '../../platform/db';
 import type { Actor } from './actor';
-import { auditExport, auditPage } from './audit-trail';
+import { auditExport } from './audit-export';
+import { auditPage } from './audit-trail';
 import { countUndeliveredMail, listUndeliveredMail, pageUndeliveredMail } from '../../store/outbox';
 import {
   addDomain,

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import pg from 'pg';
 import { hashPassword, verifyPassword } from '../apps/server/src/identity/passwords';
 import { signInOverHttp } from './http-sign-in';
 import { assetLoads } from './page-weight';
@@ -184,6 +185,7 @@ async function main() {
       who: 'brm' | 'admin',
       goalMs: number,
       barePath?: string,
+      demoGoal?: number,
     ) => {
       const big = await timedCall(scale.url, path, scale[who]);
       const small = await timedCall(demo.url, path, demo[who]);
@@ -195,7 +197,7 @@ async function main() {
         goal: { atMost: goalMs },
         note:
           `status ${big.status}, ${(big.bytes / 1000).toFixed(1)} kB; demo data ${small.ms.toFixed(1)} ms ` +
-          `(${(small.bytes / 1000).toFixed(1)} kB, ×${(big.ms / small.ms).toFixed(1)})` +
+          `(${(small.bytes / 1000).toFixed(1)} kB, ×${(big.ms / small.ms).toFixed(1)}${demoGoal ? `, goal ≤ ×${demoGoal}` : ''})` +
           (anchor ? `; bare fastify + pg ${anchor.ms.toFixed(1)} ms` : ''),
       });
     };
@@ -208,18 +210,23 @@ async function main() {
       'brm',
       50,
       '/users',
+      2,
     );
     await pair(
       'Manage Users filtered',
       '/api/brm/users?page=1&size=10&filter=scalevendor1&sort=username&direction=asc',
       'brm',
       50,
+      undefined,
+      2,
     );
     await pair(
       'Manage Users sorted by email',
       '/api/brm/users?page=1&size=10&sort=email&direction=asc',
       'brm',
       50,
+      undefined,
+      2,
     );
     await pair(
       'Approvals first page, 5,000 pending',
@@ -236,16 +243,44 @@ async function main() {
     );
     await pair('audit filtered by a rare action', '/api/admin/audit?action=account.terminate', 'admin', 50);
 
-    // Ten BRMs opening Manage Users at the same instant.
+    // Manage Users' counts are kept while nothing they count changes (store/vendor-counts.ts), so
+    // the calls above answer from kept counts after the warm-up. Right after a change the first
+    // call counts afresh: a vendor's name is written (the version moves), then the page is asked.
     const brms = await signInAll(scale.url, scaleNames.brms);
-    const together = await Promise.all(brms.map((headers) => call(scale.url, usersPage, headers)));
-    rows.push({
-      figure: '10 BRMs opening Manage Users at once: slowest (all 200?)',
-      value: Math.round(Math.max(...together.map((r) => r.ms))),
-      unit: 'ms',
-      goal: { atMost: 200 },
-      note: `${together.filter((r) => r.status === 200).length}/10 answered 200; portal RSS after ${Math.round(scale.portal.rssMb())} MB (goal ≤ 300)`,
-    });
+    const writer = new pg.Client({ connectionString: scale.databaseUrl });
+    await writer.connect();
+    const change = (n: number) =>
+      writer.query('update accounts set given_name = $2 where username = $1', [
+        scaleNames.vendor(n),
+        `Renamed ${Date.now()}`,
+      ]);
+    try {
+      const afresh: number[] = [];
+      for (let i = 1; i <= 5; i++) {
+        await change(i);
+        afresh.push((await call(scale.url, usersPage, scale.brm)).ms);
+      }
+      rows.push({
+        figure: 'Manage Users first page right after a change (counted afresh)',
+        value: Math.round(median(afresh) * 10) / 10,
+        unit: 'ms',
+        goal: { atMost: 50 },
+        note: `median of 5, each after a vendor's name was written; slowest ${Math.max(...afresh).toFixed(1)} ms`,
+      });
+
+      // Ten BRMs opening Manage Users at the same instant, right after a change (nothing kept).
+      await change(6);
+      const together = await Promise.all(brms.map((headers) => call(scale.url, usersPage, headers)));
+      rows.push({
+        figure: '10 BRMs opening Manage Users at once, right after a change: slowest',
+        value: Math.round(Math.max(...together.map((r) => r.ms))),
+        unit: 'ms',
+        goal: { atMost: 200 },
+        note: `${together.filter((r) => r.status === 200).length}/10 answered 200 (the ten BRMs share their ten organizations, so one count serves all); portal RSS after ${Math.round(scale.portal.rssMb())} MB (goal ≤ 300)`,
+      });
+    } finally {
+      await writer.end();
+    }
 
     // Signed-in GET /api/user with 50 distinct sessions, beside the bare endpoint's account lookup.
     const vendorSessions = await signInAll(

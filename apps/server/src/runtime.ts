@@ -8,6 +8,7 @@ import type { KeyPair } from './platform/keys';
 import { openDatabase, type DatabaseHandle, type DatabaseTimeouts, type Db } from './platform/db';
 import { openMigratedDatabase, type StartupLog } from './platform/db-startup';
 import { createEncryptor } from './platform/encryption';
+import { VersionedCache } from './platform/versioned-cache';
 import {
   builtinIdpDescription,
   isMetadataUrl,
@@ -73,6 +74,7 @@ export async function createAppContext(parts: ContextParts): Promise<AppContext>
     mailStatus: parts.mailStatus,
     clock: parts.clock ?? systemClock,
     identityStore: parts.identityStore ?? createIdentityStore(config),
+    vendorCounts: new VersionedCache<number>(),
   };
 }
 

@@ -54,6 +54,7 @@ const tables = [
   'sessions',
   'signing_keys',
   'system_message',
+  'vendor_scope_version',
   'webauthn_credentials',
   'webauthn_users',
 ];

@@ -6,6 +6,7 @@ import type { Db, DbKind, PoolStats } from './db';
 import type { Encryptor } from './encryption';
 import type { IdpDescription } from './idp-metadata';
 import type { KeyPair } from './keys';
+import type { VersionedCache } from './versioned-cache';
 
 /** The session cookie's name and flags, and the secret CSRF tokens are made with. */
 export interface SessionSettings {
@@ -54,4 +55,6 @@ export interface AppContext {
   clock: Clock;
   /** Where vendors' accounts live and sign in: the built-in store or the hospital's directory. */
   identityStore: IdentityStore;
+  /** Manage Users' counts, kept while nothing they count changes (store/vendor-counts.ts). */
+  vendorCounts: VersionedCache<number>;
 }

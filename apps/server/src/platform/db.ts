@@ -28,6 +28,7 @@ import * as emergencyDepartures from '../migrations/0028-emergency-departures';
 import * as activityReviews from '../migrations/0029-activity-reviews';
 import * as liveVendorIndex from '../migrations/0030-live-vendor-index';
 import * as statusDescIndex from '../migrations/0031-status-desc-index';
+import * as vendorScopeVersion from '../migrations/0032-vendor-scope-version';
 import type { Database } from './db-schema';
 import { PgliteDialect } from './pglite-dialect';
 import { runAfterCommits } from './after-commit';
@@ -78,6 +79,7 @@ export const migrations: Record<string, Migration> = {
   '0029-activity-reviews': activityReviews,
   '0030-live-vendor-index': liveVendorIndex,
   '0031-status-desc-index': statusDescIndex,
+  '0032-vendor-scope-version': vendorScopeVersion,
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {

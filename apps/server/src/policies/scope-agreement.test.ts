@@ -90,7 +90,7 @@ describe.each(testDatabaseKinds)('policy scopes on %s', (kind) => {
     expect(actors.get('disabledBrmOfA')!.isActive).toBe(false);
   });
 
-  it('vendor.scopeOf lists exactly the vendors can(actor, manage) allows', async () => {
+  it('vendor.scopeOf and vendor.pinnedScopeOf list exactly the vendors can(actor, manage) allows', async () => {
     const all = await t.ctx.db
       .selectFrom('accounts as a')
       .leftJoin('role_grants as g', 'g.account_id', 'a.id')
@@ -103,20 +103,29 @@ describe.each(testDatabaseKinds)('policy scopes on %s', (kind) => {
       if (row.organization_id) entry.organizationIds.push(row.organization_id);
       held.set(row.username, entry);
     }
+    const byKey = new Map<string, string[]>();
     for (const [name, actor] of actors) {
-      const listed = await t.ctx.db
-        .selectFrom('accounts as a')
-        .select('a.username')
-        .where(vendor.scopeOf(actor, 'a'))
-        .execute();
       const allowed = [...held]
         .filter(([, v]) => vendor.can(actor, 'manage', v))
-        .map(([username]) => username);
-      expect({ name, usernames: listed.map((r) => r.username).sort() }).toEqual({
-        name,
-        usernames: allowed.sort(),
-      });
+        .map(([username]) => username)
+        .sort();
+      const pinned = vendor.pinnedScopeOf(actor, 'a');
+      for (const condition of [vendor.scopeOf(actor, 'a'), pinned.condition]) {
+        const listed = await t.ctx.db
+          .selectFrom('accounts as a')
+          .select('a.username')
+          .where(condition)
+          .execute();
+        expect({ name, usernames: listed.map((r) => r.username).sort() }).toEqual({
+          name,
+          usernames: allowed,
+        });
+      }
+      // Two actors with one key manage the same vendors (counts are kept under the key).
+      expect({ name, usernames: byKey.get(pinned.key) ?? allowed }).toEqual({ name, usernames: allowed });
+      byKey.set(pinned.key, allowed);
     }
+    expect(byKey.size).toBeGreaterThan(2);
     // Not vacuous: a BRM of A sees some vendors and not others.
     const brm = actors.get('brmOfA')!;
     expect(

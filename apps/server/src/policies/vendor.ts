@@ -55,3 +55,28 @@ export function scopeOf(actor: Principal, alias: string): RawBuilder<boolean> {
   // From the BRM's organizations to their vendors (role_grants by organization), not the other way.
   return sql<boolean>`(${vendor} and ${account('id')} in (select g.account_id from role_grants g where ${organization.scopeOf(actor, 'g.organization_id')}))`;
 }
+
+/** `manage`'s scope as a condition and a key that names it (`pinnedScopeOf`). */
+export interface PinnedScope {
+  /** Equal for two actors exactly when they manage the same vendors. */
+  key: string;
+  condition: RawBuilder<boolean>;
+}
+
+/**
+ * `scopeOf` with the BRM's organizations as the actor was loaded with them, not read again by the
+ * query: the key names the scope, so a count of it can be kept under the key for everyone with the
+ * same scope (store/vendor-counts.ts).
+ */
+export function pinnedScopeOf(actor: Actor, alias: string): PinnedScope {
+  if (!isManager(actor)) return { key: 'none', condition: sql<boolean>`false` };
+  const account = (column: string) => sql.ref(`${alias}.${column}`);
+  const vendor = sql<boolean>`${account('type')} = 'vendor' and ${account('status')} <> 'terminated'`;
+  if (actor.isAdmin) return { key: 'all', condition: sql<boolean>`(${vendor})` };
+  const ids = [...actor.managedOrganizationIds].sort();
+  if (ids.length === 0) return { key: 'none', condition: sql<boolean>`false` };
+  return {
+    key: `organizations:${ids.join(',')}`,
+    condition: sql<boolean>`(${vendor} and ${account('id')} in (select g.account_id from role_grants g where g.organization_id = any(${ids}::uuid[])))`,
+  };
+}

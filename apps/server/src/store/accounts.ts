@@ -298,38 +298,9 @@ export interface VendorPageRequest {
   limit: number;
 }
 
-/**
- * How many vendors are in `scope` (`total`) and how many of them the filter matches (`matching`):
- * the filtered count is a statement of its own, so that it can start from the search index.
- *
- * Each runs with PostgreSQL's Memoize off (in a read-only transaction of its own, so the setting
- * ends with it). For a BRM the scope is "holds a role in one of my organizations": the planner
- * estimates an organization's grants from the average (a few hundred) and caches each
- * organization's grants in a Memoize node that never hits (each organization is looked up once).
- * At 50,000 vendors in ten organizations the count took 38–40 ms with it and 26 ms without
- * (psql, bench:scale's data; bench/RESULTS.md).
- */
-export async function countManagedVendors(db: Db, scope: RawBuilder<boolean>, filter: string) {
-  const count = (matches: RawBuilder<boolean>) =>
-    db
-      .transaction()
-      .setAccessMode('read only')
-      .execute(async (tx) => {
-        await sql`set local enable_memoize = off`.execute(tx);
-        const row = await tx
-          .selectFrom('accounts as a')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .where(scope)
-          .where(matches)
-          .executeTakeFirstOrThrow();
-        return row.n;
-      });
-  // Filtered, the two counts run side by side, each on a connection of its own.
-  const [total, matching] = await Promise.all([
-    count(sql<boolean>`true`),
-    filter ? count(sql<boolean>`${vendorSearchText} like ${containsPattern(filter)}`) : null,
-  ]);
-  return { total, matching: matching ?? total };
+/** The Manage Users (and People) filter as a condition on the account (alias `a`). */
+export function matchesFilter(filter: string): RawBuilder<boolean> {
+  return sql<boolean>`${vendorSearchText} like ${containsPattern(filter)}`;
 }
 
 /**
@@ -338,8 +309,7 @@ export async function countManagedVendors(db: Db, scope: RawBuilder<boolean>, fi
  */
 export async function pageManagedVendors(db: Db | Tx, scope: RawBuilder<boolean>, page: VendorPageRequest) {
   let query = managedVendors(db, scope);
-  if (page.filter)
-    query = query.where(sql<boolean>`${vendorSearchText} like ${containsPattern(page.filter)}`);
+  if (page.filter) query = query.where(matchesFilter(page.filter));
   query = query.orderBy(vendorSortKeys[page.sort], page.direction);
   if (page.sort !== 'username') query = query.orderBy(sql`lower(a.username)`);
   return query.offset(page.offset).limit(page.limit).execute();
@@ -426,7 +396,20 @@ const isCurrentEmployee = sql<boolean>`a.type = 'employee' and a.status <> 'term
 
 /** Every current employee (`total`) and those the filter matches (username, email or name contain it). */
 export async function countEmployees(db: Db | Tx, filter: string) {
-  return countManagedVendors(db, isCurrentEmployee, filter);
+  const count = async (matches: RawBuilder<boolean>) =>
+    (
+      await db
+        .selectFrom('accounts as a')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where(isCurrentEmployee)
+        .where(matches)
+        .executeTakeFirstOrThrow()
+    ).n;
+  const [total, matching] = await Promise.all([
+    count(sql<boolean>`true`),
+    filter ? count(matchesFilter(filter)) : null,
+  ]);
+  return { total, matching: matching ?? total };
 }
 
 /** One page of the current employees the filter matches, sorted by the column (ties by username). */
@@ -435,8 +418,7 @@ export async function pageEmployees(
   page: Omit<VendorPageRequest, 'sort'> & { sort: Exclude<VendorSortKey, 'status'> },
 ) {
   let query = employees(db).where(sql<boolean>`a.status <> 'terminated'`);
-  if (page.filter)
-    query = query.where(sql<boolean>`${vendorSearchText} like ${containsPattern(page.filter)}`);
+  if (page.filter) query = query.where(matchesFilter(page.filter));
   query = query.orderBy(vendorSortKeys[page.sort], page.direction);
   if (page.sort !== 'username') query = query.orderBy(sql`lower(a.username)`);
   return query.offset(page.offset).limit(page.limit).execute();

@@ -9,7 +9,10 @@ import type { Db } from '../../platform/db';
 import type { Account } from '../../platform/db-schema';
 import { loadActor, type Actor } from '../../policies/actor';
 import * as vendor from '../../policies/vendor';
-import { countManagedVendors, listManagedVendors, pageManagedVendors } from '../../store/accounts';
+import type { RawBuilder } from 'kysely';
+import type { AppContext } from '../../platform/app-context';
+import { listManagedVendors, matchesFilter, pageManagedVendors } from '../../store/accounts';
+import { countAccountsAtVersion, vendorScopeVersion } from '../../store/vendor-counts';
 
 /** Spec section 9: Manage Users' page size, when the query names none. */
 export const USERS_PAGE_SIZE = 10;
@@ -38,12 +41,17 @@ export async function listManagedUsers(db: Db, account: Account): Promise<Manage
   return (await listManagedVendors(db, vendor.scopeOf(actor, 'a'))).map((row) => toManagedUser(row, actor));
 }
 
+/** Where Manage Users' counts are read and kept. */
+type CountsContext = Pick<AppContext, 'db' | 'vendorCounts'>;
+
 /**
  * GET /api/brm/users with paging parameters: one page of the same vendors, filtered and sorted by
- * the database, with the counts (two statements besides the actor's).
+ * the database, with the exact counts. The counts are kept per scope and filter while no vendor,
+ * grant or BRM assignment changes (store/vendor-counts.ts); the asked page is read beside them and
+ * read again only when it lies past the last page.
  */
 export async function pageManagedUsers(
-  db: Db,
+  ctx: CountsContext,
   account: Account,
   query: {
     page?: number;
@@ -54,19 +62,33 @@ export async function pageManagedUsers(
   },
 ): Promise<ManagedUsersPage> {
   const asked = pageRequest(query, USERS_PAGE_SIZE);
-  const actor = await loadActor(db, account);
-  const scope = vendor.scopeOf(actor, 'a');
-  const { total, matching } = await countManagedVendors(db, scope, asked.filter);
-  const page = answeredPage(asked.page, asked.size, matching);
-  const rows =
-    matching === 0
-      ? []
-      : await pageManagedVendors(db, scope, {
-          filter: asked.filter,
-          sort: asked.sort ?? 'username',
-          direction: asked.direction,
-          offset: (page - 1) * asked.size,
-          limit: asked.size,
-        });
-  return { items: rows.map((row) => toManagedUser(row, actor)), total, matching, page, size: asked.size };
+  const [actor, version] = await Promise.all([loadActor(ctx.db, account), vendorScopeVersion(ctx.db)]);
+  const scope = vendor.pinnedScopeOf(actor, 'a');
+  const count = (key: string, ...conditions: RawBuilder<boolean>[]) =>
+    ctx.vendorCounts.get(version, key, () => countAccountsAtVersion(ctx.db, ...conditions));
+  const rowsOf = (page: number) =>
+    pageManagedVendors(ctx.db, scope.condition, {
+      filter: asked.filter,
+      sort: asked.sort ?? 'username',
+      direction: asked.direction,
+      offset: (page - 1) * asked.size,
+      limit: asked.size,
+    });
+  const [total, matching, askedRows] = await Promise.all([
+    count(scope.key, scope.condition),
+    asked.filter
+      ? count(`${scope.key}\u001f${asked.filter.toLowerCase()}`, scope.condition, matchesFilter(asked.filter))
+      : null,
+    rowsOf(asked.page),
+  ]);
+  const found = matching ?? total;
+  const page = answeredPage(asked.page, asked.size, found);
+  const rows = found === 0 ? [] : page === asked.page ? askedRows : await rowsOf(page);
+  return {
+    items: rows.map((row) => toManagedUser(row, actor)),
+    total,
+    matching: found,
+    page,
+    size: asked.size,
+  };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import type { AccountStatus } from '../platform/db-schema';
 import { isManager, type Actor, type Principal } from './actor';
@@ -76,7 +77,8 @@ export function pinnedScopeOf(actor: Actor, alias: string): PinnedScope {
   const ids = [...actor.managedOrganizationIds].sort();
   if (ids.length === 0) return { key: 'none', condition: sql<boolean>`false` };
   return {
-    key: `organizations:${ids.join(',')}`,
+    // A BRM of hundreds of organizations: the key stays a few bytes, whatever their number.
+    key: `organizations:${createHash('sha256').update(ids.join(',')).digest('base64url')}`,
     condition: sql<boolean>`(${vendor} and ${account('id')} in (select g.account_id from role_grants g where g.organization_id = any(${ids}::uuid[])))`,
   };
 }

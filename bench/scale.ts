@@ -112,7 +112,9 @@ async function pageReady(browser: Browser, url: string, cookie: string) {
   try {
     await page.goto(url);
     await page.waitForFunction(
-      () => /Managing [\d,]+ users/.test(document.body.innerText) && document.querySelectorAll('tbody tr').length > 0,
+      () =>
+        /Managing [\d,]+ users/.test(document.body.innerText) &&
+        document.querySelectorAll('tbody tr').length > 0,
       undefined,
       { polling: 'raf', timeout: 30_000 },
     );
@@ -421,7 +423,8 @@ async function main() {
       // rows shown) and the longest task, median of 3 cold loads, beside the same on demo data.
       const manageUsers = async (side: Side) => {
         const runs = [];
-        for (let i = 0; i < 4; i++) runs.push(await pageReady(browser, `${side.url}/brm/manage-users`, side.brm.cookie!));
+        for (let i = 0; i < 4; i++)
+          runs.push(await pageReady(browser, `${side.url}/brm/manage-users`, side.brm.cookie!));
         const timed = runs.slice(1);
         return {
           ready: median(timed.map((r) => r.ready)),

@@ -16,6 +16,7 @@ export default defineConfig({
     // dist/.vite/manifest.json: which chunks and stylesheets a drawn page needs (src/prerender/draw-pages.mjs).
     manifest: true,
     rolldownOptions: {
+      treeshake: { manualPureFunctions: ['z'] },
       // Everything the entry imports statically goes into the entry's own chunk. Split by which
       // lazy pages share them (react-query, the API client, paths...), they made eight files, which
       // every page loads anyway and which gzip worse apart: /home's JavaScript was 3.4 kB larger.

@@ -40,5 +40,8 @@ if (container.firstElementChild) {
     ),
   );
 } else {
-  createRoot(container).render(app);
+  // Drawn in a transition: React cuts the work into short tasks (the first page's code starts
+  // loading in the first of them, app.tsx) instead of one long task.
+  const root = createRoot(container);
+  startTransition(() => root.render(app));
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDate } from './governance';
+import { calendarDate } from './calendar-date';
 import { inputText } from './text';
 import { plainText } from './text-fields';
 import { usernameField } from './username';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { calendarDate, riskTier } from './governance';
+import { calendarDate } from './calendar-date';
+import { riskTier } from './governance';
 import { pageOf, pageQuery } from './paging';
 import { inputText } from './text';
 import { multilineText, nameText, personName, plainText } from './text-fields';

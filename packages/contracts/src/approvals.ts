@@ -1,4 +1,4 @@
-import { calendarDate } from './governance';
+import { calendarDate } from './calendar-date';
 import { departureItem, emergencyItem } from './emergencies';
 import { z } from 'zod';
 import { pageOf, pageQuery } from './paging';

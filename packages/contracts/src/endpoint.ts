@@ -77,9 +77,11 @@ export interface RedirectAnswer {
 }
 export type Answer = z.ZodType | MediaAnswer | RedirectAnswer;
 
+/* @__NO_SIDE_EFFECTS__ */
 export function media(mediaType: string, description: string): MediaAnswer {
   return { mediaType, description };
 }
+/* @__NO_SIDE_EFFECTS__ */
 export function redirect(description: string): RedirectAnswer {
   return { redirect: true, description };
 }
@@ -186,6 +188,7 @@ type ParamsRule<E extends Endpoint> = [PathParamNames<E['path']>] extends [never
   : { params: z.ZodType<Record<PathParamNames<E['path']>, string>> };
 
 /** Defines an endpoint, keeping its literal types (method, path, schemas) for the callers. */
+/* @__NO_SIDE_EFFECTS__ */
 export function endpoint<const E extends Endpoint>(definition: E & ParamsRule<E>): E {
   return definition;
 }

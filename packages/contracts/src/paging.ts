@@ -20,6 +20,7 @@ export const pagingMessages = {
 } as const;
 
 /** A whole number in a query string ("3"), within `min`..`max`, with one clear message. */
+/* @__NO_SIDE_EFFECTS__ */
 function wholeNumber(min: number, max: number, message: string) {
   return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
 }
@@ -30,6 +31,7 @@ function wholeNumber(min: number, max: number, message: string) {
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The query of a paged list sortable by `sortKeys` (the screen's sortable columns). */
+/* @__NO_SIDE_EFFECTS__ */
 export function pageQuery<const K extends readonly [string, ...string[]]>(sortKeys: K) {
   return z.strictObject({
     /** 1-based page number; past the last page the last page is answered. */
@@ -78,6 +80,7 @@ export function pageRequest<K extends string>(
  * users"), `matching` (the rows the filter matches, from which the pages are counted) and the
  * page answered (the last one when the asked page is past it).
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({
     items: z.array(item),

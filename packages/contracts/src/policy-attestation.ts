@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDate } from './governance';
+import { calendarDate } from './calendar-date';
 import { pageOf, pageQuery } from './paging';
 import { inputText } from './text';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDate } from './governance';
+import { calendarDate } from './calendar-date';
 import { pageOf, pageQuery } from './paging';
 
 // Administration → Reports (GOVERNANCE.md §9.2): admins and auditors read each report one server
@@ -31,6 +31,7 @@ const vendorAccessFilters = {
   to: z.string({ error: reportMessages.to }).pipe(calendarDate).optional(),
 };
 
+/* @__NO_SIDE_EFFECTS__ */
 function checkedRange<T extends z.ZodObject>(schema: T) {
   return schema.superRefine((q: { from?: string; to?: string }, ctx) => {
     if (!q.from || !q.to) return;

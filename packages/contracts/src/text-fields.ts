@@ -36,6 +36,7 @@ export function isPlainText(value: string): boolean {
  * trimmed; refused — never cut — when longer than `max`; refused when it holds control, bidi or
  * zero-width characters. `required` adds the spec's 'Required'.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function plainText({
   max = TEXT_MAX_LENGTH,
   required = true,
@@ -51,6 +52,7 @@ export function plainText({
  * Text of several paragraphs (the system message): like `plainText`, but line feeds are allowed;
  * carriage returns become line feeds. Optional; refused when longer than `max`.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function multilineText(max: number) {
   return z
     .string()
@@ -67,6 +69,7 @@ export function multilineText(max: number) {
  * A name (a person's, an organization's): plain text that does not start like a spreadsheet
  * formula (= + - @), since names end up in CSV exports and lists opened in spreadsheets.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function nameText(max = TEXT_MAX_LENGTH) {
   return plainText({ max }).refine((value) => !/^[=+\-@]/.test(value), textFieldMessages.formula);
 }

@@ -7,6 +7,7 @@ import { z } from 'zod';
  */
 export const NUL_MESSAGE = 'Must not contain NUL characters';
 
+/* @__NO_SIDE_EFFECTS__ */
 export function inputText() {
   return z
     .string()

@@ -16,6 +16,7 @@ export const usernameMessages = {
  * anything else, so nothing else is looked up, and no control or bidi character reaches an audit
  * event or a log line. `required` is the message for an empty one.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function usernameField(required = 'Required') {
   return inputText()
     .trim()

@@ -100,6 +100,7 @@ export const previewReviewCycle = endpoint({
   response: { 200: reviewPreview },
 });
 
+/* @__NO_SIDE_EFFECTS__ */
 function campaignAction(action: 'remind' | 'close' | 'cancel', summary: string) {
   return endpoint({
     tag,

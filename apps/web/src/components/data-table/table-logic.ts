@@ -18,7 +18,11 @@ export function filterRows<T>(rows: readonly T[], query: string, text: (row: T) 
   return rows.filter((row) => text(row).some((value) => value.toLocaleLowerCase().includes(needle)));
 }
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+// Made on the first sort, not when the module loads: building a collator loads the locale's
+// collation data (8-9 ms in Chromium here), and pages sorted by the server never need one.
+let collator: Intl.Collator | undefined;
+const compareText = (left: string, right: string) =>
+  (collator ??= new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })).compare(left, right);
 
 /** A sorted copy (stable): numbers numerically, text case-insensitively with numbers in it ordered. */
 export function sortRows<T>(
@@ -33,7 +37,7 @@ export function sortRows<T>(
     const order =
       typeof left === 'number' && typeof right === 'number'
         ? left - right
-        : collator.compare(String(left), String(right));
+        : compareText(String(left), String(right));
     return order * sign;
   });
 }

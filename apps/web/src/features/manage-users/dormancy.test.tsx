@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ManagedUser } from '@pra/contracts';
 import { UserDetailsModal } from './dormancy';
 
@@ -16,6 +16,18 @@ const user: ManagedUser = {
 };
 
 describe('View Details', () => {
+  // The dialog fades in: its transition's end is a timer (jsdom runs no CSS transitions). These
+  // tests are over before it fires, and one left pending fired after the file's DOM was gone
+  // ("document is not defined", an unhandled error that fails the run). Fake timers, run out
+  // while the DOM is still there.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.runOnlyPendingTimers();
+    vi.useRealTimers();
+  });
+
   it('shows the vendor’s sign-in method when the server names it (GOVERNANCE.md §7.3)', () => {
     const { unmount } = render(
       <UserDetailsModal user={{ ...user, signInMethod: 'securityKey' }} onClose={() => {}} />,

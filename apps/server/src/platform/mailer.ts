@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import { lastAnswer } from './last-answer';
 
 export interface Mailer {
   /** The SMTP transport, when an SMTP relay is configured. */
@@ -10,24 +11,50 @@ export interface Mailer {
 /** SMTP connections the pool keeps to the relay; the outbox worker sends this many mails at once. */
 export const SMTP_CONNECTIONS = 3;
 
+/** The pool's timeouts (smtpOptions), so that an outage fails fast. */
+const SMTP_CONNECTION_TIMEOUT_MS = 5_000;
+const SMTP_GREETING_TIMEOUT_MS = 5_000;
+const SMTP_SOCKET_TIMEOUT_MS = 15_000;
+
 /**
  * How long the relay's state is reused by the service check. Load balancers call it every few
  * seconds from every node; without this each call would open an SMTP connection to the relay.
  */
 const MAIL_STATUS_CACHE_MS = 10_000;
 
+/**
+ * The longest a probe can take (smtpOptions: a connection, the greeting, then commands on the
+ * socket, each up to its timeout); the last answer is believed for the cache and this much longer.
+ */
+const MAIL_PROBE_MAX_MS = SMTP_CONNECTION_TIMEOUT_MS + SMTP_GREETING_TIMEOUT_MS + SMTP_SOCKET_TIMEOUT_MS;
+
 /** The SMTP side of mail delivery; standalone mode without SMTP keeps mail in the dev mailbox only. */
-export function createMailer(smtpUrl: string | undefined, isStandalone: boolean): Mailer {
+export function createMailer(
+  smtpUrl: string | undefined,
+  isStandalone: boolean,
+  /** Milliseconds on a monotonic clock, for the status's cache (tests move it). */
+  now?: () => number,
+): Mailer {
   const transport = smtpUrl ? nodemailer.createTransport(smtpOptions(smtpUrl)) : null;
-  let cached: { at: number; status: Promise<{ ok: boolean; text: string }> } | undefined;
-  const probe = async () => {
-    try {
-      await transport?.verify();
-      return { ok: true, text: 'SMTP relay reachable' };
-    } catch {
-      return { ok: false, text: 'SMTP relay unreachable (mail waits in the outbox)' };
-    }
-  };
+  // Calls at once share one probe, its answer serves every call for a few seconds, and nobody
+  // waits on a relay that hangs: past that, the last answer serves while the next probe runs.
+  const relayStatus = lastAnswer({
+    probe: async () => {
+      try {
+        await transport?.verify();
+        return { ok: true, text: 'SMTP relay reachable' };
+      } catch {
+        return { ok: false, text: 'SMTP relay unreachable (mail waits in the outbox)' };
+      }
+    },
+    freshMs: MAIL_STATUS_CACHE_MS,
+    trustMs: MAIL_STATUS_CACHE_MS + MAIL_PROBE_MAX_MS,
+    untrusted: (ageMs) => ({
+      ok: false,
+      text: `SMTP relay not answering for ${Math.round(ageMs / 1000)} s (mail waits in the outbox)`,
+    }),
+    now,
+  });
   return {
     transport,
     status() {
@@ -38,11 +65,7 @@ export function createMailer(smtpUrl: string | undefined, isStandalone: boolean)
             : { ok: false, text: 'no SMTP relay configured' },
         );
       }
-      // Calls at once share one probe, and its answer serves every call for a few seconds.
-      if (!cached || performance.now() - cached.at > MAIL_STATUS_CACHE_MS) {
-        cached = { at: performance.now(), status: probe() };
-      }
-      return cached.status;
+      return relayStatus.get();
     },
     close() {
       transport?.close();
@@ -68,9 +91,9 @@ export function smtpOptions(smtpUrl: string) {
     // The outbox owns retries: the pool must not silently resend a mail whose connection broke
     // (the relay may already have accepted it, and the row's claim and backoff would not know).
     maxRequeues: 0,
-    connectionTimeout: 5_000,
-    greetingTimeout: 5_000,
-    socketTimeout: 15_000,
+    connectionTimeout: SMTP_CONNECTION_TIMEOUT_MS,
+    greetingTimeout: SMTP_GREETING_TIMEOUT_MS,
+    socketTimeout: SMTP_SOCKET_TIMEOUT_MS,
   };
 }
 

@@ -54,6 +54,10 @@ export interface Slapd {
   stop(): Promise<void>;
   /** Starts it again after stop() (an outage's end). */
   start(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections are still accepted by the kernel, nothing answers. */
+  freeze(): void;
+  /** Lets a frozen slapd go on (SIGCONT). */
+  thaw(): void;
   /** Stops it and removes its folder. */
   close(): Promise<void>;
 }
@@ -218,6 +222,7 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
     child = null;
     if (running.exitCode === null) {
       const exited = new Promise((r) => running.once('exit', r));
+      running.kill('SIGCONT'); // a frozen slapd handles no SIGTERM
       running.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
       if (running.exitCode === null) running.kill('SIGKILL');
@@ -251,6 +256,8 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
     env,
     stop,
     start,
+    freeze: () => void child?.kill('SIGSTOP'),
+    thaw: () => void child?.kill('SIGCONT'),
     async close() {
       await stop();
       rmSync(dir, { recursive: true, force: true });

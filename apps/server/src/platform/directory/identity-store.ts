@@ -37,6 +37,12 @@ export interface IdentityStore {
   setPassword(username: string, password: string): Promise<void>;
   /** Whether the password is the account's (a bind as the account). */
   checkPassword(username: string, password: string): Promise<boolean>;
+  /**
+   * checkPassword's work for an account that is not in the directory, touching none: the same
+   * look-up and a bind that fails. A sign-in for anyone else runs it beside its own check, so that
+   * how long the answer takes does not tell a directory account from an unknown username.
+   */
+  rehearsePasswordCheck(password: string): Promise<void>;
   /** Member of exactly these portal-managed groups; groups the portal does not manage are left alone. */
   setRoles(username: string, roleNames: readonly string[]): Promise<void>;
   setEnabled(username: string, enabled: boolean): Promise<void>;
@@ -63,6 +69,7 @@ export const builtinIdentityStore: IdentityStore = {
   ensureAccount: async () => {},
   setPassword: async () => {},
   checkPassword: async () => false,
+  rehearsePasswordCheck: async () => {},
   setRoles: async () => {},
   setEnabled: async () => {},
   terminate: async () => {},

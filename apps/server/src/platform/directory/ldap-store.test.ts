@@ -55,6 +55,16 @@ describe.skipIf(!slapdInstalled)('LDAP identity store (OpenLDAP)', () => {
     await slapd?.close();
   });
 
+  /** The health once it reads `ok` (the probe runs behind the last answer), or after 10 s. */
+  const healthBecomes = async (ok: boolean) => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const health = await store.health();
+      if (health.ok === ok || Date.now() > deadline) return health;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
   const vendor = { username: 'jdoe1', givenName: 'Jane', familyName: 'Doe', email: 'jane@acme.example' };
 
   it('ensures a group and an account, twice, and updates names that differ', async () => {
@@ -144,8 +154,11 @@ describe.skipIf(!slapdInstalled)('LDAP identity store (OpenLDAP)', () => {
     try {
       expect((await store.health()).ok).toBe(true); // cached
       clock += 6_000;
-      const health = await store.health();
+      // Past its time the last answer serves once more, while the probe finds nobody listening.
+      expect((await store.health()).ok).toBe(true);
+      const health = await healthBecomes(false);
       expect(health.ok).toBe(false);
+      expect(health.reason).not.toBeNull();
       await expect(store.setPassword('jdoe1', 'Another-Long-Pass-2')).rejects.toBeInstanceOf(
         DirectoryUnavailableError,
       );
@@ -154,6 +167,39 @@ describe.skipIf(!slapdInstalled)('LDAP identity store (OpenLDAP)', () => {
       await slapd.start();
     }
     clock += 6_000;
-    expect((await store.health()).ok).toBe(true);
+    expect((await store.health()).ok).toBe(false); // the last answer, while the probe runs
+    expect((await healthBecomes(true)).ok).toBe(true);
+  });
+
+  it('answers from its last health at once while the next probe waits on a frozen directory, then reports the outage', async () => {
+    expect(await store.health()).toEqual({ ok: true, reason: null }); // answered just now
+    slapd.freeze();
+    try {
+      clock += 6_000;
+      // The probe now waits up to the timeout (2 s here, 5 s by default) on a bind nobody answers;
+      // the callers (the readiness check, every page's current-user record) get the last answer
+      // without waiting: it is there before a timer of 0 ms fires.
+      const waited = new Promise((resolve) => setTimeout(() => resolve('waited'), 0));
+      expect(await Promise.race([store.health(), waited])).toEqual({ ok: true, reason: null });
+      // Once the probe has timed out, the outage is reported.
+      expect((await healthBecomes(false)).ok).toBe(false);
+    } finally {
+      slapd.thaw();
+    }
+    clock += 6_000;
+    expect((await healthBecomes(true)).ok).toBe(true);
+  });
+
+  it('stops believing its last answer when no probe has answered for longer than a probe can take', async () => {
+    expect(await store.health()).toEqual({ ok: true, reason: null }); // answered just now
+    slapd.freeze();
+    try {
+      // Past the cache (5 s) and three timeouts (3 × 2 s) without an answer: not believed.
+      clock += 5_000 + 3 * 2_000;
+      expect(await store.health()).toEqual({ ok: false, reason: 'no answer to the health check for 11 s' });
+    } finally {
+      slapd.thaw();
+    }
+    expect((await healthBecomes(true)).ok).toBe(true);
   });
 });

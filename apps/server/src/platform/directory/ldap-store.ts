@@ -12,9 +12,11 @@ import {
   ResultCodeError,
   type Entry,
 } from 'ldapts';
+import { randomUUID } from 'node:crypto';
 import type { ConnectionOptions } from 'node:tls';
 import { allValues, dialectOf, firstValue, type Dialect } from './dialects';
 import { childDn, normalizeDn } from './dn';
+import { lastAnswer, type LastAnswer } from '../last-answer';
 import {
   DirectoryUnavailableError,
   PasswordRefusedError,
@@ -85,11 +87,29 @@ const refusesPassword = (error: unknown): error is ResultCodeError =>
 export class LdapIdentityStore implements IdentityStore {
   readonly kind = 'ldap' as const;
   readonly dialect: Dialect;
-  private healthCache: { at: number; value: { ok: boolean; reason: string | null } } | null = null;
-  private healthRunning: Promise<{ ok: boolean; reason: string | null }> | null = null;
+  private readonly healthAnswer: LastAnswer<{ ok: boolean; reason: string | null }>;
 
   constructor(private readonly settings: LdapSettings) {
     this.dialect = dialectOf(settings.profile);
+    // Asked again once older than the cache, behind the last answer (platform/last-answer.ts):
+    // nobody waits on a directory that hangs. A probe takes at most a connection, a bind and a
+    // read, each up to the timeout; an answer older than the cache and that is not believed.
+    this.healthAnswer = lastAnswer({
+      probe: () =>
+        this.asService(async (client) => {
+          await client.search(settings.vendorsDn, { scope: 'base', attributes: ['1.1'], timeLimit: 5 });
+        }).then(
+          () => ({ ok: true, reason: null }),
+          (error: unknown) => ({ ok: false, reason: error instanceof Error ? error.message : String(error) }),
+        ),
+      freshMs: settings.healthCacheMs,
+      trustMs: settings.healthCacheMs + 3 * settings.timeoutMs,
+      untrusted: (ageMs) => ({
+        ok: false,
+        reason: `no answer to the health check for ${Math.round(ageMs / 1000)} s`,
+      }),
+      now: settings.now,
+    });
   }
 
   private tlsOptions(): ConnectionOptions {
@@ -134,15 +154,21 @@ export class LdapIdentityStore implements IdentityStore {
       Boolean(b),
     );
     for (const base of bases) {
-      const { searchEntries } = await client.search(base, {
-        scope: 'sub',
-        filter: this.dialect.accountFilter(username),
-        attributes: this.dialect.readAttributes,
-        sizeLimit: 2,
-      });
-      if (searchEntries[0]) return searchEntries[0];
+      const found = await this.searchAccount(client, base, username);
+      if (found) return found;
     }
     return null;
+  }
+
+  /** The account named `username` under `base`, or null. */
+  private async searchAccount(client: Client, base: string, username: string): Promise<Entry | null> {
+    const { searchEntries } = await client.search(base, {
+      scope: 'sub',
+      filter: this.dialect.accountFilter(username),
+      attributes: this.dialect.readAttributes,
+      sizeLimit: 2,
+    });
+    return searchEntries[0] ?? null;
   }
 
   private async requireAccount(client: Client, username: string): Promise<Entry> {
@@ -202,8 +228,21 @@ export class LdapIdentityStore implements IdentityStore {
     if (password === '') return false;
     const entry = await this.asService((client) => this.findAccount(client, username));
     if (!entry) return false;
+    return this.bindsAs(entry.dn, password);
+  }
+
+  async rehearsePasswordCheck(password: string): Promise<void> {
+    if (password === '') return;
+    // A name no account has: the look-up finds nothing, and the bind is refused as a wrong password.
+    const absent = `pra-absent-${randomUUID()}`;
+    await this.asService((client) => this.searchAccount(client, this.settings.vendorsDn, absent));
+    await this.bindsAs(childDn(this.dialect.rdnAttribute, absent, this.settings.vendorsDn), password);
+  }
+
+  /** Whether `password` binds as `dn` (false: refused as invalid credentials). */
+  private async bindsAs(dn: string, password: string): Promise<boolean> {
     try {
-      const client = await this.connect(entry.dn, password);
+      const client = await this.connect(dn, password);
       await client.unbind().catch(() => {});
       return true;
     } catch (error) {
@@ -311,33 +350,9 @@ export class LdapIdentityStore implements IdentityStore {
     });
   }
 
-  async health(): Promise<{ ok: boolean; reason: string | null }> {
-    const now = (this.settings.now ?? (() => performance.now()))();
-    if (this.healthCache && now - this.healthCache.at < this.settings.healthCacheMs)
-      return this.healthCache.value;
-    this.healthRunning ??= this.asService(async (client) => {
-      await client.search(this.settings.vendorsDn, { scope: 'base', attributes: ['1.1'], timeLimit: 5 });
-    })
-      .then(
-        () => ({ ok: true, reason: null }),
-        (error: unknown) => ({ ok: false, reason: error instanceof Error ? error.message : String(error) }),
-      )
-      .then((value) => {
-        this.healthCache = { at: (this.settings.now ?? (() => performance.now()))(), value };
-        return value;
-      })
-      .finally(() => {
-        this.healthRunning = null;
-      });
-    return this.healthRunning;
-  }
-
-  /** Forgets the cached health (an outage seen by an operation is believed at once). */
-  markUnavailable(reason: string): void {
-    this.healthCache = {
-      at: (this.settings.now ?? (() => performance.now()))(),
-      value: { ok: false, reason },
-    };
+  /** The directory's health: a bind and a base read, cached (see the constructor). */
+  health(): Promise<{ ok: boolean; reason: string | null }> {
+    return this.healthAnswer.get();
   }
 
   listAccounts(): Promise<DirectoryAccountState[]> {

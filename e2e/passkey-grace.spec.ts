@@ -93,6 +93,8 @@ test('an admin raises a tier: the vendor gets the Add One Now interstitial, adds
     await expect(vendor.getByRole('button', { name: 'Add Security Key or Passkey' })).toBeVisible();
     await expectAccessible(vendor, 'grace interstitial: add a key');
     await screenshots(vendor, 'idp-grace-add');
+    // Enabled once the page's WebAuthn script drives the form.
+    await expect(vendor.getByRole('button', { name: 'Add Security Key or Passkey' })).toBeEnabled();
     await vendor.getByRole('button', { name: 'Add Security Key or Passkey' }).focus();
     await vendor.keyboard.press('Enter');
     await expect(vendor.getByRole('heading', { level: 1, name: 'Security key added' })).toBeVisible();

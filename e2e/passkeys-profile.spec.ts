@@ -46,7 +46,13 @@ test('a vendor adds a second key in the profile (keyboard only), renames and rem
   await cdp.send('WebAuthn.enable');
   const laptop = await addAuthenticator(cdp);
 
-  // First sign-in: the first key, enrolled at the IdP.
+  // First sign-in: the first key, enrolled at the IdP. Its WebAuthn script arrives late here, as on
+  // a slow link or a busy machine (where CI once clicked before it ran, and the form went without
+  // a credential): the button waits for it.
+  await vendor.route('**/idp/assets/webauthn.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
   await passwordStep(vendor, username, PASSWORD);
   await vendor.getByLabel('Nickname', { exact: true }).fill('Laptop passkey');
   await vendor.getByRole('button', { name: 'Add Security Key or Passkey' }).click();

@@ -57,7 +57,9 @@ test('a vendor enrols a passkey at first sign-in (keyboard only), is mailed, sig
   await expectAccessible(vendor, 'first sign-in: security key or authenticator app');
   await screenshots(vendor, 'idp-enrol-choice');
 
-  // Keyboard only: the nickname field, then Tab to the button and Enter.
+  // Keyboard only: the nickname field, then Tab to the button (enabled once the page's WebAuthn
+  // script drives the form) and Enter.
+  await expect(vendor.getByRole('button', { name: 'Add Security Key or Passkey' })).toBeEnabled();
   const nickname = vendor.getByLabel('Nickname', { exact: true });
   await nickname.focus();
   await vendor.keyboard.press('ControlOrMeta+a');

@@ -19,6 +19,10 @@ const ceremonyAlert = html`<div
   ${webauthnMessages.cancelled}
 </div>`;
 
+// The forms' buttons start disabled: the helper script (webauthn-script.ts) enables them once it
+// drives the form. A click before that would post the form without a credential, which the page
+// answers as a cancelled ceremony (seen when a slow page's script came after the click).
+
 /** Sign-in: "Use Security Key or Passkey", first on the MFA page of an account that has one. */
 export function keySignInSection(csrfToken: string, more: boolean): Html {
   return html`${ceremonyAlert}
@@ -30,7 +34,7 @@ export function keySignInSection(csrfToken: string, more: boolean): Html {
     >
       <input type="hidden" name="csrfToken" value="${csrfToken}" />
       <input type="hidden" name="credential" value="" />
-      <button type="submit" class="btn btn-primary w-100">Use Security Key or Passkey</button>
+      <button type="submit" class="btn btn-primary w-100" disabled>Use Security Key or Passkey</button>
     </form>
     ${more ? html`<p class="text-center my-3 text-body-secondary">or</p>` : html``}`;
 }
@@ -60,7 +64,7 @@ export function keyEnrolSection(csrfToken: string, nickname: string, heading = t
         />
         <div id="key-nickname-help" class="form-text">A name to recognise this key or passkey by.</div>
       </div>
-      <button type="submit" class="btn btn-primary w-100">Add Security Key or Passkey</button>
+      <button type="submit" class="btn btn-primary w-100" disabled>Add Security Key or Passkey</button>
     </form>
     ${
       heading

@@ -7,13 +7,15 @@ import { dirname, join } from 'node:path';
  * script): @simplewebauthn/browser's own browser bundle, then the few lines that drive the
  * forms marked `data-webauthn`: on submit, fetch the options (POST with the CSRF token), run the
  * browser's ceremony, put its JSON answer in the form's `credential` field and submit the form.
- * A cancelled or failed ceremony shows the page's `webauthn-error` alert instead.
+ * A cancelled or failed ceremony shows the page's `webauthn-error` alert instead. The forms'
+ * buttons are rendered disabled; this enables each once it drives its form.
  */
 const glue = `
 (function () {
   function setup(form) {
     var mode = form.getAttribute('data-webauthn');
     var alertBox = document.getElementById('webauthn-error');
+    var button = form.querySelector('button[type="submit"]');
     form.addEventListener('submit', function (event) {
       event.preventDefault();
       if (alertBox) alertBox.hidden = true;
@@ -45,6 +47,8 @@ const glue = `
           }
         });
     });
+    // Rendered disabled: a click before this line would post the form without a credential.
+    if (button) button.disabled = false;
   }
   document.addEventListener('DOMContentLoaded', function () {
     var forms = document.querySelectorAll('form[data-webauthn]');

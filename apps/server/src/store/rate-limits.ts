@@ -81,11 +81,21 @@ export async function hitAddressThenLock(
 
 /** Takes back one count from each key. */
 export async function giveBack(db: Db | Tx, keys: string[]): Promise<void> {
-  await db
-    .updateTable('rate_limits')
-    .set({ hits: sql<number>`greatest(hits - 1, 0)` })
-    .where('key', 'in', keys)
-    .execute();
+  await sql`
+    update rate_limits r set hits = greatest(r.hits - 1, 0)
+    from (${lockedInKeyOrder(keys)}) l
+    where r.key = l.key`.execute(db);
+}
+
+/**
+ * The rows of `keys`, locked in the order of their keys, for a statement that changes more than
+ * one: always in the order a sign-in attempt counts them (its address, `signin-address:...`, before
+ * its account, `signin-lock:...`). Left to the plan, a scan meets rows in their physical order, which
+ * every update changes: two give-backs of the same two keys each locked one and waited for the
+ * other (PostgreSQL's deadlock detected, a sign-in answered 409, seen in CI under load).
+ */
+function lockedInKeyOrder(keys: string[]) {
+  return sql`select key from rate_limits where key in (${sql.join(keys)}) order by key for update`;
 }
 
 /**
@@ -129,12 +139,14 @@ export async function keepFor(tx: Tx, key: string, seconds: number): Promise<voi
 
 /** Deletes `clearKey` and takes back one count from `giveBackKey`, in one statement. */
 export async function clearAndGiveBack(db: Db | Tx, clearKey: string, giveBackKey: string): Promise<void> {
-  await db
-    .with('cleared', (qb) => qb.deleteFrom('rate_limits').where('key', '=', clearKey).returning('key'))
-    .updateTable('rate_limits')
-    .set({ hits: sql<number>`greatest(hits - 1, 0)` })
-    .where('key', '=', giveBackKey)
-    .execute();
+  // Both rows are locked (in key order) before either changes: see lockedInKeyOrder.
+  await sql`
+    with locked as (${lockedInKeyOrder([clearKey, giveBackKey])}),
+    cleared as (
+      delete from rate_limits where key = ${clearKey} and key in (select key from locked) returning key
+    )
+    update rate_limits set hits = greatest(hits - 1, 0)
+    where key = ${giveBackKey} and key in (select key from locked)`.execute(db);
 }
 
 /** Deletes counters whose window ended and that hold no lock; run by the housekeeping job. */

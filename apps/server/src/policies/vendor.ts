@@ -49,12 +49,21 @@ export function resetsActivationCodes(actor: Principal): boolean {
  * every one for an admin, for a BRM those holding a role of an organization it manages.
  */
 export function scopeOf(actor: Principal, alias: string): RawBuilder<boolean> {
+  if (!isManager(actor)) return sql<boolean>`false`;
+  if (actor.isAdmin) return liveVendors(alias);
+  return liveVendors(alias, organization.scopeOf(actor, 'g.organization_id'));
+}
+
+/**
+ * The live (non-terminated) vendors under `alias`; with `grantCondition`, those holding a role
+ * grant `g` that meets it. From the organizations to their vendors (role_grants by organization),
+ * not the other way.
+ */
+function liveVendors(alias: string, grantCondition?: RawBuilder<boolean>): RawBuilder<boolean> {
   const account = (column: string) => sql.ref(`${alias}.${column}`);
   const vendor = sql<boolean>`${account('type')} = 'vendor' and ${account('status')} <> 'terminated'`;
-  if (!isManager(actor)) return sql<boolean>`false`;
-  if (actor.isAdmin) return sql<boolean>`(${vendor})`;
-  // From the BRM's organizations to their vendors (role_grants by organization), not the other way.
-  return sql<boolean>`(${vendor} and ${account('id')} in (select g.account_id from role_grants g where ${organization.scopeOf(actor, 'g.organization_id')}))`;
+  if (!grantCondition) return sql<boolean>`(${vendor})`;
+  return sql<boolean>`(${vendor} and ${account('id')} in (select g.account_id from role_grants g where ${grantCondition}))`;
 }
 
 /** `manage`'s scope as a condition and a key that names it (`pinnedScopeOf`). */
@@ -71,14 +80,12 @@ export interface PinnedScope {
  */
 export function pinnedScopeOf(actor: Actor, alias: string): PinnedScope {
   if (!isManager(actor)) return { key: 'none', condition: sql<boolean>`false` };
-  const account = (column: string) => sql.ref(`${alias}.${column}`);
-  const vendor = sql<boolean>`${account('type')} = 'vendor' and ${account('status')} <> 'terminated'`;
-  if (actor.isAdmin) return { key: 'all', condition: sql<boolean>`(${vendor})` };
+  if (actor.isAdmin) return { key: 'all', condition: liveVendors(alias) };
   const ids = [...actor.managedOrganizationIds].sort();
   if (ids.length === 0) return { key: 'none', condition: sql<boolean>`false` };
   return {
     // A BRM of hundreds of organizations: the key stays a few bytes, whatever their number.
     key: `organizations:${createHash('sha256').update(ids.join(',')).digest('base64url')}`,
-    condition: sql<boolean>`(${vendor} and ${account('id')} in (select g.account_id from role_grants g where g.organization_id = any(${ids}::uuid[])))`,
+    condition: liveVendors(alias, sql<boolean>`g.organization_id = any(${ids}::uuid[])`),
   };
 }

@@ -1,4 +1,5 @@
-// npm run bench:shedding-starved [-- rounds seconds]   (BURNERS=3, OPEN_FACTORS=0.5,2, STARVED_CPU)
+// npm run bench:shedding-starved [-- rounds seconds]   (BURNERS=3, OPEN_FACTORS=0.5,2, STARVED_CPU,
+// SHEDDING_CONTROL=1 for an A/A control)
 // Load shedding on a CPU-starved host: the portal (production mode on PostgreSQL) pinned to one
 // CPU (the last one, or STARVED_CPU) with BURNERS busy loops pinned beside it, so it gets about a
 // quarter of a core, loaded with GET /api/user by a signed-in vendor. The load generator (this
@@ -31,6 +32,7 @@ Load shedding on a CPU-starved host, on and off (docs/OPERATIONS.md "Load sheddi
   BURNERS=3          busy loops pinned beside the portal
   OPEN_FACTORS=0.5,2 open loads as multiples of the starved capacity
   STARVED_CPU=<last> the CPU the portal and its burners share (taskset)
+  SHEDDING_CONTROL=1 both instances with shedding on: an A/A control of the bench's own spread
 Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and taskset.`;
 const directRun = import.meta.url === `file://${process.argv[1]}`;
 const args = directRun ? process.argv.slice(2) : [];
@@ -58,10 +60,15 @@ const OPEN_SOCKETS = 8_000;
 /** Each started instance is warmed up (its code compiled) before it is measured. */
 const WARMUP_SECONDS = 2;
 
-const settings = {
+/**
+ * SHEDDING_CONTROL=1 runs the "off" instance with shedding on too: two identical instances, so the
+ * on ÷ off figures show the bench's own spread (an A/A control), not shedding's effect.
+ */
+const control = process.env.SHEDDING_CONTROL === '1';
+const settings: Record<'on' | 'off', Record<string, string>> = {
   on: {},
-  off: { SHED_MAX_EVENT_LOOP_DELAY_MS: '0', SHED_MAX_POOL_WAITING: '0' },
-} as const;
+  off: control ? {} : { SHED_MAX_EVENT_LOOP_DELAY_MS: '0', SHED_MAX_POOL_WAITING: '0' },
+};
 type Shedding = keyof typeof settings;
 
 interface Outcome {
@@ -221,7 +228,8 @@ function roundRatios(on: Row, off: Row): number[] {
 /** The detailed table: one line per load and setting. */
 function printOutcomes(rows: Row[], capacity: number, runSeconds: number, runs: number): void {
   console.log(
-    `\nStarved host: the portal pinned to CPU ${STARVED_CPU} with ${BURNERS} CPU burners; capacity measured (closed load, both settings): ` +
+    `\n${control ? 'A/A CONTROL (SHEDDING_CONTROL=1): "off" runs with shedding on too, so on ÷ off is the spread. ' : ''}` +
+      `Starved host: the portal pinned to CPU ${STARVED_CPU} with ${BURNERS} CPU burners; capacity measured (closed load, both settings): ` +
       `${Math.round(capacity)} answers/s; ${runs} run(s) of ${runSeconds} s per line, on and off interleaved; ` +
       `patience ${PATIENCE_MS / 1000} s`,
   );
@@ -366,19 +374,20 @@ function comparisonRows(table: Row[], capacity: number, runs: number, runSeconds
     const describe = (t: ReturnType<typeof total>) =>
       `${t.ok} answered, ${t.shed} shed in time (${t.decided} by the server), ${t.gaveUp} gave up; p50 ${Math.round(t.p50)} ms, p99 ${Math.round(t.p99)} ms`;
     rows.push({
-      figure: `starved host, ${load}: answered in ${PATIENCE_MS / 1000} s, shedding on ÷ off`,
+      figure: `${control ? 'A/A control, ' : ''}starved host, ${load}: answered in ${PATIENCE_MS / 1000} s, shedding on ÷ off`,
       value: off.ok > 0 ? on.ok / off.ok : null,
       unit: '×',
       // Overloaded, shedding must answer at least as many; otherwise it must cost next to nothing.
-      goal: { atLeast: overloaded ? 1 : 0.97 },
+      // An A/A control has no goal: its ratio is the bench's own spread.
+      goal: control ? undefined : { atLeast: overloaded ? 1 : 0.97 },
       note: `on: ${describe(on)}; off: ${describe(off)}; per run ${range(roundRatios(onRow, offRow), 2)} ×; ${runs} x ${runSeconds} s each`,
     });
     if (overloaded) {
       rows.push({
-        figure: `starved host, ${load}: p99 of the 200s, shedding on ÷ off`,
+        figure: `${control ? 'A/A control, ' : ''}starved host, ${load}: p99 of the 200s, shedding on ÷ off`,
         value: off.p99 > 0 ? on.p99 / off.p99 : null,
         unit: '×',
-        goal: { atMost: 1 },
+        goal: control ? undefined : { atMost: 1 },
       });
     }
   }

@@ -91,13 +91,20 @@ describe.skipIf(!nginxInstalled || !process.env.TEST_DATABASE_URL)(
           .map(({ status }) => status)
           .join('/'),
       );
+      // nginx's own account of the upstreams (timeouts, servers taken out), to say why.
+      const upstreamLog = () =>
+        readFileSync(join(pair.dir, 'error.log'), 'utf8')
+          .split('\n')
+          .filter((line) => line.includes('upstream'))
+          .slice(-12)
+          .join('\n');
       expect(
         silentSeconds,
-        `200s per second since the freeze: ${perSecond.join(', ')}; other answers: ${others.join(', ')}`,
+        `200s per second since the freeze: ${perSecond.join(', ')}; other answers: ${others.join(', ')}\n${upstreamLog()}`,
       ).toEqual([]);
       // Idempotent requests that met the frozen instance were tried again on the other one.
       const failed = answers.filter(({ status }) => status !== 200);
-      expect(failed, JSON.stringify(failed.slice(0, 5))).toEqual([]);
+      expect(failed, `${JSON.stringify(failed.slice(0, 5))}\n${upstreamLog()}`).toEqual([]);
     }, 60_000);
 
     it('keeps the codes of activation and reset links out of its access log', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { testDatabaseKinds } from '../../test/support/databases';
@@ -6,7 +6,7 @@ import { createIdpAccount, csrfOf, startSignIn } from '../../test/support/idp-ki
 import { createAccount, signInAs } from '../../test/support/sign-in';
 import { createTestApp, TestClient, type TestApp } from '../../test/support/test-app';
 import { readOutboxState } from '../store/outbox';
-import { bindMetricsSources } from './metrics';
+import { bindMetricsSources, listenOverflows } from './metrics';
 import { startMetricsListener } from './metrics-listener';
 
 /** The value of one sample line (`name{labels} value`) in an exposition, summed over matches. */
@@ -114,6 +114,19 @@ describe(`Prometheus metrics on ${kind}`, () => {
     expect(sampleSum(text, 'pra_outbox_undeliverable')).toBe(1);
     expect(sampleSum(text, 'nodejs_eventloop_lag_max_seconds')).toBeGreaterThan(0);
     expect(sampleSum(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    // The kernel's own count, as /proc/net/netstat says it at the scrape (it only grows).
+    if (existsSync('/proc/net/netstat')) {
+      const before = listenOverflows(readFileSync('/proc/net/netstat', 'utf8'))!;
+      const again = await scrape();
+      expect(again).toMatch(/^# TYPE pra_kernel_listen_overflows_total counter$/m);
+      expect(again).toMatch(/^pra_kernel_listen_overflows_total \d+$/m);
+      const scraped = sampleSum(again, 'pra_kernel_listen_overflows_total');
+      const after = listenOverflows(readFileSync('/proc/net/netstat', 'utf8'))!;
+      expect(scraped).toBeGreaterThanOrEqual(before);
+      expect(scraped).toBeLessThanOrEqual(after);
+    } else {
+      expect(text).not.toContain('pra_kernel_listen_overflows_total');
+    }
     expect(sampleSum(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
     if (kind === 'postgres') {
       expect(sampleSum(text, 'pra_db_pool_connections', /state="in_use"/)).toBe(5);
@@ -133,5 +146,29 @@ describe(`Prometheus metrics on ${kind}`, () => {
     const text = await scrape();
     expect(text).toContain('# TYPE pra_build_info gauge');
     expect(text).toContain(`pra_build_info{version="${version}",node="${process.version}"} 1`);
+  });
+});
+
+describe('the kernel listen-overflow count', () => {
+  const netstat = [
+    'TcpExt: SyncookiesSent ListenOverflows ListenDrops',
+    'TcpExt: 3 118336 118340',
+    'IpExt: InNoRoutes InTruncatedPkts',
+    'IpExt: 0 0',
+    '',
+  ].join('\n');
+
+  it('reads TcpExt ListenOverflows by its name, wherever the kernel puts it', () => {
+    expect(listenOverflows(netstat)).toBe(118336);
+    expect(
+      listenOverflows(netstat.replace('SyncookiesSent ListenOverflows', 'ListenOverflows SyncookiesSent')),
+    ).toBe(3);
+  });
+
+  it('says nothing when the kernel does not report it', () => {
+    expect(listenOverflows('')).toBeUndefined();
+    expect(listenOverflows('TcpExt: SyncookiesSent\nTcpExt: 3\n')).toBeUndefined();
+    expect(listenOverflows('TcpExt: ListenOverflows\n')).toBeUndefined();
+    expect(listenOverflows('TcpExt: ListenOverflows\nTcpExt: lots\n')).toBeUndefined();
   });
 });

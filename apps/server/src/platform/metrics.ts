@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import client from 'prom-client';
 import type { PoolStats } from './db';
 import { version } from './version';
@@ -254,6 +256,39 @@ new client.Gauge({
     if (pool) this.set(pool.waiting);
   },
 });
+
+/**
+ * The kernel's count of connections dropped because a listening socket's accept queue was full,
+ * in this network namespace (Linux's TcpExt ListenOverflows), or undefined when `netstat` (the
+ * text of /proc/net/netstat) does not have it.
+ */
+export function listenOverflows(netstat: string): number | undefined {
+  const lines = netstat.split('\n').filter((line) => line.startsWith('TcpExt:'));
+  const names = lines[0]?.split(/\s+/);
+  const values = lines[1]?.split(/\s+/);
+  const at = names?.indexOf('ListenOverflows') ?? -1;
+  const value = at > 0 ? Number(values?.[at]) : NaN;
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+/**
+ * On a host that starves the portal of CPU, callers queue in the kernel before the portal reads
+ * them, where load shedding cannot see them (docs/OPERATIONS.md "Load shedding"): the kernel's
+ * drops are the sign. Read at scrape time; not registered where there is no /proc/net/netstat.
+ */
+const netstatPath = '/proc/net/netstat';
+if (existsSync(netstatPath)) {
+  new client.Counter({
+    name: 'pra_kernel_listen_overflows_total',
+    help: "Connections the kernel dropped because a listening socket's accept queue was full, in this instance's network namespace (Linux TcpExt ListenOverflows)",
+    registers: [registry],
+    async collect() {
+      const value = await readFile(netstatPath, 'utf8').then(listenOverflows, () => undefined);
+      this.reset();
+      if (value !== undefined) this.inc(value);
+    },
+  });
+}
 
 /** The exposition text; a failing source (database down) leaves its gauges out, never the rest. */
 export async function renderMetrics(): Promise<{ contentType: string; body: string }> {

@@ -130,6 +130,9 @@ test('at 390×844 the actions of Approvals and Manage Users stay reachable and A
 test('at 390×844 the governance screens fit: Reports, Access Reviews, the policy, Profile', async ({
   browser,
 }) => {
+  // Three sign-ins (each may wait for a new passcode step) and ten screens checked with axe: on a
+  // loaded 2-core machine it ran out of two minutes on the last screen.
+  test.setTimeout(240_000);
   for (const [who, paths] of [
     [
       'admin',

@@ -127,7 +127,11 @@ export default defineConfig({
     },
   },
   webServer: [
-    server(PORT, 'main'),
+    // A push waits 3 minutes for the phone, not the default one: the push journeys check the
+    // waiting dialog and the phone's request with axe while it waits, and on a loaded 2-core
+    // machine those two checks took 65 s, past the default's end (forgot-password.spec.ts failed
+    // waiting for a Deny button the expired request no longer showed).
+    server(PORT, 'main', { PUSH_TIMEOUT_SECONDS: '180' }),
     server(SHORT_SESSION_PORT, 'short-session', { SESSION_LIFETIME_MINUTES: '1' }),
     server(TEST_CLOCK_PORT, 'test-clock', { TEST_CLOCK: '1' }),
     server(REVIEWS_CLOCK_PORT, 'test-clock-reviews', { TEST_CLOCK: '1' }),

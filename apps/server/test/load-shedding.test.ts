@@ -232,7 +232,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on the connection
       const started = Date.now();
       const res = await csrf();
       // At once: not after the 3 s a queued caller would wait (with room for a busy machine).
-      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(Date.now() - started).toBeLessThan(2_000);
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
       expect(res.json()).toEqual(shed);

@@ -170,7 +170,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('shutdown of a server process', 
   it('under load, goes unready at once, finishes requests in flight, and exits 0 within the grace', async () => {
     // The held requests wait on a lock for longer than the default statement timeout (1.5 s),
     // which would answer them 503 by design: this test is about the shutdown, so it lifts it.
-    const instance = await start('in-flight', { DATABASE_STATEMENT_TIMEOUT_MS: '20000' });
+    // At info it logs 'shutting down' in the same tick as it goes unready: the test's witness of
+    // when the signal was handled, whatever the machine's load made of the time in between.
+    const instance = await start('in-flight', { DATABASE_STATEMENT_TIMEOUT_MS: '20000', LOG_LEVEL: 'info' });
+    let handledSeenAt = Number.POSITIVE_INFINITY;
+    instance.child.stdout?.on('data', (chunk: Buffer) => {
+      if (handledSeenAt === Number.POSITIVE_INFINITY && chunk.toString().includes('"shutting down"'))
+        handledSeenAt = performance.now();
+    });
     const get = (path: string) =>
       fetch(`${instance.url}${path}`).then(
         async (res) => ({ status: res.status, body: await res.text() }),
@@ -205,10 +212,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('shutdown of a server process', 
     started = performance.now();
     instance.child.kill('SIGTERM');
     // Readiness while it stops: 503 from the first probe on, until the listener closes (-1).
-    const probes: Array<{ ms: number; status: number }> = [];
+    const probes: Array<{ sent: number; ms: number; status: number; afterHandled: boolean }> = [];
     while (instance.child.exitCode === null && performance.now() - started < GRACE_SECONDS * 1000) {
+      const sent = performance.now();
+      const afterHandled = sent > handledSeenAt;
       const { status } = await get('/readyz');
-      probes.push({ ms: Math.round(performance.now() - started), status });
+      probes.push({
+        sent: Math.round(sent - started),
+        ms: Math.round(performance.now() - started),
+        status,
+        afterHandled,
+      });
       if (status === -1) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -226,10 +240,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('shutdown of a server process', 
     );
     expect(code, instance.output.join('')).toBe(0);
     expect(ms).toBeLessThan(GRACE_SECONDS * 1000);
-    // The first probe may beat the signal's handling; from the first 503 on, never ready again.
+    // Probes may beat the signal's handling; every probe sent once it was handled is unready (503)
+    // or finds the listener closed (-1), and from the first 503 on it is never ready again. How
+    // soon after the kill that is depends on the machine's load, so the test does not time it.
+    expect(handledSeenAt, instance.output.join('')).toBeLessThan(Number.POSITIVE_INFINITY);
+    expect(probes.filter((p) => p.afterHandled && p.status !== 503 && p.status !== -1)).toEqual([]);
     const firstUnready = probes.findIndex((p) => p.status === 503);
     expect(firstUnready, JSON.stringify(probes)).toBeGreaterThanOrEqual(0);
-    expect(probes[firstUnready]?.ms).toBeLessThan(500);
     expect(probes.slice(firstUnready).filter((p) => p.status === 200)).toEqual([]);
     expect(probes.some((p) => p.status === -1)).toBe(true);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);

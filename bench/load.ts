@@ -64,3 +64,37 @@ export async function measureLoad(
 }
 
 export const loadDescription = `${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, ${DURATION_SECONDS} s measured`;
+
+/** One connection's own request, sent again and again: e.g. a signed-in session of its own. */
+export interface OwnRequest {
+  path: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Throughput with one connection per entry of `each`, every connection sending its own request
+ * (autocannon's setupClient): 50 distinct sessions, 50 connections. A loop of fetch calls in the
+ * bench's own process saturates first (it measured about as many requests a second whatever the
+ * server was), so the load generator here is autocannon, as in measureLoad.
+ */
+export async function measureEach(base: string, each: OwnRequest[], seconds: number, warmupSeconds = 2) {
+  const once = (duration: number) => {
+    let next = 0;
+    return autocannon({
+      url: base,
+      connections: each.length,
+      duration,
+      setupClient(client) {
+        const own = each[next++ % each.length]!;
+        client.setRequests([{ method: 'GET', path: own.path, headers: own.headers }]);
+      },
+    });
+  };
+  await once(warmupSeconds);
+  const result = await once(seconds);
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    notOk: result.non2xx + result.errors,
+  };
+}

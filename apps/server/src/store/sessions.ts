@@ -121,25 +121,34 @@ export async function useOneExtension(tx: Tx, idHash: string, max: number, lifet
     .executeTakeFirst();
 }
 
-/** Marks the session re-authenticated (its current password confirmed) for `minutes`. */
-export async function markReauthenticated(db: Db | Tx, idHash: string, minutes: number): Promise<void> {
+/**
+ * Marks the session re-authenticated (its current password confirmed) until `until`, a time of the
+ * app's clock: the checks of the mark read that clock too, never the database's `now()`.
+ */
+export async function markReauthenticated(db: Db | Tx, idHash: string, until: Date): Promise<void> {
   await db
     .updateTable('sessions')
-    .set({ reauthenticated_until: sql<Date>`now() + ${`${minutes} minutes`}::interval` })
+    .set({ reauthenticated_until: until })
     .where('id_hash', '=', idHash)
     .execute();
 }
 
+/** Whether a session's re-authentication mark (`reauthenticatedUntil`) is still valid at `now`. */
+export function isReauthenticated(session: { reauthenticatedUntil: Date | null }, now: Date): boolean {
+  const until = session.reauthenticatedUntil;
+  return until !== null && new Date(until).getTime() > now.getTime();
+}
+
 /**
- * Uses up the session's re-authentication mark if it is still valid: true for exactly one caller
- * (a second change with the same mark, even concurrent, finds it gone).
+ * Uses up the session's re-authentication mark if it is still valid at `now` (the app's clock):
+ * true for exactly one caller (a second change with the same mark, even concurrent, finds it gone).
  */
-export async function consumeReauthentication(tx: Tx, idHash: string): Promise<boolean> {
+export async function consumeReauthentication(tx: Tx, idHash: string, now: Date): Promise<boolean> {
   const row = await tx
     .updateTable('sessions')
     .set({ reauthenticated_until: null })
     .where('id_hash', '=', idHash)
-    .where('reauthenticated_until', '>', sql<Date>`now()`)
+    .where('reauthenticated_until', '>', now)
     .where('revoked_at', 'is', null)
     .returning('id_hash')
     .executeTakeFirst();

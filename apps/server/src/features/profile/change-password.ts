@@ -33,13 +33,13 @@ export async function changePassword(options: {
     });
     return new AppError('forbidden', profileMessages.reauthenticationRequired);
   };
-  const until = session.reauthenticatedUntil;
-  if (!until || new Date(until).getTime() <= Date.now()) throw await refuse();
+  if (!sessions.isReauthenticated(session, ctx.clock.now())) throw await refuse();
   const passwordHash = await preparePassword(ctx, account, options.newPassword);
   // The directory first: a refusal or an outage leaves the re-authentication mark unused.
   await writeDirectoryPassword(ctx, account, options.newPassword);
   const outcome = await ctx.db.transaction().execute(async (tx) => {
-    if (!(await sessions.consumeReauthentication(tx, session.idHash))) return 'notReauthenticated' as const;
+    if (!(await sessions.consumeReauthentication(tx, session.idHash, ctx.clock.now())))
+      return 'notReauthenticated' as const;
     const stored = await storePassword(tx, ctx, {
       account,
       passwordHash,

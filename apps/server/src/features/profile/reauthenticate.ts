@@ -35,7 +35,11 @@ export async function reauthenticate(options: {
   }
   if (await checkCurrentPassword(ctx, account, options.password, clientAddress)) {
     await ctx.db.transaction().execute(async (tx) => {
-      await sessions.markReauthenticated(tx, session.idHash, REAUTHENTICATION_MINUTES);
+      await sessions.markReauthenticated(
+        tx,
+        session.idHash,
+        new Date(ctx.clock.now().getTime() + REAUTHENTICATION_MINUTES * 60_000),
+      );
       await recordAudit(tx, {
         action: 'password.reauthenticate',
         outcome: 'success',

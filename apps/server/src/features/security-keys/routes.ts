@@ -22,6 +22,7 @@ import {
 } from '../../identity/mfa/webauthn';
 import { findConfirmedDevice } from '../../store/factors';
 import { keyRequirement, listCredentials } from '../../store/webauthn';
+import { isReauthenticated } from '../../store/sessions';
 
 /**
  * Profile → Sign-in methods (GOVERNANCE.md §7.3): the signed-in vendor's security keys and
@@ -39,8 +40,7 @@ export const securityKeyRoutes: FastifyPluginAsync<AppContext> = async (app, ctx
   }
 
   function requireReauthentication(session: Session) {
-    const until = session.reauthenticatedUntil;
-    if (!until || new Date(until).getTime() <= ctx.clock.now().getTime())
+    if (!isReauthenticated(session, ctx.clock.now()))
       throw new AppError('forbidden', securityKeyMessages.reauthenticate);
   }
 

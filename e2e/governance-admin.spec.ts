@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import { KEEP_PICTURES } from './support/chromium';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { expectAccessible } from './support/axe';
@@ -32,10 +33,10 @@ function hospitalDate(days = 0): string {
 
 /** A screenshot at desktop and at phone size (390x844), the page itself never scrolling sideways. */
 async function screenshots(page: Page, name: string) {
-  await page.screenshot({ path: join(shots, `${name}-desktop.png`), fullPage: true });
+  if (KEEP_PICTURES) await page.screenshot({ path: join(shots, `${name}-desktop.png`), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-  await page.screenshot({ path: join(shots, `${name}-phone.png`), fullPage: true });
+  if (KEEP_PICTURES) await page.screenshot({ path: join(shots, `${name}-phone.png`), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 

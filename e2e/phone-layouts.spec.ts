@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { KEEP_PICTURES } from './support/chromium';
 import { expectAccessible } from './support/axe';
 import { signInFromHome } from './support/idp';
 import { apiAs } from './support/world';
@@ -40,9 +41,9 @@ async function expectEverythingFits(page: Page): Promise<void> {
 /** A screenshot at desktop and at phone size, into /tmp, to look at. */
 async function screenshots(page: Page, name: string): Promise<void> {
   await page.setViewportSize(DESKTOP);
-  await page.screenshot({ path: `/tmp/web-shot-${name}-desktop.png`, fullPage: true });
+  if (KEEP_PICTURES) await page.screenshot({ path: `/tmp/web-shot-${name}-desktop.png`, fullPage: true });
   await page.setViewportSize(PHONE);
-  await page.screenshot({ path: `/tmp/web-shot-${name}-phone.png`, fullPage: true });
+  if (KEEP_PICTURES) await page.screenshot({ path: `/tmp/web-shot-${name}-phone.png`, fullPage: true });
 }
 
 test.beforeAll(async ({ browser }) => {
@@ -160,7 +161,11 @@ test('at 390×844 the governance screens fit: Reports, Access Reviews, the polic
       await page.waitForLoadState('networkidle');
       await expectNoPageOverflow(page);
       await expectAccessible(page, `${path} at phone size`);
-      await page.screenshot({ path: `/tmp/web-shot-phone${path.replaceAll('/', '-')}.png`, fullPage: true });
+      if (KEEP_PICTURES)
+        await page.screenshot({
+          path: `/tmp/web-shot-phone${path.replaceAll('/', '-')}.png`,
+          fullPage: true,
+        });
     }
     await context.close();
   }

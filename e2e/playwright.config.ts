@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './support/chromium';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, KEEP_PICTURES } from './support/chromium';
 
 /**
  * Browser journeys against the real, built server in standalone mode (embedded database,
@@ -119,7 +119,8 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: `http://localhost:${PORT}`,
-    trace: 'retain-on-failure',
+    // A failed journey's trace: its DOM snapshots always, the screencast where pictures are kept.
+    trace: { mode: 'retain-on-failure', screenshots: KEEP_PICTURES, snapshots: true },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: CHROMIUM_PATH,

@@ -1,4 +1,5 @@
 import { expect, type Browser, type Page } from '@playwright/test';
+import { KEEP_PICTURES } from './chromium';
 import { completeIdpSignIn, signInFromHome } from './idp';
 import { activationLink, waitForMail } from './mailbox';
 
@@ -48,6 +49,7 @@ export async function signedInPage(browser: Browser, username: string, password:
 
 /** Desktop and phone (390x844) screenshots of the page as it is, into the run's directory. */
 export async function screenshots(page: Page, name: string): Promise<void> {
+  if (!KEEP_PICTURES) return;
   const dir = process.env.PRA_SCREENSHOT_DIR ?? `${process.env.PRA_E2E_DIR ?? '.'}/screenshots`;
   const size = page.viewportSize() ?? { width: 1280, height: 720 };
   await page.screenshot({ path: `${dir}/${name}-desktop.png`, fullPage: true });

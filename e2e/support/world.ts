@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { KEEP_PICTURES } from './chromium';
 import { completeIdpSignIn } from './idp';
 import { activationLink, waitForMail } from './mailbox';
 
@@ -53,10 +54,13 @@ export async function createActiveVendor(
 /** Screenshots of the page at desktop and phone size, into the run's results folder, for a look. */
 export async function screenshots(page: Page, name: string): Promise<void> {
   const dir = `${process.env.PRA_E2E_DIR ?? '.'}/screens`;
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: `${dir}/${name}-desktop.png`, fullPage: true });
+  if (KEEP_PICTURES) {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: `${dir}/${name}-desktop.png`, fullPage: true });
+  }
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${dir}/${name}-phone.png`, fullPage: true });
+  if (KEEP_PICTURES) await page.screenshot({ path: `${dir}/${name}-phone.png`, fullPage: true });
+  // Nothing wider than the phone's screen, pictures or not.
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await page.setViewportSize({ width: 1280, height: 720 });
 }

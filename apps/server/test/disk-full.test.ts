@@ -39,8 +39,9 @@ describe.skipIf(!mounted)('standalone on a full disk', () => {
       LOG_LEVEL: 'info',
       METRICS_PORT: 'off',
     });
-    await waitUntilUp(server, 90_000);
-  }, 120_000);
+    // A first start runs PGlite's initdb: over a minute on a loaded 2-core machine.
+    await waitUntilUp(server, 240_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stopServer(server);

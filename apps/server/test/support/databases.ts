@@ -18,9 +18,14 @@ import { markEngineUsed } from './database-engines';
 /**
  * The databases every integration test runs against: PGlite always, PostgreSQL whenever
  * TEST_DATABASE_URL names one (the global setup sets it when the local PostgreSQL answers).
+ * PRA_TEST_ENGINES=postgres (with TEST_DATABASE_URL) runs the PostgreSQL half alone: .ci/run's
+ * second pass on the oldest Node.js line, whose PGlite half is the same WebAssembly the first pass
+ * ran (README.md, "Tests").
  */
 export const testDatabaseKinds: DbKind[] = process.env.TEST_DATABASE_URL
-  ? ['pglite', 'postgres']
+  ? process.env.PRA_TEST_ENGINES === 'postgres'
+    ? ['postgres']
+    : ['pglite', 'postgres']
   : ['pglite'];
 
 /**

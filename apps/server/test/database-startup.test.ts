@@ -100,11 +100,14 @@ describe.skipIf(!canRunOwnPostgres)('starting while PostgreSQL is down', () => {
     const elapsed = Date.now() - startedAt;
     const output = server.output.join('');
     expect(code).toBe(1);
+    // At least the configured 2 s; and it gave up rather than waited on (the default is 60 s, and
+    // the message below names the 2 s). The bound leaves room for the process's own start: from
+    // spawn to exit took 11 s on Node 22 beside the journeys on a loaded 2-core machine.
     expect(elapsed).toBeGreaterThanOrEqual(2_000);
-    expect(elapsed).toBeLessThan(10_000);
+    expect(elapsed).toBeLessThan(30_000);
     expect(output).toContain(
       `PRA Portal failed to start: PostgreSQL at 127.0.0.1:${port}/portal did not answer within 2 s (DATABASE_STARTUP_WAIT_SECONDS): connect ECONNREFUSED 127.0.0.1:${port}`,
     );
     expect(output).not.toContain(PASSWORD);
-  }, 30_000);
+  }, 60_000);
 });

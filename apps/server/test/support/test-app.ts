@@ -66,9 +66,10 @@ export function testContext(
  * starved of CPU by the others shows event-loop delays past the shedding bound), and a test's
  * burst of requests (30 concurrent guesses) can queue for connections: shedding only where a test
  * asks for it (load-shedding.test.ts). For the same reason the database's waits are long here: on
- * a 2-core CI machine at a load of 15, 30 concurrent calls waited past the production default of
- * 1 s for one of the pool's connections and answered 503 (hostile-input-every-call.test.ts, on
- * Node 22 beside the journeys). The production bounds are tested where they are the subject
+ * a 2-core CI machine at a load of 15, the test of 30 concurrent calls failed
+ * (hostile-input-every-call.test.ts, on Node 22 beside the journeys; its message was not kept),
+ * most likely a 503 after the production default's 1 s wait for a pool connection. The production bounds are tested where
+ * they are the subject
  * (database-hung.test.ts, database-faults.test.ts, load-shedding.test.ts set their own).
  */
 export function testConfig(env: Record<string, string> = {}): Config {

@@ -125,3 +125,13 @@ export function isTransactionConflict(error: unknown): boolean {
 export function isDiskFull(error: unknown): boolean {
   return unavailableReason(error) === DISK_FULL;
 }
+
+/**
+ * A unique violation (SQLSTATE 23505) of the index `constraint`: a concurrent duplicate that got
+ * past a check made before the write. Both PostgreSQL and PGlite name the index in `constraint`;
+ * the message text is for people and is not matched.
+ */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const e = error as { code?: unknown; constraint?: unknown } | null;
+  return e?.code === '23505' && e.constraint === constraint;
+}

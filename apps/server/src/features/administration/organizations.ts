@@ -8,6 +8,7 @@ import {
   roleName,
 } from '@pra/contracts';
 import { AppError } from '../../platform/app-error';
+import { isUniqueViolation } from '../../platform/db-errors';
 import { recordAudit } from '../../identity/audit';
 import type { Db, Tx } from '../../platform/db';
 import type { Actor } from './actor';
@@ -71,11 +72,27 @@ export async function removeDomain(tx: Tx, actor: Actor, org: { id: string; name
   await audit(tx, actor, 'organization.domain.remove', org, { domain });
 }
 
+/**
+ * The unique index on organizations' lower(name) (migration 0001). The checks below run before the
+ * write; two admins creating or renaming to one name at once both pass them, and the index refuses
+ * the second: that is the same conflict, not a failure.
+ */
+const NAME_INDEX = 'organizations_name_key';
+
+/** Rethrows a taken name as the conflict the check would have answered; anything else as it is. */
+function nameTaken(name: string) {
+  return (error: unknown): never => {
+    if (isUniqueViolation(error, NAME_INDEX))
+      throw new AppError('conflict', adminMessages.organizationExists(name));
+    throw error;
+  };
+}
+
 export async function createOrganization(tx: Tx, actor: Actor, input: { name: string; domains: string[] }) {
   const { name, domains } = valid(createOrganizationBody, input);
   if (await findOrganizationByName(tx, name))
     throw new AppError('conflict', adminMessages.organizationExists(name));
-  const id = await insertOrganization(tx, name);
+  const id = await insertOrganization(tx, name).catch(nameTaken(name));
   const org = { id, name };
   await audit(tx, actor, 'organization.create', org, { roleName: roleName(name) });
   for (const domain of domains) await addDomain(tx, actor, org, domain);
@@ -109,7 +126,7 @@ export async function changeOrganization(
     const clash = await findOrganizationByName(tx, newName);
     if (clash && clash.id !== org.id)
       throw new AppError('conflict', adminMessages.organizationExists(newName));
-    await updateOrganization(tx, org.id, { name: newName });
+    await updateOrganization(tx, org.id, { name: newName }).catch(nameTaken(newName));
     await audit(
       tx,
       actor,

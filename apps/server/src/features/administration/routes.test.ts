@@ -1,4 +1,5 @@
 import { adminApi, api } from '@pra/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCode, hashCode } from '../../identity/codes';
 import { sendResetLink } from '../../identity/reset-link';
@@ -65,6 +66,39 @@ describe.each(testDatabaseKinds)('admin API on %s', (kind) => {
     admin = await signInAs(t, 'theadmin');
   });
   afterAll(async () => t?.close());
+
+  it('answers 30 admins creating one organization at once with one 200 and 409s, never a 500, and makes one', async () => {
+    // The name check runs before the insert: on PostgreSQL concurrent creates all passed it and the
+    // unique index refused the others with a 500 (found from outside, production mode).
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        admin.post(adminApi.organizations, {
+          name: i % 2 ? 'Race Org' : 'race org',
+          domains: ['race.example'],
+        }),
+      ),
+    );
+    const statuses = answers.map((res) => res.statusCode).sort();
+    expect(statuses).toEqual([200, ...Array<number>(29).fill(409)]);
+    for (const res of answers.filter((r) => r.statusCode === 409))
+      expect(res.json<{ errors: string[] }>().errors[0]).toMatch(
+        /^An organization named "(Race Org|race org)" already exists\.$/,
+      );
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from organizations where lower(name) = 'race org'`.execute(t.ctx.db);
+    expect(rows[0]!.n).toBe(1);
+  });
+
+  it('answers 10 organizations renamed to one name at once with one 200 and 409s, never a 500', async () => {
+    const orgs = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => addOrganization(t, `Renamed ${i}`, [])),
+    );
+    const answers = await Promise.all(
+      orgs.map((id) => admin.send('PATCH', path(adminApi.organization, { id }), { name: 'One Name' })),
+    );
+    expect(answers.map((res) => res.statusCode).sort()).toEqual([200, ...Array<number>(9).fill(409)]);
+  });
 
   it('refuses every admin call to anonymous (401), vendor and BRM (403) callers, changing nothing', async () => {
     const anonymous = new TestClient(t.app);

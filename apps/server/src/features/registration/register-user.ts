@@ -1,6 +1,7 @@
 import { approvalMessages, emailDomain, registrationMessages, type RegistrationBody } from '@pra/contracts';
 import type { AppContext } from '../../platform/app-context';
 import { AppError } from '../../platform/app-error';
+import { isUniqueViolation } from '../../platform/db-errors';
 import { isBrmOrAdmin } from '../../store/account-kinds';
 import { recordAudit } from '../../identity/audit';
 import { routeToDeciders, submission } from '../../identity/deciders';
@@ -18,15 +19,10 @@ import { insertRegistration } from '../../store/requests';
 const PENDING_EMAIL_INDEX = 'requests_pending_new_account_email_key';
 
 /**
- * A unique violation (SQLSTATE 23505) of the one-pending-registration-per-email index: a
- * concurrent duplicate. `lockEmail` already serializes registrations of one address; the index is
- * the backstop should anything insert without that lock. Both PostgreSQL and PGlite report the
- * index in `constraint`; the message text is for people and is not matched.
+ * A concurrent duplicate of a pending registration. `lockEmail` already serializes registrations
+ * of one address; the index is the backstop should anything insert without that lock.
  */
-function isPendingDuplicate(error: unknown): boolean {
-  const e = error as { code?: unknown; constraint?: unknown };
-  return e.code === '23505' && e.constraint === PENDING_EMAIL_INDEX;
-}
+const isPendingDuplicate = (error: unknown) => isUniqueViolation(error, PENDING_EMAIL_INDEX);
 
 /**
  * A registration. Self-registrations (anonymous, vendors, plain employees) become a pending

@@ -63,12 +63,19 @@ test('a BRM terminates three vendors from a file, after a preview, and sees what
   await expectAccessible(page, '/brm/terminate-vendors preview');
   await screenshots(page, 'terminate-vendors-preview');
 
+  // The preview's buttons are marked: the results' buttons must be new ones, not these restyled
+  // (a red Terminate Users turning into Download results passed through colour blends for .15 s,
+  // and axe, reading the page as a job finished, once failed its contrast there).
+  await page
+    .getByRole('button', { name: /^(Cancel|Terminate Users)$/ })
+    .evaluateAll((buttons) => buttons.forEach((b) => (b.dataset.previewButton = 'yes')));
   await page.getByRole('button', { name: 'Terminate Users' }).click();
   const dialog = page.getByRole('dialog', { name: 'Terminate Users' });
   await expect(dialog).toBeVisible();
   await expectAccessible(page, '/brm/terminate-vendors confirmation');
   await dialog.getByRole('button', { name: 'Confirm termination' }).click();
   await expect(page.getByRole('button', { name: 'Done' })).toBeVisible();
+  await expect(page.locator('[data-preview-button]')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Terminate Users' })).toHaveCount(0);
   await expect(resultOf(page, twoOrgs)).toHaveText(
     'Account dreyes: roles removed from Acme Imaging; it keeps its access to other organizations.',

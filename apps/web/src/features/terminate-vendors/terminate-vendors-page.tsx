@@ -116,12 +116,17 @@ export function TerminateVendorsPage() {
       )}
 
       <div className="d-flex flex-wrap gap-2 mt-3">
+        {/* Keyed: the finished page's buttons are new ones, not the running page's restyled. The
+            same elements turned from Cancel and a red Terminate Users into Done and Download,
+            their colours passing through blends (a .15 s transition) that a person could catch
+            and axe did, as a contrast failure. */}
         {isDone ? (
           <>
-            <Button variant="primary" onClick={done}>
+            <Button key="done" variant="primary" onClick={done}>
               Done
             </Button>
             <Button
+              key="download"
               variant="outline-secondary"
               onClick={() =>
                 downloadText(
@@ -138,10 +143,11 @@ export function TerminateVendorsPage() {
           </>
         ) : (
           <>
-            <Button variant="secondary" onClick={() => navigate(routes.welcome)}>
+            <Button key="cancel" variant="secondary" onClick={() => navigate(routes.welcome)}>
               Cancel
             </Button>
             <Button
+              key="terminate"
               variant="danger"
               disabled={!state.preview || isRunning || isJobRunning}
               onClick={() => setIsConfirming(true)}

@@ -9,8 +9,8 @@
 // evaluator calls it for every node a predicate looks at (XPathContext.extend), so a SAML
 // signature check of a 4 kB response spent most of its XPath time there. Object.assign copies the
 // same own enumerable properties (the objects have no symbol keys) natively: one `//*[@ID=...]`
-// select over a 58-node response went from 0.86 to 0.39 ms (bench/RESULTS.md, 2026-11-27 night).
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// select over a 58-node response went from 0.86 to 0.38 ms (bench/RESULTS.md, 2026-11-27 night).
+import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,13 +43,16 @@ function* installedCopies(dir, name, depth = 0) {
   } catch {
     return;
   }
+  // Real folders only: a workspace's link (node_modules/@pra/server) leads back into the tree, and
+  // a dangling link must not fail the install.
+  const folders = (path) => readdirSync(path, { withFileTypes: true }).filter((e) => e.isDirectory());
   for (const entry of entries) {
     if (entry.startsWith('.')) continue;
     const scoped = entry.startsWith('@');
-    const packages = scoped ? readdirSync(join(modules, entry)).map((p) => join(entry, p)) : [entry];
+    const packages = scoped ? folders(join(modules, entry)).map((e) => join(entry, e.name)) : [entry];
     for (const pkg of packages) {
       const path = join(modules, pkg);
-      if (!statSync(path).isDirectory()) continue;
+      if (!lstatSync(path).isDirectory()) continue;
       if (pkg === name) yield path;
       if (depth < 6) yield* installedCopies(path, name, depth + 1);
     }

@@ -66,9 +66,10 @@ test('a BRM terminates three vendors from a file, after a preview, and sees what
   // The preview's buttons are marked: the results' buttons must be new ones, not these restyled
   // (a red Terminate Users turning into Download results passed through colour blends for .15 s,
   // and axe, reading the page as a job finished, once failed its contrast there).
-  await page
+  const marked = await page
     .getByRole('button', { name: /^(Cancel|Terminate Users)$/ })
-    .evaluateAll((buttons) => buttons.forEach((b) => (b.dataset.previewButton = 'yes')));
+    .evaluateAll((buttons) => buttons.map((b) => (b.dataset.previewButton = 'yes')).length);
+  expect(marked).toBe(2);
   await page.getByRole('button', { name: 'Terminate Users' }).click();
   const dialog = page.getByRole('dialog', { name: 'Terminate Users' });
   await expect(dialog).toBeVisible();
@@ -76,6 +77,8 @@ test('a BRM terminates three vendors from a file, after a preview, and sees what
   await dialog.getByRole('button', { name: 'Confirm termination' }).click();
   await expect(page.getByRole('button', { name: 'Done' })).toBeVisible();
   await expect(page.locator('[data-preview-button]')).toHaveCount(0);
+  // Focus went with the confirmation's trigger: it lands on Done, for the keyboard to go on from.
+  await expect(page.getByRole('button', { name: 'Done' })).toBeFocused();
   await expect(page.getByRole('button', { name: 'Terminate Users' })).toHaveCount(0);
   await expect(resultOf(page, twoOrgs)).toHaveText(
     'Account dreyes: roles removed from Acme Imaging; it keeps its access to other organizations.',

@@ -1,5 +1,5 @@
 import './terminate-vendors.compiled.css';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -61,6 +61,21 @@ export function TerminateVendorsPage() {
     dismiss();
     navigate(routes.welcome);
   };
+  // The running page's buttons go when it finishes (keyed below), and keyboard focus with them:
+  // a termination confirmed here lands on Done, once the confirmation has closed (it gives focus
+  // back to its trigger as it goes) and the results are in, whichever comes last.
+  const doneButton = useRef<HTMLButtonElement>(null);
+  const focusDone = useRef({ confirmed: false, dialogClosed: true, isDone: false });
+  const landOnDone = () => {
+    const pending = focusDone.current;
+    if (!pending.confirmed || !pending.dialogClosed || !pending.isDone) return;
+    pending.confirmed = false;
+    doneButton.current?.focus();
+  };
+  useEffect(() => {
+    focusDone.current.isDone = isDone;
+    landOnDone();
+  });
 
   return (
     <>
@@ -122,7 +137,7 @@ export function TerminateVendorsPage() {
             and axe did, as a contrast failure. */}
         {isDone ? (
           <>
-            <Button key="done" variant="primary" onClick={done}>
+            <Button key="done" ref={doneButton} variant="primary" onClick={done}>
               Done
             </Button>
             <Button
@@ -158,7 +173,16 @@ export function TerminateVendorsPage() {
         )}
       </div>
 
-      <Modal show={isConfirming} onHide={() => setIsConfirming(false)} aria-labelledby={`${id}-confirm`}>
+      <Modal
+        show={isConfirming}
+        onHide={() => setIsConfirming(false)}
+        onExited={() => {
+          focusDone.current.dialogClosed = true;
+          // After the modal's own focus restoring, which runs as it finishes closing.
+          setTimeout(landOnDone);
+        }}
+        aria-labelledby={`${id}-confirm`}
+      >
         <Modal.Header closeButton closeLabel="Close">
           <Modal.Title id={`${id}-confirm`} as="h2" className="h5">
             Terminate Users
@@ -177,6 +201,8 @@ export function TerminateVendorsPage() {
             variant="danger"
             onClick={() => {
               setIsConfirming(false);
+              focusDone.current.confirmed = true;
+              focusDone.current.dialogClosed = false;
               void terminate();
             }}
           >

@@ -2,8 +2,12 @@
 // from PostgreSQL on a connection of its own and hands it over in chunks of bytes, one more each
 // time the main thread asks for one. Its own heap, limited, collects the export's garbage
 // (millions of short-lived rows) at the size of its own small live data, not the portal's.
-// It hands over chunks of text, which the main thread writes to the download's socket.
+// It hands over chunks of text, or of the compressed download when the caller accepts brotli or
+// gzip, which the main thread writes to the download's socket.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { parentPort, workerData } from 'node:worker_threads';
+import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import { AppError } from './platform/app-error';
 import { openPostgres } from './platform/pg-database';
 import { auditExport } from './features/administration/audit-export';
@@ -14,6 +18,9 @@ const port = parentPort;
 if (!port) throw new Error('export-worker.ts runs as a worker thread (platform/export-workers.ts)');
 const task = workerData as ExportTask;
 const send = (message: FromExportWorker) => port.postMessage(message);
+/** Moves bytes (not copies) to the main thread, in a buffer of their own. */
+const moveBytes = (bytes: Uint8Array<ArrayBuffer>) =>
+  port.postMessage({ chunk: bytes } satisfies FromExportWorker, [bytes.buffer]);
 
 /** Chunks the main thread has asked for and not received yet. */
 let credit = 0;
@@ -29,16 +36,49 @@ const database = openPostgres(task.url, {
   applicationName: 'pra-portal-export',
   timeouts: task.timeouts,
 });
-try {
-  const { filter, format } = task.request;
-  for await (const text of chunked(auditExport(database.db, filter, format))) {
+
+/** Sends each piece once the main thread has asked for one (back-pressure across the threads). */
+async function handOver(pieces: AsyncIterable<string | Buffer>): Promise<void> {
+  for await (const piece of pieces) {
     while (credit === 0) await new Promise<void>((resolve) => (wake = resolve));
     credit -= 1;
-    // As text: copied into the main thread's heap, where it dies young once written to the socket
-    // (which copies it). Bytes would be memory outside that heap, freed only at its next full
-    // collection, which the main thread, allocating little, reaches late: 60–90 MB held.
-    send({ chunk: text });
+    if (typeof piece === 'string') {
+      // As text: copied into the main thread's heap, where it dies young once written to the socket
+      // (which copies it). Bytes would be memory outside that heap, freed only at its next full
+      // collection, which the main thread, allocating little, reaches late: 60–90 MB held.
+      send({ chunk: piece });
+    } else {
+      // Compressed, a tenth of the text: moved (not copied) into the main thread, in a buffer of
+      // its own (zlib's output may be a view of a larger one, which a copy would carry whole).
+      moveBytes(new Uint8Array(piece));
+    }
   }
+}
+
+/**
+ * The download's compression, done here rather than on the main thread: the main thread then
+ * handles a tenth of the bytes (its young heap stayed near its idle size in bench:scale's export),
+ * and the compressing leaves the event loop. Brotli at quality 4 as http/compression.ts answers.
+ */
+function compressor(encoding: ExportTask['request']['encoding']) {
+  if (encoding === 'br')
+    return createBrotliCompress({
+      chunkSize: 65_536,
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 4,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    });
+  if (encoding === 'gzip') return createGzip({ level: 6, chunkSize: 65_536 });
+  return null;
+}
+
+try {
+  const { filter, format, encoding } = task.request;
+  const text = Readable.from(chunked(auditExport(database.db, filter, format)));
+  const compress = compressor(encoding);
+  if (compress) await pipeline(text, compress, handOver);
+  else await pipeline(text, handOver);
   send({ done: true });
 } catch (error) {
   // What the main thread's error handler needs to answer as it would have (a 503 for an

@@ -51,16 +51,23 @@ export async function sendDownload(reply: FastifyReply, fileName: string, lines:
 }
 
 /**
- * Sends chunks already made (by an export worker) as a CSV download, as above. A download that
- * fails once its status is sent is cut (the client sees an unfinished transfer) and logged.
+ * Sends chunks already made (by an export worker) as a CSV download, as above; `encoding` names
+ * the compression the chunks already carry (the worker compressed them). A download that fails
+ * once its status is sent is cut (the client sees an unfinished transfer) and logged.
  */
-export async function sendChunks(reply: FastifyReply, fileName: string, chunks: AsyncGenerator<string>) {
+export async function sendChunks(
+  reply: FastifyReply,
+  fileName: string,
+  chunks: AsyncGenerator<string | Buffer>,
+  encoding: 'br' | 'gzip' | null = null,
+) {
   const first = await chunks.next();
-  return reply
+  reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${fileName}"`)
-    .header('cache-control', 'no-store')
-    .send(Readable.from(logged(reply.log, fileName, prepend(first, chunks))));
+    .header('cache-control', 'no-store');
+  if (encoding) reply.header('content-encoding', encoding).header('vary', 'accept-encoding');
+  return reply.send(Readable.from(logged(reply.log, fileName, prepend(first, chunks))));
 }
 
 /**
@@ -69,7 +76,7 @@ export async function sendChunks(reply: FastifyReply, fileName: string, chunks: 
  * a download was cut, and why, in words safe to log (a database code, or the stop), never pg's
  * message. A download the client abandons ends without an error, and without a line.
  */
-async function* logged(log: FastifyBaseLogger, fileName: string, chunks: AsyncGenerator<string>) {
+async function* logged<T>(log: FastifyBaseLogger, fileName: string, chunks: AsyncGenerator<T>) {
   try {
     yield* chunks;
   } catch (error) {
@@ -105,7 +112,7 @@ async function* auditedLines(db: Db, reader: ReportReader, csv: CsvReport): Asyn
 }
 
 /** The chunks of a download whose first one was already taken. */
-async function* prepend(first: IteratorResult<string>, rest: AsyncGenerator<string>): AsyncGenerator<string> {
+async function* prepend<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>): AsyncGenerator<T> {
   if (!first.done) yield first.value;
   yield* rest;
 }

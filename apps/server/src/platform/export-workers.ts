@@ -7,11 +7,15 @@ import type { BuildOptions } from 'esbuild';
 import type { DatabaseTimeouts } from './db';
 import { AppError, messages, type ErrorCode } from './app-error';
 
-/** An export to read: which one, its filters (as the route checked them) and its format. */
+/**
+ * An export to read: which one, its filters (as the route checked them), its format and the
+ * encoding the download goes out with (the worker compresses it: http/compression.ts's choice).
+ */
 export interface ExportRequest {
   kind: 'audit';
   filter: Readonly<Record<string, unknown>>;
   format: 'csv' | 'jsonl';
+  encoding?: 'br' | 'gzip' | null;
 }
 
 /** What an export worker is given (structured-cloned into it). */
@@ -21,9 +25,11 @@ export interface ExportTask {
   request: ExportRequest;
 }
 
-/** What an export worker says: a chunk, the end, or why it stopped. */
+/** What an export worker says: a chunk (text, or compressed bytes), the end, or why it stopped. */
 export type FromExportWorker =
-  { chunk: string } | { done: true } | { error: { message: string; code: string | undefined; app: boolean } };
+  | { chunk: string | Uint8Array }
+  | { done: true }
+  | { error: { message: string; code: string | undefined; app: boolean } };
 
 /** Exports read at once; a further one waits for a free slot (each holds a connection). */
 export const EXPORT_WORKERS = 2;
@@ -99,7 +105,7 @@ export function createExportWorkers(url: string, timeouts: DatabaseTimeouts) {
     else held -= 1;
   };
 
-  async function* run(request: ExportRequest): AsyncGenerator<string> {
+  async function* run(request: ExportRequest): AsyncGenerator<string | Buffer> {
     const module = await workerModule();
     await acquire();
     if (closed) {
@@ -125,7 +131,10 @@ export function createExportWorkers(url: string, timeouts: DatabaseTimeouts) {
         const message = inbox.shift()!;
         if ('chunk' in message) {
           worker.postMessage('more');
-          yield message.chunk;
+          const { chunk } = message;
+          yield typeof chunk === 'string'
+            ? chunk
+            : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
         } else if ('done' in message) {
           return;
         } else if ('error' in message) {

@@ -5,6 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Account } from '../../platform/db-schema';
 import type { AppContext } from '../../platform/app-context';
 import { sendChunks, sendDownload } from '../../http/csv-report';
+import { chooseEncoding } from '../../http/compression';
 import { endpointRouter } from '../../http/endpoint-routes';
 import { readMaintenanceFlag } from '../../store/settings';
 import { hashPassword } from '../../identity/passwords';
@@ -267,14 +268,17 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
 
   route(calls.exportAudit, {}, async (request, reply) => {
     const fileName = `audit-${ctx.clock.now().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.csv`;
-    // PostgreSQL: in a worker thread with its own connection and heap (platform/export-workers.ts).
-    // The embedded database: on long work's connection, which is the only one.
-    return ctx.exportWorkers
-      ? sendChunks(
-          reply,
-          fileName,
-          ctx.exportWorkers.run({ kind: 'audit', filter: request.query, format: 'csv' }),
-        )
-      : sendDownload(reply, fileName, auditExport(ctx.longWorkDb, request.query, 'csv'));
+    // PostgreSQL: in a worker thread with its own connection and heap (platform/export-workers.ts),
+    // compressed there when the caller accepts it. The embedded database: on long work's
+    // connection, which is the only one, as text.
+    if (!ctx.exportWorkers)
+      return sendDownload(reply, fileName, auditExport(ctx.longWorkDb, request.query, 'csv'));
+    const encoding = chooseEncoding(request.headers['accept-encoding']);
+    return sendChunks(
+      reply,
+      fileName,
+      ctx.exportWorkers.run({ kind: 'audit', filter: request.query, format: 'csv', encoding }),
+      encoding,
+    );
   });
 };

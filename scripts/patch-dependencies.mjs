@@ -10,7 +10,7 @@
 // signature check of a 4 kB response spent most of its XPath time there. Object.assign copies the
 // same own enumerable properties (the objects have no symbol keys) natively: one `//*[@ID=...]`
 // select over a 58-node response went from 0.86 to 0.38 ms (bench/RESULTS.md, 2026-11-27 night).
-import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,28 +34,33 @@ export function patchXpath(source) {
   return source.replace(ASSIGN, replacement);
 }
 
-/** Every installed copy of a package under `dir`'s node_modules, nested ones included. */
+/**
+ * Every installed copy of a package under `dir`'s node_modules, nested ones included. Real folders
+ * only (a link's entry is not a directory): a workspace's link (node_modules/@pra/server) leads back
+ * into the tree, and a dangling link must not fail the install.
+ */
 function* installedCopies(dir, name, depth = 0) {
   const modules = join(dir, 'node_modules');
-  let entries;
-  try {
-    entries = readdirSync(modules);
-  } catch {
-    return;
-  }
-  // Real folders only: a workspace's link (node_modules/@pra/server) leads back into the tree, and
-  // a dangling link must not fail the install.
-  const folders = (path) => readdirSync(path, { withFileTypes: true }).filter((e) => e.isDirectory());
-  for (const entry of entries) {
-    if (entry.startsWith('.')) continue;
-    const scoped = entry.startsWith('@');
-    const packages = scoped ? folders(join(modules, entry)).map((e) => join(entry, e.name)) : [entry];
+  for (const entry of folders(modules)) {
+    const packages = entry.startsWith('@')
+      ? folders(join(modules, entry)).map((p) => join(entry, p))
+      : [entry];
     for (const pkg of packages) {
       const path = join(modules, pkg);
-      if (!lstatSync(path).isDirectory()) continue;
       if (pkg === name) yield path;
       if (depth < 6) yield* installedCopies(path, name, depth + 1);
     }
+  }
+}
+
+/** The names of the real folders in `path` (none when it is missing), hidden ones left out. */
+function folders(path) {
+  try {
+    return readdirSync(path, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+      .map((entry) => entry.name);
+  } catch {
+    return [];
   }
 }
 

@@ -7,10 +7,11 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { constants, createBrotliCompress, createGzip } from 'node:zlib';
+import { createBrotliCompress, createGzip } from 'node:zlib';
 import { AppError } from './platform/app-error';
 import { openPostgres } from './platform/pg-database';
 import { auditExport } from './features/administration/audit-export';
+import { BROTLI_PARAMS, GZIP_LEVEL, type Encoding } from './platform/content-encoding';
 import { chunked } from './http/text-chunks';
 import type { ExportTask, FromExportWorker } from './platform/export-workers';
 
@@ -58,18 +59,11 @@ async function handOver(pieces: AsyncIterable<string | Buffer>): Promise<void> {
 /**
  * The download's compression, done here rather than on the main thread: the main thread then
  * handles a tenth of the bytes (its young heap stayed near its idle size in bench:scale's export),
- * and the compressing leaves the event loop. Brotli at quality 4 as http/compression.ts answers.
+ * and the compressing leaves the event loop. The settings are the JSON answers' own.
  */
-function compressor(encoding: ExportTask['request']['encoding']) {
-  if (encoding === 'br')
-    return createBrotliCompress({
-      chunkSize: 65_536,
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: 4,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      },
-    });
-  if (encoding === 'gzip') return createGzip({ level: 6, chunkSize: 65_536 });
+function compressor(encoding: Encoding | null | undefined) {
+  if (encoding === 'br') return createBrotliCompress({ chunkSize: 65_536, params: BROTLI_PARAMS });
+  if (encoding === 'gzip') return createGzip({ level: GZIP_LEVEL, chunkSize: 65_536 });
   return null;
 }
 

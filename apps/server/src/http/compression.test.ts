@@ -3,7 +3,8 @@ import { adminApi, api } from '@pra/contracts/paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, signInAs } from '../../test/support/sign-in';
 import { createTestApp, type TestClient, type TestApp } from '../../test/support/test-app';
-import { chooseEncoding, COMPRESS_MIN_BYTES } from './compression';
+import { COMPRESS_MIN_BYTES } from './compression';
+import { chooseEncoding } from '../platform/content-encoding';
 
 describe('choosing the encoding', () => {
   it('prefers brotli, then gzip, as Accept-Encoding allows', () => {

@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { api } from '@pra/contracts/paths';
 import type { FastifyInstance } from 'fastify';
+import { BROTLI_PARAMS, chooseEncoding, GZIP_LEVEL } from '../platform/content-encoding';
 import { isApiRequest, routedPath } from './request-path';
 
 /**
@@ -12,8 +13,8 @@ import { isApiRequest, routedPath } from './request-path';
  *   worker thread with the encoding chosen below (export-worker.ts), so it keeps streaming with
  *   back-pressure and the main thread handles a tenth of its bytes; in standalone it goes as text.
  *   It holds no secret (the audit trail records none), so BREACH has nothing to guess there.
- * - Compressed on libuv's thread pool (the async zlib calls), not on the event loop; brotli at
- *   quality 4, which costs about what gzip does and is smaller.
+ * - Compressed on libuv's thread pool (the async zlib calls), not on the event loop, with the
+ *   settings of platform/content-encoding.ts.
  * - BREACH (guessing a secret from the size of compressed answers that also reflect the
  *   attacker's input) needs a secret and reflected input in one compressed answer that another
  *   site can make the victim's browser fetch. The one answer that is a secret, the CSRF token,
@@ -26,24 +27,6 @@ const neverCompressed = new Set<string>([api.csrf]);
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
-
-type Encoding = 'br' | 'gzip';
-
-/** The encoding to answer with: brotli, else gzip, as Accept-Encoding allows; none otherwise. */
-export function chooseEncoding(acceptEncoding: string | undefined): Encoding | null {
-  if (!acceptEncoding) return null;
-  const weights = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const weight = q ? Number(q.slice(2)) : 1;
-    weights.set(name.trim(), Number.isFinite(weight) ? weight : 0);
-  }
-  const weightOf = (name: Encoding) => weights.get(name) ?? weights.get('*') ?? 0;
-  if (weightOf('br') > 0 && weightOf('br') >= weightOf('gzip')) return 'br';
-  if (weightOf('gzip') > 0) return 'gzip';
-  return null;
-}
 
 export function registerApiCompression(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
@@ -68,13 +51,9 @@ export function registerApiCompression(app: FastifyInstance): void {
     const compressed =
       encoding === 'br'
         ? await brotli(payload, {
-            params: {
-              [constants.BROTLI_PARAM_QUALITY]: 4,
-              [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-              [constants.BROTLI_PARAM_SIZE_HINT]: size,
-            },
+            params: { ...BROTLI_PARAMS, [constants.BROTLI_PARAM_SIZE_HINT]: size },
           })
-        : await gzipAsync(payload, { level: 6 });
+        : await gzipAsync(payload, { level: GZIP_LEVEL });
     reply.header('content-encoding', encoding);
     reply.removeHeader('content-length');
     return compressed;

@@ -7,6 +7,7 @@ import { recordAudit } from '../identity/audit';
 import { unavailableReason } from '../platform/db-errors';
 import { ExportStopped } from '../platform/export-workers';
 import { chunked } from './text-chunks';
+import type { Encoding } from '../platform/content-encoding';
 
 /** Who downloads a report, for its `report.export` event. */
 export interface ReportReader {
@@ -59,7 +60,7 @@ export async function sendChunks(
   reply: FastifyReply,
   fileName: string,
   chunks: AsyncGenerator<string | Buffer>,
-  encoding: 'br' | 'gzip' | null = null,
+  encoding: Encoding | null = null,
 ) {
   const first = await chunks.next();
   reply

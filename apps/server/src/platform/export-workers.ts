@@ -6,6 +6,7 @@ import { threadId, Worker } from 'node:worker_threads';
 import type { BuildOptions } from 'esbuild';
 import type { DatabaseTimeouts } from './db';
 import { AppError, messages, type ErrorCode } from './app-error';
+import type { Encoding } from './content-encoding';
 
 /**
  * An export to read: which one, its filters (as the route checked them), its format and the
@@ -15,7 +16,7 @@ export interface ExportRequest {
   kind: 'audit';
   filter: Readonly<Record<string, unknown>>;
   format: 'csv' | 'jsonl';
-  encoding?: 'br' | 'gzip' | null;
+  encoding?: Encoding | null;
 }
 
 /** What an export worker is given (structured-cloned into it). */

@@ -5,7 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Account } from '../../platform/db-schema';
 import type { AppContext } from '../../platform/app-context';
 import { sendChunks, sendDownload } from '../../http/csv-report';
-import { chooseEncoding } from '../../http/compression';
+import { chooseEncoding } from '../../platform/content-encoding';
 import { endpointRouter } from '../../http/endpoint-routes';
 import { readMaintenanceFlag } from '../../store/settings';
 import { hashPassword } from '../../identity/passwords';

@@ -69,7 +69,6 @@ export async function selectAuditEvents(
   const person = filter.person ? await personTerms(db, filter.person) : null;
   let query = db
     .selectFrom('audit_events as e')
-    .leftJoin('organizations as o', 'o.id', 'e.organization_id')
     .select([
       'e.id',
       'e.occurred_at',
@@ -80,7 +79,7 @@ export async function selectAuditEvents(
       'e.target_username',
       'e.client_address',
       'e.details',
-      'o.name as organization',
+      'e.organization_id',
     ]);
   if (person) {
     query = query.where((eb) =>
@@ -115,7 +114,28 @@ export async function selectAuditEvents(
       sql<boolean>`(e.occurred_at, e.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`,
     );
   }
-  return query.orderBy('e.occurred_at', 'desc').orderBy('e.id', 'desc').limit(limit).execute();
+  // The batch is chosen first and named after: joined before the limit, a filter matching many
+  // events (a common action) let the planner read every remaining event and sort them for each
+  // batch, so an export of 200,000 took 80-90 s and a batch could pass the statement timeout.
+  const batch = query.orderBy('e.occurred_at', 'desc').orderBy('e.id', 'desc').limit(limit);
+  return db
+    .selectFrom(batch.as('e'))
+    .leftJoin('organizations as o', 'o.id', 'e.organization_id')
+    .select([
+      'e.id',
+      'e.occurred_at',
+      'e.cursor_at',
+      'e.action',
+      'e.outcome',
+      'e.actor_username',
+      'e.target_username',
+      'e.client_address',
+      'e.details',
+      'o.name as organization',
+    ])
+    .orderBy('e.occurred_at', 'desc')
+    .orderBy('e.id', 'desc')
+    .execute();
 }
 
 export type AuditRow = Awaited<ReturnType<typeof selectAuditEvents>>[number];

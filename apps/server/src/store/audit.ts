@@ -121,18 +121,8 @@ export async function selectAuditEvents(
   return db
     .selectFrom(batch.as('e'))
     .leftJoin('organizations as o', 'o.id', 'e.organization_id')
-    .select([
-      'e.id',
-      'e.occurred_at',
-      'e.cursor_at',
-      'e.action',
-      'e.outcome',
-      'e.actor_username',
-      'e.target_username',
-      'e.client_address',
-      'e.details',
-      'o.name as organization',
-    ])
+    .selectAll('e')
+    .select('o.name as organization')
     .orderBy('e.occurred_at', 'desc')
     .orderBy('e.id', 'desc')
     .execute();

@@ -6,6 +6,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getOverNewConnection } from './support/new-connection';
 import { createTestApp, type TestApp } from './support/test-app';
+import { createAccount, signInAs } from './support/sign-in';
+import { QUEUE_ALONE_MIN_IN_FLIGHT } from '../src/http/load-shedding';
 
 const shed = { errors: ['The service is temporarily unavailable. Please try again shortly.'] };
 
@@ -242,4 +244,51 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding on the connection
     }
     expect((await csrf()).statusCode).toBe(200);
   });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('load shedding beside long downloads', () => {
+  let t: TestApp;
+  let holder: pg.Client;
+  beforeAll(async () => {
+    t = await createTestApp('postgres', {
+      SHED_MAX_EVENT_LOOP_DELAY_MS: '50',
+      SHED_MAX_QUEUE_DELAY_MS: '200',
+      DATABASE_STATEMENT_TIMEOUT_MS: '20000',
+    });
+    await createAccount(t, { username: 'downloadadmin', type: 'employee', isAdmin: true });
+    holder = new pg.Client({ connectionString: t.databaseUrl });
+    await holder.connect();
+  });
+  afterAll(async () => {
+    await holder?.end();
+    await t?.close();
+  });
+
+  it('sheds nobody while a dozen audit exports wait for the two export workers, and answers every export after', async () => {
+    const admin = await signInAs(t, 'downloadadmin');
+    expect(await statusOnceUnshed(t.app)).toBe(200);
+    // The audit trail locked: the two workers' first batches wait for it, the other exports for a
+    // worker. None has answered a byte, for seconds: had they counted as the backlog, it would look
+    // like a queue that does not move (more than QUEUE_ALONE_MIN_IN_FLIGHT callers, no answer).
+    await holder.query('begin');
+    await holder.query('lock table audit_events in access exclusive mode');
+    let exports: Promise<{ statusCode: number }>[] = [];
+    try {
+      exports = Array.from({ length: QUEUE_ALONE_MIN_IN_FLIGHT + 2 }, () =>
+        admin.get('/api/admin/audit/export.csv?action=session.'),
+      );
+      await sleep(1_200); // past twice the 200 ms limit, for more than two samples of 250 ms
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        statuses.push((await t.app.inject({ method: 'GET', url: '/api/system/message' })).statusCode);
+        await sleep(100);
+      }
+      expect(statuses).toEqual(Array(10).fill(200));
+    } finally {
+      await holder.query('commit');
+    }
+    expect((await Promise.all(exports)).map((res) => res.statusCode)).toEqual(
+      Array(QUEUE_ALONE_MIN_IN_FLIGHT + 2).fill(200),
+    );
+  }, 60_000);
 });

@@ -27,6 +27,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The contract endpoint the route serves (the OpenAPI description reads it). */
     endpoint?: Endpoint;
+    /**
+     * The call is long work: a CSV download, read in batches for as long as the file takes (or
+     * waiting for an export worker first). Load shedding leaves it out of the backlog it measures.
+     */
+    longWork?: boolean;
   }
 }
 
@@ -128,7 +133,12 @@ export function endpointRouter(app: FastifyInstance, ctx: AppContext) {
       },
       ...(onRequest.length > 0 ? { onRequest } : {}),
       ...(endpoint.identityService ? { preHandler: [guards.requireIdentityService] } : {}),
-      config: { ...options.config, endpoint, ...(endpoint.csrf === false ? { csrf: false } : {}) },
+      config: {
+        ...options.config,
+        endpoint,
+        ...(endpoint.csrf === false ? { csrf: false } : {}),
+        ...(isDownload(endpoint) ? { longWork: true } : {}),
+      },
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
       ...(options.exposeHeadRoute === undefined ? {} : { exposeHeadRoute: options.exposeHeadRoute }),
       ...(options.errorHandler ? { errorHandler: options.errorHandler } : {}),
@@ -136,6 +146,12 @@ export function endpointRouter(app: FastifyInstance, ctx: AppContext) {
       handler: handler as unknown as RouteHandlerMethod,
     });
   };
+}
+
+/** Whether the endpoint answers a CSV file: a download, streamed as it is read. */
+function isDownload(endpoint: Endpoint): boolean {
+  const answer = endpoint.response[200];
+  return answer !== undefined && isMediaAnswer(answer) && answer.mediaType === 'text/csv';
 }
 
 /** The answers the serializer checks: the JSON ones (text, files and redirects are sent as they are). */

@@ -110,8 +110,8 @@ export class Backlog {
  * - it engages when, in ENGAGE_SAMPLES samples in a row, the queueing delay of the requests this
  *   instance has read (Backlog, unread connections left out: they may be silent clients, and
  *   without lag the answer rate is not its capacity) is past QUEUE_ALONE_FACTOR x the limit, with
- *   at least QUEUE_ALONE_MIN_IN_FLIGHT of them in flight (a queue, not a few long calls such as
- *   exports);
+ *   at least QUEUE_ALONE_MIN_IN_FLIGHT of them in flight (a queue, not a few slow calls); the
+ *   downloads (long work: exports, CSV reports) are not in the backlog at all;
  * - it ends only once the delay has been back at or under the limit itself (or fewer requests in
  *   flight) for as long as the limit, at least RELEASE_MIN_SAMPLES samples in a row: about the
  *   time the callers it admitted take to be answered. Shedding drains its queue at once; ending
@@ -289,6 +289,9 @@ export async function registerLoadShedding(
       shedRequests += 1;
       return void reply.send(shed(reply));
     }
+    // A download is long work: it may wait for an export worker, then takes as long as its file.
+    // Counted, a few of them waiting looked like a backlog that does not move, and shed everyone.
+    if (request.routeOptions.config.longWork) return done();
     request.inBacklog = true;
     backlog.arrived();
     done();

@@ -14,6 +14,13 @@ export interface OpenLoadOptions {
   patienceMs: number;
   /** At most this many connections at once; more callers wait for one (their patience runs). */
   sockets: number;
+  /**
+   * Open all `sockets` connections before the first arrival (each with one GET of `warmPath`, all at
+   * once) and keep them: the callers then arrive on connections already open, as behind a proxy
+   * that keeps its connections to the instance, and the instance reads every request as it comes
+   * instead of the kernel holding new connections in its accept queue.
+   */
+  warmPath?: string;
 }
 
 export interface OpenLoadOutcome {
@@ -44,6 +51,26 @@ export async function openLoad(
   const outcome: OpenLoadOutcome = { sent: 0, served: [], shed: 0, gaveUp: 0, failed: 0 };
   const total = Math.round(options.rate * options.seconds);
   if (total === 0) return outcome;
+  if (options.warmPath) {
+    const warmPath = options.warmPath;
+    await Promise.all(
+      Array.from(
+        { length: options.sockets },
+        () =>
+          new Promise<void>((resolve) => {
+            const request = http.get(
+              { host: target.hostname, port: target.port, path: warmPath, agent },
+              (response) => {
+                response.resume();
+                response.on('end', resolve);
+                response.on('error', () => resolve());
+              },
+            );
+            request.on('error', () => resolve());
+          }),
+      ),
+    );
+  }
   let settled = 0;
   let allSettled: () => void = () => {};
   const finished = new Promise<void>((resolve) => (allSettled = resolve));

@@ -33,6 +33,7 @@ Load shedding on a CPU-starved host, on and off (docs/OPERATIONS.md "Load sheddi
   OPEN_FACTORS=0.5,2 open loads as multiples of the starved capacity
   STARVED_CPU=<last> the CPU the portal and its burners share (taskset)
   SHEDDING_CONTROL=1 both instances with shedding on: an A/A control of the bench's own spread
+  OPEN_KEPT=<n>      the open loads on n connections opened before each run and kept
 Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and taskset.`;
 const directRun = import.meta.url === `file://${process.argv[1]}`;
 const args = directRun ? process.argv.slice(2) : [];
@@ -50,6 +51,11 @@ const BURNERS = Number(process.env.BURNERS ?? 3);
 const STARVED_CPU = process.env.STARVED_CPU ?? String(Math.max(0, availableParallelism() - 1));
 const pinned = ['taskset', '-c', STARVED_CPU];
 const OPEN_FACTORS = (process.env.OPEN_FACTORS ?? '0.5,2').split(',').map(Number);
+/**
+ * OPEN_KEPT=<n>: the open loads' callers use n connections opened before each run and kept (as
+ * behind a proxy keeping its connections to the instance), instead of up to OPEN_SOCKETS new ones.
+ */
+const OPEN_KEPT = Number(process.env.OPEN_KEPT ?? 0);
 const serverScript = new URL('../apps/server/dist/server.js', import.meta.url).pathname;
 
 const CLOSED_CONNECTIONS = 50;
@@ -335,12 +341,14 @@ export async function benchStarvedShedding(
       closedRows.reduce((all, r) => all + total(r).ok, 0) / (closedRows.length * closedSeconds);
     for (const factor of OPEN_FACTORS) {
       const rate = Math.max(1, Math.round(capacity * factor));
-      await run(`open, ${factor} x capacity (${rate} req/s)`, runs, async (url, headers) => {
+      const kept = OPEN_KEPT > 0 ? `, ${OPEN_KEPT} kept connections` : '';
+      await run(`open, ${factor} x capacity (${rate} req/s)${kept}`, runs, async (url, headers) => {
         const o = await openLoad(url, headers, {
           rate,
           seconds: runSeconds,
           patienceMs: PATIENCE_MS,
-          sockets: OPEN_SOCKETS,
+          sockets: OPEN_KEPT > 0 ? OPEN_KEPT : OPEN_SOCKETS,
+          ...(OPEN_KEPT > 0 ? { warmPath: '/healthz' } : {}),
         });
         return { ok: o.served.length, shed: o.shed, gaveUp: o.gaveUp + o.failed, served: o.served };
       });

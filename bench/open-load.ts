@@ -67,6 +67,8 @@ export async function openLoad(
               },
             );
             request.on('error', () => resolve());
+            // A connection the instance never answers is given up, not waited for forever.
+            request.setTimeout(options.patienceMs, () => request.destroy());
           }),
       ),
     );

@@ -5,8 +5,10 @@ import { csvLine } from '@pra/contracts/csv';
 import type { Db } from '../platform/db';
 import { recordAudit } from '../identity/audit';
 import { unavailableReason } from '../platform/db-errors';
-import { ExportStopped } from '../platform/export-workers';
+import { ExportAbandoned, ExportStopped } from '../platform/export-workers';
 import { chunked } from './text-chunks';
+import { sendErrors } from './errors';
+import { messages } from '../platform/app-error';
 import type { Encoding } from '../platform/content-encoding';
 
 /** Who downloads a report, for its `report.export` event. */
@@ -62,7 +64,12 @@ export async function sendChunks(
   chunks: AsyncGenerator<string | Buffer>,
   encoding: Encoding | null = null,
 ) {
-  const first = await chunks.next();
+  const first = await chunks.next().catch((error: unknown) => {
+    if (error instanceof ExportAbandoned) return null;
+    throw error;
+  });
+  // Its caller left while it waited for a worker: nobody to answer, nothing to log but the request.
+  if (!first) return sendErrors(reply, 503, [messages.unavailable]);
   reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${fileName}"`)

@@ -11,7 +11,8 @@ import {
 import { OutageLog } from '../platform/outage-log';
 import { otherMethods, sendMethodNotAllowed } from './served-methods';
 
-function send(reply: FastifyReply, status: number, errors: string[]) {
+/** Answers `status` with the error envelope. */
+export function sendErrors(reply: FastifyReply, status: number, errors: string[]) {
   return reply.status(status).type('application/json; charset=utf-8').send({ errors });
 }
 
@@ -72,41 +73,41 @@ export function registerErrorHandling(app: FastifyInstance, logs: FailureLogs = 
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
       if (error.status >= 500) request.log.warn({ code: error.code }, 'service unavailable');
-      return send(reply, error.status, error.list ?? [error.message]);
+      return sendErrors(reply, error.status, error.list ?? [error.message]);
     }
     if (error.validation || hasZodFastifySchemaValidationErrors(error)) {
-      return send(reply, 400, describeValidation(error));
+      return sendErrors(reply, 400, describeValidation(error));
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return send(reply, 413, [messages.tooLarge]);
+        return sendErrors(reply, 413, [messages.tooLarge]);
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return send(reply, 415, [messages.mediaType]);
+        return sendErrors(reply, 415, [messages.mediaType]);
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return send(reply, 400, [messages.badJson]);
+        return sendErrors(reply, 400, [messages.badJson]);
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // fastify's own client errors (bad content length, aborted body, ...): say little.
-      return send(reply, error.statusCode, [messages.badRequest]);
+      return sendErrors(reply, error.statusCode, [messages.badRequest]);
     }
     if (isInvalidText(error)) {
       request.log.warn({ err: { type: error.name, code: error.code } }, 'text the database cannot store');
-      return send(reply, 400, [messages.invalidText]);
+      return sendErrors(reply, 400, [messages.invalidText]);
     }
     if (isTransactionConflict(error)) {
       // Logged as a warning with its code: a lock order some path still gets wrong shows up here.
       request.log.warn({ sqlState: error.code }, 'transaction conflict');
-      return send(reply, 409, [messages.concurrentChange]);
+      return sendErrors(reply, 409, [messages.concurrentChange]);
     }
     const unavailable = unavailableReason(error);
     if (unavailable) {
       if (isPoolWaitTimeout(error)) logs.poolWaits.failed(request.log, 'pool connection wait');
       else if (isDiskFull(error)) logs.diskFull.failed(request.log, unavailable);
       else logs.outages.failed(request.log, unavailable);
-      return send(reply, 503, [messages.unavailable]);
+      return sendErrors(reply, 503, [messages.unavailable]);
     }
     request.log.error({ err: error }, 'unexpected error');
-    return send(reply, 500, [messages.unexpected]);
+    return sendErrors(reply, 500, [messages.unexpected]);
   });
 }

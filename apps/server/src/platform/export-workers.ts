@@ -34,6 +34,24 @@ export type FromExportWorker =
 
 /** Exports read at once; a further one waits for a free slot (each holds a connection). */
 export const EXPORT_WORKERS = 2;
+
+/**
+ * How exports wait for a worker. The caller sees no headers while its export waits, and the proxy
+ * in front gives the download 300 s to begin (deploy/nginx/pra-portal.conf), so the wait is
+ * bounded well inside that and the queue is short: an export past either is answered 503 with
+ * Retry-After, which the browser shows as a failed download, instead of a proxy's 504 minutes later
+ * or a worker started for a caller who gave up long ago.
+ */
+export interface ExportQueueLimits {
+  /** Exports that may wait for a worker at once; one more is turned away at once. */
+  waiting: number;
+  /** How long one may wait for a worker (ms) before it is turned away. */
+  waitMs: number;
+}
+
+export const EXPORT_QUEUE: ExportQueueLimits = { waiting: 8, waitMs: 60_000 };
+/** Retry-After of an export turned away for want of a worker: about one export's length. */
+export const EXPORT_RETRY_AFTER_SECONDS = 60;
 /** Chunks of about 64 KiB a worker may have sent ahead of the download. */
 const AHEAD = 2;
 /**
@@ -90,15 +108,45 @@ async function bundleFromSource(): Promise<URL> {
  * EXPORT_WORKERS at once. The embedded database lives on the main thread, so standalone exports
  * in-process instead (features/administration/routes.ts).
  */
-export function createExportWorkers(url: string, timeouts: DatabaseTimeouts) {
+export function createExportWorkers(
+  url: string,
+  timeouts: DatabaseTimeouts,
+  limits: ExportQueueLimits = EXPORT_QUEUE,
+) {
   const running = new Set<Worker>();
   const waiting: Array<() => void> = [];
   let closed = false;
   /** Slots held, a worker started or about to be: a freed slot passes straight to a waiter. */
   let held = 0;
-  const acquire = async () => {
-    if (held < EXPORT_WORKERS) held += 1;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
+  const turnedAway = () =>
+    new AppError('serviceUnavailable', messages.unavailable, EXPORT_RETRY_AFTER_SECONDS);
+  /**
+   * A slot, now or once one is passed on. Turned away (503) when `limits.waiting` already wait, or
+   * after `limits.waitMs`; given up when `signal` aborts (the caller left): either way it leaves
+   * the queue, so no worker ever starts for it.
+   */
+  const acquire = async (signal?: AbortSignal) => {
+    if (held < EXPORT_WORKERS) return void (held += 1);
+    if (waiting.length >= limits.waiting) throw turnedAway();
+    if (signal?.aborted) throw new ExportAbandoned();
+    await new Promise<void>((resolve, reject) => {
+      const leave = (error: Error) => {
+        const at = waiting.indexOf(granted);
+        if (at >= 0) waiting.splice(at, 1);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', aborted);
+        reject(error);
+      };
+      const aborted = () => leave(new ExportAbandoned());
+      const granted = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', aborted);
+        resolve();
+      };
+      const timer = setTimeout(() => leave(turnedAway()), limits.waitMs);
+      signal?.addEventListener('abort', aborted, { once: true });
+      waiting.push(granted);
+    });
   };
   const release = () => {
     const next = waiting.shift();
@@ -106,9 +154,10 @@ export function createExportWorkers(url: string, timeouts: DatabaseTimeouts) {
     else held -= 1;
   };
 
-  async function* run(request: ExportRequest): AsyncGenerator<string | Buffer> {
+  /** The export's chunks; `signal` aborts while it waits for a worker (its caller left). */
+  async function* run(request: ExportRequest, signal?: AbortSignal): AsyncGenerator<string | Buffer> {
     const module = await workerModule();
-    await acquire();
+    await acquire(signal);
     if (closed) {
       release();
       throw new AppError('serviceUnavailable', messages.unavailable);
@@ -157,6 +206,8 @@ export function createExportWorkers(url: string, timeouts: DatabaseTimeouts) {
 
   return {
     run,
+    /** Exports waiting for a worker now. */
+    waiting: () => waiting.length,
     /** Stops every running export (the portal is stopping). */
     async close(): Promise<void> {
       closed = true;
@@ -172,6 +223,13 @@ export type ExportWorkers = ReturnType<typeof createExportWorkers>;
 export class ExportStopped extends Error {
   constructor() {
     super('the portal is stopping');
+  }
+}
+
+/** An export given up while it waited for a worker: its caller left. */
+export class ExportAbandoned extends Error {
+  constructor() {
+    super('the caller left while the export waited for a worker');
   }
 }
 

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { adminApi } from '@pra/contracts';
 import { sql } from 'kysely';
@@ -5,8 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/support/test-app';
 import { isDatabaseUnavailable } from '../../platform/db-errors';
-import { createExportWorkers, EXPORT_WORKERS, ExportStopped } from '../../platform/export-workers';
-import { AppError } from '../../platform/app-error';
+import {
+  createExportWorkers,
+  EXPORT_QUEUE,
+  EXPORT_RETRY_AFTER_SECONDS,
+  EXPORT_WORKERS,
+  ExportAbandoned,
+  ExportStopped,
+  type ExportQueueLimits,
+} from '../../platform/export-workers';
+import { AppError, messages } from '../../platform/app-error';
 import { databaseTimeouts } from '../../runtime';
 import { auditExport } from './audit-export';
 
@@ -39,7 +48,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the audit export in a worker th
   afterAll(async () => t?.close());
 
   const testExport = { kind: 'audit', filter: { action: 'test.export' }, format: 'csv' } as const;
-  const workers = () => createExportWorkers(t.databaseUrl!, databaseTimeouts(t.ctx.config));
+  const workers = (limits?: ExportQueueLimits) =>
+    createExportWorkers(t.databaseUrl!, databaseTimeouts(t.ctx.config), limits);
   const exportConnections = async () =>
     (
       await sql<{ n: number }>`
@@ -182,6 +192,135 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the audit export in a worker th
     } finally {
       await exports.close();
     }
+  });
+
+  /** Every worker busy: EXPORT_WORKERS exports started, each with its first chunk read. */
+  const occupy = async (exports: ReturnType<typeof workers>) => {
+    const running = Array.from({ length: EXPORT_WORKERS }, () => exports.run(testExport));
+    for (const chunks of running) await chunks.next();
+    return running;
+  };
+  const failureOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (error: unknown) => error,
+    );
+  const turnedAway = (error: unknown) => {
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).status).toBe(503);
+    expect((error as AppError).retryAfterSeconds).toBe(EXPORT_RETRY_AFTER_SECONDS);
+  };
+
+  /** Runs `body` with workers of `limits`, then closes them; every export connection is gone after. */
+  const withWorkers = async (
+    limits: ExportQueueLimits,
+    body: (exports: ReturnType<typeof workers>) => Promise<void>,
+  ) => {
+    const exports = workers(limits);
+    try {
+      await body(exports);
+    } finally {
+      await exports.close();
+    }
+    await eventually(async () => (await exportConnections()) === 0);
+  };
+
+  it('turns an export away at once (503, Retry-After) when the queue for a worker is full', async () => {
+    await withWorkers({ waiting: 2, waitMs: 60_000 }, async (exports) => {
+      const running = await occupy(exports);
+      const queued = [exports.run(testExport), exports.run(testExport)];
+      const queuedFirst = queued.map((chunks) => chunks.next());
+      const started = performance.now();
+      turnedAway(await failureOf(exports.run(testExport).next()));
+      expect(performance.now() - started).toBeLessThan(1_000);
+      // The queue itself is untouched: both waiting exports start as the running ones end.
+      for (const chunks of running) await chunks.return(undefined);
+      for (const first of queuedFirst) expect((await first).done).toBe(false);
+      for (const chunks of queued) await chunks.return(undefined);
+    });
+  });
+
+  it('turns away (503, Retry-After) an export that waited past the bound, and starts no worker for it', async () => {
+    await withWorkers({ waiting: 8, waitMs: 300 }, async (exports) => {
+      const running = await occupy(exports);
+      const started = performance.now();
+      turnedAway(await failureOf(exports.run(testExport).next()));
+      expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+      // Its place is gone: an ending export frees its slot, which nobody takes.
+      await running[0]!.return(undefined);
+      await eventually(async () => (await exportConnections()) === EXPORT_WORKERS - 1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await exportConnections()).toBe(EXPORT_WORKERS - 1);
+      // And the next export takes the free slot at once.
+      const next = exports.run(testExport);
+      expect((await next.next()).done).toBe(false);
+      for (const chunks of [...running.slice(1), next]) await chunks.return(undefined);
+    });
+  });
+
+  it('an export whose caller leaves while it waits leaves the queue; the one behind it moves up', async () => {
+    await withWorkers({ waiting: 8, waitMs: 60_000 }, async (exports) => {
+      const running = await occupy(exports);
+      const left = new AbortController();
+      const abandoned = failureOf(exports.run(testExport, left.signal).next());
+      const behind = exports.run(testExport);
+      const behindFirst = behind.next();
+      left.abort();
+      expect(await abandoned).toBeInstanceOf(ExportAbandoned);
+      // A caller gone before it even queued is not queued either.
+      expect(await failureOf(exports.run(testExport, left.signal).next())).toBeInstanceOf(ExportAbandoned);
+      await running[0]!.return(undefined);
+      expect((await behindFirst).done).toBe(false);
+      expect(await exportConnections()).toBe(EXPORT_WORKERS);
+      // One worker is free once the second running export ends: the abandoned one took none.
+      await running[1]!.return(undefined);
+      await eventually(async () => (await exportConnections()) === 1);
+      await behind.return(undefined);
+    });
+  });
+
+  it(`over HTTP, an export past a full queue is answered 503 with Retry-After`, async () => {
+    const exports = t.ctx.exportWorkers!;
+    const running = await occupy(exports);
+    const queued = Array.from({ length: EXPORT_QUEUE.waiting }, () => exports.run(testExport));
+    const queuedFirst = queued.map((chunks) => chunks.next());
+    try {
+      const answer = await admin.get(`${adminApi.auditExport}?action=test.export`);
+      expect(answer.statusCode).toBe(503);
+      expect(answer.headers['retry-after']).toBe(String(EXPORT_RETRY_AFTER_SECONDS));
+      expect(answer.json()).toEqual({ errors: [messages.unavailable] });
+    } finally {
+      // Each waiting export starts as one ends: ended in turn, not all awaited first.
+      for (const chunks of running) await chunks.return(undefined);
+      for (const [i, chunks] of queued.entries()) {
+        await queuedFirst[i];
+        await chunks.return(undefined);
+      }
+    }
+    await eventually(async () => (await exportConnections()) === 0);
+  });
+
+  it('over HTTP, an export whose caller hangs up while it waits leaves the queue and starts no worker', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const exports = t.ctx.exportWorkers!;
+    const running = await occupy(exports);
+    try {
+      const request = http.get(`${address}${adminApi.auditExport}?action=test.export`, {
+        headers: { cookie: admin.cookieHeader },
+      });
+      request.on('error', () => {});
+      await eventually(async () => exports.waiting() === 1);
+      request.destroy();
+      await eventually(async () => exports.waiting() === 0);
+      // The slot an ending export frees stays free: no worker starts for the caller who left.
+      await running[0]!.return(undefined);
+      await eventually(async () => (await exportConnections()) === EXPORT_WORKERS - 1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await exportConnections()).toBe(EXPORT_WORKERS - 1);
+    } finally {
+      for (const chunks of running) await chunks.return(undefined);
+    }
+    await eventually(async () => (await exportConnections()) === 0);
   });
 
   it('stops every export when closed, and refuses new ones', async () => {

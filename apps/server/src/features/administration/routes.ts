@@ -274,10 +274,13 @@ export const administrationRoutes: FastifyPluginAsync<AppContext> = async (app, 
     if (!ctx.exportWorkers)
       return sendDownload(reply, fileName, auditExport(ctx.longWorkDb, request.query, 'csv'));
     const encoding = chooseEncoding(request.headers['accept-encoding']);
+    // The connection closing before the answer: the caller left, and its export leaves the queue.
+    const left = new AbortController();
+    reply.raw.once('close', () => left.abort());
     return sendChunks(
       reply,
       fileName,
-      ctx.exportWorkers.run({ kind: 'audit', filter: request.query, format: 'csv', encoding }),
+      ctx.exportWorkers.run({ kind: 'audit', filter: request.query, format: 'csv', encoding }, left.signal),
       encoding,
     );
   });

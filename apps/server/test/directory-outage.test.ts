@@ -11,18 +11,16 @@
 // without a second minute of waiting; DIRECTORY_OUTAGE_SECONDS sets both (=10 serves a quick local
 // run; .ci/run uses it for the second pass of the server tests on the oldest Node.js line).
 import { roleName } from '@pra/contracts';
-import { sql } from 'kysely';
 import { Client } from 'ldapts';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantRole, removeRole } from '../src/identity/roles';
-import { newTotpSecret } from '../src/identity/mfa/totp';
 import {
   startProvisioningWorker,
   type ProvisioningWorker,
 } from '../src/identity/directory/provisioning-worker';
 import { testDatabaseKinds } from './support/databases';
-import { createAccount } from './support/sign-in';
+import { createAccount, enrollTotpDevice } from './support/sign-in';
 import { slapdInstalled, startSlapd, type Slapd } from './support/slapd';
 import { createTestApp, TestClient, type TestApp } from './support/test-app';
 import { addOrganization } from './support/world';
@@ -93,17 +91,7 @@ describe.skipIf(!slapdInstalled).each(testDatabaseKinds)('directory outage on %s
         .execute();
       if (i <= 20) vendors.push({ id, username });
       else {
-        const secret = newTotpSecret();
-        await t.ctx.db
-          .insertInto('mfa_devices')
-          .values({
-            account_id: id,
-            nickname: 'phone',
-            secret_encrypted: t.ctx.encryptor.encrypt(secret),
-            last_used_step: null,
-            confirmed_at: sql<Date>`now()`,
-          })
-          .execute();
+        const secret = await enrollTotpDevice(t, id, 'phone');
         resetters.push({ id, username, secret, client: new TestClient(t.app) });
       }
     }

@@ -34,7 +34,7 @@ export function readRecoveryBinding(session: StoredSession | null): RecoveryBind
 }
 
 /** Whether the session has verified its bound account and may still set its password. */
-export function isRecoveryVerified(binding: RecoveryBinding | null, now = Date.now()): boolean {
+export function isRecoveryVerified(binding: RecoveryBinding | null, now: number): boolean {
   return binding?.verifiedUntil !== undefined && binding.verifiedUntil > now;
 }
 

@@ -20,14 +20,14 @@ export function registerLoginRoutes(app: FastifyInstance, ctx: AppContext, bodyL
 
   app.get('/idp/login', async (request, reply) => {
     const session = request.session;
-    if (!session || !readLoginState(session)) return sendExpired(ctx, reply);
+    if (!session || !readLoginState(ctx, session)) return sendExpired(ctx, reply);
     return sendPage(reply, 200, loginPage({ hospitalName, csrfToken: session.csrfToken }));
   });
 
   app.post('/idp/login', { bodyLimit }, async (request, reply) => {
     const session = request.session;
     if (!checkCsrf(ctx, session, request.body, reply)) return reply;
-    const state = readLoginState(session);
+    const state = readLoginState(ctx, session);
     if (!state) return sendExpired(ctx, reply);
     const form = parseForm(loginForm, request.body);
     const page = (status: number, error: string, username = '') =>

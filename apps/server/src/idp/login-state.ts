@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { Session } from '../http/session';
 import { setSessionValue } from '../http/session';
 import type { Db } from '../platform/db';
+import type { AppContext } from '../platform/app-context';
 
 /** How long a started sign-in may take before it has to be started again from the portal. */
-const LOGIN_STATE_MINUTES = 15;
+export const LOGIN_STATE_MINUTES = 15;
 
 /**
  * The built-in IdP's progress for one sign-in, kept in the session row (`data.idp`) so that any
@@ -43,10 +44,10 @@ const loginStateSchema = z.object({
 export type LoginState = z.infer<typeof loginStateSchema>;
 
 /** The session's sign-in in progress, or null when there is none or it is too old. */
-export function readLoginState(session: Session | null): LoginState | null {
+export function readLoginState(ctx: Pick<AppContext, 'clock'>, session: Session | null): LoginState | null {
   const parsed = loginStateSchema.safeParse(session?.data.idp);
   if (!parsed.success) return null;
-  if (Date.now() - parsed.data.startedAt > LOGIN_STATE_MINUTES * 60_000) return null;
+  if (ctx.clock.now().getTime() - parsed.data.startedAt > LOGIN_STATE_MINUTES * 60_000) return null;
   return parsed.data;
 }
 

@@ -204,7 +204,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
     const keyOnly = policy.kind === 'keysOnly';
     if (keyOnly && keys === 0) error = noKeyMessage;
     // The SP may ask for a class only some methods give (its step-up asks for a key's).
-    const state = readLoginState(session);
+    const state = readLoginState(ctx, session);
     const allowed = allowedMethods(state?.requestedAuthnContext);
     const passcode = passcodeDevice && !keyOnly && allowed.passcode;
     const pushTo = device?.canPush && !keyOnly && allowed.push ? 'your paired phone' : null;
@@ -230,7 +230,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
    * that follows (written only when it changed).
    */
   async function keepKeyPolicy(session: Session, account: Pick<Account, 'id'>, policy: KeyPolicy) {
-    const state = readLoginState(session);
+    const state = readLoginState(ctx, session);
     if (!state || state.stage !== 'mfa' || state.accountId !== account.id) return;
     const stored = storeKeyPolicy(policy);
     if (JSON.stringify(state.keyPolicy) === JSON.stringify(stored)) return;
@@ -244,7 +244,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
 
   app.get('/idp/mfa', async (request, reply) => {
     const session = request.session;
-    const state = readLoginState(session);
+    const state = readLoginState(ctx, session);
     // The provider's view of the device (for Send Push) and what decides the key policy (with
     // the number of keys) are read in the same wait; the policy is settled only for the passcode
     // page, as before.
@@ -271,7 +271,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
   app.post('/idp/mfa', { bodyLimit }, async (request, reply) => {
     const session = request.session;
     if (!checkCsrf(ctx, session, request.body, reply)) return reply;
-    const state = readLoginState(session);
+    const state = readLoginState(ctx, session);
     const found = await stateAccount(ctx, state);
     if (!state || !found) return sendExpired(ctx, reply);
     const { account, device } = found;
@@ -321,7 +321,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
   app.post('/idp/mfa/push', { bodyLimit }, async (request, reply) => {
     const session = request.session;
     if (!checkCsrf(ctx, session, request.body, reply)) return reply;
-    const state = readLoginState(session);
+    const state = readLoginState(ctx, session);
     const found = await stateAccount(ctx, state);
     if (!state || !found?.device || !parseForm(pushForm, request.body)) return sendExpired(ctx, reply);
     const { account } = found;
@@ -387,7 +387,7 @@ export function registerMfaRoutes(app: FastifyInstance, ctx: AppContext, bodyLim
   async function graceStep(request: FastifyRequest, reply: FastifyReply) {
     const session = request.session;
     if (!checkCsrf(ctx, session, request.body, reply)) return null;
-    const state = readLoginState(session);
+    const state = readLoginState(ctx, session);
     const found = await stateAccount(ctx, state);
     if (!session || !state?.passedWith || !found || !parseForm(pushForm, request.body)) {
       sendExpired(ctx, reply);

@@ -45,7 +45,11 @@ export const builtinIdpRoutes: FastifyPluginAsync<AppContext> = async (app, ctx)
       );
     }
     const session = await ensureSession(ctx, request, reply);
-    await writeLoginState(ctx.db, session, { ...pending, startedAt: Date.now(), stage: 'password' });
+    await writeLoginState(ctx.db, session, {
+      ...pending,
+      startedAt: ctx.clock.now().getTime(),
+      stage: 'password',
+    });
     return reply.redirect('/idp/login', 303);
   });
 

@@ -108,7 +108,7 @@ export function registerWebauthnRoutes(
   app.post('/idp/mfa/webauthn/options', { bodyLimit }, async (request, reply) => {
     const session = request.session;
     if (!checkCsrf(ctx, session, request.body, reply)) return reply;
-    const state = readLoginState(session);
+    const state = readLoginState(ctx, session);
     const found = await steps.stateAccount(ctx, state);
     if (!found || !parseForm(optionsBody, request.body))
       return noStore(reply).status(400).send({ message: 'This sign-in has expired.' });
@@ -120,7 +120,7 @@ export function registerWebauthnRoutes(
   app.post('/idp/mfa/webauthn', { bodyLimit }, async (request, reply) => {
     const session = request.session;
     if (!checkCsrf(ctx, session, request.body, reply)) return reply;
-    const state = readLoginState(session);
+    const state = readLoginState(ctx, session);
     const found = await steps.stateAccount(ctx, state);
     if (!state || !found) return sendExpired(ctx, reply);
     const form = parseForm(credentialForm, request.body);
@@ -147,7 +147,7 @@ export function registerWebauthnRoutes(
   app.post('/idp/mfa/webauthn/register-options', { bodyLimit }, async (request, reply) => {
     const session = request.session;
     if (!checkCsrf(ctx, session, request.body, reply)) return reply;
-    const state = readLoginState(session);
+    const state = readLoginState(ctx, session);
     const found = await steps.stateAccount(ctx, state);
     if (!state || !found || !parseForm(optionsBody, request.body))
       return noStore(reply).status(400).send({ message: 'This sign-in has expired.' });
@@ -161,7 +161,7 @@ export function registerWebauthnRoutes(
   app.post('/idp/mfa/webauthn/register', { bodyLimit }, async (request, reply) => {
     const session = request.session;
     if (!checkCsrf(ctx, session, request.body, reply)) return reply;
-    const state = readLoginState(session);
+    const state = readLoginState(ctx, session);
     const found = await steps.stateAccount(ctx, state);
     if (!state || !found) return sendExpired(ctx, reply);
     if (!(await mayEnrol(state, found)))
@@ -209,7 +209,7 @@ export function registerWebauthnRoutes(
   app.post('/idp/mfa/continue', { bodyLimit }, async (request, reply) => {
     const session = request.session;
     if (!checkCsrf(ctx, session, request.body, reply)) return reply;
-    const state = readLoginState(session);
+    const state = readLoginState(ctx, session);
     const found = await steps.stateAccount(ctx, state);
     if (!state || !found || !state.keyEnrolled || !parseForm(optionsBody, request.body))
       return sendExpired(ctx, reply);

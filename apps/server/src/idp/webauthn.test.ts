@@ -636,15 +636,20 @@ describe.each(testDatabaseKinds)('security keys and passkeys at the built-in IdP
     it('a grace that ends between the passcode page and the passcode: the kept policy is read at the passcode’s time and refuses it', async () => {
       const { account, secret } = await appOnly();
       await requireKeys(account.id, `Ending tier ${account.username}`);
-      const { client, mfaPage } = await passPasswordStep(t, account.username);
-      expect(mfaPage).toContain('name="passcode"');
       // The grant runs past the grace, so the requirement holds when it ends.
       await t.ctx.db
         .updateTable('role_grants')
         .set({ expires_at: new Date(clock.now().getTime() + 60 * 86_400_000) })
         .where('account_id', '=', account.id)
         .execute();
-      clock.advance(30 * 86_400_000 + 60_000);
+      // The grace begins with the first sign-in that meets the requirement.
+      expect((await passPasswordStep(t, account.username)).mfaPage).toContain('name="passcode"');
+      // Its last minute: the passcode page is shown during it, the passcode comes after it (two
+      // minutes later, well inside the sign-in's own 15 minutes).
+      clock.advance(30 * 86_400_000 - 60_000);
+      const { client, mfaPage } = await passPasswordStep(t, account.username);
+      expect(mfaPage).toContain('name="passcode"');
+      clock.advance(2 * 60_000);
       const posted = await client.postForm('/idp/mfa', {
         csrfToken: csrfOf(mfaPage),
         passcode: await totpCode(secret),

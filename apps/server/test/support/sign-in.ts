@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import { newTotpSecret } from '../../src/identity/mfa/totp';
 import { hashPassword } from '../../src/identity/passwords';
 import { spEndpoints } from '../../src/identity/saml-sp';
 import { authnRequestIdFromUrl, forgeResponse, type ForgeOptions } from './saml-forge';
@@ -77,4 +79,20 @@ export async function createAccount(
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
+}
+
+/** Enrols a confirmed authenticator app (TOTP) for `accountId`; returns its secret. */
+export async function enrollTotpDevice(t: TestApp, accountId: string, nickname = 'Phone'): Promise<string> {
+  const secret = newTotpSecret();
+  await t.ctx.db
+    .insertInto('mfa_devices')
+    .values({
+      account_id: accountId,
+      nickname,
+      secret_encrypted: t.ctx.encryptor.encrypt(secret),
+      last_used_step: null,
+      confirmed_at: sql<Date>`now()`,
+    })
+    .execute();
+  return secret;
 }

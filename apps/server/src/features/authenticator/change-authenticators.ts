@@ -25,7 +25,8 @@ interface Caller {
 async function withConfirmation<T>(caller: Caller, action: string, change: (tx: Tx) => Promise<T>) {
   const { ctx, account, session } = caller;
   const done = await ctx.db.transaction().execute(async (tx) => {
-    if (!(await takeFactorConfirmation(tx, session.idHash, account.id, Date.now()))) return undefined;
+    if (!(await takeFactorConfirmation(tx, session.idHash, account.id, ctx.clock.now().getTime())))
+      return undefined;
     return { value: await change(tx) };
   });
   if (done) return done.value;

@@ -95,7 +95,7 @@ export async function confirmOwner(options: {
   }
   const confirmation: FactorConfirmation = {
     accountId: account.id,
-    until: Date.now() + FACTOR_CONFIRMATION_MINUTES * 60_000,
+    until: ctx.clock.now().getTime() + FACTOR_CONFIRMATION_MINUTES * 60_000,
   };
   await setSessionValue(ctx.db, session, FACTOR_CONFIRMATION_KEY, confirmation);
   await audit('success');

@@ -135,7 +135,9 @@ export async function identifyByCode(
   await bind(ctx, caller.session, {
     accountId: account.id,
     codeId,
-    ...(keyRequired ? {} : { verifiedUntil: Date.now() + RECOVERY_VERIFIED_MS, method: 'resetLink' }),
+    ...(keyRequired
+      ? {}
+      : { verifiedUntil: ctx.clock.now().getTime() + RECOVERY_VERIFIED_MS, method: 'resetLink' }),
   });
   return {
     isAccountValid: true,
@@ -150,7 +152,7 @@ async function markVerified(ctx: AppContext, caller: Caller, account: Account, m
   const codeId = readRecoveryBinding(caller.session)?.codeId;
   await bind(ctx, caller.session, {
     accountId: account.id,
-    verifiedUntil: Date.now() + RECOVERY_VERIFIED_MS,
+    verifiedUntil: ctx.clock.now().getTime() + RECOVERY_VERIFIED_MS,
     method,
     ...(codeId ? { codeId } : {}),
   });
@@ -253,7 +255,8 @@ export async function setPassword(
   body: { username: string; newPassword: string },
 ): Promise<void> {
   const binding = readRecoveryBinding(caller.session);
-  if (!isRecoveryVerified(binding)) throw new AppError('forbidden', recoveryMessages.notVerified);
+  if (!isRecoveryVerified(binding, ctx.clock.now().getTime()))
+    throw new AppError('forbidden', recoveryMessages.notVerified);
   const account = await boundAccount(ctx, caller.session, body.username);
   // Verified otherwise before the requirement held (or by a link): a key-only account needs its key.
   if (binding?.method !== 'securityKey' && (await readKeyPolicy(ctx, account.id)).policy.kind === 'keysOnly')
@@ -262,7 +265,7 @@ export async function setPassword(
   // The directory first: a refusal or an outage leaves the verification and the reset code unused.
   await writeDirectoryPassword(ctx, account, body.newPassword);
   await ctx.db.transaction().execute(async (tx) => {
-    const taken = await takeVerification(tx, caller.session.idHash, account.id, Date.now());
+    const taken = await takeVerification(tx, caller.session.idHash, account.id, ctx.clock.now().getTime());
     if (!taken) throw new AppError('forbidden', recoveryMessages.notVerified);
     if (binding?.codeId && !(await claimResetCode(tx, binding.codeId))) {
       throw new AppError('conflict', recoveryMessages.codeUsed);

@@ -9,6 +9,7 @@ import { openDatabase, type DatabaseHandle, type DatabaseTimeouts, type Db } fro
 import { openMigratedDatabase, type StartupLog } from './platform/db-startup';
 import { createEncryptor } from './platform/encryption';
 import { VersionedCache } from './platform/versioned-cache';
+import { organizationSetCounts } from './features/manage-users/list-users';
 import {
   builtinIdpDescription,
   isMetadataUrl,
@@ -75,6 +76,7 @@ export async function createAppContext(parts: ContextParts): Promise<AppContext>
     clock: parts.clock ?? systemClock,
     identityStore: parts.identityStore ?? createIdentityStore(config),
     vendorCounts: new VersionedCache<number>(),
+    organizationSetCounts: organizationSetCounts(database.db),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { BusyBatcher } from './busy-batcher';
 import type { ExportWorkers } from './export-workers';
 import type { Config } from '../config';
 import type { IdentityStore } from './directory/identity-store';
@@ -6,7 +7,7 @@ import type { Db, DbKind, PoolStats } from './db';
 import type { Encryptor } from './encryption';
 import type { IdpDescription } from './idp-metadata';
 import type { KeyPair } from './keys';
-import type { VersionedCache } from './versioned-cache';
+import type { Versioned, VersionedCache } from './versioned-cache';
 
 /** The session cookie's name and flags, and the secret CSRF tokens are made with. */
 export interface SessionSettings {
@@ -57,4 +58,9 @@ export interface AppContext {
   identityStore: IdentityStore;
   /** Manage Users' counts, kept while nothing they count changes (store/vendor-counts.ts). */
   vendorCounts: VersionedCache<number>;
+  /**
+   * BRMs' counts of their organizations' vendors, read one statement at a time: those asked while
+   * one is read are read together next (store/vendor-counts.ts).
+   */
+  organizationSetCounts: BusyBatcher<readonly string[], Versioned<number>>;
 }

@@ -8,6 +8,12 @@
  * Callers missing the same key at the same version at once share one computation. At most `limit`
  * values are kept (the oldest dropped first); a newer version drops them all.
  */
+/** A value read from the database with the version of the data it was read at. */
+export interface Versioned<T> {
+  version: number;
+  value: T;
+}
+
 export class VersionedCache<T> {
   private version = 0;
   private readonly values = new Map<string, T>();
@@ -19,7 +25,7 @@ export class VersionedCache<T> {
    * The value of `key` at `version`; `compute` reads it from the database together with the
    * version it saw, in one snapshot (which may be newer than `version`: then it is kept under that).
    */
-  get(version: number, key: string, compute: () => Promise<{ version: number; value: T }>): Promise<T> {
+  get(version: number, key: string, compute: () => Promise<Versioned<T>>): Promise<T> {
     this.advance(version);
     if (this.version === version && this.values.has(key)) return Promise.resolve(this.values.get(key)!);
     const shared = `${version}\u001e${key}`;

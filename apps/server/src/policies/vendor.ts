@@ -54,6 +54,11 @@ export function scopeOf(actor: Principal, alias: string): RawBuilder<boolean> {
   return liveVendors(alias, organization.scopeOf(actor, 'g.organization_id'));
 }
 
+/** The account under `alias` is a live (non-terminated) vendor, whatever its grants. */
+export function liveVendorAccount(alias: string): RawBuilder<boolean> {
+  return sql<boolean>`${sql.ref(`${alias}.type`)} = 'vendor' and ${sql.ref(`${alias}.status`)} <> 'terminated'`;
+}
+
 /**
  * The live (non-terminated) vendors under `alias`; with `grantCondition`, those holding a role
  * grant `g` that meets it. From the organizations to their vendors (role_grants by organization),
@@ -61,7 +66,7 @@ export function scopeOf(actor: Principal, alias: string): RawBuilder<boolean> {
  */
 function liveVendors(alias: string, grantCondition?: RawBuilder<boolean>): RawBuilder<boolean> {
   const account = (column: string) => sql.ref(`${alias}.${column}`);
-  const vendor = sql<boolean>`${account('type')} = 'vendor' and ${account('status')} <> 'terminated'`;
+  const vendor = liveVendorAccount(alias);
   if (!grantCondition) return sql<boolean>`(${vendor})`;
   return sql<boolean>`(${vendor} and ${account('id')} in (select g.account_id from role_grants g where ${grantCondition}))`;
 }
@@ -71,6 +76,11 @@ export interface PinnedScope {
   /** Equal for two actors exactly when they manage the same vendors. */
   key: string;
   condition: RawBuilder<boolean>;
+  /**
+   * A BRM's scope: the organizations whose live vendors it is (the condition says the same), so
+   * that counts of several BRMs' scopes can be read together (store/vendor-counts.ts).
+   */
+  organizationIds?: readonly string[];
 }
 
 /**
@@ -86,6 +96,12 @@ export function pinnedScopeOf(actor: Actor, alias: string): PinnedScope {
   return {
     // A BRM of hundreds of organizations: the key stays a few bytes, whatever their number.
     key: `organizations:${createHash('sha256').update(ids.join(',')).digest('base64url')}`,
-    condition: liveVendors(alias, sql<boolean>`g.organization_id = any(${ids}::uuid[])`),
+    condition: pinnedOrganizationsScope(ids, alias),
+    organizationIds: ids,
   };
+}
+
+/** The live vendors under `alias` holding a role grant of one of the organizations `ids`. */
+export function pinnedOrganizationsScope(ids: readonly string[], alias: string): RawBuilder<boolean> {
+  return liveVendors(alias, sql<boolean>`g.organization_id = any(${ids}::uuid[])`);
 }

@@ -7,7 +7,12 @@ import { spyOnQueries } from '../../../test/support/query-spy';
 import { createAccount, signInAs } from '../../../test/support/sign-in';
 import { createTestApp, type TestClient, type TestApp } from '../../../test/support/test-app';
 import { addOrganization, assignBrm } from '../../../test/support/world';
-import { vendorScopeVersion } from '../../store/vendor-counts';
+import { liveVendorAccount, pinnedOrganizationsScope } from '../../policies/vendor';
+import {
+  countAccountsAtVersion,
+  countVendorsOfOrganizationSets,
+  vendorScopeVersion,
+} from '../../store/vendor-counts';
 
 // Manage Users' "Managing N users" and the filter's count are kept between requests while nothing
 // they count changes (migration 0032, store/vendor-counts.ts). Whatever changes what a count
@@ -209,4 +214,82 @@ describe.each(testDatabaseKinds)("Manage Users' kept counts on %s", (kind) => {
       await expectExact();
     },
   );
+
+  describe('BRMs of different organizations counted at once', () => {
+    // Each BRM's organizations; `delta` has no vendor at all.
+    const sets = {
+      alphaOnly: ['alpha'],
+      betaOnly: ['beta'],
+      alphaGamma: ['alpha', 'gamma'],
+      all: ['alpha', 'beta', 'gamma'],
+      deltaOnly: ['delta'],
+    } as const;
+    const brms: Record<string, TestClient> = {};
+    const ids = (names: readonly string[]) => names.map((name) => org[name as keyof typeof org] ?? delta);
+    let delta = '';
+
+    beforeAll(async () => {
+      delta = await addOrganization(t, 'Delta Count Empty');
+      // Who is counted or not: a vendor of two organizations (once per set), a terminated vendor
+      // and an employee holding a grant (never).
+      const both = await createAccount(t, { username: 'countedtwice' });
+      await grant(both, org.alpha);
+      await grant(both, org.gamma);
+      const gone = await createAccount(t, { username: 'countedgone' });
+      await grant(gone, org.beta);
+      await t.ctx.db.updateTable('accounts').set({ status: 'terminated' }).where('id', '=', gone).execute();
+      const employee = await createAccount(t, { username: 'countedemployee', type: 'employee' });
+      await grant(employee, org.alpha);
+      for (const [name, organizations] of Object.entries(sets)) {
+        const id = await createAccount(t, {
+          username: `setbrm${name}`,
+          type: 'employee',
+          isEmployeeBrm: true,
+        });
+        for (const organization of ids(organizations)) await assignBrm(t, id, organization);
+        brms[name] = await signInAs(t, `setbrm${name}`);
+      }
+    });
+
+    it('one statement counts several sets exactly as each counted alone, with the version it read', async () => {
+      const lists = Object.values(sets).map(ids);
+      const together = await countVendorsOfOrganizationSets(t.ctx.db, lists, liveVendorAccount('a'));
+      const alone = await Promise.all(
+        lists.map((list) => countAccountsAtVersion(t.ctx.db, pinnedOrganizationsScope(list, 'a'))),
+      );
+      expect(together.values).toEqual(alone.map((count) => count.value));
+      expect(together.version).toBe(await vendorScopeVersion(t.ctx.db));
+      // Nobody is in delta; everyone counted is in the set of all three.
+      expect(together.values[4]).toBe(0);
+      expect(Math.max(...together.values)).toBe(together.values[3]);
+      await expect(countVendorsOfOrganizationSets(t.ctx.db, [], liveVendorAccount('a'))).rejects.toThrow(
+        RangeError,
+      );
+    });
+
+    it('BRMs asking at once, right after a change, each get their own exact count, read together', async () => {
+      await t.ctx.db
+        .updateTable('accounts')
+        .set({ given_name: 'Moved' })
+        .where('username', '=', 'counted0')
+        .execute();
+      const spy = spyOnQueries(kind);
+      try {
+        spy.mockClear();
+        const pages = await Promise.all(
+          Object.values(brms).map((client) =>
+            client.call(getManagedUsers, { query: { page: 1 } }).then((res) => res.json<ManagedUsersPage>()),
+          ),
+        );
+        const batched = spy.mock.calls.filter((call) => String(call[0]).includes('organization_bits'));
+        expect(batched.length).toBeGreaterThanOrEqual(1);
+        for (const [i, client] of Object.values(brms).entries()) {
+          const whole = (await client.call(getManagedUsers)).json<ManagedUser[]>();
+          expect(pages[i]!.total).toBe(whole.length);
+        }
+      } finally {
+        spy.mockRestore();
+      }
+    });
+  });
 });

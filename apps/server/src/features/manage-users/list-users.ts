@@ -12,7 +12,14 @@ import * as vendor from '../../policies/vendor';
 import type { RawBuilder } from 'kysely';
 import type { AppContext } from '../../platform/app-context';
 import { listManagedVendors, matchesFilter, pageManagedVendors } from '../../store/accounts';
-import { countAccountsAtVersion, vendorScopeVersion } from '../../store/vendor-counts';
+import {
+  countAccountsAtVersion,
+  countVendorsOfOrganizationSets,
+  MAX_SETS_AT_ONCE,
+  vendorScopeVersion,
+  type Counted,
+} from '../../store/vendor-counts';
+import { BusyBatcher } from '../../platform/busy-batcher';
 
 /** Spec section 9: Manage Users' page size, when the query names none. */
 export const USERS_PAGE_SIZE = 10;
@@ -41,8 +48,28 @@ export async function listManagedUsers(db: Db, account: Account): Promise<Manage
   return (await listManagedVendors(db, vendor.scopeOf(actor, 'a'))).map((row) => toManagedUser(row, actor));
 }
 
+/**
+ * The counts of BRMs' scopes (their organizations' live vendors), one statement at a time: a
+ * count asked while none is read is read alone, as `vendor.pinnedScopeOf`'s condition counts it;
+ * those asked meanwhile are read together next (countVendorsOfOrganizationSets).
+ */
+export function organizationSetCounts(db: Db): BusyBatcher<readonly string[], Counted> {
+  return new BusyBatcher<readonly string[], Counted>(
+    (ids) => countAccountsAtVersion(db, vendor.pinnedOrganizationsScope(ids, 'a')),
+    async (sets) => {
+      const { version, values } = await countVendorsOfOrganizationSets(
+        db,
+        sets,
+        vendor.liveVendorAccount('a'),
+      );
+      return values.map((value) => ({ version, value }));
+    },
+    MAX_SETS_AT_ONCE,
+  );
+}
+
 /** Where Manage Users' counts are read and kept. */
-type CountsContext = Pick<AppContext, 'db' | 'vendorCounts'>;
+type CountsContext = Pick<AppContext, 'db' | 'vendorCounts' | 'organizationSetCounts'>;
 
 /**
  * GET /api/brm/users with paging parameters: one page of the same vendors, filtered and sorted by
@@ -74,8 +101,12 @@ export async function pageManagedUsers(
       offset: (page - 1) * asked.size,
       limit: asked.size,
     });
+  const { organizationIds } = scope;
   const [total, matching, askedRows] = await Promise.all([
-    count(scope.key, scope.condition),
+    // A BRM's scope: counted together with other BRMs' counts asked at the same time.
+    organizationIds
+      ? ctx.vendorCounts.get(version, scope.key, () => ctx.organizationSetCounts.load(organizationIds))
+      : count(scope.key, scope.condition),
     asked.filter
       ? count(`${scope.key}\u001f${asked.filter.toLowerCase()}`, scope.condition, matchesFilter(asked.filter))
       : null,

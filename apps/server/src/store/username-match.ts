@@ -6,6 +6,8 @@ import { sql, type RawBuilder } from 'kysely';
  */
 export function usernameIn(column: string, usernames: readonly string[]): RawBuilder<boolean> {
   const ref = sql.ref(column);
-  return sql<boolean>`(lower(${ref}) in (${sql.join(usernames.map((u) => u.toLowerCase()))})
-    and ${ref} in (${sql.join([...usernames])}))`;
+  // Two array parameters, not one per name: a BRM's whole list of 45,000 vendors as a list of
+  // parameters passed the protocol's 65,535 and failed (500).
+  return sql<boolean>`(lower(${ref}) = any(${usernames.map((u) => u.toLowerCase())}::text[])
+    and ${ref} = any(${[...usernames]}::text[]))`;
 }

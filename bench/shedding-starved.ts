@@ -1,5 +1,5 @@
 // npm run bench:shedding-starved [-- rounds seconds]   (BURNERS=3, OPEN_FACTORS=0.5,2, STARVED_CPU,
-// SHEDDING_CONTROL=1 for an A/A control)
+// SHEDDING_CONTROL=1 for an A/A control, PROXY=none for the instance alone)
 // Load shedding on a CPU-starved host: the portal (production mode on PostgreSQL) pinned to one
 // CPU (the last one, or STARVED_CPU) with BURNERS busy loops pinned beside it, so it gets about a
 // quarter of a core, loaded with GET /api/user by a signed-in vendor. The load generator (this
@@ -13,6 +13,12 @@
 //   of the earlier ones, as people arrive (bench/open-load.ts), each caller waiting at most 5 s
 //   (the proxy's read timeout) from its arrival. Below 1 the instance keeps up; above 1 it cannot,
 //   whatever the host's speed, because the rate is set from what this host just measured.
+// PROXY=nginx (the default) puts each instance behind the shipped nginx configuration
+// (deploy/nginx/pra-portal.conf, plain HTTP: TLS is not what is measured), as docs/OPERATIONS.md
+// deploys it, with nginx on the other CPUs (a load balancer is another machine): "on" is that
+// configuration as shipped (max_conns: nginx sheds what the instance has no room for) with the
+// instance's own shedding on; "off" is the same file without max_conns, the instance's shedding off.
+// PROXY=none loads the instances directly: the instance's own shedding alone.
 // Prints, per load and setting, the 200s within the patience (in total and per run), the 503s
 // within it and those the instance decided (its log's 'no longer overloaded' warnings),
 // the callers who gave up (or failed), the p50/p99 of the 200s, each round's on ÷ off (the
@@ -20,8 +26,12 @@
 // callers successfully as no shedding, with a lower p99? Not overloaded, does it cost nothing?
 // Defaults: 3 rounds of 8 s, about 2.5 minutes in all.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { availableParallelism, loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { nginxConf, nginxInstalled, startNginx } from '../apps/server/test/support/nginx';
+import { freePort } from '../apps/server/test/support/server-process';
 import { openLoad } from './open-load';
 import { createBenchDatabase, createPortal, production, signInWhenSettled } from './portals';
 import { startNode } from './processes';
@@ -34,6 +44,7 @@ Load shedding on a CPU-starved host, on and off (docs/OPERATIONS.md "Load sheddi
   STARVED_CPU=<last> the CPU the portal and its burners share (taskset)
   SHEDDING_CONTROL=1 both instances with shedding on: an A/A control of the bench's own spread
   OPEN_KEPT=<n>      the open loads on n connections opened before each run and kept
+  PROXY=nginx|none   behind the shipped nginx configuration (default, /usr/sbin/nginx) or direct
 Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and taskset.`;
 const directRun = import.meta.url === `file://${process.argv[1]}`;
 const args = directRun ? process.argv.slice(2) : [];
@@ -56,6 +67,16 @@ const OPEN_FACTORS = (process.env.OPEN_FACTORS ?? '0.5,2').split(',').map(Number
  * behind a proxy keeping its connections to the instance), instead of up to OPEN_SOCKETS new ones.
  */
 const OPEN_KEPT = Number(process.env.OPEN_KEPT ?? 0);
+/** Behind the shipped nginx configuration (the default, where nginx is installed) or direct. */
+const PROXY = process.env.PROXY ?? (nginxInstalled ? 'nginx' : 'none');
+if (PROXY !== 'nginx' && PROXY !== 'none') {
+  console.error(usage);
+  process.exit(2);
+}
+/** nginx runs on the CPUs the portal is not pinned to, as a balancer on its own machine would. */
+const proxyCpus = Array.from({ length: availableParallelism() }, (_, cpu) => String(cpu)).filter(
+  (cpu) => cpu !== STARVED_CPU,
+);
 const serverScript = new URL('../apps/server/dist/server.js', import.meta.url).pathname;
 
 const CLOSED_CONNECTIONS = 50;
@@ -71,6 +92,11 @@ const WARMUP_SECONDS = 2;
  * on ÷ off figures show the bench's own spread (an A/A control), not shedding's effect.
  */
 const control = process.env.SHEDDING_CONTROL === '1';
+/** What "on" and "off" mean in the printed rows. */
+const settingsSaid =
+  PROXY === 'nginx'
+    ? `behind nginx (deploy/nginx/pra-portal.conf); on: as shipped, max_conns and the instance's shedding; off: ${control ? 'the same' : 'no max_conns, the instance not shedding'}`
+    : `direct to the instance; on: its shedding as by default; off: ${control ? 'the same' : 'its shedding off'}`;
 const settings: Record<'on' | 'off', Record<string, string>> = {
   on: {},
   off: control ? {} : { SHED_MAX_EVENT_LOOP_DELAY_MS: '0', SHED_MAX_POOL_WAITING: '0' },
@@ -141,6 +167,34 @@ function shedSoFar(lines: string[]): number {
   return shed;
 }
 
+/**
+ * nginx with the shipped configuration in front of the instance on `upstreamPort` (plain HTTP,
+ * max_conns kept or left out), on the CPUs the portal is not pinned to; its URL and how to stop it.
+ */
+async function startProxy(upstreamPort: number, maxConns: boolean) {
+  const dir = mkdtempSync(join(tmpdir(), 'pra-bench-nginx-'));
+  const port = await freePort();
+  // 9,000 connections: the open loads' 8,000 callers and the instance's side.
+  const conf = nginxConf(dir, port, [upstreamPort], { tls: false, maxConns, workerConnections: 9_000 });
+  const proxy = startNginx(dir, conf, proxyCpus.length > 0 ? ['taskset', '-c', proxyCpus.join(',')] : []);
+  const url = `http://localhost:${port}`;
+  for (let i = 0; i < 100; i++) {
+    const up = await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (up) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    stop() {
+      proxy.child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function startInstances(env: (port: number) => Record<string, string>): Promise<Instances> {
   const started: Partial<Instances> = {};
   try {
@@ -153,15 +207,28 @@ async function startInstances(env: (port: number) => Record<string, string>): Pr
         pinned,
         true,
       );
+      const proxy =
+        PROXY === 'nginx'
+          ? await startProxy(Number(new URL(server.url).port), shedding === 'on' || control).catch(
+              async (error: unknown) => {
+                await server.stop();
+                throw error;
+              },
+            )
+          : undefined;
+      const url = proxy?.url ?? server.url;
       started[shedding] = {
-        url: server.url,
+        url,
         headers: {},
         shedSoFar: () => shedSoFar(server.outputLines()),
-        stop: () => server.stop(),
+        stop: async () => {
+          proxy?.stop();
+          await server.stop();
+        },
       };
       started[shedding].headers = await signInWhenSettled(server.url);
       await autocannon({
-        url: `${server.url}/api/user`,
+        url: `${url}/api/user`,
         headers: started[shedding].headers,
         duration: WARMUP_SECONDS,
         connections: 50,
@@ -237,7 +304,7 @@ function printOutcomes(rows: Row[], capacity: number, runSeconds: number, runs: 
     `\n${control ? 'A/A CONTROL (SHEDDING_CONTROL=1): "off" runs with shedding on too, so on ÷ off is the spread. ' : ''}` +
       `Starved host: the portal pinned to CPU ${STARVED_CPU} with ${BURNERS} CPU burners; capacity measured (closed load, both settings): ` +
       `${Math.round(capacity)} answers/s; ${runs} run(s) of ${runSeconds} s per line, on and off interleaved; ` +
-      `patience ${PATIENCE_MS / 1000} s`,
+      `patience ${PATIENCE_MS / 1000} s; ${settingsSaid}`,
   );
   const header = [
     'load',
@@ -365,7 +432,7 @@ export async function benchStarvedShedding(
 function comparisonRows(table: Row[], capacity: number, runs: number, runSeconds: number): BenchRow[] {
   const rows: BenchRow[] = [
     {
-      figure: `starved host (1 CPU, ${BURNERS} burners on it): capacity, closed load`,
+      figure: `starved host (1 CPU, ${BURNERS} burners on it${PROXY === 'nginx' ? ', behind nginx' : ''}): capacity, closed load`,
       value: capacity,
       unit: 'req/s',
       note: `${CLOSED_CONNECTIONS} connections, on and off; sets the open loads' rates`,
@@ -382,7 +449,7 @@ function comparisonRows(table: Row[], capacity: number, runs: number, runSeconds
     const describe = (t: ReturnType<typeof total>) =>
       `${t.ok} answered, ${t.shed} shed in time (${t.decided} by the server), ${t.gaveUp} gave up; p50 ${Math.round(t.p50)} ms, p99 ${Math.round(t.p99)} ms`;
     rows.push({
-      figure: `${control ? 'A/A control, ' : ''}starved host, ${load}: answered in ${PATIENCE_MS / 1000} s, shedding on ÷ off`,
+      figure: `${control ? 'A/A control, ' : ''}starved host${PROXY === 'nginx' ? ' behind nginx' : ''}, ${load}: answered in ${PATIENCE_MS / 1000} s, shedding on ÷ off`,
       value: off.ok > 0 ? on.ok / off.ok : null,
       unit: '×',
       // Overloaded, shedding must answer at least as many; otherwise it must cost next to nothing.
@@ -392,7 +459,7 @@ function comparisonRows(table: Row[], capacity: number, runs: number, runSeconds
     });
     if (overloaded) {
       rows.push({
-        figure: `${control ? 'A/A control, ' : ''}starved host, ${load}: p99 of the 200s, shedding on ÷ off`,
+        figure: `${control ? 'A/A control, ' : ''}starved host${PROXY === 'nginx' ? ' behind nginx' : ''}, ${load}: p99 of the 200s, shedding on ÷ off`,
         value: off.p99 > 0 ? on.p99 / off.p99 : null,
         unit: '×',
         goal: control ? undefined : { atMost: 1 },

@@ -8,13 +8,15 @@ import { readFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nginxInstalled, startBehindNginx, type BehindNginx } from './support/nginx';
+import { nginxInstalled, shippedConfPath, startBehindNginx, type BehindNginx } from './support/nginx';
 import type { Instance } from './support/server-process';
 
 /** The configuration's read timeout (5 s) and a second for the retry on the other instance. */
 const DETECTION_SECONDS = 6;
 const FREEZE_SECONDS = 14;
 const WORKERS = 8;
+/** deploy/nginx/pra-portal.conf's max_conns: requests under way at once at each instance. */
+const MAX_CONNS = Number(/max_conns=(\d+)/.exec(readFileSync(shippedConfPath, 'utf8'))?.[1]);
 
 describe.skipIf(!nginxInstalled || !process.env.TEST_DATABASE_URL)(
   'nginx in front of a hung instance',
@@ -116,5 +118,72 @@ describe.skipIf(!nginxInstalled || !process.env.TEST_DATABASE_URL)(
       expect(log).toContain('GET /forgot-password HTTP/1.1');
       expect(log).not.toContain('SECRET');
     });
+
+    it(`sheds what no instance has room for: past ${MAX_CONNS} requests under way at each, nginx answers 503 at once`, async () => {
+      // Both instances frozen: every request that reaches one stays under way until the read
+      // timeout. Without max_conns every request waits for it (then 504); with it, those past
+      // 2 x max_conns are answered by nginx itself, at once, as the portal sheds.
+      const callers = 2 * MAX_CONNS + 64;
+      const burst = new Agent({ keepAlive: false, rejectUnauthorized: false, maxSockets: Infinity });
+      const frozen = [pair.a, pair.b];
+      const one = (path: string) =>
+        new Promise<{ status: number; ms: number; retryAfter?: string; type?: string; body: string }>(
+          (resolve) => {
+            const sent = performance.now();
+            const req = httpsRequest(
+              {
+                host: '127.0.0.1',
+                servername: 'localhost',
+                port: proxyPort,
+                path,
+                agent: burst,
+                timeout: 30_000,
+              },
+              (res) => {
+                let body = '';
+                res.setEncoding('utf8');
+                res.on('data', (chunk: string) => (body += chunk));
+                res.on('end', () =>
+                  resolve({
+                    status: res.statusCode ?? 0,
+                    ms: performance.now() - sent,
+                    retryAfter: res.headers['retry-after'],
+                    type: res.headers['content-type'],
+                    body,
+                  }),
+                );
+              },
+            );
+            req.on('timeout', () => req.destroy(new Error('client timeout')));
+            req.on('error', () => resolve({ status: -1, ms: performance.now() - sent, body: '' }));
+            req.end();
+          },
+        );
+      for (const instance of frozen) instance.child.kill('SIGSTOP');
+      let answers: Awaited<ReturnType<typeof one>>[];
+      try {
+        const pending = Array.from({ length: callers }, (_, i) => one(`/api/system/message?caller=${i}`));
+        // Long enough for every caller to be connected and shed, short of the 5 s read timeout.
+        await new Promise((resolve) => setTimeout(resolve, 4_000));
+        for (const instance of frozen) instance.child.kill('SIGCONT');
+        answers = await Promise.all(pending);
+      } finally {
+        for (const instance of frozen) instance.child.kill('SIGCONT');
+        burst.destroy();
+      }
+      const shed = answers.filter(({ status }) => status === 503);
+      const counts = new Map<number, number>();
+      for (const { status } of answers) counts.set(status, (counts.get(status) ?? 0) + 1);
+      const statuses = `statuses (-1: failed): ${JSON.stringify([...counts])}`;
+      expect(shed.length, statuses).toBeGreaterThanOrEqual(callers - 2 * MAX_CONNS);
+      for (const answer of shed) {
+        expect(answer.ms, statuses).toBeLessThan(4_000);
+        expect(answer.retryAfter).toBe('5');
+        expect(answer.type).toBe('application/json');
+        expect(JSON.parse(answer.body)).toEqual({
+          errors: ['The service is temporarily unavailable. Please try again shortly.'],
+        });
+      }
+    }, 60_000);
   },
 );

@@ -23,32 +23,58 @@ function replaceOnce(text: string, from: string, to: string): string {
   return text.replace(from, to);
 }
 
+export interface NginxConfOptions {
+  /**
+   * false: plain HTTP on the port, the TLS lines left out (a benchmark measuring the proxy's load
+   * shedding, whose client should not spend the machine on handshakes). Default: TLS, as shipped.
+   */
+  tls?: boolean;
+  /** false: the upstream servers' max_conns left out (no load shedding at the proxy). */
+  maxConns?: boolean;
+  /** The events block's worker_connections (each proxied request takes two). */
+  workerConnections?: number;
+}
+
 /**
  * The shipped configuration (deploy/nginx/pra-portal.conf), with this run's addresses, ports,
  * certificate and log paths put where an operator puts theirs, inside a minimal nginx.conf run
  * unprivileged in `dir`. The upstream gets one line per instance.
  */
-export function nginxConf(dir: string, listenPort: number, upstreamPorts: number[]): string {
+export function nginxConf(
+  dir: string,
+  listenPort: number,
+  upstreamPorts: number[],
+  { tls = true, maxConns = true, workerConnections = 4096 }: NginxConfOptions = {},
+): string {
   let shipped = readFileSync(shippedConfPath, 'utf8');
   const upstreamLine = /^ {2}server 10\.0\.0\.11:8080 (.*)$/m.exec(shipped);
   if (!upstreamLine) throw new Error('deploy/nginx/pra-portal.conf: no upstream line for 10.0.0.11:8080');
+  let parameters = upstreamLine[1]!;
+  if (!maxConns) parameters = replaceOnce(parameters, ' max_conns=256', '');
   shipped = replaceOnce(shipped, `${upstreamLine[0]}\n`, '');
   shipped = replaceOnce(
     shipped,
     /^ {2}server 10\.0\.0\.12:8080 .*$/m.exec(shipped)?.[0] ?? '(missing 10.0.0.12 line)',
-    upstreamPorts.map((port) => `  server 127.0.0.1:${port} ${upstreamLine[1]}`).join('\n'),
+    upstreamPorts.map((port) => `  server 127.0.0.1:${port} ${parameters}`).join('\n'),
   );
-  shipped = replaceOnce(shipped, 'listen 443 ssl;', `listen 127.0.0.1:${listenPort} ssl;`);
+  if (tls) {
+    shipped = replaceOnce(shipped, 'listen 443 ssl;', `listen 127.0.0.1:${listenPort} ssl;`);
+    shipped = replaceOnce(shipped, '/etc/nginx/tls/pra.crt', `${dir}/cert.pem`);
+    shipped = replaceOnce(shipped, '/etc/nginx/tls/pra.key', `${dir}/key.pem`);
+  } else {
+    shipped = replaceOnce(shipped, 'listen 443 ssl;', `listen 127.0.0.1:${listenPort};`);
+    for (const line of shipped.split('\n').filter((l) => /^ {2}ssl_/.test(l)))
+      shipped = replaceOnce(shipped, `${line}\n`, '');
+  }
   shipped = replaceOnce(shipped, 'server_name pra.hospital.example;', 'server_name localhost;');
-  shipped = replaceOnce(shipped, '/etc/nginx/tls/pra.crt', `${dir}/cert.pem`);
-  shipped = replaceOnce(shipped, '/etc/nginx/tls/pra.key', `${dir}/key.pem`);
   shipped = replaceOnce(shipped, '/var/log/nginx/pra-portal.access.log', `${dir}/access.log`);
   while (shipped.includes('/var/log/nginx/pra-portal.error.log'))
     shipped = replaceOnce(shipped, '/var/log/nginx/pra-portal.error.log', `${dir}/error.log`);
   return `worker_processes 1;
+worker_rlimit_nofile ${2 * workerConnections + 64};
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
-events { worker_connections 512; }
+events { worker_connections ${workerConnections}; }
 http {
   client_body_temp_path ${dir}/tmp/body;
   proxy_temp_path ${dir}/tmp/proxy;
@@ -89,12 +115,17 @@ export function makeCertificate(dir: string, days = 1): void {
 }
 
 /** Starts nginx in the foreground on `dir`'s configuration. */
-export function startNginx(dir: string, conf: string): { child: ChildProcess; output: string[] } {
+export function startNginx(
+  dir: string,
+  conf: string,
+  prefix: string[] = [],
+): { child: ChildProcess; output: string[] } {
   mkdirSync(join(dir, 'tmp'), { recursive: true });
   writeFileSync(join(dir, 'nginx.conf'), conf);
   const args = ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'];
   execFileSync(NGINX, [...args, '-t'], { stdio: 'pipe' });
-  const child = spawn(NGINX, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, ...rest] = [...prefix, NGINX, ...args];
+  const child = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));

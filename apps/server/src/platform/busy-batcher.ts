@@ -1,3 +1,5 @@
+import { settleBatch, type Waiter } from './batch-waiters';
+
 /**
  * Loads of different keys run one at a time, and batched while busy: a load asked while none runs
  * starts at once, alone (`loadOne`); the loads asked while one runs wait for it, and then run
@@ -12,7 +14,7 @@
  */
 export class BusyBatcher<K, V> {
   private busy = false;
-  private waiting: { key: K; resolve(value: V): void; reject(error: unknown): void }[] = [];
+  private waiting: Waiter<K, V>[] = [];
 
   constructor(
     private readonly loadOne: (key: K) => Promise<V>,
@@ -32,17 +34,8 @@ export class BusyBatcher<K, V> {
     const batch = this.waiting.splice(0, this.maxBatch);
     this.busy = batch.length > 0;
     if (!this.busy) return;
-    const keys = batch.map((w) => w.key);
-    const call = batch.length === 1 ? this.loadOne(keys[0]!).then((value) => [value]) : this.loadMany(keys);
-    void call
-      .then((values) => {
-        if (values.length !== batch.length)
-          throw new Error(`a batch of ${batch.length} keys answered ${values.length} values`);
-        values.forEach((value, i) => batch[i]!.resolve(value));
-      })
-      .catch((error: unknown) => {
-        for (const w of batch) w.reject(error);
-      })
-      .finally(() => this.next());
+    const loadOne = this.loadOne;
+    const call = batch.length === 1 ? async (keys: readonly K[]) => [await loadOne(keys[0]!)] : this.loadMany;
+    void settleBatch(batch, call).finally(() => this.next());
   }
 }

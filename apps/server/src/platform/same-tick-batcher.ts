@@ -1,3 +1,5 @@
+import { settleBatch, type Waiter } from './batch-waiters';
+
 /**
  * Loads requested in the same turn of the event loop, answered by one call of `loadBatch`: under
  * load one database round trip serves many requests instead of each holding a pool connection
@@ -10,7 +12,7 @@
  * wait for the next turn.
  */
 export class SameTickBatcher<K, V> {
-  private waiting: { key: K; resolve(value: V): void; reject(error: unknown): void }[] = [];
+  private waiting: Waiter<K, V>[] = [];
 
   constructor(
     private readonly loadBatch: (keys: readonly K[]) => Promise<readonly V[]>,
@@ -26,19 +28,7 @@ export class SameTickBatcher<K, V> {
   private flush(): void {
     const batch = this.waiting.splice(0, this.maxBatch);
     if (this.waiting.length) setImmediate(() => this.flush());
-    // Fire and forget: run settles every load of the batch itself, a failed call included.
-    void this.run(batch);
-  }
-
-  private async run(batch: typeof this.waiting): Promise<void> {
-    try {
-      const values = await this.loadBatch(batch.map((w) => w.key));
-      if (values.length !== batch.length) {
-        throw new Error(`a batch of ${batch.length} keys answered ${values.length} values`);
-      }
-      values.forEach((value, i) => batch[i]!.resolve(value));
-    } catch (error) {
-      for (const w of batch) w.reject(error);
-    }
+    // Fire and forget: settleBatch settles every load of the batch itself, a failed call included.
+    void settleBatch(batch, this.loadBatch);
   }
 }

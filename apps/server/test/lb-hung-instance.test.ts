@@ -134,38 +134,44 @@ describe.skipIf(!nginxInstalled || !process.env.TEST_DATABASE_URL)(
       });
       const frozen = [pair.a, pair.b];
       const one = (path: string) =>
-        new Promise<{ status: number; ms: number; retryAfter?: string; type?: string; body: string }>(
-          (resolve) => {
-            const sent = performance.now();
-            const req = httpsRequest(
-              {
-                host: '127.0.0.1',
-                servername: 'localhost',
-                port: proxyPort,
-                path,
-                agent: burst,
-                timeout: 30_000,
-              },
-              (res) => {
-                let body = '';
-                res.setEncoding('utf8');
-                res.on('data', (chunk: string) => (body += chunk));
-                res.on('end', () =>
-                  resolve({
-                    status: res.statusCode ?? 0,
-                    ms: performance.now() - sent,
-                    retryAfter: res.headers['retry-after'],
-                    type: res.headers['content-type'],
-                    body,
-                  }),
-                );
-              },
-            );
-            req.on('timeout', () => req.destroy(new Error('client timeout')));
-            req.on('error', () => resolve({ status: -1, ms: performance.now() - sent, body: '' }));
-            req.end();
-          },
-        );
+        new Promise<{
+          status: number;
+          ms: number;
+          retryAfter?: string;
+          nosniff?: string;
+          type?: string;
+          body: string;
+        }>((resolve) => {
+          const sent = performance.now();
+          const req = httpsRequest(
+            {
+              host: '127.0.0.1',
+              servername: 'localhost',
+              port: proxyPort,
+              path,
+              agent: burst,
+              timeout: 30_000,
+            },
+            (res) => {
+              let body = '';
+              res.setEncoding('utf8');
+              res.on('data', (chunk: string) => (body += chunk));
+              res.on('end', () =>
+                resolve({
+                  status: res.statusCode ?? 0,
+                  ms: performance.now() - sent,
+                  retryAfter: res.headers['retry-after'],
+                  nosniff: res.headers['x-content-type-options']?.toString(),
+                  type: res.headers['content-type'],
+                  body,
+                }),
+              );
+            },
+          );
+          req.on('timeout', () => req.destroy(new Error('client timeout')));
+          req.on('error', () => resolve({ status: -1, ms: performance.now() - sent, body: '' }));
+          req.end();
+        });
       const warm = await Promise.all(Array.from({ length: callers }, () => one('/healthz')));
       expect(warm.filter(({ status }) => status <= 0)).toEqual([]);
       for (const instance of frozen) instance.child.kill('SIGSTOP');
@@ -189,6 +195,7 @@ describe.skipIf(!nginxInstalled || !process.env.TEST_DATABASE_URL)(
         expect(answer.ms, statuses).toBeLessThan(4_000);
         expect(answer.retryAfter).toBe('5');
         expect(answer.type).toBe('application/json');
+        expect(answer.nosniff).toBe('nosniff');
         expect(JSON.parse(answer.body)).toEqual({
           errors: ['The service is temporarily unavailable. Please try again shortly.'],
         });

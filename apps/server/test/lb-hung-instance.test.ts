@@ -16,7 +16,7 @@ const DETECTION_SECONDS = 6;
 const FREEZE_SECONDS = 14;
 const WORKERS = 8;
 /** deploy/nginx/pra-portal.conf's max_conns: requests under way at once at each instance. */
-const MAX_CONNS = Number(/max_conns=(\d+)/.exec(readFileSync(shippedConfPath, 'utf8'))?.[1]);
+const MAX_CONNS = Number(/^ *server \S+ .*max_conns=(\d+)/m.exec(readFileSync(shippedConfPath, 'utf8'))?.[1]);
 
 describe.skipIf(!nginxInstalled || !process.env.TEST_DATABASE_URL)(
   'nginx in front of a hung instance',

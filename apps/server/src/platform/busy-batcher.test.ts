@@ -22,6 +22,21 @@ function held(maxBatch = 3) {
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('BusyBatcher', () => {
+  it('fails the loads of a call that throws before it returns a promise, and goes on with the next', async () => {
+    let throws = true;
+    const batcher = new BusyBatcher<string, string>(
+      (key) => {
+        if (throws) throw new Error('refused at once');
+        return Promise.resolve(key.toUpperCase());
+      },
+      (keys) => Promise.resolve(keys.map((k) => k.toUpperCase())),
+      3,
+    );
+    await expect(batcher.load('a')).rejects.toThrow('refused at once');
+    throws = false;
+    expect(await batcher.load('b')).toBe('B');
+  });
+
   it('runs a load at once when idle, alone', async () => {
     const { batcher, calls } = held();
     const a = batcher.load('a');

@@ -33,7 +33,8 @@ function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function waitForHttp(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
+/** Waits until `url` answers 2xx; fails at once if `child` exits, and after 600 tries (with `stderr`). */
+export async function waitForHttp(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}): ${stderr()}`);
     try {

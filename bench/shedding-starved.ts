@@ -34,7 +34,7 @@ import { nginxConf, nginxInstalled, startNginx } from '../apps/server/test/suppo
 import { freePort } from '../apps/server/test/support/server-process';
 import { openLoad } from './open-load';
 import { createBenchDatabase, createPortal, production, signInWhenSettled } from './portals';
-import { startNode } from './processes';
+import { startNode, waitForHttp } from './processes';
 import { printTable, type BenchRow } from './table';
 
 const usage = `npm run bench:shedding-starved [-- rounds seconds]   (defaults: 3 rounds of 8 s)
@@ -178,13 +178,12 @@ async function startProxy(upstreamPort: number, maxConns: boolean) {
   const conf = nginxConf(dir, port, [upstreamPort], { tls: false, maxConns, workerConnections: 9_000 });
   const proxy = startNginx(dir, conf, proxyCpus.length > 0 ? ['taskset', '-c', proxyCpus.join(',')] : []);
   const url = `http://localhost:${port}`;
-  for (let i = 0; i < 100; i++) {
-    const up = await fetch(`${url}/healthz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (up) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  try {
+    await waitForHttp(`${url}/healthz`, proxy.child, () => proxy.output.join(''));
+  } catch (error) {
+    proxy.child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
   return {
     url,

@@ -5,33 +5,100 @@
 // seen in CI rather than silently slower. Idempotent: running it twice changes nothing.
 //
 // xpath (every installed copy; node-saml, samlify and xml-crypto each select with it during a
-// sign-in): its ES5 `assign` helper copies properties with a for-in loop and hasOwnProperty. The
-// evaluator calls it for every node a predicate looks at (XPathContext.extend), so a SAML
-// signature check of a 4 kB response spent most of its XPath time there. Object.assign copies the
-// same own enumerable properties (the objects have no symbol keys) natively: one `//*[@ID=...]`
-// select over a 58-node response went from 0.86 to 0.38 ms (bench/RESULTS.md, 2026-11-27 night).
+// sign-in). A signature check selects its reference with `//*[@*[local-name(.)='ID']='…']`, whose
+// predicates the evaluator runs for every element and every attribute of the document, each time in
+// a fresh evaluation context; the four patches below keep every answer and drop waste from that loop:
+// - `assign`: the ES5 helper copies properties with a for-in loop and hasOwnProperty; Object.assign
+//   copies the same own enumerable properties (the objects have no symbol keys) natively. One such
+//   select over a 58-node response went from 0.86 to 0.38 ms (bench/RESULTS.md, 2026-11-27 night).
+// - `extend` and `evaluate`: each new context was made by `new XPathContext()`, which builds a fresh
+//   variable, namespace and function resolver (the last one a table of the 27 standard functions),
+//   and then had all three overwritten by the copy of the current context. The context is now made
+//   from the prototype, and a default resolver only where the current context has none of its own,
+//   so the copy overwrites exactly what it did before. That allocation was half of what an ACS
+//   allocated (11.6 of 14 MB per sign-in; bench/RESULTS.md, 2026-11-28).
+// - `parser`: every select built a new parser, whose set-up makes some 150 closures for its reduce
+//   table. Parsing keeps no state in the parser between calls (the reduce actions only build the
+//   expression's objects), so the selects share one.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const XPATH_PATCH_MARK = 'PRA Portal patch: Object.assign';
+export const XPATH_PATCH_MARK = 'PRA Portal patch';
 
-const ASSIGN =
-  /function assign\(target, varArgs\) \{ \/\/ \.length of function is 2(\r?\n)[^]*?return to;\r?\n {4}\}/;
-const PATCHED = new RegExp(`function assign\\(target, varArgs\\) \\{ // ${XPATH_PATCH_MARK}`);
+/**
+ * The patches of xpath.js: each an exact original (a regular expression, so that either line ending
+ * matches) and what replaces it, carrying `mark` so that a patched copy is recognised.
+ */
+export const XPATH_PATCHES = [
+  {
+    name: 'assign',
+    mark: `${XPATH_PATCH_MARK}: Object.assign`,
+    original:
+      /function assign\(target, varArgs\) \{ \/\/ \.length of function is 2(\r?\n)[^]*?for \(var nextKey in nextSource\)[^]*?return to;\r?\n {4}\}/,
+    replacement: (mark, eol) =>
+      [
+        `function assign(target, varArgs) { // ${mark} (scripts/patch-dependencies.mjs)`,
+        '        return Object.assign.apply(Object, arguments);',
+        '    }',
+      ].join(eol),
+  },
+  {
+    name: 'extend',
+    mark: `${XPATH_PATCH_MARK}: a context without throwaway resolvers`,
+    original:
+      /XPathContext\.prototype\.extend = function \(newProps\) \{(\r?\n) {8}return assign\(new XPathContext\(\), this, newProps\);\r?\n {4}\};/,
+    replacement: (mark, eol) =>
+      [
+        `XPathContext.prototype.extend = function (newProps) { // ${mark} (scripts/patch-dependencies.mjs)`,
+        '        return assign(contextFrom(this), this, newProps);',
+        '    };',
+        '',
+        '    // A context to copy `source` into: the defaults `new XPathContext()` gives only where',
+        '    // `source` has no resolver of its own to overwrite them with.',
+        '    function contextFrom(source) {',
+        '        var ctx = Object.create(XPathContext.prototype);',
+        "        if (!Object.prototype.hasOwnProperty.call(source, 'variableResolver')) ctx.variableResolver = new VariableResolver();",
+        "        if (!Object.prototype.hasOwnProperty.call(source, 'namespaceResolver')) ctx.namespaceResolver = new NamespaceResolver();",
+        "        if (!Object.prototype.hasOwnProperty.call(source, 'functionResolver')) ctx.functionResolver = new FunctionResolver();",
+        '        return ctx;',
+        '    }',
+      ].join(eol),
+  },
+  {
+    name: 'evaluate',
+    mark: `${XPATH_PATCH_MARK}: the path's context from contextFrom`,
+    original: /var xpc = assign\(new XPathContext\(\), c\);()/,
+    replacement: (mark) => `var xpc = assign(contextFrom(c), c); // ${mark}`,
+  },
+  {
+    name: 'parser',
+    mark: `${XPATH_PATCH_MARK}: one shared parser`,
+    original:
+      /exports\.selectWithResolver = function \(e, doc, resolver, single\) \{(\r?\n) {8}var expression = new XPathExpression\(e, resolver, new XPathParser\(\)\);/,
+    replacement: (mark, eol) =>
+      [
+        `var sharedParser = null; // ${mark} (scripts/patch-dependencies.mjs)`,
+        '    exports.selectWithResolver = function (e, doc, resolver, single) {',
+        '        var expression = new XPathExpression(e, resolver, sharedParser || (sharedParser = new XPathParser()));',
+      ].join(eol),
+  },
+];
 
-/** The patched text of xpath.js, or null when it has no known assign helper. */
+/**
+ * The patched text of xpath.js (every patch applied, or already there), or null when some patch
+ * finds neither its original nor its mark: the copy is then left as it is.
+ */
 export function patchXpath(source) {
-  if (PATCHED.test(source)) return source;
-  const match = ASSIGN.exec(source);
-  if (!match || !match[0].includes('for (var nextKey in nextSource)')) return null;
-  const eol = match[1];
-  const replacement = [
-    `function assign(target, varArgs) { // ${XPATH_PATCH_MARK} (scripts/patch-dependencies.mjs)`,
-    '        return Object.assign.apply(Object, arguments);',
-    '    }',
-  ].join(eol);
-  return source.replace(ASSIGN, replacement);
+  let patched = source;
+  for (const patch of XPATH_PATCHES) {
+    if (patched.includes(patch.mark)) continue;
+    const match = patch.original.exec(patched);
+    if (!match) return null;
+    const eol = match[1] || (patched.includes('\r\n') ? '\r\n' : '\n');
+    patched = patched.replace(patch.original, () => patch.replacement(patch.mark, eol));
+  }
+  return patched;
 }
 
 /**

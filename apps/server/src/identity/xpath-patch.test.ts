@@ -3,11 +3,12 @@ import { createRequire } from 'node:module';
 import { DOMParser } from '@xmldom/xmldom';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
-import { patchXpath, XPATH_PATCH_MARK } from '../../../../scripts/patch-dependencies.mjs';
+import { patchXpath, XPATH_PATCHES } from '../../../../scripts/patch-dependencies.mjs';
 
-// scripts/patch-dependencies.mjs (run by npm's postinstall) replaces xpath's for-in `assign` with
-// Object.assign in every installed copy. These tests hold that the copies the sign-in path uses
-// are patched, that the patch changes no answer, and that it is exact and idempotent.
+// scripts/patch-dependencies.mjs (run by npm's postinstall) patches every installed copy of xpath:
+// Object.assign for its for-in `assign`, evaluation contexts without throwaway resolvers, one shared
+// parser. These tests hold that the copies the sign-in path uses are patched, that the patches
+// change no answer, and that they are exact and idempotent.
 
 const require = createRequire(import.meta.url);
 
@@ -38,25 +39,96 @@ const ORIGINAL = [
   '    }',
 ];
 
+/** The other originals the patches replace, as xpath 0.0.33 and 0.0.34 write them. */
+const EXTEND = [
+  '    XPathContext.prototype.extend = function (newProps) {',
+  '        return assign(new XPathContext(), this, newProps);',
+  '    };',
+];
+const EVALUATE = '        var xpc = assign(new XPathContext(), c);';
+const SELECT = [
+  '    exports.selectWithResolver = function (e, doc, resolver, single) {',
+  '        var expression = new XPathExpression(e, resolver, new XPathParser());',
+];
+
+interface Patch {
+  name: string;
+  mark: string;
+}
+const patches = XPATH_PATCHES as Patch[];
+
+/** A stand-in for xpath.js holding every original, with other lines around them. */
+function unpatched(eol: string, leave: string | null = null): string {
+  const parts: Record<string, string[]> = {
+    assign: ORIGINAL,
+    extend: EXTEND,
+    evaluate: [EVALUATE],
+    parser: SELECT,
+  };
+  return [
+    '(function () {',
+    ...Object.entries(parts).flatMap(([name, lines]) => [
+      ...(name === leave ? [] : lines),
+      `    // after ${name}`,
+    ]),
+    '})();',
+  ].join(eol);
+}
+
+/** The xpath module that `owner` loads. */
+function xpathModule(owner: string) {
+  return createRequire(require.resolve(`${owner}/package.json`))('xpath') as {
+    select(expression: string, node: unknown): unknown;
+    useNamespaces(map: Record<string, string>): (expression: string, node: unknown) => unknown;
+  };
+}
+
 describe('the xpath patch', () => {
   it.each(['xml-crypto', '@node-saml/node-saml', 'samlify'])('is in the xpath that %s loads', (owner) => {
     const source = readFileSync(xpathOf(owner), 'utf8');
-    expect(source).toContain(XPATH_PATCH_MARK);
+    for (const patch of patches) expect(source).toContain(patch.mark);
     expect(source).not.toContain('for (var nextKey in nextSource)');
+    expect(source).not.toContain('new XPathContext(), this, newProps');
+    expect(source).not.toContain('assign(new XPathContext(), c)');
+    expect(source).not.toContain('resolver, new XPathParser()');
   });
 
   it.each([
     ['LF', '\n'],
     ['CRLF', '\r\n'],
-  ])('replaces exactly the assign helper (%s) and is idempotent', (_, eol) => {
-    const before = ['(function () {', ...ORIGINAL, '    var x = assign({}, {a: 1});', '})();'].join(eol);
-    const once = patchXpath(before) as string;
-    expect(once).toContain(XPATH_PATCH_MARK);
-    expect(once).toContain(`${eol}    var x = assign({}, {a: 1});${eol}})();`);
+  ])('replaces exactly the originals (%s) and is idempotent', (_, eol) => {
+    const once = patchXpath(unpatched(eol)) as string;
+    for (const patch of patches) expect(once).toContain(patch.mark);
+    for (const name of ['assign', 'extend', 'evaluate', 'parser'])
+      expect(once).toContain(`${eol}    // after ${name}${eol}`);
     expect(once.startsWith(`(function () {${eol}    function assign(target, varArgs) {`)).toBe(true);
+    expect(once.endsWith(`${eol}})();`)).toBe(true);
     expect(once).not.toContain('nextKey');
+    expect(once).not.toContain('assign(new XPathContext()');
+    expect(once).not.toContain('resolver, new XPathParser())');
+    expect(once).toContain('function contextFrom(source)');
+    expect(once.split(eol).every((line) => !line.includes('\n') && !line.includes('\r'))).toBe(true);
     expect(patchXpath(once)).toBe(once);
   });
+
+  it('patches a copy that has only the earlier assign patch, leaving that one as it is', () => {
+    const assignPatched = [
+      '    function assign(target, varArgs) { // PRA Portal patch: Object.assign (scripts/patch-dependencies.mjs)',
+      '        return Object.assign.apply(Object, arguments);',
+      '    }',
+    ];
+    const earlier = unpatched('\n').replace(ORIGINAL.join('\n'), assignPatched.join('\n'));
+    expect(earlier).toContain(assignPatched[0]);
+    const patched = patchXpath(earlier) as string;
+    expect(patched).toBe(patchXpath(unpatched('\n')));
+  });
+
+  it.each(['assign', 'extend', 'evaluate', 'parser'])(
+    'leaves a copy without the %s original alone',
+    (name) => {
+      expect(patchXpath(unpatched('\n', name))).toBeNull();
+    },
+  );
 
   it('leaves an unknown text alone', () => {
     expect(patchXpath('function assign(a, b) { return a; }')).toBeNull();
@@ -92,4 +164,31 @@ describe('the xpath patch', () => {
         .map((n) => n.localName),
     ).toEqual(['Signature']);
   });
+
+  it.each(['xml-crypto', '@node-saml/node-saml'])(
+    'keeps namespaces, functions and positions inside predicates, and parses on after an error (%s)',
+    (owner) => {
+      const xpath = xpathModule(owner);
+      const doc = new DOMParser().parseFromString(
+        '<r xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><a n="1"/><ds:Signature><ds:SignedInfo/></ds:Signature>' +
+          '<a n="2"><b/><b/></a><a n="3"/></r>',
+        'text/xml',
+      );
+      const names = (found: unknown) =>
+        (found as Array<{ nodeName: string; getAttribute?(n: string): string }>).map(
+          (n) => `${n.nodeName}${n.getAttribute?.('n') ?? ''}`,
+        );
+      const ds = xpath.useNamespaces({ ds: 'http://www.w3.org/2000/09/xmldsig#' });
+      expect(names(ds('//*[ds:SignedInfo]', doc))).toEqual(['ds:Signature']);
+      expect(names(ds('//ds:Signature[count(ds:*) = 1]/ds:SignedInfo', doc))).toEqual(['ds:SignedInfo']);
+      expect(names(xpath.select('//a[position() = last()]', doc))).toEqual(['a3']);
+      expect(names(xpath.select('//a[2]', doc))).toEqual(['a2']);
+      expect(names(xpath.select("//a[count(b) = 2 and @n = '2']", doc))).toEqual(['a2']);
+      expect(names(xpath.select("//*[local-name(.) = 'a'][@n > 1]", doc))).toEqual(['a2', 'a3']);
+      expect(xpath.select('count(//b)', doc)).toBe(2);
+      expect(() => xpath.select('//a[', doc)).toThrow();
+      expect(() => ds('//nope:a', doc)).toThrow();
+      expect(names(xpath.select('//a[1]', doc))).toEqual(['a1']);
+    },
+  );
 });

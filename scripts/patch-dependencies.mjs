@@ -1,7 +1,7 @@
 // Runs after `npm install` / `npm ci` (the root package.json's postinstall): small, behaviour-neutral
 // speed fixes to installed dependencies, each an exact replacement of a known text. A copy whose
 // text is neither the known original nor the patched one is left alone with a warning; the test
-// apps/server/src/identity/xpath-patch.test.ts then fails, so an upgrade that changes the file is
+// apps/server/src/identity/dependency-patches.test.ts then fails, so an upgrade that changes the file is
 // seen in CI rather than silently slower. Idempotent: running it twice changes nothing.
 //
 // xpath (every installed copy; node-saml, samlify and xml-crypto each select with it during a
@@ -20,6 +20,13 @@
 // - `parser`: every select built a new parser, whose set-up makes some 150 closures for its reduce
 //   table. Parsing keeps no state in the parser between calls (the reduce actions only build the
 //   expression's objects), so the selects share one.
+//
+// @xmldom/xmldom (every installed copy; xml-crypto and node-saml clone a signed element to check its
+// signature): `cloneNode` copied a node's scalar fields with a for-in loop filtered by
+// hasOwnProperty, which walks every method of the node's prototype chain for each node and
+// attribute cloned. Object.keys lists the same own enumerable fields in the same order. An ACS's
+// check of a response took 0.4-0.9 ms less CPU (bench/acs-validation.ts; bench/RESULTS.md,
+// 2026-11-28).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,13 +92,36 @@ export const XPATH_PATCHES = [
   },
 ];
 
+export const XMLDOM_PATCHES = [
+  {
+    name: 'cloneNode',
+    mark: `${XPATH_PATCH_MARK}: Object.keys`,
+    original:
+      /\t{3}for \(var n in srcNode\) \{(\r?\n)\t{4}if \(Object\.prototype\.hasOwnProperty\.call\(srcNode, n\)\) \{\r?\n\t{5}var v = srcNode\[n\];\r?\n\t{5}if \(typeof v != 'object'\) \{\r?\n\t{6}if \(v != destNode\[n\]\) \{\r?\n\t{7}destNode\[n\] = v;\r?\n\t{6}\}\r?\n\t{5}\}\r?\n\t{4}\}\r?\n\t{3}\}/,
+    replacement: (mark, eol) =>
+      [
+        `\t\t\t// ${mark} (scripts/patch-dependencies.mjs): the own enumerable fields, as the for-in did.`,
+        '\t\t\tvar ownKeys = Object.keys(srcNode);',
+        '\t\t\tfor (var k = 0; k < ownKeys.length; k++) {',
+        '\t\t\t\tvar n = ownKeys[k];',
+        '\t\t\t\tvar v = srcNode[n];',
+        "\t\t\t\tif (typeof v != 'object') {",
+        '\t\t\t\t\tif (v != destNode[n]) {',
+        '\t\t\t\t\t\tdestNode[n] = v;',
+        '\t\t\t\t\t}',
+        '\t\t\t\t}',
+        '\t\t\t}',
+      ].join(eol),
+  },
+];
+
 /**
- * The patched text of xpath.js (every patch applied, or already there), or null when some patch
- * finds neither its original nor its mark: the copy is then left as it is.
+ * `source` with every one of `patches` applied (or already there), or null when some patch finds
+ * neither its original nor its mark: the copy is then left as it is.
  */
-export function patchXpath(source) {
+function applyPatches(source, patches) {
   let patched = source;
-  for (const patch of XPATH_PATCHES) {
+  for (const patch of patches) {
     if (patched.includes(patch.mark)) continue;
     const match = patch.original.exec(patched);
     if (!match) return null;
@@ -100,6 +130,18 @@ export function patchXpath(source) {
   }
   return patched;
 }
+
+/** The patched text of xpath.js, or null (see applyPatches). */
+export const patchXpath = (source) => applyPatches(source, XPATH_PATCHES);
+
+/** The patched text of @xmldom/xmldom's lib/dom.js, or null (see applyPatches). */
+export const patchXmldom = (source) => applyPatches(source, XMLDOM_PATCHES);
+
+/** What is patched: each package (every installed copy), the file in it, and how. */
+const TARGETS = [
+  { name: 'xpath', file: 'xpath.js', patch: patchXpath },
+  { name: '@xmldom/xmldom', file: join('lib', 'dom.js'), patch: patchXmldom },
+];
 
 /**
  * Every installed copy of a package under `dir`'s node_modules, nested ones included. Real folders
@@ -133,20 +175,22 @@ function folders(path) {
 
 export function patchDependencies(root) {
   const results = [];
-  for (const dir of installedCopies(root, 'xpath')) {
-    const file = join(dir, 'xpath.js');
-    let source;
-    try {
-      source = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    const patched = patchXpath(source);
-    if (patched === null) results.push({ file, outcome: 'unknown text, left alone' });
-    else if (patched === source) results.push({ file, outcome: 'already patched' });
-    else {
-      writeFileSync(file, patched);
-      results.push({ file, outcome: 'patched' });
+  for (const target of TARGETS) {
+    for (const dir of installedCopies(root, target.name)) {
+      const file = join(dir, target.file);
+      let source;
+      try {
+        source = readFileSync(file, 'utf8');
+      } catch {
+        continue;
+      }
+      const patched = target.patch(source);
+      if (patched === null) results.push({ file, outcome: 'unknown text, left alone' });
+      else if (patched === source) results.push({ file, outcome: 'already patched' });
+      else {
+        writeFileSync(file, patched);
+        results.push({ file, outcome: 'patched' });
+      }
     }
   }
   return results;

@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { DOMParser } from '@xmldom/xmldom';
+import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
-import { patchXpath, XPATH_PATCHES } from '../../../../scripts/patch-dependencies.mjs';
+import { patchXmldom, patchXpath, XPATH_PATCHES } from '../../../../scripts/patch-dependencies.mjs';
 
-// scripts/patch-dependencies.mjs (run by npm's postinstall) patches every installed copy of xpath:
-// Object.assign for its for-in `assign`, evaluation contexts without throwaway resolvers, one shared
-// parser. These tests hold that the copies the sign-in path uses are patched, that the patches
-// change no answer, and that they are exact and idempotent.
+// scripts/patch-dependencies.mjs (run by npm's postinstall) patches every installed copy of xpath
+// (Object.assign for its for-in `assign`, evaluation contexts without throwaway resolvers, one shared
+// parser) and of @xmldom/xmldom (cloneNode's field copy by Object.keys). These tests hold that the
+// copies the sign-in path uses are patched, that the patches change no answer, and that they are
+// exact and idempotent.
 
 const require = createRequire(import.meta.url);
 
@@ -191,4 +192,78 @@ describe('the xpath patch', () => {
       expect(names(xpath.select('//a[1]', doc))).toEqual(['a1']);
     },
   );
+});
+
+/** @xmldom/xmldom 0.8's field copy in cloneNode, as it is written there (tabs). */
+const CLONE_COPY = [
+  '\t\t\tfor (var n in srcNode) {',
+  '\t\t\t\tif (Object.prototype.hasOwnProperty.call(srcNode, n)) {',
+  '\t\t\t\t\tvar v = srcNode[n];',
+  "\t\t\t\t\tif (typeof v != 'object') {",
+  '\t\t\t\t\t\tif (v != destNode[n]) {',
+  '\t\t\t\t\t\t\tdestNode[n] = v;',
+  '\t\t\t\t\t\t}',
+  '\t\t\t\t\t}',
+  '\t\t\t\t}',
+  '\t\t\t}',
+];
+
+/** The lib/dom.js of the @xmldom/xmldom that `owner` loads. */
+function xmldomOf(owner: string): string {
+  const ownerRequire = createRequire(require.resolve(`${owner}/package.json`));
+  return ownerRequire.resolve('@xmldom/xmldom/lib/dom.js');
+}
+
+describe('the @xmldom/xmldom patch', () => {
+  it.each(['xml-crypto', '@node-saml/node-saml'])('is in the @xmldom/xmldom that %s loads', (owner) => {
+    const source = readFileSync(xmldomOf(owner), 'utf8');
+    expect(source).toContain('PRA Portal patch: Object.keys');
+    expect(source).not.toContain('for (var n in srcNode)');
+  });
+
+  it.each([
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+  ])('replaces exactly the field copy (%s) and is idempotent', (_, eol) => {
+    const before = ['function enter(srcNode) {', ...CLONE_COPY, '\t\t\tif (srcNode.childNodes) {', '}'].join(
+      eol,
+    );
+    const once = patchXmldom(before) as string;
+    expect(once).toContain('PRA Portal patch: Object.keys');
+    expect(once).toContain('var ownKeys = Object.keys(srcNode);');
+    expect(once).not.toContain('for (var n in srcNode)');
+    expect(once.startsWith(`function enter(srcNode) {${eol}`)).toBe(true);
+    expect(once.endsWith(`${eol}\t\t\tif (srcNode.childNodes) {${eol}}`)).toBe(true);
+    expect(once.split(eol).every((line) => !line.includes('\n') && !line.includes('\r'))).toBe(true);
+    expect(patchXmldom(once)).toBe(once);
+    expect(patchXmldom('function enter(srcNode) {}')).toBeNull();
+  });
+
+  it('clones a signed SAML element into the same document text, fields and all', () => {
+    const xml =
+      '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_r" Version="2.0">' +
+      '<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_a"><!-- note -->' +
+      '<saml:Subject><saml:NameID Format="urn:x">vendor &amp; co</saml:NameID></saml:Subject>' +
+      '<![CDATA[<raw>]]><?pi data?></saml:Assertion></samlp:Response>';
+    const doc = new DOMParser().parseFromString(xml, 'text/xml');
+    const assertion = doc.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Assertion')[0]!;
+    const clone = assertion.cloneNode(true) as Element;
+    const text = (node: Node) => new XMLSerializer().serializeToString(node);
+    expect(text(clone)).toBe(text(assertion));
+    expect(clone).not.toBe(assertion);
+    expect(clone.ownerDocument).toBe(doc);
+    expect([clone.prefix, clone.localName, clone.namespaceURI, clone.getAttribute('ID')]).toEqual([
+      'saml',
+      'Assertion',
+      'urn:oasis:names:tc:SAML:2.0:assertion',
+      '_a',
+    ]);
+    const nameId = clone.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'NameID')[0]!;
+    expect(nameId.textContent).toBe('vendor & co');
+    expect(nameId.getAttributeNode('Format')?.ownerElement).toBe(nameId);
+    const shallow = assertion.cloneNode(false) as Element;
+    expect(text(shallow)).toBe(
+      '<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_a"/>',
+    );
+  });
 });

@@ -31,7 +31,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const XPATH_PATCH_MARK = 'PRA Portal patch';
+export const PATCH_MARK = 'PRA Portal patch';
 
 /**
  * The patches of xpath.js: each an exact original (a regular expression, so that either line ending
@@ -40,7 +40,7 @@ export const XPATH_PATCH_MARK = 'PRA Portal patch';
 export const XPATH_PATCHES = [
   {
     name: 'assign',
-    mark: `${XPATH_PATCH_MARK}: Object.assign`,
+    mark: `${PATCH_MARK}: Object.assign`,
     original:
       /function assign\(target, varArgs\) \{ \/\/ \.length of function is 2(\r?\n)[^]*?for \(var nextKey in nextSource\)[^]*?return to;\r?\n {4}\}/,
     replacement: (mark, eol) =>
@@ -52,7 +52,7 @@ export const XPATH_PATCHES = [
   },
   {
     name: 'extend',
-    mark: `${XPATH_PATCH_MARK}: a context without throwaway resolvers`,
+    mark: `${PATCH_MARK}: a context without throwaway resolvers`,
     original:
       /XPathContext\.prototype\.extend = function \(newProps\) \{(\r?\n) {8}return assign\(new XPathContext\(\), this, newProps\);\r?\n {4}\};/,
     replacement: (mark, eol) =>
@@ -74,13 +74,13 @@ export const XPATH_PATCHES = [
   },
   {
     name: 'evaluate',
-    mark: `${XPATH_PATCH_MARK}: the path's context from contextFrom`,
+    mark: `${PATCH_MARK}: the path's context from contextFrom`,
     original: /var xpc = assign\(new XPathContext\(\), c\);()/,
     replacement: (mark) => `var xpc = assign(contextFrom(c), c); // ${mark}`,
   },
   {
     name: 'parser',
-    mark: `${XPATH_PATCH_MARK}: one shared parser`,
+    mark: `${PATCH_MARK}: one shared parser`,
     original:
       /exports\.selectWithResolver = function \(e, doc, resolver, single\) \{(\r?\n) {8}var expression = new XPathExpression\(e, resolver, new XPathParser\(\)\);/,
     replacement: (mark, eol) =>
@@ -95,7 +95,7 @@ export const XPATH_PATCHES = [
 export const XMLDOM_PATCHES = [
   {
     name: 'cloneNode',
-    mark: `${XPATH_PATCH_MARK}: Object.keys`,
+    mark: `${PATCH_MARK}: Object.keys`,
     original:
       /\t{3}for \(var n in srcNode\) \{(\r?\n)\t{4}if \(Object\.prototype\.hasOwnProperty\.call\(srcNode, n\)\) \{\r?\n\t{5}var v = srcNode\[n\];\r?\n\t{5}if \(typeof v != 'object'\) \{\r?\n\t{6}if \(v != destNode\[n\]\) \{\r?\n\t{7}destNode\[n\] = v;\r?\n\t{6}\}\r?\n\t{5}\}\r?\n\t{4}\}\r?\n\t{3}\}/,
     replacement: (mark, eol) =>
@@ -144,20 +144,21 @@ const TARGETS = [
 ];
 
 /**
- * Every installed copy of a package under `dir`'s node_modules, nested ones included. Real folders
- * only (a link's entry is not a directory): a workspace's link (node_modules/@pra/server) leads back
- * into the tree, and a dangling link must not fail the install.
+ * Every installed copy of the packages `names` under `dir`'s node_modules, nested ones included,
+ * as [name, folder], in one walk of the tree. Real folders only (a link's entry is not a
+ * directory): a workspace's link (node_modules/@pra/server) leads back into the tree, and a
+ * dangling link must not fail the install.
  */
-function* installedCopies(dir, name, depth = 0) {
+function* installedCopies(dir, names, depth = 0) {
   const modules = join(dir, 'node_modules');
   for (const entry of folders(modules)) {
     const packages = entry.startsWith('@')
-      ? folders(join(modules, entry)).map((p) => join(entry, p))
+      ? folders(join(modules, entry)).map((p) => `${entry}/${p}`)
       : [entry];
     for (const pkg of packages) {
       const path = join(modules, pkg);
-      if (pkg === name) yield path;
-      if (depth < 6) yield* installedCopies(path, name, depth + 1);
+      if (names.has(pkg)) yield [pkg, path];
+      if (depth < 6) yield* installedCopies(path, names, depth + 1);
     }
   }
 }
@@ -175,22 +176,22 @@ function folders(path) {
 
 export function patchDependencies(root) {
   const results = [];
-  for (const target of TARGETS) {
-    for (const dir of installedCopies(root, target.name)) {
-      const file = join(dir, target.file);
-      let source;
-      try {
-        source = readFileSync(file, 'utf8');
-      } catch {
-        continue;
-      }
-      const patched = target.patch(source);
-      if (patched === null) results.push({ file, outcome: 'unknown text, left alone' });
-      else if (patched === source) results.push({ file, outcome: 'already patched' });
-      else {
-        writeFileSync(file, patched);
-        results.push({ file, outcome: 'patched' });
-      }
+  const targets = new Map(TARGETS.map((target) => [target.name, target]));
+  for (const [name, dir] of installedCopies(root, new Set(targets.keys()))) {
+    const target = targets.get(name);
+    const file = join(dir, target.file);
+    let source;
+    try {
+      source = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const patched = target.patch(source);
+    if (patched === null) results.push({ file, outcome: 'unknown text, left alone' });
+    else if (patched === source) results.push({ file, outcome: 'already patched' });
+    else {
+      writeFileSync(file, patched);
+      results.push({ file, outcome: 'patched' });
     }
   }
   return results;

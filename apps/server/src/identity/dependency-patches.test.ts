@@ -13,10 +13,9 @@ import { patchXmldom, patchXpath, XPATH_PATCHES } from '../../../../scripts/patc
 
 const require = createRequire(import.meta.url);
 
-/** The xpath.js that `owner` (a package name) loads. */
-function xpathOf(owner: string): string {
-  const ownerRequire = createRequire(require.resolve(`${owner}/package.json`));
-  return ownerRequire.resolve('xpath');
+/** A require as `owner` (a package name) has it: the copies of its dependencies it loads. */
+function requireOf(owner: string): NodeJS.Require {
+  return createRequire(require.resolve(`${owner}/package.json`));
 }
 
 const ORIGINAL = [
@@ -78,7 +77,7 @@ function unpatched(eol: string, leave: string | null = null): string {
 
 /** The xpath module that `owner` loads. */
 function xpathModule(owner: string) {
-  return createRequire(require.resolve(`${owner}/package.json`))('xpath') as {
+  return requireOf(owner)('xpath') as {
     select(expression: string, node: unknown): unknown;
     useNamespaces(map: Record<string, string>): (expression: string, node: unknown) => unknown;
   };
@@ -86,7 +85,7 @@ function xpathModule(owner: string) {
 
 describe('the xpath patch', () => {
   it.each(['xml-crypto', '@node-saml/node-saml', 'samlify'])('is in the xpath that %s loads', (owner) => {
-    const source = readFileSync(xpathOf(owner), 'utf8');
+    const source = readFileSync(requireOf(owner).resolve('xpath'), 'utf8');
     for (const patch of patches) expect(source).toContain(patch.mark);
     expect(source).not.toContain('for (var nextKey in nextSource)');
     expect(source).not.toContain('new XPathContext(), this, newProps');
@@ -136,11 +135,8 @@ describe('the xpath patch', () => {
   });
 
   it('answers the selects of a signature check with the elements they name', () => {
-    const xpath = createRequire(require.resolve('xml-crypto/package.json'))('xpath') as {
-      select(
-        expression: string,
-        node: unknown,
-      ): Array<{ localName: string; getAttribute(n: string): string }>;
+    const xpath = xpathModule('xml-crypto') as {
+      select(expression: string, node: unknown): Array<{ localName: string }>;
     };
     const doc = new DOMParser().parseFromString(
       '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_r"><x ID="_a"><y Id="_b"/><z id="_a"/></x>' +
@@ -208,15 +204,9 @@ const CLONE_COPY = [
   '\t\t\t}',
 ];
 
-/** The lib/dom.js of the @xmldom/xmldom that `owner` loads. */
-function xmldomOf(owner: string): string {
-  const ownerRequire = createRequire(require.resolve(`${owner}/package.json`));
-  return ownerRequire.resolve('@xmldom/xmldom/lib/dom.js');
-}
-
 describe('the @xmldom/xmldom patch', () => {
   it.each(['xml-crypto', '@node-saml/node-saml'])('is in the @xmldom/xmldom that %s loads', (owner) => {
-    const source = readFileSync(xmldomOf(owner), 'utf8');
+    const source = readFileSync(requireOf(owner).resolve('@xmldom/xmldom/lib/dom.js'), 'utf8');
     expect(source).toContain('PRA Portal patch: Object.keys');
     expect(source).not.toContain('for (var n in srcNode)');
   });

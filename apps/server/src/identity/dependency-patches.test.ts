@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { describe, expect, it } from 'vitest';
+import { SignedXml } from 'xml-crypto';
+import { fixtureKeys } from '../../test/support/test-app';
 // @ts-expect-error: a plain .mjs script without types
 import { patchXmldom, patchXpath, XPATH_PATCHES } from '../../../../scripts/patch-dependencies.mjs';
 
@@ -188,6 +190,42 @@ describe('the xpath patch', () => {
       expect(names(xpath.select('//a[1]', doc))).toEqual(['a1']);
     },
   );
+});
+
+describe('xml-crypto with the patched xpath', () => {
+  const keys = fixtureKeys('idp');
+  const signed = (() => {
+    const signer = new SignedXml({
+      privateKey: keys.privateKeyPem,
+      canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
+      signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+    });
+    signer.addReference({
+      xpath: "//*[local-name(.)='A']",
+      digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+      transforms: [
+        'http://www.w3.org/2000/09/xmldsig#enveloped-signature',
+        'http://www.w3.org/2001/10/xml-exc-c14n#',
+      ],
+    });
+    signer.computeSignature('<R><A ID="_a"><Who>vendorone</Who></A></R>');
+    return signer.getSignedXml();
+  })();
+  const check = (xml: string) => {
+    const verifier = new SignedXml({ publicCert: keys.certPem });
+    const doc = new DOMParser().parseFromString(xml, 'text/xml');
+    verifier.loadSignature(verifier.findSignatures(doc)[0]!);
+    return verifier.checkSignature(xml);
+  };
+
+  it('verifies the signed element it finds by its ID', () => {
+    expect(check(signed)).toBe(true);
+  });
+
+  it("refuses a document where a forged element carries the signed one's ID (signature wrapping)", () => {
+    const wrapped = signed.replace('<A ID="_a">', '<A ID="_a"><Who>victim</Who></A><A ID="_a">');
+    expect(() => check(wrapped)).toThrow(/multiple elements with the same value for the ID/);
+  });
 });
 
 /** @xmldom/xmldom 0.8's field copy in cloneNode, as it is written there (tabs). */

@@ -5,6 +5,18 @@ import { forgeResponse, forgeResponseXml, type ForgeOptions } from '../../../tes
 import { createAccount, startLogin, validResponseOptions } from '../../../test/support/sign-in';
 import { createTestApp, fixtureKeys, TestClient, type TestApp } from '../../../test/support/test-app';
 
+/**
+ * A tamper that puts the signed assertion and a forged copy of it (same ID, naming `victim`, its
+ * signature removed) where `place` says, in place of the signed one.
+ */
+function wrapSignedAssertion(place: (signed: string, forged: string) => string) {
+  return (xml: string) => {
+    const signed = /<saml:Assertion[^]*<\/saml:Assertion>/.exec(xml)![0];
+    const forged = signed.replace('>vendorone<', '>victim<').replace(/<ds:Signature[^]*<\/ds:Signature>/, '');
+    return xml.replace(signed, place(signed, forged));
+  };
+}
+
 describe.each(testDatabaseKinds)('SAML assertion consumer on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -85,6 +97,22 @@ describe.each(testDatabaseKinds)('SAML assertion consumer on %s', (kind) => {
     [
       'a NameID edited after signing',
       (o) => ({ ...o, tamper: (xml) => xml.replace('>vendorone<', '>victim<') }),
+    ],
+    // Signature wrapping: the signed assertion stays, and a forged copy naming `victim` (an active
+    // admin) rides beside it. The response's signature and xml-crypto's duplicate-ID check both
+    // stand in the way (dependency-patches.test.ts checks the latter alone).
+    [
+      "a forged assertion with the signed one's ID placed before it",
+      (o) => ({ ...o, tamper: wrapSignedAssertion((signed, forged) => forged + signed) }),
+    ],
+    [
+      "a forged assertion with the signed one's ID inside an extension of the response",
+      (o) => ({
+        ...o,
+        tamper: wrapSignedAssertion(
+          (signed, forged) => `<samlp:Extensions>${signed}</samlp:Extensions>${forged}`,
+        ),
+      }),
     ],
     [
       'a response signed by another key with its certificate embedded',

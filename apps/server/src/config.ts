@@ -69,6 +69,11 @@ const settingsSchema = z.object({
     .optional()
     .describe('PostgreSQL connection URL; when unset the embedded database in DATA_DIR is used'),
   DATABASE_POOL_SIZE: int(1, 200).default(10).describe('Connections per instance to PostgreSQL'),
+  DATABASE_POOL_MIN: int(0, 200)
+    .default(10)
+    .describe(
+      'Connections to PostgreSQL opened at start and kept open while idle (at most DATABASE_POOL_SIZE)',
+    ),
   DATABASE_STATEMENT_TIMEOUT_MS: int(0, 600_000)
     .default(databaseTimeoutDefaults.statementMs)
     .describe(

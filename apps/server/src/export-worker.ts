@@ -32,7 +32,7 @@ port.on('message', (message: unknown) => {
   wake?.();
 });
 
-const database = openPostgres(task.url, {
+const database = await openPostgres(task.url, {
   poolSize: 1,
   applicationName: 'pra-portal-export',
   timeouts: task.timeouts,

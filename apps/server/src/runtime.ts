@@ -134,6 +134,7 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
       url: config.DATABASE_URL,
       dataDir: config.DATABASE_URL ? undefined : resolve(dataDir, 'db'),
       poolSize: config.DATABASE_POOL_SIZE,
+      keepOpen: config.DATABASE_POOL_MIN,
       timeouts: databaseTimeouts(config),
     },
     config.DATABASE_STARTUP_WAIT_SECONDS,

@@ -34,6 +34,12 @@ export interface DatabaseOptions {
   /** An in-memory embedded database starts as this copy of a data folder (PGlite's dumpDataDir). */
   loadDataDir?: Blob;
   poolSize?: number;
+  /**
+   * PostgreSQL: connections opened when the database is opened and kept open while idle (at most
+   * `poolSize`). The first burst of requests then finds connections whose PostgreSQL backends are
+   * already started, instead of each opening one; idle connections above it close after 30 s.
+   */
+  keepOpen?: number;
   /** The sessions' application_name in pg_stat_activity (default `pra-portal`). */
   applicationName?: string;
   /** Limits that keep a hung or lost PostgreSQL from hanging requests (default: config.ts's). */
@@ -129,11 +135,24 @@ function guardedPool(pool: pg.Pool): PostgresPool {
   };
 }
 
-export function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
+/**
+ * Opens `count` connections side by side and gives them back to the pool, which keeps them (its
+ * `min`). Best effort: a connection that fails to open is left to be opened on demand, and the
+ * caller learns of an unreachable database from its first statement, as without this.
+ */
+async function openConnections(pool: pg.Pool, count: number): Promise<void> {
+  const opened = await Promise.allSettled(Array.from({ length: count }, () => pool.connect()));
+  for (const result of opened) if (result.status === 'fulfilled') result.value.release();
+}
+
+export async function openPostgres(url: string, options: DatabaseOptions): Promise<DatabaseHandle> {
   const limits = { ...databaseTimeoutDefaults, ...options.timeouts };
+  const max = options.poolSize ?? 10;
+  const keepOpen = Math.min(options.keepOpen ?? 0, max);
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max,
+    min: keepOpen,
     application_name: options.applicationName ?? 'pra-portal',
     connectionTimeoutMillis: limits.connectionWaitMs,
     idleTimeoutMillis: 30_000,
@@ -160,6 +179,7 @@ export function openPostgres(url: string, options: DatabaseOptions): DatabaseHan
       log: statementLog(options),
     }),
   );
+  await openConnections(pool, keepOpen);
   return {
     db,
     kind: 'postgres',

@@ -75,9 +75,10 @@ type CountsContext = Pick<AppContext, 'db' | 'vendorCounts' | 'organizationSetCo
  * GET /api/brm/users with paging parameters: one page of the same vendors, filtered and sorted by
  * the database, with the exact counts. The counts are kept per scope and filter while no vendor,
  * grant or BRM assignment changes (store/vendor-counts.ts); the asked page is read beside them and
- * read again only when it lies past the last page.
+ * read again only when it lies past the last page. `decorate` (what the route adds to each row) runs
+ * on the page's rows as soon as they are read, so its reads overlap the counting, not follow it.
  */
-export async function pageManagedUsers(
+export async function pageManagedUsers<T extends ManagedUser = ManagedUser>(
   ctx: CountsContext,
   account: Account,
   query: {
@@ -87,20 +88,25 @@ export async function pageManagedUsers(
     sort?: ManagedUserSortKey;
     direction?: 'asc' | 'desc';
   },
-): Promise<ManagedUsersPage> {
+  decorate: (users: ManagedUser[]) => Promise<T[]> = async (users) => users as T[],
+): Promise<Omit<ManagedUsersPage, 'items'> & { items: T[] }> {
   const asked = pageRequest(query, USERS_PAGE_SIZE);
   const [actor, version] = await Promise.all([loadActor(ctx.db, account), vendorScopeVersion(ctx.db)]);
   const scope = vendor.pinnedScopeOf(actor, 'a');
   const count = (key: string, ...conditions: RawBuilder<boolean>[]) =>
     ctx.vendorCounts.get(version, key, () => countAccountsAtVersion(ctx.db, ...conditions));
-  const rowsOf = (page: number) =>
-    pageManagedVendors(ctx.db, scope.condition, {
-      filter: asked.filter,
-      sort: asked.sort ?? 'username',
-      direction: asked.direction,
-      offset: (page - 1) * asked.size,
-      limit: asked.size,
-    });
+  const rowsOf = async (page: number) =>
+    decorate(
+      (
+        await pageManagedVendors(ctx.db, scope.condition, {
+          filter: asked.filter,
+          sort: asked.sort ?? 'username',
+          direction: asked.direction,
+          offset: (page - 1) * asked.size,
+          limit: asked.size,
+        })
+      ).map((row) => toManagedUser(row, actor)),
+    );
   const { organizationIds } = scope;
   const [total, matching, askedRows] = await Promise.all([
     // A BRM's scope: counted together with other BRMs' counts asked at the same time.
@@ -116,7 +122,7 @@ export async function pageManagedUsers(
   const page = answeredPage(asked.page, asked.size, found);
   const rows = found === 0 ? [] : page === asked.page ? askedRows : await rowsOf(page);
   return {
-    items: rows.map((row) => toManagedUser(row, actor)),
+    items: rows,
     total,
     matching: found,
     page,

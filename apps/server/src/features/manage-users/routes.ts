@@ -28,8 +28,7 @@ export const manageUsersRoutes: FastifyPluginAsync<AppContext> = async (app, ctx
   // Each row that is inside its inactivity warning window says by when to sign in (§6.2).
   route(getManagedUsers, {}, async (request) => {
     if (!asksForPage(request.query)) return decorated(await listManagedUsers(ctx.db, request.account));
-    const page = await pageManagedUsers(ctx, request.account, request.query);
-    return { ...page, items: await decorated(page.items) };
+    return pageManagedUsers(ctx, request.account, request.query, decorated);
   });
 
   route(enableOrDisableUser, {}, async (request) => {

@@ -58,6 +58,8 @@ export function production(databaseUrl: string) {
   return (port: number) => ({
     ...common(port),
     PRA_MODE: 'production',
+    // As the shipped systemd unit and image start it (docs/OPERATIONS.md, "Memory").
+    MALLOC_ARENA_MAX: '2',
     DATABASE_URL: databaseUrl,
     SMTP_URL: 'smtp://127.0.0.1:1',
     SESSION_SECRET: 'bench-session-secret-bench-session-secret',

@@ -377,6 +377,11 @@ export interface Config extends Omit<Settings, 'HOST' | 'METRICS_PORT'> {
   requiredAuthnContext: string[];
   /** SAML_PHISHING_RESISTANT_CLASSES as a list. */
   phishingResistantClasses: string[];
+  /**
+   * Whether MALLOC_ARENA_MAX is in the environment: glibc reads it as the process starts, the
+   * portal only warns when it is missing (runtime.ts, docs/OPERATIONS.md "Memory"). Not a setting.
+   */
+  mallocArenaMaxSet: boolean;
   /** Where the metrics listener listens; null: no metrics listener. */
   metrics: { port: number; host: string; byDefault: boolean } | null;
   /** Plain http on localhost: the session cookie cannot be Secure nor carry the __Host- prefix. */
@@ -552,6 +557,7 @@ export function loadConfig(env: Record<string, string | undefined>, use: ConfigU
             byDefault: METRICS_PORT === undefined,
           },
     HOST: settings.HOST ?? (isStandalone ? '127.0.0.1' : '0.0.0.0'),
+    mallocArenaMaxSet: Boolean(env.MALLOC_ARENA_MAX),
     publicUrl,
     isStandalone,
     // A PostgreSQL database may be a real one: demo accounts go there only when asked for.

@@ -124,6 +124,26 @@ export function watchSpCertificate(certPem: string, source: string, now: Date, l
   if (warning) log.warn({ expiresAt: expiresAt.toISOString() }, warning);
 }
 
+/** The C library's version when it is glibc (from Node's diagnostic report), else undefined. */
+export function glibcVersion(): string | undefined {
+  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
+  return report?.header?.glibcVersionRuntime;
+}
+
+/**
+ * The start's warning when the process runs on glibc without MALLOC_ARENA_MAX: the export workers'
+ * threads then keep arenas of their own that glibc hands little of back (docs/OPERATIONS.md,
+ * "Memory"). Null on PGlite (its exports run on the main thread), elsewhere than glibc, or when set.
+ */
+export function mallocArenaWarning(
+  arenaMaxSet: boolean,
+  onPostgres: boolean,
+  glibc: string | undefined,
+): string | null {
+  if (!onPostgres || glibc === undefined || arenaMaxSet) return null;
+  return 'MALLOC_ARENA_MAX is unset: with glibc each audit export can leave 100 MB or more of the process\'s memory held; start the portal with MALLOC_ARENA_MAX=2 (docs/OPERATIONS.md, "Memory")';
+}
+
 /** Opens the outside parts the config names and migrates the database: everything but HTTP. */
 export async function openRuntime(config: Config, log: StartupLog): Promise<Runtime> {
   const dataDir = resolve(config.DATA_DIR);
@@ -166,6 +186,8 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
         log,
       )
     : undefined;
+  const arenas = mallocArenaWarning(config.mallocArenaMaxSet, Boolean(config.DATABASE_URL), glibcVersion());
+  if (arenas) log.warn({}, arenas);
   const mailer = createMailer(config.SMTP_URL, config.isStandalone);
   // Long work's pool: one connection for the job worker, one for audit exports.
   const longWork = config.DATABASE_URL

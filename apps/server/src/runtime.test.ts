@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+import { glibcVersion, mallocArenaWarning } from './runtime';
+
+describe('the start-up warning about glibc malloc arenas (docs/OPERATIONS.md, "Memory")', () => {
+  it('is given on PostgreSQL with glibc when MALLOC_ARENA_MAX is unset', () => {
+    expect(mallocArenaWarning(false, true, '2.36')).toBe(
+      'MALLOC_ARENA_MAX is unset: with glibc each audit export can leave 100 MB or more of the process\'s memory held; start the portal with MALLOC_ARENA_MAX=2 (docs/OPERATIONS.md, "Memory")',
+    );
+  });
+
+  it('is not given when it is set, on the embedded database, or without glibc', () => {
+    expect(mallocArenaWarning(true, true, '2.36')).toBeNull();
+    expect(mallocArenaWarning(false, false, '2.36')).toBeNull();
+    expect(mallocArenaWarning(false, true, undefined)).toBeNull();
+  });
+
+  it('knows MALLOC_ARENA_MAX from the environment the config is read from (empty is unset)', () => {
+    const standalone = { PRA_MODE: 'standalone' };
+    expect(loadConfig({ ...standalone, MALLOC_ARENA_MAX: '2' }).mallocArenaMaxSet).toBe(true);
+    expect(loadConfig({ ...standalone, MALLOC_ARENA_MAX: '' }).mallocArenaMaxSet).toBe(false);
+    expect(loadConfig(standalone).mallocArenaMaxSet).toBe(false);
+  });
+
+  it("reads the C library from Node's report: glibc here (Debian), as a version", () => {
+    if (process.platform !== 'linux') return;
+    expect(glibcVersion()).toMatch(/^\d+\.\d+/);
+  });
+});

@@ -25,7 +25,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL pool kept open (
   });
   afterAll(async () => database?.close());
 
-  it('has its connections open when opened, at most the pool size, and keeps them while idle', async () => {
+  it('has its connections open when opened, at most the pool size, and opens more for a burst', async () => {
     const url = database.url!;
     const kept = await openDatabase({ url, poolSize: 6, keepOpen: 4, applicationName: 'pra-keep-open' });
     const capped = await openDatabase({ url, poolSize: 2, keepOpen: 5, applicationName: 'pra-keep-capped' });

@@ -16,7 +16,7 @@ import { signInOverHttp } from './http-sign-in';
 import { measureEach } from './load';
 import { assetLoads } from './page-weight';
 import { createBenchDatabase, production } from './portals';
-import { startNode, type Running } from './processes';
+import { freePort, startNode, type Running } from './processes';
 import { buildScaleData, scaleNames, scaleSize } from './support/scale-data';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { median, printTable, type BenchRow } from './table';
@@ -160,13 +160,17 @@ interface Side {
   brm: Headers;
   admin: Headers;
   databaseUrl: string;
+  /** The portal's main-thread V8 heap (its metrics listener): used and reserved, MB. */
+  heapMb(): Promise<{ used: number; total: number }>;
   drop(): Promise<void>;
 }
 
 async function startSide(name: Side['name'], build: boolean): Promise<Side> {
   const database = await createBenchDatabase();
   if (!database) throw new Error('bench:scale needs PostgreSQL (BENCH_DATABASE_URL)');
-  const env = production(database.url);
+  // The metrics listener on a port of its own: the export row reads the main thread's heap there.
+  const metricsPort = await freePort();
+  const env = (port: number) => ({ ...production(database.url)(port), METRICS_PORT: String(metricsPort) });
   // The first start migrates and seeds the demo data; the bulk is added while it is down.
   const first = await startNode(serverScript, env, '/readyz');
   await first.stop();
@@ -198,6 +202,12 @@ async function startSide(name: Side['name'], build: boolean): Promise<Side> {
     brm: await signInAs(portal.url, scaleNames.brms[0]!),
     admin: await signInAs(portal.url, scaleNames.admin),
     databaseUrl: database.url,
+    heapMb: async () => {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const mb = (name: string) =>
+        Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1048576;
+      return { used: mb('nodejs_heap_size_used_bytes'), total: mb('nodejs_heap_size_total_bytes') };
+    },
     drop: async () => {
       await portal.stop();
       await database.drop();
@@ -436,11 +446,25 @@ async function main() {
       clearInterval(sampler);
       return peak - before;
     };
+    // The main thread's heap before and after, and its most reserved meanwhile: how much of the
+    // growth is the portal's own heap (garbage of the traffic before, collected late) and how much
+    // the export's worker and buffers.
     const exportAlone = async () => {
+      const heapBefore = await scale.heapMb();
+      let heapPeak = heapBefore.total;
+      const heapSampler = setInterval(
+        () => void scale.heapMb().then((h) => (heapPeak = Math.max(heapPeak, h.total))),
+        500,
+      );
       const started = performance.now();
       const exported = drained(scale.url, '/api/admin/audit/export.csv', scale.admin);
       const growth = await peakGrowthWhile(exported);
-      return { growth, csv: await exported, seconds: (performance.now() - started) / 1000 };
+      clearInterval(heapSampler);
+      const heapAfter = await scale.heapMb();
+      const heap =
+        `main heap used ${Math.round(heapBefore.used)} → ${Math.round(heapAfter.used)} MB, ` +
+        `reserved ${Math.round(heapBefore.total)} → at most ${Math.round(heapPeak)} MB`;
+      return { growth, heap, csv: await exported, seconds: (performance.now() - started) / 1000 };
     };
     const growthWhile = async (work: Promise<unknown>) => {
       const others = background(scale.url, '/api/user', brms, 4, work);
@@ -458,7 +482,7 @@ async function main() {
       unit: 'MB',
       goal: { atMost: 50 },
       note:
-        `alone: status ${alone.csv.status}, ${(alone.csv.bytes / 1e6).toFixed(0)} MB in ${alone.seconds.toFixed(1)} s; ` +
+        `alone: status ${alone.csv.status}, ${(alone.csv.bytes / 1e6).toFixed(0)} MB in ${alone.seconds.toFixed(1)} s, ${alone.heap}; ` +
         `beside the others' traffic: status ${csv.status}, ${(csv.bytes / 1e6).toFixed(0)} MB, others' p99 ${during.others.p99.toFixed(1)} ms (goal ≤ 50), ${during.others.failures} not 200, ` +
         `growth ${Math.round(during.growth)} MB (the traffic alone for ${TRAFFIC_ALONE_S} s before it: ${Math.round(traffic.growth)} MB)`,
     });

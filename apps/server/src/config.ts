@@ -382,6 +382,11 @@ export interface Config extends Omit<Settings, 'HOST' | 'METRICS_PORT'> {
    * portal only warns when it is missing (runtime.ts, docs/OPERATIONS.md "Memory"). Not a setting.
    */
   mallocArenaMaxSet: boolean;
+  /**
+   * NODE_OPTIONS as node read it at start: the portal looks there (and on node's command line)
+   * for --max-semi-space-size, and only warns when it is missing (runtime.ts). Not a setting.
+   */
+  nodeOptions: string;
   /** Where the metrics listener listens; null: no metrics listener. */
   metrics: { port: number; host: string; byDefault: boolean } | null;
   /** Plain http on localhost: the session cookie cannot be Secure nor carry the __Host- prefix. */
@@ -558,6 +563,7 @@ export function loadConfig(env: Record<string, string | undefined>, use: ConfigU
           },
     HOST: settings.HOST ?? (isStandalone ? '127.0.0.1' : '0.0.0.0'),
     mallocArenaMaxSet: Boolean(env.MALLOC_ARENA_MAX),
+    nodeOptions: env.NODE_OPTIONS ?? '',
     publicUrl,
     isStandalone,
     // A PostgreSQL database may be a real one: demo accounts go there only when asked for.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
-import { glibcVersion, mallocArenaWarning } from './runtime';
+import { glibcVersion, mallocArenaWarning, youngGenerationCapped, youngGenerationWarning } from './runtime';
 
 describe('the start-up warning about glibc malloc arenas (docs/OPERATIONS.md, "Memory")', () => {
   it('is given on PostgreSQL with glibc when MALLOC_ARENA_MAX is unset', () => {
@@ -28,5 +28,34 @@ describe('the start-up warning about glibc malloc arenas (docs/OPERATIONS.md, "M
   it("reads the C library from Node's report: glibc here (Debian), as a version", () => {
     if (process.platform !== 'linux') return;
     expect(glibcVersion()).toMatch(/^\d+\.\d+/);
+  });
+});
+
+describe('the start-up warning about an uncapped young generation (docs/OPERATIONS.md, "Memory")', () => {
+  it('is given on PostgreSQL when node was started without --max-semi-space-size', () => {
+    expect(youngGenerationWarning(true, () => false)).toBe(
+      'node was started without --max-semi-space-size: under load V8\'s young generation grows by tens of MB and keeps them; start the portal with node --max-semi-space-size=8 (docs/OPERATIONS.md, "Memory")',
+    );
+  });
+
+  it('is not given when capped, or on the embedded database (without asking)', () => {
+    const notAsked = () => {
+      throw new Error('the flags were read though the answer was already known');
+    };
+    expect(youngGenerationWarning(true, () => true)).toBeNull();
+    expect(youngGenerationWarning(false, notAsked)).toBeNull();
+  });
+
+  it('finds the flag on the command line or in NODE_OPTIONS, in either spelling', () => {
+    expect(youngGenerationCapped(['--max-semi-space-size=8'], '')).toBe(true);
+    expect(youngGenerationCapped(['--max_semi_space_size', '8'], '')).toBe(true);
+    expect(youngGenerationCapped([], '--enable-source-maps  --max-semi-space-size=4')).toBe(true);
+    expect(youngGenerationCapped(['--max-old-space-size=512'], '--enable-source-maps')).toBe(false);
+    expect(youngGenerationCapped([], '')).toBe(false);
+    expect(loadConfig({ PRA_MODE: 'standalone', NODE_OPTIONS: '--max-semi-space-size=8' }).nodeOptions).toBe(
+      '--max-semi-space-size=8',
+    );
+    // --max-semi-space-size-something is another flag, not this one.
+    expect(youngGenerationCapped(['--max-semi-space-sizes=8'], '')).toBe(false);
   });
 });

@@ -145,6 +145,29 @@ export function mallocArenaWarning(
   return 'MALLOC_ARENA_MAX is unset: with glibc each audit export can leave 100 MB or more of the process\'s memory held; start the portal with MALLOC_ARENA_MAX=2 (docs/OPERATIONS.md, "Memory")';
 }
 
+/** The young generation's cap the shipped unit and image start node with (MB per semi-space). */
+export const SEMI_SPACE_MB = 8;
+
+/**
+ * Whether node was started with its young generation capped (`--max-semi-space-size`), on its
+ * command line or in NODE_OPTIONS. V8 reads it only as the process starts.
+ */
+export function youngGenerationCapped(execArgv: readonly string[], nodeOptions: string): boolean {
+  return [...execArgv, ...nodeOptions.split(/\s+/)].some((arg) =>
+    /^--max[-_]semi[-_]space[-_]size(=|$)/.test(arg),
+  );
+}
+
+/**
+ * The start's warning when node runs on PostgreSQL with V8's young generation uncapped: under
+ * load, and while an audit export runs, V8 grew it by tens of MB and kept them (its new space 32
+ * → 52 MB in one export; docs/OPERATIONS.md, "Memory"). Null on PGlite or when capped.
+ */
+export function youngGenerationWarning(onPostgres: boolean, capped: () => boolean) {
+  if (!onPostgres || capped()) return null;
+  return `node was started without --max-semi-space-size: under load V8's young generation grows by tens of MB and keeps them; start the portal with node --max-semi-space-size=${SEMI_SPACE_MB} (docs/OPERATIONS.md, "Memory")`;
+}
+
 /** Opens the outside parts the config names and migrates the database: everything but HTTP. */
 export async function openRuntime(config: Config, log: StartupLog): Promise<Runtime> {
   const dataDir = resolve(config.DATA_DIR);
@@ -189,6 +212,10 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     : undefined;
   const arenas = mallocArenaWarning(config.mallocArenaMaxSet, Boolean(config.DATABASE_URL));
   if (arenas) log.warn({}, arenas);
+  const youngGeneration = youngGenerationWarning(Boolean(config.DATABASE_URL), () =>
+    youngGenerationCapped(process.execArgv, config.nodeOptions),
+  );
+  if (youngGeneration) log.warn({}, youngGeneration);
   const mailer = createMailer(config.SMTP_URL, config.isStandalone);
   // Long work's pool: one connection for the job worker, one for audit exports.
   const longWork = config.DATABASE_URL

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BusyBatcher, type BusyBatcherOptions } from './busy-batcher';
+import { BusyBatcher } from './busy-batcher';
 
 /** A batcher whose calls are held until the test lets them go; it records every call. */
-function held(maxBatch = 3, options: BusyBatcherOptions = {}) {
+function held(maxBatch = 3) {
   const calls: { keys: readonly string[]; release(fail?: boolean): void }[] = [];
   const call = (keys: readonly string[]) =>
     new Promise<string[]>((resolve, reject) => {
@@ -15,13 +15,11 @@ function held(maxBatch = 3, options: BusyBatcherOptions = {}) {
     async (key) => (await call([key]))[0]!,
     (keys) => call(keys),
     maxBatch,
-    options,
   );
   return { batcher, calls };
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('BusyBatcher', () => {
   it('fails the loads of a call that throws before it returns a promise, and goes on with the next', async () => {
@@ -93,57 +91,5 @@ describe('BusyBatcher', () => {
     running!();
     expect(await first).toBe(1);
     for (const load of batch) await expect(load).rejects.toThrow('a batch of 2 keys answered 1 values');
-  });
-
-  describe('with two calls in flight', () => {
-    it('gathers the loads asked while one runs, then reads them together beside it', async () => {
-      const { batcher, calls } = held(3, { inFlight: 2, gatherMs: 30 });
-      const first = batcher.load('a');
-      const gathered = ['b', 'c'].map((key) => batcher.load(key));
-      // Still gathering: nothing beside the first yet.
-      await pause(5);
-      expect(calls.map((c) => c.keys)).toEqual([['a']]);
-      await pause(60);
-      // The first still runs; the gathered ones run beside it.
-      expect(calls.map((c) => c.keys)).toEqual([['a'], ['b', 'c']]);
-      // Two run: a third waits for one of them to end, then starts at once with what waited.
-      const third = ['d', 'e'].map((key) => batcher.load(key));
-      await pause(60);
-      expect(calls).toHaveLength(2);
-      calls[1]!.release();
-      expect(await Promise.all(gathered)).toEqual(['B', 'C']);
-      await settle();
-      expect(calls.map((c) => c.keys)).toEqual([['a'], ['b', 'c'], ['d', 'e']]);
-      calls[0]!.release();
-      calls[2]!.release();
-      expect(await first).toBe('A');
-      expect(await Promise.all(third)).toEqual(['D', 'E']);
-    });
-
-    it('adds no wait when idle, and starts the gathered loads at once when the running call ends first', async () => {
-      const { batcher, calls } = held(3, { inFlight: 2, gatherMs: 10_000 });
-      const first = batcher.load('a');
-      expect(calls).toHaveLength(1);
-      const gathered = batcher.load('b');
-      calls[0]!.release();
-      expect(await first).toBe('A');
-      await settle();
-      // Nothing else runs: the gathering is cut short.
-      expect(calls.map((c) => c.keys)).toEqual([['a'], ['b']]);
-      calls[1]!.release();
-      expect(await gathered).toBe('B');
-    });
-
-    it('a failed call beside another fails only its own loads', async () => {
-      const { batcher, calls } = held(3, { inFlight: 2, gatherMs: 1 });
-      const first = batcher.load('a');
-      const beside = batcher.load('b');
-      await pause(20);
-      expect(calls).toHaveLength(2);
-      calls[1]!.release(true);
-      await expect(beside).rejects.toThrow('down');
-      calls[0]!.release();
-      expect(await first).toBe('A');
-    });
   });
 });

@@ -48,15 +48,10 @@ export async function listManagedUsers(db: Db, account: Account): Promise<Manage
   return (await listManagedVendors(db, vendor.scopeOf(actor, 'a'))).map((row) => toManagedUser(row, actor));
 }
 
-/** How long counts asked while one is read gather before they are read together beside it. */
-const COUNTS_GATHER_MS = 5;
-
 /**
- * The counts of BRMs' scopes (their organizations' live vendors), at most two statements at a
- * time: a count asked while none is read is read alone, as `vendor.pinnedScopeOf`'s condition
- * counts it; those asked in the next few milliseconds are read together beside it
- * (countVendorsOfOrganizationSets), so that ten BRMs opening Manage Users at once after a change
- * wait for two statements side by side, not for one after the other; any more, when one ends.
+ * The counts of BRMs' scopes (their organizations' live vendors), one statement at a time: a
+ * count asked while none is read is read alone, as `vendor.pinnedScopeOf`'s condition counts it;
+ * those asked meanwhile are read together next (countVendorsOfOrganizationSets).
  */
 export function organizationSetCounts(db: Db): BusyBatcher<readonly string[], Counted> {
   return new BusyBatcher<readonly string[], Counted>(
@@ -70,7 +65,6 @@ export function organizationSetCounts(db: Db): BusyBatcher<readonly string[], Co
       return values.map((value) => ({ version, value }));
     },
     MAX_SETS_AT_ONCE,
-    { inFlight: 2, gatherMs: COUNTS_GATHER_MS },
   );
 }
 

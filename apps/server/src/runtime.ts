@@ -163,8 +163,8 @@ export function youngGenerationCapped(execArgv: readonly string[], nodeOptions: 
  * load, and while an audit export runs, V8 grew it by tens of MB and kept them (its new space 32
  * → 52 MB in one export; docs/OPERATIONS.md, "Memory"). Null on PGlite or when capped.
  */
-export function youngGenerationWarning(onPostgres: boolean, capped: () => boolean) {
-  if (!onPostgres || capped()) return null;
+export function youngGenerationWarning(onPostgres: boolean, capped: boolean) {
+  if (!onPostgres || capped) return null;
   return `node was started without --max-semi-space-size: under load V8's young generation grows by tens of MB and keeps them; start the portal with node --max-semi-space-size=${SEMI_SPACE_MB} (docs/OPERATIONS.md, "Memory")`;
 }
 
@@ -212,7 +212,8 @@ export async function openRuntime(config: Config, log: StartupLog): Promise<Runt
     : undefined;
   const arenas = mallocArenaWarning(config.mallocArenaMaxSet, Boolean(config.DATABASE_URL));
   if (arenas) log.warn({}, arenas);
-  const youngGeneration = youngGenerationWarning(Boolean(config.DATABASE_URL), () =>
+  const youngGeneration = youngGenerationWarning(
+    Boolean(config.DATABASE_URL),
     youngGenerationCapped(process.execArgv, config.nodeOptions),
   );
   if (youngGeneration) log.warn({}, youngGeneration);

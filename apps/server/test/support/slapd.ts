@@ -3,7 +3,7 @@
 // journey with SimpleSAMLphp) reuse it: startSlapd() returns where it listens and how to bind.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +55,7 @@ export interface Slapd {
   /** Starts it again after stop() (an outage's end). */
   start(): Promise<void>;
   /** Freezes it (SIGSTOP): connections are still accepted by the kernel, nothing answers. */
-  freeze(): void;
+  freeze(): Promise<void>;
   /** Lets a frozen slapd go on (SIGCONT). */
   thaw(): void;
   /** Stops it and removes its folder. */
@@ -215,6 +215,13 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
       }
       await new Promise((r) => setTimeout(r, 50));
     }
+    // Whoever answered must be this slapd: one that found its port taken (by a process that got it
+    // as a free port while slapd was stopped) exits at once, and a test would go on against another.
+    await new Promise((r) => setTimeout(r, 100));
+    if (started.exitCode !== null) {
+      child = null;
+      throw new Error(`slapd exited after ${url} answered: ${output.join('').slice(-2000)}`);
+    }
   };
   const stop = async () => {
     const running = child;
@@ -225,7 +232,10 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
       running.kill('SIGCONT'); // a frozen slapd handles no SIGTERM
       running.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-      if (running.exitCode === null) running.kill('SIGKILL');
+      if (running.exitCode === null && running.signalCode === null) {
+        running.kill('SIGKILL');
+        await exited; // its port is free again only once it is gone
+      }
     }
   };
   await start();
@@ -256,7 +266,19 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
     env,
     stop,
     start,
-    freeze: () => void child?.kill('SIGSTOP'),
+    async freeze() {
+      // Stopped only once the kernel says so (state T in /proc/<pid>/stat), not when the signal is
+      // sent: a test that freezes it and asks at once must not be answered by a running slapd.
+      const running = child;
+      if (!running?.pid || running.exitCode !== null)
+        throw new Error(`slapd is not running: ${output.join('').slice(-2000)}`);
+      running.kill('SIGSTOP');
+      const deadline = Date.now() + 5_000;
+      while (readFileSync(`/proc/${running.pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] !== 'T') {
+        if (Date.now() > deadline) throw new Error(`slapd ${running.pid} did not stop on SIGSTOP`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
     thaw: () => void child?.kill('SIGCONT'),
     async close() {
       await stop();

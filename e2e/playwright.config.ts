@@ -66,9 +66,9 @@ const OWN_PORTAL_SPECS = [
 ].map((name) => `**/${name}.spec.ts`);
 
 /**
- * A second portal like the main one, for journeys that need nothing a main-portal journey left
- * behind: they run in the first lane once the own-portal journeys are done (the projects below), so
- * the two lanes take about as long as each other. Measured 2026-11-29 (npx playwright test, this
+ * A second portal like the main one (the same settings, MAIN_PORTAL_SETTINGS), for journeys that
+ * need nothing a main-portal journey left behind: they run in the own-portal lane once its journeys
+ * are done (the projects below), so the two lanes take about as long as each other. Measured 2026-11-29 (npx playwright test, this
  * machine): the own-portal lane ended after 363 s and the main-portal lane after 731 s, 659 s of it
  * journeys; these two files took 163 s of it.
  */
@@ -93,6 +93,14 @@ export function portalEnv(port: number, name: string, extra: Record<string, stri
     ...extra,
   };
 }
+
+/**
+ * The main portal's settings, and the second one's: a push waits 3 minutes for the phone, not the
+ * default one. The push journeys check the waiting dialog and the phone's request with axe while it
+ * waits, and on a loaded 2-core machine those two checks took 65 s, past the default's end
+ * (forgot-password.spec.ts failed waiting for a Deny button the expired request no longer showed).
+ */
+const MAIN_PORTAL_SETTINGS = { PUSH_TIMEOUT_SECONDS: '180' };
 
 function server(port: number, name: string, extra: Record<string, string> = {}) {
   return {
@@ -147,12 +155,8 @@ export default defineConfig({
     },
   },
   webServer: [
-    // A push waits 3 minutes for the phone, not the default one: the push journeys check the
-    // waiting dialog and the phone's request with axe while it waits, and on a loaded 2-core
-    // machine those two checks took 65 s, past the default's end (forgot-password.spec.ts failed
-    // waiting for a Deny button the expired request no longer showed).
-    server(PORT, 'main', { PUSH_TIMEOUT_SECONDS: '180' }),
-    server(SECOND_PORT, 'second', { PUSH_TIMEOUT_SECONDS: '180' }),
+    server(PORT, 'main', MAIN_PORTAL_SETTINGS),
+    server(SECOND_PORT, 'second', MAIN_PORTAL_SETTINGS),
     server(SHORT_SESSION_PORT, 'short-session', { SESSION_LIFETIME_MINUTES: '1' }),
     server(TEST_CLOCK_PORT, 'test-clock', { TEST_CLOCK: '1' }),
     server(REVIEWS_CLOCK_PORT, 'test-clock-reviews', { TEST_CLOCK: '1' }),

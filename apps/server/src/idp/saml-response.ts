@@ -79,8 +79,12 @@ function responseEnvelope(
   );
 }
 
-/** The Response with its Assertion, unsigned, as a tree (values are escaped when it is written). */
-function responseTree(ctx: AppContext, pending: PendingAuthnRequest, account: SignedInAccount) {
+/** The Response and its Assertion, unsigned, as a tree (values are escaped when it is written). */
+function responseTree(
+  ctx: AppContext,
+  pending: PendingAuthnRequest,
+  account: SignedInAccount,
+): { response: XmlElement; assertion: XmlElement } {
   const urls = samlUrls(ctx);
   const now = Date.now();
   const at = (offset: number) => new Date(now + offset).toISOString();
@@ -150,7 +154,7 @@ function responseTree(ctx: AppContext, pending: PendingAuthnRequest, account: Si
     ],
     { xsi: 'http://www.w3.org/2001/XMLSchema-instance', xs: 'http://www.w3.org/2001/XMLSchema' },
   );
-  return responseEnvelope(
+  const response = responseEnvelope(
     ctx,
     pending,
     element(
@@ -160,6 +164,7 @@ function responseTree(ctx: AppContext, pending: PendingAuthnRequest, account: Si
     ),
     assertion,
   );
+  return { response, assertion };
 }
 
 /** The IdP's signing key, parsed from its PEM once per app rather than at every signature. */
@@ -177,8 +182,8 @@ function signingKey(ctx: AppContext): KeyObject {
 
 /**
  * The base64 SAMLResponse for the SP's ACS: the Assertion is signed, then the whole Response
- * (xml-signature.ts: xml-crypto, RSA-SHA256, SHA-256 digests, exclusive c14n) with the IdP key,
- * because the portal's SP wants both.
+ * (xml-signature.ts: RSA-SHA256, SHA-256 digests, exclusive c14n of the tree) with the IdP key,
+ * because the portal's SP wants both; then the document is written once.
  */
 export function createSignedResponse(
   ctx: AppContext,
@@ -186,9 +191,10 @@ export function createSignedResponse(
   account: SignedInAccount,
 ): string {
   const key = signingKey(ctx);
-  const unsigned = serialize(responseTree(ctx, pending, account));
-  const assertionSigned = signEnveloped(unsigned, ['Response', 'Assertion'], key);
-  return Buffer.from(signEnveloped(assertionSigned, ['Response'], key)).toString('base64');
+  const { response, assertion } = responseTree(ctx, pending, account);
+  signEnveloped(response, assertion, key);
+  signEnveloped(response, response, key);
+  return Buffer.from(serialize(response)).toString('base64');
 }
 
 /**
@@ -207,6 +213,7 @@ export function createSignedNoAuthnContext(ctx: AppContext, pending: PendingAuth
       ),
     ],
   );
-  const unsigned = serialize(responseEnvelope(ctx, pending, status));
-  return Buffer.from(signEnveloped(unsigned, ['Response'], signingKey(ctx))).toString('base64');
+  const response = responseEnvelope(ctx, pending, status);
+  signEnveloped(response, response, signingKey(ctx));
+  return Buffer.from(serialize(response)).toString('base64');
 }

@@ -27,6 +27,16 @@
 // attribute cloned. Object.keys lists the same own enumerable fields in the same order. An ACS's
 // check of a response took 0.4-0.9 ms less CPU (bench/acs-validation.ts; bench/RESULTS.md,
 // 2026-11-28).
+//
+// xml-crypto (every installed copy; node-saml checks both of a response's signatures with it):
+// `validateReference` found the element a Reference names by evaluating
+// `//*[@*[local-name(.)='<attr>']='<uri>']` for each of its three ID attribute names, three walks of
+// the whole document through xpath's evaluator, each making contexts and node sets for every element
+// and attribute. The patch selects the same elements in one plain walk per name (`ID_WALK`): every
+// element of the document, in document order, that has an attribute, namespace declarations
+// included as xpath's `@*` includes them, whose local name as xpath's local-name() reads it is
+// <attr> and whose value is <uri>. The duplicate-ID refusal that follows is unchanged.
+// `dependency-patches.test.ts` holds the walk to xpath's answer on random documents.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,6 +126,46 @@ export const XMLDOM_PATCHES = [
 ];
 
 /**
+ * The body that selects, into `tmp_elem`, what xpath.select(`//*[@*[local-name(.)='${attr}']=
+ * '${uri}']`, doc) selects (see the header): `doc`, `attr` and `uri` are validateReference's.
+ */
+export const ID_WALK = [
+  'const tmp_elem = [];',
+  'const pending = [doc];',
+  'while (pending.length > 0) {',
+  '    const node = pending.pop();',
+  '    if (node.nodeType === 1) {',
+  '        const attributes = node.attributes;',
+  '        for (let i = 0; i < attributes.length; i++) {',
+  '            const a = attributes.item(i);',
+  '            if ((a.localName || a.baseName || a.target || a.nodeName || "") === attr && (a.value || a.nodeValue) === uri) {',
+  '                tmp_elem.push(node);',
+  '                break;',
+  '            }',
+  '        }',
+  '    }',
+  '    for (let child = node.lastChild; child; child = child.previousSibling) {',
+  '        if (child.nodeType === 1) pending.push(child);',
+  '    }',
+  '}',
+];
+
+export const XML_CRYPTO_PATCHES = [
+  {
+    name: 'idLookup',
+    mark: `${PATCH_MARK}: the ID lookup by one walk`,
+    original:
+      / {16}const tmp_elemXpath = `\/\/\*\[@\*\[local-name\(\.\)='\$\{attr\}'\]='\$\{uri\}'\]`;(\r?\n) {16}const tmp_elem = xpath\.select\(tmp_elemXpath, doc\);/,
+    replacement: (mark, eol) =>
+      [
+        "                const tmp_elemXpath = `//*[@*[local-name(.)='${attr}']='${uri}']`;",
+        `                // ${mark} (scripts/patch-dependencies.mjs): what the xpath selects.`,
+        ...ID_WALK.map((line) => `                ${line}`),
+      ].join(eol),
+  },
+];
+
+/**
  * `source` with every one of `patches` applied (or already there), or null when some patch finds
  * neither its original nor its mark: the copy is then left as it is.
  */
@@ -137,10 +187,14 @@ export const patchXpath = (source) => applyPatches(source, XPATH_PATCHES);
 /** The patched text of @xmldom/xmldom's lib/dom.js, or null (see applyPatches). */
 export const patchXmldom = (source) => applyPatches(source, XMLDOM_PATCHES);
 
+/** The patched text of xml-crypto's lib/signed-xml.js, or null (see applyPatches). */
+export const patchXmlCrypto = (source) => applyPatches(source, XML_CRYPTO_PATCHES);
+
 /** What is patched: each package (every installed copy), the file in it, and how. */
 const TARGETS = [
   { name: 'xpath', file: 'xpath.js', patch: patchXpath },
   { name: '@xmldom/xmldom', file: join('lib', 'dom.js'), patch: patchXmldom },
+  { name: 'xml-crypto', file: join('lib', 'signed-xml.js'), patch: patchXmlCrypto },
 ];
 
 /**

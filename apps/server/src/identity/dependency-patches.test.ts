@@ -1,15 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SignedXml } from 'xml-crypto';
 import { fixtureKeys } from '../../test/support/test-app';
 // @ts-expect-error: a plain .mjs script without types
-import { patchXmldom, patchXpath, XPATH_PATCHES } from '../../../../scripts/patch-dependencies.mjs';
+import {
+  ID_WALK,
+  patchXmlCrypto,
+  patchXmldom,
+  patchXpath,
+  XPATH_PATCHES,
+} from '../../../../scripts/patch-dependencies.mjs';
 
 // scripts/patch-dependencies.mjs (run by npm's postinstall) patches every installed copy of xpath
 // (Object.assign for its for-in `assign`, evaluation contexts without throwaway resolvers, one shared
-// parser) and of @xmldom/xmldom (cloneNode's field copy by Object.keys). These tests hold that the
+// parser), of @xmldom/xmldom (cloneNode's field copy by Object.keys) and of xml-crypto (a
+// Reference's element found by one walk instead of xpath). These tests hold that the
 // copies the sign-in path uses are patched, that the patches change no answer, and that they are
 // exact and idempotent.
 
@@ -293,5 +301,102 @@ describe('the @xmldom/xmldom patch', () => {
     expect(text(shallow)).toBe(
       '<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_a"/>',
     );
+  });
+});
+
+/** xml-crypto 6.3's lookup of a Reference's element, as validateReference writes it. */
+const ID_LOOKUP = [
+  "                const tmp_elemXpath = `//*[@*[local-name(.)='${attr}']='${uri}']`;",
+  '                const tmp_elem = xpath.select(tmp_elemXpath, doc);',
+];
+
+describe('the xml-crypto patch', () => {
+  it.each(['@node-saml/node-saml'])('is in the xml-crypto that %s loads', (owner) => {
+    const source = readFileSync(requireOf(owner).resolve('xml-crypto/lib/signed-xml.js'), 'utf8');
+    expect(source).toContain('PRA Portal patch: the ID lookup by one walk');
+    expect(source).not.toContain('const tmp_elem = xpath.select(tmp_elemXpath, doc);');
+  });
+
+  it.each([
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+  ])('replaces exactly the lookup (%s) and is idempotent', (_, eol) => {
+    const before = ['        for (const attr of this.idAttributes) {', ...ID_LOOKUP, '        }'].join(eol);
+    const once = patchXmlCrypto(before) as string;
+    expect(once).toContain('PRA Portal patch: the ID lookup by one walk');
+    expect(once).not.toContain('xpath.select');
+    expect(once.split(eol)[1]).toBe(ID_LOOKUP[0]);
+    expect(once.split(eol).every((line) => !line.includes('\n') && !line.includes('\r'))).toBe(true);
+    expect(patchXmlCrypto(once)).toBe(once);
+  });
+
+  it('leaves an unknown text alone', () => {
+    expect(patchXmlCrypto('const tmp_elem = somethingElse(doc);')).toBeNull();
+  });
+
+  it('selects exactly what the xpath selects, on random documents', () => {
+    // The patch's own lines, run as the installed copy runs them inside validateReference.
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    const walk = new Function(
+      'doc',
+      'attr',
+      'uri',
+      `${(ID_WALK as string[]).join('\n')}\nreturn tmp_elem;`,
+    ) as (doc: Document, attr: string, uri: string) => Element[];
+    const xpath = requireOf('xml-crypto')('xpath') as { select: (e: string, doc: Node) => Node[] };
+    const VALUES = ['_a', '_b', '', ' _a', '_A'];
+    const value = fc.constantFrom(...VALUES);
+    // ID-like attributes of every kind xpath's @* sees: plain, in a namespace, a namespace declaration.
+    const attributeName = fc.constantFrom(
+      'ID',
+      'Id',
+      'id',
+      'iD',
+      'p:ID',
+      'q:Id',
+      'xmlns:ID',
+      'xmlns:id',
+      'IDx',
+      'Name',
+    );
+    const attributes = fc.uniqueArray(fc.tuple(attributeName, value), { selector: ([n]) => n, maxLength: 3 });
+    const tree = fc.letrec<{ node: string }>((tie) => ({
+      node: fc
+        .tuple(
+          fc.constantFrom('R', 'p:A', 'q:B', 'C'),
+          attributes,
+          fc.array(fc.oneof({ maxDepth: 4 }, fc.constant('text'), tie('node')), { maxLength: 3 }),
+        )
+        .map(([name, attrs, children]) => {
+          const written = attrs.map(([n, v]) => ` ${n}="${v}"`).join('');
+          return `<${name}${written}>${children.join('')}</${name}>`;
+        }),
+    })).node;
+    const sizes = new Set<number>();
+    fc.assert(
+      fc.property(
+        tree,
+        fc.constantFrom('Id', 'ID', 'id'),
+        fc.constantFrom(...VALUES.filter(Boolean)),
+        (body, attr, uri) => {
+          const xml = `<Doc xmlns:p="urn:p" xmlns:q="urn:q">${body}</Doc>`;
+          const doc = new DOMParser().parseFromString(xml, 'text/xml');
+          const expected = xpath.select(`//*[@*[local-name(.)='${attr}']='${uri}']`, doc);
+          const found = walk(doc, attr, uri);
+          expect(found.length).toBe(expected.length);
+          expect(found.every((e, i) => e === expected[i])).toBe(true);
+          sizes.add(Math.min(expected.length, 2));
+        },
+      ),
+      {
+        numRuns: 300,
+        // Matches as siblings, nested and apart: their order is the document's.
+        examples: [
+          ['<A ID="_a"></A><B><C ID="_a"><p:A xmlns:ID="_a"></p:A></C></B><q:B q:ID="_a"></q:B>', 'ID', '_a'],
+        ],
+      },
+    );
+    // The documents had no match, one, and several (which xml-crypto refuses as a wrapping).
+    expect([...sizes].sort()).toEqual([0, 1, 2]);
   });
 });

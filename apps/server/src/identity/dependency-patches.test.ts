@@ -5,13 +5,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SignedXml } from 'xml-crypto';
 import { fixtureKeys } from '../../test/support/test-app';
-// @ts-expect-error: a plain .mjs script without types
 import {
   ID_WALK,
   patchXmlCrypto,
   patchXmldom,
   patchXpath,
   XPATH_PATCHES,
+  // @ts-expect-error: a plain .mjs script without types
 } from '../../../../scripts/patch-dependencies.mjs';
 
 // scripts/patch-dependencies.mjs (run by npm's postinstall) patches every installed copy of xpath

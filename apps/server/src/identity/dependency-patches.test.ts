@@ -234,6 +234,11 @@ describe('xml-crypto with the patched xpath', () => {
     const wrapped = signed.replace('<A ID="_a">', '<A ID="_a"><Who>victim</Who></A><A ID="_a">');
     expect(() => check(wrapped)).toThrow(/multiple elements with the same value for the ID/);
   });
+
+  it("refuses a forged element carrying the signed one's ID as a namespace declaration, as xpath's @* did", () => {
+    const wrapped = signed.replace('<A ID="_a">', '<A xmlns:ID="_a"><Who>victim</Who></A><A ID="_a">');
+    expect(() => check(wrapped)).toThrow(/multiple elements with the same value for the ID/);
+  });
 });
 
 /** @xmldom/xmldom 0.8's field copy in cloneNode, as it is written there (tabs). */

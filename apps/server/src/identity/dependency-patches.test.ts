@@ -23,6 +23,12 @@ import {
 
 const require = createRequire(import.meta.url);
 
+/** Each patch is checked on a copy written with either line ending. */
+const LINE_ENDINGS = [
+  ['LF', '\n'],
+  ['CRLF', '\r\n'],
+] as const;
+
 /** A require as `owner` (a package name) has it: the copies of its dependencies it loads. */
 function requireOf(owner: string): NodeJS.Require {
   return createRequire(require.resolve(`${owner}/package.json`));
@@ -103,10 +109,7 @@ describe('the xpath patch', () => {
     expect(source).not.toContain('resolver, new XPathParser()');
   });
 
-  it.each([
-    ['LF', '\n'],
-    ['CRLF', '\r\n'],
-  ])('replaces exactly the originals (%s) and is idempotent', (_, eol) => {
+  it.each(LINE_ENDINGS)('replaces exactly the originals (%s) and is idempotent', (_, eol) => {
     const once = patchXpath(unpatched(eol)) as string;
     for (const patch of patches) expect(once).toContain(patch.mark);
     for (const name of ['assign', 'extend', 'evaluate', 'parser'])
@@ -262,10 +265,7 @@ describe('the @xmldom/xmldom patch', () => {
     expect(source).not.toContain('for (var n in srcNode)');
   });
 
-  it.each([
-    ['LF', '\n'],
-    ['CRLF', '\r\n'],
-  ])('replaces exactly the field copy (%s) and is idempotent', (_, eol) => {
+  it.each(LINE_ENDINGS)('replaces exactly the field copy (%s) and is idempotent', (_, eol) => {
     const before = ['function enter(srcNode) {', ...CLONE_COPY, '\t\t\tif (srcNode.childNodes) {', '}'].join(
       eol,
     );
@@ -322,10 +322,7 @@ describe('the xml-crypto patch', () => {
     expect(source).not.toContain('const tmp_elem = xpath.select(tmp_elemXpath, doc);');
   });
 
-  it.each([
-    ['LF', '\n'],
-    ['CRLF', '\r\n'],
-  ])('replaces exactly the lookup (%s) and is idempotent', (_, eol) => {
+  it.each(LINE_ENDINGS)('replaces exactly the lookup (%s) and is idempotent', (_, eol) => {
     const before = ['        for (const attr of this.idAttributes) {', ...ID_LOOKUP, '        }'].join(eol);
     const once = patchXmlCrypto(before) as string;
     expect(once).toContain('PRA Portal patch: the ID lookup by one walk');

@@ -1,7 +1,8 @@
 /**
  * The built-in IdP's XML, built as a tree and written once as the document (xml-signature.ts signs
- * it first, from the tree's exclusive canonical form). Only what the IdP's documents use is supported: prefixed element names, namespace
- * declarations on elements, unprefixed or prefixed attributes, and text.
+ * it first, from the tree's exclusive canonical form). Only what the IdP's documents use is
+ * supported: prefixed element names, namespace declarations on elements, unprefixed or prefixed
+ * attributes, and text.
  *
  * Every text and attribute value is escaped as canonical XML writes it (tab, line feed and
  * carriage return in attributes and carriage return in text as character references), so that

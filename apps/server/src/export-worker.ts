@@ -11,7 +11,7 @@ import { createBrotliCompress, createGzip } from 'node:zlib';
 import { AppError } from './platform/app-error';
 import { openPostgres } from './platform/pg-database';
 import { auditExport } from './features/administration/audit-export';
-import { BROTLI_PARAMS, GZIP_LEVEL, type Encoding } from './platform/content-encoding';
+import { GZIP_LEVEL, STREAM_BROTLI_PARAMS, type Encoding } from './platform/content-encoding';
 import { chunked } from './http/text-chunks';
 import type { ExportTask, FromExportWorker } from './platform/export-workers';
 
@@ -62,7 +62,7 @@ async function handOver(pieces: AsyncIterable<string | Buffer>): Promise<void> {
  * and the compressing leaves the event loop. The settings are the JSON answers' own.
  */
 function compressor(encoding: Encoding | null | undefined) {
-  if (encoding === 'br') return createBrotliCompress({ chunkSize: 65_536, params: BROTLI_PARAMS });
+  if (encoding === 'br') return createBrotliCompress({ chunkSize: 65_536, params: STREAM_BROTLI_PARAMS });
   if (encoding === 'gzip') return createGzip({ level: GZIP_LEVEL, chunkSize: 65_536 });
   return null;
 }

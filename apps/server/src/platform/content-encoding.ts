@@ -12,6 +12,18 @@ export const BROTLI_PARAMS = {
   [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
 };
 
+/**
+ * Brotli for a stream of unknown length (the audit export): the same, in a 256 KiB window instead
+ * of the default 4 MiB. The default's buffers, allocated in an export's worker thread, grew the
+ * process by 137–145 MB per 2 M-event export, kept after the worker ended (the next export grew it
+ * as much again); in this window by what gzip costs, and the download is no larger, since quality 4
+ * finds its matches close by (bench/RESULTS.md, 2026-11-29).
+ */
+export const STREAM_BROTLI_PARAMS = {
+  ...BROTLI_PARAMS,
+  [constants.BROTLI_PARAM_LGWIN]: 18,
+};
+
 export const GZIP_LEVEL = 6;
 
 /** The encoding to answer with: brotli, else gzip, as Accept-Encoding allows; none otherwise. */

@@ -55,12 +55,13 @@ export const EXPORT_RETRY_AFTER_SECONDS = 60;
 /** Chunks of about 64 KiB a worker may have sent ahead of the download. */
 const AHEAD = 2;
 /**
- * The worker's heap. Its live data is a batch of rows and a chunk (a few MB); V8 lets garbage
- * grow to a few times the live heap before a full collection, so a small limit keeps the whole
- * export's memory near that, whatever its length (the portal's own heap, some 45 MB live, let an
- * in-process export grow the process by 95–175 MB: bench/RESULTS.md).
+ * The worker's heap. Its live data is a batch of events, about 1 MB of text however wide they are
+ * (audit-export.ts), and a chunk; V8 lets garbage grow to a few times the live heap before a full
+ * collection, so a small limit keeps the whole export's memory near that, whatever its length (the
+ * portal's own heap, some 45 MB live, let an in-process export grow the process by 95–175 MB;
+ * 48 MB here let the first 2 M-event export grow it by 49 MB, 20 MB by 39: bench/RESULTS.md).
  */
-const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 4 };
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 20, maxYoungGenerationSizeMb: 4 };
 
 /**
  * The worker's module: the built one beside the bundle; from source (tsx, vitest), the same entry

@@ -337,6 +337,27 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the audit export in a worker th
     await eventually(async () => (await exportConnections()) === 0);
   });
 
+  it('exports events far wider than the trail holds within the worker’s small heap', async () => {
+    // The worker's heap is held small (platform/export-workers.ts) and a batch of rows is its live
+    // data. The widest details the portal writes are a few hundred characters; here two batches of
+    // events carry 8,000 characters each, astral ones among them (some 24 MB of text per batch).
+    await sql`
+      insert into audit_events (action, outcome, details)
+      select 'test.wide', 'success', jsonb_build_object('n', n, 'text', repeat('wide 😀 text ', 615))
+      from generate_series(1, 2000) n`.execute(t.ctx.db);
+    const exports = workers();
+    try {
+      const pieces: Buffer[] = [];
+      const wide = { ...testExport, filter: { action: 'test.wide' }, encoding: 'br' } as const;
+      for await (const piece of exports.run(wide)) pieces.push(piece as Buffer);
+      const text = brotliDecompressSync(Buffer.concat(pieces)).toString('utf8');
+      expect(text.trim().split('\n')).toHaveLength(2001);
+      expect(text).toContain('wide 😀 text');
+    } finally {
+      await exports.close();
+    }
+  });
+
   it('a database it cannot reach is the error the request would have had: unavailable (503)', async () => {
     const url = new URL(t.databaseUrl!);
     url.port = '1';

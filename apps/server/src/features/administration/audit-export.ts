@@ -20,19 +20,46 @@ export function toView(row: AuditRow): AuditEventView {
   };
 }
 
-/** Every matching event, newest first, read in keyset batches: memory stays flat at any size. */
-export async function* auditEvents(
+/**
+ * A batch's bounds. The first reads BATCH_FIRST events; each next one as many as would come to
+ * about BATCH_TEXT characters at the width of the one before, at most BATCH_ROWS. A batch is the
+ * export's live data: bounded by its text as well as its count, it stays about a MB however wide
+ * the events' details are, which lets an export worker run in a small heap
+ * (platform/export-workers.ts).
+ */
+export const BATCH_FIRST = 100;
+export const BATCH_ROWS = 1000;
+export const BATCH_TEXT = 1_000_000;
+
+/** The next batch's size after one of `rows` events whose lines came to `text` characters. */
+export function nextBatchRows(rows: number, text: number): number {
+  if (rows === 0 || text <= 0) return BATCH_ROWS;
+  return Math.max(1, Math.min(BATCH_ROWS, Math.floor((BATCH_TEXT * rows) / text)));
+}
+
+/**
+ * Every matching event as `line` writes it, newest first, read in keyset batches (see
+ * BATCH_ROWS): memory stays flat at any size and any width.
+ */
+export async function* auditLines(
   db: Db,
   filter: AuditFilter,
-  batchSize = 1000,
-): AsyncGenerator<AuditEventView> {
+  line: (event: AuditEventView) => string,
+): AsyncGenerator<string> {
   let cursor: AuditCursor | null = null;
+  let size = BATCH_FIRST;
   for (;;) {
-    const rows = await selectAuditEvents(db, filter, cursor, batchSize);
-    for (const row of rows) yield toView(row);
+    const rows = await selectAuditEvents(db, filter, cursor, size);
+    let text = 0;
+    for (const row of rows) {
+      const written = line(toView(row));
+      text += written.length;
+      yield written;
+    }
     const last = rows.at(-1);
-    if (rows.length < batchSize || !last) return;
+    if (rows.length < size || !last) return;
     cursor = { at: last.cursor_at, id: last.id };
+    size = nextBatchRows(rows.length, text);
   }
 }
 
@@ -70,8 +97,8 @@ export async function* auditExport(
     format === 'csv' ? auditCsvLine(event) : `${JSON.stringify(event)}\n`;
   // The first chunk comes after the first query: a caller that awaits it before sending anything
   // answers that query's failure with a status (400, 503), not with a connection cut mid-file.
-  const events = auditEvents(db, filter);
-  const first = await events.next();
-  yield (format === 'csv' ? csvLine(auditCsvHeader) : '') + (first.done ? '' : line(first.value));
-  for await (const event of events) yield line(event);
+  const lines = auditLines(db, filter, line);
+  const first = await lines.next();
+  yield (format === 'csv' ? csvLine(auditCsvHeader) : '') + (first.done ? '' : first.value);
+  yield* lines;
 }

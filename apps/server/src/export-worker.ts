@@ -59,7 +59,8 @@ async function handOver(pieces: AsyncIterable<string | Buffer>): Promise<void> {
 /**
  * The download's compression, done here rather than on the main thread: the main thread then
  * handles a tenth of the bytes (its young heap stayed near its idle size in bench:scale's export),
- * and the compressing leaves the event loop. The settings are the JSON answers' own.
+ * and the compressing leaves the event loop. gzip's level is the JSON answers' own; brotli's quality
+ * too, in a smaller window (content-encoding.ts: STREAM_BROTLI_PARAMS).
  */
 function compressor(encoding: Encoding | null | undefined) {
   if (encoding === 'br') return createBrotliCompress({ chunkSize: 65_536, params: STREAM_BROTLI_PARAMS });

@@ -339,8 +339,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the audit export in a worker th
 
   it('exports events far wider than the trail holds within the worker’s small heap', async () => {
     // The worker's heap is held small (platform/export-workers.ts) and a batch of rows is its live
-    // data. The widest details the portal writes are a few hundred characters; here two batches of
-    // events carry 8,000 characters each, astral ones among them (some 24 MB of text per batch).
+    // data. The widest details the portal writes are a few hundred characters; here 2,000 events
+    // carry 8,000 characters each, astral ones among them: read 1,000 at a time, a batch ran the
+    // worker out of memory.
     await sql`
       insert into audit_events (action, outcome, details)
       select 'test.wide', 'success', jsonb_build_object('n', n, 'text', repeat('wide 😀 text ', 615))

@@ -27,7 +27,7 @@ export function toView(row: AuditRow): AuditEventView {
  * the events' details are, which lets an export worker run in a small heap
  * (platform/export-workers.ts).
  */
-export const BATCH_FIRST = 100;
+const BATCH_FIRST = 100;
 export const BATCH_ROWS = 1000;
 export const BATCH_TEXT = 1_000_000;
 

@@ -3,13 +3,13 @@
 // banner says account management is unavailable; an organization the admin creates queues its
 // group for the directory, the worker's tries fail with the reason, and the admin sees the change
 // with that reason and retries it, by keyboard.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { PORT, portalEnv, portalProcess } from './playwright.config';
+import { PORT } from './playwright.config';
 import { expectAccessible } from './support/axe';
+import { closedPort, startOwnPortal } from './support/own-portal';
 import { signInFromHome } from './support/idp';
 import { screenshots } from './support/world';
 
@@ -21,47 +21,20 @@ test.setTimeout(120_000);
 
 let portal: ChildProcess | undefined;
 
-/** A port nothing listens on: the directory that does not answer. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port: free } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return free;
-}
-
 test.beforeAll(async () => {
   const dir = process.env.PRA_E2E_DIR ?? '.';
   const passwordFile = join(dir, 'ldap-bind-password');
   writeFileSync(passwordFile, 'not-used-nothing-answers\n');
-  portal = spawn(process.execPath, [portalProcess.script], {
-    cwd: portalProcess.cwd,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      ...portalEnv(port, 'directory-down', {
-        IDENTITY_STORE: 'ldap',
-        LDAP_URL: `ldap://127.0.0.1:${await closedPort()}`,
-        LDAP_BIND_DN: 'cn=pra-portal,ou=services,dc=hospital,dc=example',
-        LDAP_BIND_PASSWORD_FILE: passwordFile,
-        LDAP_VENDORS_DN: 'ou=vendors,dc=hospital,dc=example',
-        LDAP_GROUPS_DN: 'ou=groups,dc=hospital,dc=example',
-        LDAP_TIMEOUT_MS: '500',
-        LDAP_HEALTH_CACHE_SECONDS: '1',
-      }),
-    },
+  portal = await startOwnPortal(port, 'directory-down', {
+    IDENTITY_STORE: 'ldap',
+    LDAP_URL: `ldap://127.0.0.1:${await closedPort()}`,
+    LDAP_BIND_DN: 'cn=pra-portal,ou=services,dc=hospital,dc=example',
+    LDAP_BIND_PASSWORD_FILE: passwordFile,
+    LDAP_VENDORS_DN: 'ou=vendors,dc=hospital,dc=example',
+    LDAP_GROUPS_DN: 'ou=groups,dc=hospital,dc=example',
+    LDAP_TIMEOUT_MS: '500',
+    LDAP_HEALTH_CACHE_SECONDS: '1',
   });
-  const end = Date.now() + 90_000;
-  for (;;) {
-    const up = await fetch(`${origin}/api/service_check`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > end || portal.exitCode !== null)
-      throw new Error('the directory-down portal did not start');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
 });
 
 test.afterAll(() => {

@@ -15,7 +15,8 @@ export const DEMO_PASSWORD = 'E2e-Demo-Portal-2025!';
 /**
  * PRA_E2E_PORT lets two checkouts run their journeys at once; the short-session portal takes the
  * next port, the test-clock portal the one after, directory-admin.spec.ts's own portal PORT + 3,
- * four more test-clock portals PORT + 4 to + 8, and a second portal like the main one PORT + 9.
+ * four more test-clock portals PORT + 4 to + 8, a second portal like the main one PORT + 9, and
+ * starting-portal.spec.ts's portal, which never gets its database, PORT + 10.
  */
 export const PORT = Number(process.env.PRA_E2E_PORT ?? 8181);
 /** A second portal whose sessions last one minute, for the session-timer journey. */
@@ -63,6 +64,7 @@ const OWN_PORTAL_SPECS = [
   'emergencies',
   'governance-admin',
   'passkey-grace',
+  'starting-portal',
 ].map((name) => `**/${name}.spec.ts`);
 
 /**

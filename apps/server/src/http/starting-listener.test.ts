@@ -36,6 +36,8 @@ describe('the listener while the portal starts', () => {
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
       expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
       const page = await res.text();
       expect(page).toContain(`<p role="status">${messages.unavailable}</p>`);
       expect(page).not.toContain('http-equiv="refresh"');

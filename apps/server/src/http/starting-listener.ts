@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { messages } from '../platform/app-error';
 import { listen } from '../platform/listen';
 import { probes } from './probes';
+import { securityHeaders } from './security-headers';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -31,7 +32,12 @@ const startingPage = `<!doctype html>
 </body>
 </html>
 `;
-const startingPagePolicy = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/** The app's security headers on it, with a policy stricter than the app's: the page loads nothing. */
+const startingPageHeaders = {
+  ...securityHeaders(true),
+  'content-security-policy':
+    "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
 
 /** A browser asking for a page: GET or HEAD outside the API, accepting HTML. */
 function wantsPage(request: IncomingMessage, path: string): boolean {
@@ -59,10 +65,8 @@ function answerWhileStarting(request: IncomingMessage, response: ServerResponse)
   }
   if (wantsPage(request, path)) {
     response.writeHead(503, {
+      ...startingPageHeaders,
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': startingPagePolicy,
-      'x-frame-options': 'DENY',
-      'referrer-policy': 'no-referrer',
       'retry-after': String(RETRY_AFTER_SECONDS),
     });
     response.end(startingPage);

@@ -15,12 +15,15 @@ import type { Database } from './db-schema';
 import { endsConnection } from './db-errors';
 import { runAfterCommits } from './after-commit';
 import { databaseTimeoutDefaults } from './database-timeouts';
+import { parseTimestamptz, TIMESTAMPTZ_OID } from './pg-timestamps';
 
 // int8 (counts, TOTP steps) as numbers, as PGlite returns them; values stay far below 2^53.
 pg.types.setTypeParser(20, (value) => Number(value));
 // date (contract end dates) as 'YYYY-MM-DD', not a Date at the process's local midnight.
 export const DATE_OID = 1082;
 pg.types.setTypeParser(DATE_OID, (value) => value);
+// timestamptz: the common form read directly (pg-timestamps.ts), the rest by pg's parser.
+pg.types.setTypeParser(TIMESTAMPTZ_OID, parseTimestamptz);
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;

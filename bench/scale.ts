@@ -105,17 +105,32 @@ async function background(
 /**
  * Opens `url` in a fresh context (cold cache) with `cookie`: milliseconds from the navigation's
  * start until Manage Users shows its count and its first rows, and the longest task the page ran
- * (Chromium's long-task entries, each over 50 ms; 0 when none).
+ * (Chromium's long-task entries, each over 50 ms; 0 when none) with the scripts its long animation
+ * frame names (which of them ran, so that a missed goal says where to look).
  */
 async function pageReady(browser: Browser, url: string, cookie: string) {
   const context = await browser.newContext();
   await context.setExtraHTTPHeaders({ cookie });
   await context.addInitScript(() => {
-    const seen: number[] = [];
-    (window as unknown as { longTasks: number[] }).longTasks = seen;
+    const tasks: { start: number; duration: number }[] = [];
+    const frames: { start: number; end: number; scripts: string[] }[] = [];
+    Object.assign(window, { longTasks: tasks, longFrames: frames });
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) seen.push(entry.duration);
+      for (const entry of list.getEntries()) tasks.push({ start: entry.startTime, duration: entry.duration });
     }).observe({ type: 'longtask', buffered: true });
+    // Long animation frames name the scripts that ran in them: what the longest task ran.
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        scripts: { invokerType: string; sourceURL: string; duration: number }[];
+      })[])
+        frames.push({
+          start: entry.startTime,
+          end: entry.startTime + entry.duration,
+          scripts: entry.scripts.map(
+            (s) => `${s.invokerType} ${s.sourceURL.split('/').pop()} ${Math.round(s.duration)} ms`,
+          ),
+        });
+    }).observe({ type: 'long-animation-frame', buffered: true });
   });
   const page = await context.newPage();
   try {
@@ -131,10 +146,22 @@ async function pageReady(browser: Browser, url: string, cookie: string) {
     );
     const ready = await page.evaluate(() => performance.now());
     await page.waitForTimeout(500);
-    const longest = await page.evaluate(() =>
-      Math.max(0, ...(window as unknown as { longTasks: number[] }).longTasks),
-    );
-    return { ready, longest };
+    const { longest, scripts } = await page.evaluate(() => {
+      const { longTasks, longFrames } = window as unknown as {
+        longTasks: { start: number; duration: number }[];
+        longFrames: { start: number; end: number; scripts: string[] }[];
+      };
+      const task = longTasks.reduce<{ start: number; duration: number } | null>(
+        (a, b) => (a && a.duration >= b.duration ? a : b),
+        null,
+      );
+      if (!task) return { longest: 0, scripts: '' };
+      const frame = longFrames.find(
+        (f) => f.start <= task.start + 1 && task.start + task.duration <= f.end + 1,
+      );
+      return { longest: task.duration, scripts: frame?.scripts.join(', ') || 'no script named' };
+    });
+    return { ready, longest, scripts };
   } finally {
     await context.close();
   }
@@ -530,9 +557,11 @@ async function main() {
         for (let i = 0; i < 4; i++)
           runs.push(await pageReady(browser, `${side.url}/brm/manage-users`, side.brm.cookie!));
         const timed = runs.slice(1);
+        const worst = timed.reduce((a, b) => (b.longest > a.longest ? b : a));
         return {
           ready: median(timed.map((r) => r.ready)),
-          longest: Math.max(...timed.map((r) => r.longest)),
+          longest: worst.longest,
+          scripts: worst.scripts,
         };
       };
       const bigPage = await manageUsers(scale);
@@ -542,7 +571,7 @@ async function main() {
         value: Math.round((bigPage.ready / smallPage.ready) * 100) / 100,
         unit: '×',
         goal: { atMost: 1.2 },
-        note: `ready ${bigPage.ready.toFixed(0)} ms (demo data ${smallPage.ready.toFixed(0)} ms), median of 3 cold loads; longest task ${bigPage.longest.toFixed(0)} ms (goal none over 50; demo data ${smallPage.longest.toFixed(0)} ms)`,
+        note: `ready ${bigPage.ready.toFixed(0)} ms (demo data ${smallPage.ready.toFixed(0)} ms), median of 3 cold loads; longest task ${bigPage.longest.toFixed(0)} ms${bigPage.scripts ? ` (its frame's scripts: ${bigPage.scripts})` : ''} (goal none over 50; demo data ${smallPage.longest.toFixed(0)} ms)`,
       });
 
       const jdoe = await signInAs(demo.url, 'jdoe');

@@ -1,7 +1,6 @@
 import './styles/base.compiled.css';
 import './app/app.css';
 import { startTransition } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AppRoot } from './app/app-root';
 import { seedBootData } from './app/boot-data';
 import { holdEarlyClicks } from './app/early-clicks';
@@ -18,6 +17,11 @@ seedBootData(queryClient);
 
 const history = createBrowserHistory();
 const app = <AppRoot client={queryClient} history={history} />;
+// React's DOM renderer, the largest part of the code, is evaluated in a task of its own, after this
+// module's (the app's shell): each stays short (a long task holds the first input and paint;
+// bench:scale holds /brm/manage-users to none over 50 ms). index.html preloads its chunk beside
+// this one (vite.config.ts), so it costs no extra round trip.
+const reactDom = import('react-dom/client');
 // /home and a signed-in /welcome arrive already drawn (prerendered by the build, see
 // prerender/render-pages.tsx): React takes over their markup, once the page's lazy parts are in, instead of
 // drawing it again, in a transition: the work is cut into short tasks (a plain hydrateRoot is one
@@ -32,16 +36,21 @@ if (container.firstElementChild) {
   const parts = preloadRoutes(appRoutes, history.location.pathname).flatMap(
     (route) => route.preload?.() ?? [],
   );
-  void Promise.all(parts).finally(() =>
-    early.takeOver(() =>
-      startTransition(() => {
-        hydrateRoot(container, app);
-      }),
-    ),
-  );
+  void Promise.all(parts)
+    .catch(() => undefined)
+    .then(() => reactDom)
+    .then(({ hydrateRoot }) =>
+      early.takeOver(() =>
+        startTransition(() => {
+          hydrateRoot(container, app);
+        }),
+      ),
+    );
 } else {
   // Drawn in a transition: React cuts the work into short tasks (the first page's code starts
   // loading in the first of them, app.tsx) instead of one long task.
-  const root = createRoot(container);
-  startTransition(() => root.render(app));
+  void reactDom.then(({ createRoot }) => {
+    const root = createRoot(container);
+    startTransition(() => root.render(app));
+  });
 }

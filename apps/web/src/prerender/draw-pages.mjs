@@ -44,9 +44,13 @@ async function draw(render, name) {
   return html;
 }
 
-/** The chunks and stylesheets `modules` need beyond what index.html already loads. */
+/**
+ * The chunks and stylesheets `modules` need beyond what index.html already loads: the entry's
+ * static imports and what it preloads beside them (vite.config.ts, preloadAtStart).
+ */
 function assetsOf(modules) {
   const manifest = JSON.parse(readFileSync(new URL('.vite/manifest.json', dist), 'utf8'));
+  const indexHtml = readFileSync(new URL('index.html', dist), 'utf8');
   const seen = new Set();
   const collect = (key) => {
     if (seen.has(key)) return;
@@ -62,6 +66,12 @@ function assetsOf(modules) {
     (manifest[key].imports ?? []).forEach(markIndex);
   };
   markIndex('index.html');
+  const preloaded = new Set(
+    [...indexHtml.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g)].map((m) => m[1]),
+  );
+  Object.keys(manifest)
+    .filter((key) => preloaded.has(manifest[key].file))
+    .forEach(markIndex);
   modules.forEach(collect);
   const chunks = [...seen].filter((key) => !inIndex.has(key)).map((key) => manifest[key]);
   return {

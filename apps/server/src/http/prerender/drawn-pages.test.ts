@@ -11,6 +11,9 @@ const manifest = JSON.stringify({
   '_a.js': { file: 'assets/a-2.js', imports: ['_b.js'], css: ['assets/a-2.css'] },
   '_b.js': { file: 'assets/b-3.js', imports: ['_a.js'] },
   'src/lazy.tsx': { file: 'assets/lazy-4.js', isDynamicEntry: true },
+  // Loaded apart at start (index.html preloads it): it imports the entry and a chunk of its own.
+  '_apart.js': { file: 'assets/apart-5.js', imports: ['index.html', '_c.js'], css: ['assets/apart-5.css'] },
+  '_c.js': { file: 'assets/c-6.js', imports: ['_a.js'] },
 });
 
 const template = (parts: string[]) =>
@@ -25,23 +28,37 @@ const indexOf = {
 
 describe("the entry's files from Vite's manifest", () => {
   it('names the entry script, its static imports all the way down, and their stylesheets', () => {
-    expect(entryAssets(manifest)).toEqual({
+    expect(entryAssets(manifest, template(Object.values(indexOf)))).toEqual({
       script: '/assets/index-1.js',
       preloads: ['/assets/a-2.js', '/assets/b-3.js'],
       stylesheets: ['/assets/index-1.css', '/assets/a-2.css'],
     });
   });
 
+  it('adds a chunk index.html preloads beside them, with its own imports and stylesheet', () => {
+    const withApart = template([
+      ...Object.values(indexOf),
+      '<link rel="modulepreload" crossorigin href="/assets/apart-5.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/c-6.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/not-built.js">',
+    ]);
+    expect(entryAssets(manifest, withApart)).toEqual({
+      script: '/assets/index-1.js',
+      preloads: ['/assets/a-2.js', '/assets/b-3.js', '/assets/apart-5.js', '/assets/c-6.js'],
+      stylesheets: ['/assets/index-1.css', '/assets/a-2.css', '/assets/apart-5.css'],
+    });
+  });
+
   it('refuses a manifest without the entry or naming a chunk it does not hold', () => {
-    expect(() => entryAssets('{}')).toThrow('no index.html');
+    expect(() => entryAssets('{}', '')).toThrow('no index.html');
     expect(() =>
-      entryAssets(JSON.stringify({ 'index.html': { file: 'x.js', imports: ['_gone.js'] } })),
+      entryAssets(JSON.stringify({ 'index.html': { file: 'x.js', imports: ['_gone.js'] } }), ''),
     ).toThrow('no _gone.js');
   });
 });
 
 describe('a drawn page, driven by the manifest', () => {
-  const entry = entryAssets(manifest);
+  const entry = entryAssets(manifest, template(Object.values(indexOf)));
   const config = loadConfig({});
 
   it('loads every file the manifest names for the entry once painted, and keeps its stylesheets', () => {
@@ -70,7 +87,7 @@ describe("the web build's drawn pages", () => {
   const dist = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
   const built = JSON.parse(readFileSync(`${dist}.vite/manifest.json`, 'utf8')) as Record<
     string,
-    { file: string; imports?: string[]; css?: string[] }
+    { file: string; name?: string; imports?: string[]; css?: string[] }
   >;
   const index = readFileSync(`${dist}index.html`, 'utf8');
   const pages = drawnPages(dist, index, loadConfig({}));
@@ -97,7 +114,10 @@ describe("the web build's drawn pages", () => {
     };
   }
 
-  /** Every file the manifest names for the entry: its script, its imports' and all their stylesheets. */
+  /**
+   * Every file the manifest names for the entry: its script, its imports', those of the React DOM
+   * renderer (loaded apart at start), and all their stylesheets.
+   */
   function entryFiles() {
     const scripts: string[] = [];
     const stylesheets: string[] = [];
@@ -109,8 +129,20 @@ describe("the web build's drawn pages", () => {
       (chunk.imports ?? []).forEach(visit);
     };
     visit('index.html');
+    Object.keys(built)
+      .filter((key) => built[key]!.name === 'react-dom')
+      .forEach(visit);
     return { scripts, stylesheets };
   }
+
+  it('preload the React DOM renderer, which the entry imports apart, with the entry', () => {
+    const reactDom = Object.values(built).filter((chunk) => chunk.name === 'react-dom');
+    expect(reactDom).toHaveLength(1);
+    expect(index).toContain(`<link rel="modulepreload" crossorigin href="/${reactDom[0]!.file}">`);
+    expect(built['index.html']!.imports).not.toContain(
+      Object.keys(built).find((key) => built[key] === reactDom[0]),
+    );
+  });
 
   it('are drawn, and each loads every file the manifest names for the entry', () => {
     expect(pages.home).not.toBeNull();

@@ -138,7 +138,7 @@ export function drawnPages(
     existsSync(`${distDir}${file}`) ? readFileSync(`${distDir}${file}`, 'utf8') : null;
   const manifest = read('.vite/manifest.json');
   if (!manifest) return { home: null, welcome: () => null };
-  const entry = entryAssets(manifest);
+  const entry = entryAssets(manifest, indexHtml);
   const home = read('.prerendered/home.html');
   const welcome = read('.prerendered/welcome.json');
   return {

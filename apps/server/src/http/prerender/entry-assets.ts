@@ -2,7 +2,7 @@
 export interface EntryAssets {
   /** The entry module's script. */
   script: string;
-  /** The chunks it imports statically, all the way down (index.html preloads them). */
+  /** The chunks index.html preloads: its static imports all the way down, and those loaded apart at start. */
   preloads: string[];
   /** The stylesheets of the entry and of those chunks (index.html links them). */
   stylesheets: string[];
@@ -15,11 +15,14 @@ interface ManifestChunk {
 }
 
 /**
- * The entry's files from the text of Vite's manifest (`build.manifest: true`): its `index.html`
- * chunk's file, the files of its static imports (transitively) and every stylesheet of those,
- * as root paths. Throws on a manifest without the entry or naming a chunk it does not hold.
+ * The entry's files from the text of Vite's manifest (`build.manifest: true`) and of index.html:
+ * its `index.html` chunk's file; its static imports (transitively); the chunks index.html preloads
+ * beside them, each with its static imports (the React DOM renderer, which the entry imports apart
+ * to evaluate it in a task of its own: apps/web/vite.config.ts, preloadAtStart); and every
+ * stylesheet of those, as root paths. Throws on a manifest without the entry or naming a chunk it
+ * does not hold; a preload link naming no chunk of the manifest is left out.
  */
-export function entryAssets(manifestJson: string): EntryAssets {
+export function entryAssets(manifestJson: string, indexHtml: string): EntryAssets {
   const manifest = JSON.parse(manifestJson) as Record<string, ManifestChunk>;
   const chunk = (key: string) => {
     const found = manifest[key];
@@ -29,12 +32,18 @@ export function entryAssets(manifestJson: string): EntryAssets {
   const entry = chunk('index.html');
   const imported = new Map<string, ManifestChunk>();
   const collect = (key: string) => {
-    if (imported.has(key)) return;
+    // A chunk loaded apart imports the entry's exports: the entry is the script, not a preload.
+    if (key === 'index.html' || imported.has(key)) return;
     const found = chunk(key);
     imported.set(key, found);
     (found.imports ?? []).forEach(collect);
   };
   (entry.imports ?? []).forEach(collect);
+  const keyOfFile = new Map(Object.entries(manifest).map(([key, c]) => [`/${c.file}`, key]));
+  for (const [, href] of indexHtml.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)) {
+    const key = keyOfFile.get(href!);
+    if (key) collect(key);
+  }
   const all = [entry, ...imported.values()];
   return {
     script: `/${entry.file}`,

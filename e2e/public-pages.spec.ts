@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { expectAccessible } from './support/axe';
+import { signInFromHome } from './support/idp';
 
 test.describe('public pages', () => {
   test('the landing page offers its six links', async ({ page }) => {
@@ -69,6 +70,34 @@ test.describe('public pages', () => {
     }
     await expect(page.getByText(/2025/)).toBeVisible();
   });
+});
+
+test('no page breaks the content security policy, a signed-in one and its forms included', async ({
+  page,
+}) => {
+  // Every report the browser makes of a refused script, style, eval or connection, page by page.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { cspViolations: seen });
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(`${event.effectiveDirective} ${event.blockedURI}`),
+    );
+  });
+  const violations = async () =>
+    page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+  for (const [path, heading] of [
+    ['/home', 'Welcome to the PRA Portal'],
+    ['/new-user', 'New User Registration'],
+    ['/forgot-password', 'Identify Yourself'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+    expect(await violations(), path).toEqual([]);
+  }
+  await signInFromHome(page, 'bbrown');
+  await page.goto('/brm/manage-users');
+  await expect(page.getByText(/^Managing \d+ users$/)).toBeVisible();
+  expect(await violations(), '/brm/manage-users').toEqual([]);
 });
 
 test('the landing page is drawn before its code runs', async ({ browser }) => {

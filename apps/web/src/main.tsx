@@ -1,3 +1,5 @@
+// First: before any module builds a schema (lib/zod-config.ts).
+import './lib/zod-config';
 import './styles/base.compiled.css';
 import './app/app.css';
 import { startTransition } from 'react';

@@ -75,7 +75,7 @@ export default defineConfig({
           groups: [
             { name: 'index', tags: ['$initial'] },
             // React's DOM renderer, imported by main.tsx at once but apart, to be evaluated in a
-            // task of its own (index.html preloads it: preloadAtStart below).
+            // task of its own (index.html preloads it: preloadAtStart above).
             { name: 'react-dom', test: /node_modules[\\/](react-dom|scheduler)[\\/]/ },
             {
               name: 'ui',

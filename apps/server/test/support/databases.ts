@@ -61,15 +61,36 @@ export async function createPostgresTemplate(adminUrl: string, name: string): Pr
   }
 }
 
+/**
+ * Drops `name`, after giving its connections up to two seconds to leave. A pg pool's end()
+ * resolves before its connections' sockets have closed; a forced drop meanwhile terminates them
+ * (57P01), and a pool that had no 'error' listener turns that into an uncaught exception in
+ * whichever test file runs next (seen in CI). Connections still there after the wait (a test
+ * that leaves one open on purpose) are terminated by the drop.
+ */
 export async function dropPostgresDatabase(adminUrl: string, name: string): Promise<void> {
-  await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
+  await withAdmin(adminUrl, async (admin) => {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const { rows } = await admin.query<{ n: number }>(
+        'select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [name],
+      );
+      if (rows[0]!.n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await admin.query(`drop database if exists ${name} with (force)`);
+  });
 }
 
 async function adminQuery(adminUrl: string, text: string): Promise<void> {
+  await withAdmin(adminUrl, (admin) => admin.query(text));
+}
+
+async function withAdmin(adminUrl: string, work: (admin: pg.Client) => Promise<unknown>): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(text);
+    await work(admin);
   } finally {
     await admin.end();
   }

@@ -72,7 +72,7 @@ export async function dropPostgresDatabase(adminUrl: string, name: string): Prom
   await withAdmin(adminUrl, async (admin) => {
     for (let attempt = 0; attempt < 100; attempt++) {
       const { rows } = await admin.query<{ n: number }>(
-        'select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        `select count(*)::int as n from pg_stat_activity where datname = $1 and backend_type = 'client backend'`,
         [name],
       );
       if (rows[0]!.n === 0) break;

@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { adminApi } from '@pra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, type DatabaseHandle } from '../src/platform/db';
+import { createEmptyPostgresDatabase, dropPostgresDatabase } from './support/databases';
 import { buildServer, serverDir } from './support/server-process';
 import { signInAs } from './support/sign-in';
 import { testContext, TEST_SECRET, type TestApp } from './support/test-app';
@@ -29,13 +29,7 @@ describe.skipIf(!adminUrl)('production bootstrap with the CLI on an empty Postgr
   let t: TestApp | undefined;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const parsed = new URL(adminUrl!);
-    parsed.pathname = `/${name}`;
-    url = parsed.toString();
+    url = await createEmptyPostgresDatabase(adminUrl!, name);
     dir = mkdtempSync(join(tmpdir(), 'pra-boot-'));
     // Every production setting, as the deployment's environment would have them.
     env = {
@@ -61,10 +55,7 @@ describe.skipIf(!adminUrl)('production bootstrap with the CLI on an empty Postgr
     await t?.app.close();
     await database?.close();
     rmSync(dir, { recursive: true, force: true });
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await dropPostgresDatabase(adminUrl!, name);
   });
 
   // The CLI gets only what it uses: production mode and the database (no relay, keys or IdP).

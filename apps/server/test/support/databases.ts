@@ -61,12 +61,18 @@ export async function createPostgresTemplate(adminUrl: string, name: string): Pr
   }
 }
 
+/** Creates the empty PostgreSQL database `name` beside TEST_DATABASE_URL's; returns its URL. */
+export async function createEmptyPostgresDatabase(adminUrl: string, name: string): Promise<string> {
+  await adminQuery(adminUrl, `create database ${name}`);
+  return databaseUrl(adminUrl, name);
+}
+
 /**
  * Drops `name`, after giving its connections up to two seconds to leave. A pg pool's end()
  * resolves before its connections' sockets have closed; a forced drop meanwhile terminates them
- * (57P01), and a pool that had no 'error' listener turns that into an uncaught exception in
- * whichever test file runs next (seen in CI). Connections still there after the wait (a test
- * that leaves one open on purpose) are terminated by the drop.
+ * (57P01), and a pool without an 'error' listener turns that into an uncaught exception, which
+ * fails the whole run (seen in CI, in rate-limits.test.ts). Connections still there after the
+ * wait (a test that leaves one open on purpose) are terminated by the drop.
  */
 export async function dropPostgresDatabase(adminUrl: string, name: string): Promise<void> {
   await withAdmin(adminUrl, async (admin) => {

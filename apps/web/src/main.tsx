@@ -9,7 +9,7 @@ import { holdEarlyClicks } from './app/early-clicks';
 import { queryClient } from './lib/query-client';
 import { appRoutes } from './app/router';
 import { createBrowserHistory } from './lib/routing/history';
-import { preloadRoutes } from './lib/routing/router';
+import { preloadRoutesInTurns } from './lib/routing/router';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -24,6 +24,11 @@ const app = <AppRoot client={queryClient} history={history} />;
 // bench:scale holds /brm/manage-users to none over 50 ms). index.html preloads its chunk beside
 // this one (vite.config.ts), so it costs no extra round trip.
 const reactDom = import('react-dom/client');
+// The page's own code starts loading once React DOM is in, a part per task; React draws once all
+// of it has started (a part not yet started when the router renders starts in that render).
+// Started before React DOM's evaluation, the parts' modules arrived with it and were evaluated in
+// its task, which then passed 50 ms in some loads on the bench machine.
+const pageParts = reactDom.then(() => preloadRoutesInTurns(appRoutes, history.location.pathname));
 // /home and a signed-in /welcome arrive already drawn (prerendered by the build, see
 // prerender/render-pages.tsx): React takes over their markup, once the page's lazy parts are in, instead of
 // drawing it again, in a transition: the work is cut into short tasks (a plain hydrateRoot is one
@@ -35,10 +40,8 @@ if (container.firstElementChild) {
   const early = holdEarlyClicks(container, () => {
     void import('./lib/sign-out').then(({ signOut }) => signOut());
   });
-  const parts = preloadRoutes(appRoutes, history.location.pathname).flatMap(
-    (route) => route.preload?.() ?? [],
-  );
-  void Promise.all(parts)
+  void pageParts
+    .then((loads) => Promise.all(loads))
     .catch(() => undefined)
     .then(() => reactDom)
     .then(({ hydrateRoot }) =>
@@ -49,9 +52,8 @@ if (container.firstElementChild) {
       ),
     );
 } else {
-  // Drawn in a transition: React cuts the work into short tasks (the first page's code starts
-  // loading in the first of them, app.tsx) instead of one long task.
-  void reactDom.then(({ createRoot }) => {
+  // Drawn in a transition: React cuts the work into short tasks instead of one long task.
+  void Promise.all([reactDom, pageParts]).then(([{ createRoot }]) => {
     const root = createRoot(container);
     startTransition(() => root.render(app));
   });

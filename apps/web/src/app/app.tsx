@@ -1,17 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { UNKNOWN_ERROR } from '../api/client';
 import { loadCsrfToken } from '../api/session';
 import { queryKeys } from '../lib/query-keys';
 import { appRoutes } from './router';
 import type { RouterHistory } from '../lib/routing/history';
-import { preloadRoutes, Router } from '../lib/routing/router';
+import { Router } from '../lib/routing/router';
 import { useAuthStatus } from '../lib/use-auth-status';
 
-/** Renders nothing until the CSRF token and the auth status are in; every screen relies on both. */
+/**
+ * Renders nothing until the CSRF token and the auth status are in; every screen relies on both.
+ * The first page's code is already loading (main.tsx); the router starts whatever is not.
+ */
 export function App({ history }: { history: RouterHistory }) {
-  // The first page's code loads while the boot calls are under way.
-  useState(() => preloadRoutes(appRoutes, history.location.pathname));
   const csrf = useQuery({
     queryKey: queryKeys.csrf,
     queryFn: ({ signal }) => loadCsrfToken(signal),

@@ -6,6 +6,7 @@ import {
   Link,
   matchRoutes,
   Outlet,
+  preloadRoutesInTurns,
   Router,
   useRouteError,
   useActiveLink,
@@ -61,6 +62,37 @@ describe('matchRoutes', () => {
   it("falls through to '*' and matches nothing outside it", () => {
     expect(matchRoutes(routes, '/nope')?.at(-1)?.path).toBe('*');
     expect(matchRoutes([{ path: '/x' }], '/y')).toBeUndefined();
+  });
+});
+
+describe('preloadRoutesInTurns', () => {
+  const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('starts each lazy part of the match in a task of its own, outermost first, and resolves to their loads', async () => {
+    const started: string[] = [];
+    const part = (name: string) => ({
+      preload: () => {
+        started.push(name);
+        return Promise.resolve(name);
+      },
+    });
+    const tree: Route[] = [
+      { ...part('layout'), children: [{ children: [{ path: '/p', ...part('page') }] }] },
+      { path: '/q', ...part('other') },
+    ];
+    const turns = preloadRoutesInTurns(tree, '/p/');
+    expect(started).toEqual([]);
+    // The task queued here runs after the first part's and before the second part's.
+    await nextTask();
+    expect(started).toEqual(['layout']);
+    expect(await Promise.all(await turns)).toEqual(['layout', 'page']);
+    expect(started).toEqual(['layout', 'page']);
+  });
+
+  it('starts nothing for a path no route matches', async () => {
+    const preload = vi.fn(() => Promise.resolve());
+    expect(await preloadRoutesInTurns([{ path: '/x', preload }], '/y')).toEqual([]);
+    expect(preload).not.toHaveBeenCalled();
   });
 });
 

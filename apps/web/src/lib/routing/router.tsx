@@ -48,12 +48,29 @@ export function matchRoutes(routes: Route[], pathname: string): Route[] | undefi
 
 /**
  * Matches `pathname` and starts loading every lazy part of the match at once, rather than one
- * after the other as each renders. The app calls it at boot too, beside its first API calls.
+ * after the other as each renders.
  */
 export function preloadRoutes(routes: Route[], pathname: string): Route[] {
   const matched = matchRoutes(routes, pathname) ?? [];
   matched.forEach((route) => void route.preload?.());
   return matched;
+}
+
+/**
+ * Starts loading the lazy parts matching `pathname` as preloadRoutes does, but each in a task of
+ * its own; resolves once all have started, to their loads. The boot calls it (main.tsx) before
+ * React's first render, not in it: starting a part adds a `<link>` for each module and stylesheet it needs
+ * (Vite's preload), and a page's parts started together in that render made it one task of 44–150
+ * ms on a client three times slower than the bench machine (bench/RESULTS.md, 2026-11-29, night).
+ */
+export async function preloadRoutesInTurns(routes: Route[], pathname: string): Promise<Promise<unknown>[]> {
+  const loads: Promise<unknown>[] = [];
+  for (const route of matchRoutes(routes, canonicalPath(pathname)) ?? []) {
+    if (!route.preload) continue;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    loads.push(route.preload());
+  }
+  return loads;
 }
 
 interface RouterState {

@@ -24,11 +24,8 @@ const app = <AppRoot client={queryClient} history={history} />;
 // bench:scale holds /brm/manage-users to none over 50 ms). index.html preloads its chunk beside
 // this one (vite.config.ts), so it costs no extra round trip.
 const reactDom = import('react-dom/client');
-// The page's own code starts loading once React DOM is in, a part per task; React draws once all
-// of it has started (a part not yet started when the router renders starts in that render).
-// Started before React DOM's evaluation, the parts' modules arrived with it and were evaluated in
-// its task, which then passed 50 ms in some loads on the bench machine.
-const pageParts = reactDom.then(() => preloadRoutesInTurns(appRoutes, history.location.pathname));
+// The page's own code loads a part per task (preloadRoutesInTurns), not in React's first render.
+const startPageParts = () => preloadRoutesInTurns(appRoutes, history.location.pathname);
 // /home and a signed-in /welcome arrive already drawn (prerendered by the build, see
 // prerender/render-pages.tsx): React takes over their markup, once the page's lazy parts are in, instead of
 // drawing it again, in a transition: the work is cut into short tasks (a plain hydrateRoot is one
@@ -40,7 +37,9 @@ if (container.firstElementChild) {
   const early = holdEarlyClicks(container, () => {
     void import('./lib/sign-out').then(({ signOut }) => signOut());
   });
-  void pageParts
+  // The page is drawn already: its parts load beside React DOM, and React takes it over once both
+  // are in.
+  void startPageParts()
     .then((loads) => Promise.all(loads))
     .catch(() => undefined)
     .then(() => reactDom)
@@ -52,8 +51,14 @@ if (container.firstElementChild) {
       ),
     );
 } else {
+  // The parts start once React DOM is in, and React draws once all have started (one not yet
+  // started when the router renders would start in that render). Started before React DOM's
+  // evaluation, their modules arrived with it and were evaluated in its task, which then passed
+  // 50 ms in some loads on the bench machine (bench/RESULTS.md, 2026-11-29, night).
   // Drawn in a transition: React cuts the work into short tasks instead of one long task.
-  void Promise.all([reactDom, pageParts]).then(([{ createRoot }]) => {
+  void reactDom.then(async ({ createRoot }) => {
+    // Started, not awaited: the router's render waits for each part (Suspense).
+    void (await startPageParts());
     const root = createRoot(container);
     startTransition(() => root.render(app));
   });
